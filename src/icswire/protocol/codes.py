@@ -1,0 +1,406 @@
+"""Code tables of level 2 DGs (icc-formats.txt section 4).
+
+Small integers and letters that DG fields carry, with their meanings as the spec lists them:
+game results (DG_GAMELIST_ITEM), login failures, illegal-move reasons, sounds, seek removals,
+variation kinds, board artwork, tourney flags, player states, game relations and titles, plus
+the byte encoding of DG_DIALOG_DATA.
+"""
+
+import re
+from enum import IntEnum, IntFlag, StrEnum
+from typing import NamedTuple
+
+__all__ = [
+    "GAME_RESULTS",
+    "ILLEGAL_MOVE_TEXTS",
+    "LOGIN_FAILED_TEXTS",
+    "TITLES",
+    "BoardInfoColor",
+    "BoardInfoType",
+    "GameRelation",
+    "GameResultCode",
+    "IllegalMoveReason",
+    "IsVariation",
+    "LoginFailed",
+    "PlayerState",
+    "ResultStatus",
+    "SeekRemovedReason",
+    "Sound",
+    "TourneyFlag",
+    "UnknownResultError",
+    "decode_dialog_data",
+    "describe_result",
+    "encode_dialog_data",
+    "login_failed_text",
+]
+
+
+class ResultStatus(IntEnum):
+    """The status field of DG_GAMELIST_ITEM (73): how a game ended."""
+
+    WIN = 0
+    DRAW = 1
+    ADJOURNED = 2
+    ABORTED = 3
+
+
+class GameResultCode(NamedTuple):
+    """One (status, mode) pair of DG_GAMELIST_ITEM (73).
+
+    ``code`` is the short code of ``history`` output; ``text`` is written for color 0 (Black is
+    the side that lost or acted), as in the spec, without its bracketed editorial remarks such
+    as "[obsolete?]" and "[specific reason unknown]".
+    """
+
+    status: int
+    mode: int
+    code: str
+    text: str
+
+
+_RESULT_ROWS: tuple[tuple[ResultStatus, int, str, str], ...] = (
+    (ResultStatus.WIN, 0, "Res", "Black resigns"),
+    (ResultStatus.WIN, 1, "Mat", "Black checkmated"),
+    (ResultStatus.WIN, 2, "Fla", "Black forfeits on time."),
+    (ResultStatus.WIN, 3, "Adj", "White declared the winner by adjudication"),
+    (ResultStatus.WIN, 4, "BQ", "Black disconnected and forfeits"),
+    (ResultStatus.WIN, 5, "BQ", "Black got disconnected and forfeits"),
+    (ResultStatus.WIN, 6, "BQ", "Unregistered player Black disconnected and forfeits"),
+    (ResultStatus.WIN, 7, "Res", "Black's partner resigns"),
+    (ResultStatus.WIN, 8, "Mat", "Black's partner checkmated"),
+    (ResultStatus.WIN, 9, "Fla", "Black's partner forfeits on time"),
+    (ResultStatus.WIN, 10, "BQ", "Black's partner disconnected and forfeits"),
+    (ResultStatus.WIN, 11, "BQ", "Black disconnected and forfeits"),
+    (ResultStatus.WIN, 12, "1-0", "White wins"),
+    (ResultStatus.DRAW, 0, "Agr", "Game drawn by mutual agreement"),
+    (ResultStatus.DRAW, 1, "Sta", "Black stalemated"),
+    (ResultStatus.DRAW, 2, "Rep", "Game drawn by repetition"),
+    (ResultStatus.DRAW, 3, "50", "Game drawn by the 50 move rule"),
+    (ResultStatus.DRAW, 4, "TM", "Black ran out of time and White has no material to mate"),
+    (ResultStatus.DRAW, 5, "NM", "Game drawn because neither player has mating material"),
+    (ResultStatus.DRAW, 6, "NT", "Game drawn because both players ran out of time"),
+    (ResultStatus.DRAW, 7, "Adj", "Game drawn by adjudication"),
+    (ResultStatus.DRAW, 8, "Agr", "Partner's game drawn by mutual agreement"),
+    (ResultStatus.DRAW, 9, "NT", "Partner's game drawn because both players ran out of time"),
+    (ResultStatus.DRAW, 10, "1/2", "Game drawn"),
+    (ResultStatus.ADJOURNED, 0, "?", "Game adjourned by mutual agreement"),
+    (ResultStatus.ADJOURNED, 1, "?", "Game adjourned when Black disconnected"),
+    (ResultStatus.ADJOURNED, 2, "?", "Game adjourned by system shutdown"),
+    (ResultStatus.ADJOURNED, 3, "?", "Game courtesyadjourned by Black"),
+    (ResultStatus.ADJOURNED, 4, "?", "Game adjourned by an administrator"),
+    (ResultStatus.ADJOURNED, 5, "?", "Game adjourned when Black got disconnected"),
+    (ResultStatus.ABORTED, 0, "Agr", "Game aborted by mutual agreement"),
+    (ResultStatus.ABORTED, 1, "BQ", "Game aborted when Black disconnected"),
+    (ResultStatus.ABORTED, 2, "SD", "Game aborted by system shutdown"),
+    (ResultStatus.ABORTED, 3, "BA", "Game courtesyaborted by Black"),
+    (ResultStatus.ABORTED, 4, "Adj", "Game aborted by an administrator"),
+    (ResultStatus.ABORTED, 5, "Sho", "Game aborted because it's too short to adjourn"),
+    (ResultStatus.ABORTED, 6, "BQ", "Game aborted when Black's partner disconnected"),
+    (ResultStatus.ABORTED, 7, "Sho", "Game aborted by Black at move 1"),
+    (ResultStatus.ABORTED, 8, "Sho", "Game aborted by Black's partner at move 1"),
+    (ResultStatus.ABORTED, 9, "Sho", "Game aborted because it's too short"),
+    (ResultStatus.ABORTED, 10, "Adj", "Game aborted because Black's account expired"),
+    (ResultStatus.ABORTED, 11, "BQ", "Game aborted when Black got disconnected"),
+    (ResultStatus.ABORTED, 12, "?", "No result"),
+)
+
+GAME_RESULTS: dict[tuple[int, int], GameResultCode] = {
+    (status, mode): GameResultCode(status, mode, code, text)
+    for status, mode, code, text in _RESULT_ROWS
+}
+"""DG_GAMELIST_ITEM (73) results by (status, mode), texts for color 0 (Black)."""
+
+_COLOR_WORD = re.compile(r"\b(Black|White)\b")
+
+
+class UnknownResultError(ValueError, KeyError):
+    """A (status, mode) pair that DG_GAMELIST_ITEM (73) does not list."""
+
+    __str__ = ValueError.__str__
+
+
+def describe_result(status: int, mode: int, color: int) -> GameResultCode:
+    """The result of DG_GAMELIST_ITEM (73) fields status, mode and color.
+
+    Color is the side that lost (status 0) or acted: 0 Black, 1 White. For color 1 the words
+    Black and White of the spec's text are swapped.
+
+    >>> describe_result(0, 1, 1).text
+    'White checkmated'
+    """
+    try:
+        result = GAME_RESULTS[status, mode]
+    except KeyError:
+        raise UnknownResultError(f"unknown game result: status {status}, mode {mode}") from None
+    if color not in (0, 1):
+        raise ValueError(f"color must be 0 (Black) or 1 (White), not {color}")
+    if color == 0:
+        return result
+    swapped = _COLOR_WORD.sub(lambda m: "White" if m[1] == "Black" else "Black", result.text)
+    return result._replace(text=swapped)
+
+
+class LoginFailed(IntEnum):
+    """The code of DG_LOGIN_FAILED (69)."""
+
+    REGISTER_ON_MAIN_SERVER = 1
+    NAME_TOO_LONG = 2
+    NAME_TOO_SHORT = 3
+    NAME_NOT_ALPHANUMERIC = 4
+    REGISTERED_NAME = 5
+    UNREGISTERED_NAME_WITH_PASSWORD = 6
+    UNREGISTERED_NAME_FILTERED = 7
+    UNREGISTERED_NAME_MAY_ENTER = 8
+    EMPTY_PASSWORD = 9
+    SOMETHING_WRONG = 10
+    INVALID_PASSWORD = 11
+    BANNED = 12
+    SOMETHING_WRONG_13 = 13
+    ALREADY_LOGGED_IN = 14
+    TRIAL_EXPIRED = 15
+    NO_NEW_ACCOUNTS_HERE = 16
+    REGISTERED_ONLY = 17
+    REGISTERED_ONLY_QUEUE = 18
+    SERVER_FULL = 19
+    QUEUED = 20
+    REGISTER_ON_WEB = 21
+    RESTRICTED_ACCOUNT = 22
+
+
+LOGIN_FAILED_TEXTS: dict[LoginFailed, str] = {
+    LoginFailed.REGISTER_ON_MAIN_SERVER: (
+        "To register, please connect to the main server (chessclub.com)."
+    ),
+    LoginFailed.NAME_TOO_LONG: "Sorry, names may be at most 15 characters long. Try again.",
+    LoginFailed.NAME_TOO_SHORT: "A name should be at least two characters long! Try again.",
+    LoginFailed.NAME_NOT_ALPHANUMERIC: (
+        "Sorry, a name must begin with a letter and consist of letters and digits. Try again."
+    ),
+    LoginFailed.REGISTERED_NAME: "{name} is a registered name. If it is yours, type the password.",
+    LoginFailed.UNREGISTERED_NAME_WITH_PASSWORD: "{name} is not a registered name.",
+    LoginFailed.UNREGISTERED_NAME_FILTERED: "{name} is not a registered name.",
+    LoginFailed.UNREGISTERED_NAME_MAY_ENTER: "{name} is not a registered name.",
+    LoginFailed.EMPTY_PASSWORD: "Try again.",
+    LoginFailed.SOMETHING_WRONG: "Something is wrong.",
+    LoginFailed.INVALID_PASSWORD: "Invalid password.",
+    LoginFailed.BANNED: "The administrators have banned you from using this chess server.",
+    LoginFailed.SOMETHING_WRONG_13: "Something is wrong.",
+    LoginFailed.ALREADY_LOGGED_IN: "{name}, whose name matches yours, is already logged in. Sorry.",
+    LoginFailed.TRIAL_EXPIRED: "StratLabs client trial expired.",
+    LoginFailed.NO_NEW_ACCOUNTS_HERE: (
+        "Sorry, but this server cannot process account renewals or new accounts. Please connect"
+        " to the main ICC server, chessclub.com, in order to activate your membership"
+    ),
+    LoginFailed.REGISTERED_ONLY: (
+        "The chess server is currently only admitting registered players."
+    ),
+    LoginFailed.REGISTERED_ONLY_QUEUE: (
+        "The chess server is currently only admitting registered players."
+    ),
+    LoginFailed.SERVER_FULL: "The chess server is full.",
+    LoginFailed.QUEUED: "You have entered the queue. Your current position is {position}.",
+    LoginFailed.REGISTER_ON_WEB: (
+        "To register, please use our web page www.chessclub.com/register."
+    ),
+    LoginFailed.RESTRICTED_ACCOUNT: (
+        "The {name} account is restricted to using Blitzin and only on one particular computer."
+    ),
+}
+"""Explanation strings of DG_LOGIN_FAILED (69), templates for ``str.format``."""
+
+
+def login_failed_text(code: int, name: str = "", position: int = 0) -> str:
+    """The explanation string of DG_LOGIN_FAILED (69) code, filled in.
+
+    >>> login_failed_text(20, position=3)
+    'You have entered the queue. Your current position is 3.'
+    """
+    try:
+        template = LOGIN_FAILED_TEXTS[LoginFailed(code)]
+    except ValueError:
+        raise ValueError(f"unknown DG_LOGIN_FAILED code: {code}") from None
+    return template.format(name=name, position=position)
+
+
+class IllegalMoveReason(IntEnum):
+    """The reason code of DG_ILLEGAL_MOVE (42)."""
+
+    BAD_NOTATION = 1
+    ILLEGAL = 2
+    KING_IN_CHECK = 3
+    NOT_YOUR_MOVE = 4
+    PIECE_NOT_HELD = 5
+    DROP_SQUARE_OCCUPIED = 6
+    PAWN_DROP_ON_BACK_RANK = 7
+    WILD_RESTRICTION = 8
+    EXAMINE_TOO_FAST = 9
+    LOST_ON_TIME = 10
+
+
+ILLEGAL_MOVE_TEXTS: dict[IllegalMoveReason, str] = {
+    IllegalMoveReason.BAD_NOTATION: "Bad or ambiguous notation",
+    IllegalMoveReason.ILLEGAL: "Illegal (covers most of rules of chess)",
+    IllegalMoveReason.KING_IN_CHECK: "King in check (don't ask why this is singled out)",
+    IllegalMoveReason.NOT_YOUR_MOVE: "Not your move",
+    IllegalMoveReason.PIECE_NOT_HELD: ("Bughouse and don't have the piece you're trying to drop"),
+    IllegalMoveReason.DROP_SQUARE_OCCUPIED: "Bughouse and drop-square isn't empty",
+    IllegalMoveReason.PAWN_DROP_ON_BACK_RANK: (
+        "Bughouse and pawn drop attempted on first or eighth rank"
+    ),
+    IllegalMoveReason.WILD_RESTRICTION: "Special restriction in some future wild game type",
+    IllegalMoveReason.EXAMINE_TOO_FAST: (
+        "Wait a few seconds before entering moves in examine mode"
+    ),
+    IllegalMoveReason.LOST_ON_TIME: "You lost on time before making that move",
+}
+"""Descriptions of the DG_ILLEGAL_MOVE (42) reason codes, as the spec gives them."""
+
+
+class Sound(IntEnum):
+    """The code of DG_SOUND (53), the reason for a bell. Codes 9 to 15 are "not used yet"."""
+
+    BELL = 0
+    HELLO = 1
+    GOODBYE = 2
+    GNOTIFY = 3
+    CHALLENGE = 4
+    OFFER = 5
+    START = 6
+    END = 7
+    MOVE = 8
+    USER_MOVE = 9
+    OPPONENT_MOVE = 10
+    OBSERVED_MOVE = 11
+    CHECK = 12
+    END_WIN = 13
+    END_LOSS = 14
+    OBSERVED_START = 15
+
+
+class SeekRemovedReason(IntEnum):
+    """The reason code of DG_SEEK_REMOVED (51)."""
+
+    SEEKER_LEFT = 1
+    SEEKER_PLAYING = 2
+    SEEKER_REMOVED_AD = 3
+    SEEKER_REPLACED_AD = 4
+    SEEKER_NOT_AVAILABLE = 5
+
+
+class IsVariation(IntEnum):
+    """The is-variation field that DG_IS_VARIATION (113) appends to DG_SEND_MOVES (24).
+
+    The spec marks 4 to 6 "Not implemented yet".
+    """
+
+    MOVE_INITIAL = 0
+    MOVE_PLAYED = 1
+    MOVE_FORWARD = 2
+    MOVE_EXAMINE = 3
+    MOVE_OVERWRITE = 4
+    MOVE_MAINLINE = 5
+    MOVE_SIDELINE = 6
+
+
+class BoardInfoType(IntEnum):
+    """The type field of DG_BOARDINFO (143), a lecture mark in an examined game."""
+
+    CLEAR_ALL = 0
+    UNDO = 1
+    ARROW = 4
+    RECTANGLE = 5
+    HIGHLIGHT = 6
+    THROBBING_PIECES = 7
+    GHOST_PIECES = 8
+
+
+class BoardInfoColor(IntEnum):
+    """The color field of DG_BOARDINFO (143)."""
+
+    BLACK = 0
+    RED = 1
+    ORANGE = 2
+    YELLOW = 3
+    LIGHT_GREEN = 4
+    DARK_GREEN = 5
+    LIGHT_BLUE = 6
+    DARK_BLUE = 7
+    PINK = 8
+    WHITE = 9
+
+
+class TourneyFlag(IntFlag):
+    """The bitfield of DG_TOURNEY (103)."""
+
+    GUESTS_MAY_JOIN = 1
+    """Guests can perhaps watch and/or join."""
+    NO_JOIN_WINDOW = 2
+    """Don't make a new window when sending the join commands."""
+    NO_WATCH_WINDOW = 4
+    """Don't make a new window when sending the watch commands."""
+    NO_INFO_WINDOW = 8
+    """Don't make a new window when sending the info commands."""
+
+
+class PlayerState(StrEnum):
+    """The state field of DG_STATE (11)."""
+
+    PLAYING = "P"
+    EXAMINING = "E"
+    PLAYING_SIMUL = "S"
+    NONE = "X"
+
+
+class GameRelation(StrEnum):
+    """The symbol of DG_PLAYERS_IN_MY_GAME (20) and DG_MY_RELATION_TO_GAME (43)."""
+
+    OBSERVING = "O"
+    PLAYING_WHITE = "PW"
+    PLAYING_BLACK = "PB"
+    SIMUL_WHITE = "SW"
+    SIMUL_BLACK = "SB"
+    EXAMINING = "E"
+    NONE = "X"
+
+
+TITLES: dict[str, str] = {
+    "GM": "grandmaster",
+    "IM": "international master",
+    "FM": "FIDE master",
+    "WGM": "woman grandmaster",
+    "WIM": "woman international master",
+    "WFM": "woman FIDE master",
+    "TD": "tournament director",
+    "C": "computer",
+    "U": "unregistered",
+    "*": "administrator",
+    "DM": "display master",
+    "H": "helper",
+}
+"""The titles that DGs carry in a titles field such as ``{GM TD}``, with their meanings."""
+
+_DIALOG_LETTERS = "abcdefghijklmnop"
+
+
+def encode_dialog_data(data: bytes) -> str:
+    """Encode bytes for DG_DIALOG_DATA (106): byte n becomes 'a' + (n >> 4), 'a' + (n & 0x0f).
+
+    >>> encode_dialog_data(b"\\x00\\x1f")
+    'aabp'
+    """
+    return "".join(_DIALOG_LETTERS[n >> 4] + _DIALOG_LETTERS[n & 0x0F] for n in data)
+
+
+def decode_dialog_data(text: str) -> bytes:
+    """Decode the text of DG_DIALOG_DATA (106), two letters a..p per byte.
+
+    >>> decode_dialog_data("aabp")
+    b'\\x00\\x1f'
+    """
+    if len(text) % 2:
+        raise ValueError(f"DG_DIALOG_DATA has an odd number of characters: {len(text)}")
+    bad = next((c for c in text if c not in _DIALOG_LETTERS), None)
+    if bad is not None:
+        raise ValueError(f"DG_DIALOG_DATA character {bad!r} is not one of a..p")
+    nibbles = [ord(c) - ord("a") for c in text]
+    return bytes(hi << 4 | lo for hi, lo in zip(nibbles[::2], nibbles[1::2], strict=True))

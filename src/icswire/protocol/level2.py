@@ -1,0 +1,86 @@
+"""Level 2 framing: the body of a ``^Y(...^Y)`` datagram as blank-separated fields.
+
+icc-formats.txt section 4: a DG is ``^Y(`` + DG number + blank-separated fields + ``^Y)``.
+A string field is quoted as ``{text}`` (the text never holds braces) or as
+``^Y{text^Y}`` (the text may hold anything printable, braces and newlines included);
+``{}`` is the empty string.
+
+Three quoting styles are used when encoding, chosen per field by the DG catalog:
+
+- :func:`quote_word` -- bare when the text is one non-empty word, else quoted
+  (names, moves, codes: DG_GAMELIST_ITEM says "fields containing spaces will be quoted");
+- :func:`quote_brace` -- always ``{...}``, or ``^Y{...^Y}`` when the text needs it
+  (the spec writes these fields as ``{ex-string}``, ``{FEN-string}``, titles ...);
+- :func:`quote_ctrl` -- always ``^Y{...^Y}`` (the spec writes ``^Y{tell string^Y}``).
+"""
+
+from __future__ import annotations
+
+import re
+
+CTRL_Y = "\x19"
+DG_OPEN = b"\x19("
+DG_CLOSE = b"\x19)"
+
+# One field: ^Y{...^Y}, {...} or a bare run of characters. Blanks (or nothing, as in
+# DG_MOVE_LIST's ``{e4}{e5}``) separate fields.
+_FIELD = re.compile(r"\s*(?:\x19\{(.*?)\x19\}|\{([^{}\x19]*)\}|([^\s{}\x19]+))", re.S)
+_TRAILING_BLANKS = re.compile(r"\s*\Z")
+# Characters that force a string out of bare form, and out of {...} form.
+_NOT_BARE = re.compile(r"[\s{}\x19]")
+_NOT_BRACE = re.compile(r"[{}\x19\n\r]")
+
+
+def split_fields(body: str) -> tuple[list[str], list[str]]:
+    """Split a datagram body into (values, wire tokens).
+
+    ``values`` are the unquoted field texts; ``tokens`` are the same fields as they
+    stood on the wire (with their quotes), used to keep unknown trailing fields exact.
+
+    >>> split_fields("31 fred {} \\x19{hi {there}\\x19} 1")
+    (['31', 'fred', '', 'hi {there}', '1'], ['31', 'fred', '{}', '\\x19{hi {there}\\x19}', '1'])
+    """
+    if "{" not in body and "}" not in body and CTRL_Y not in body:
+        words = body.split()
+        return words, words
+    values: list[str] = []
+    tokens: list[str] = []
+    pos = 0
+    end = len(body)
+    match = _FIELD.match
+    while pos < end:
+        m = match(body, pos)
+        if m is None:
+            if _TRAILING_BLANKS.match(body, pos):
+                break
+            raise ValueError(f"unreadable field at character {pos}: {body[pos : pos + 20]!r}")
+        values.append(m.group(m.lastindex or 3))
+        tokens.append(m.group(0).lstrip())
+        pos = m.end()
+    return values, tokens
+
+
+def quote_word(text: str) -> str:
+    """A field that is bare when it can be: ``fred``, ``e2e4``; ``{}`` when empty."""
+    if text and _NOT_BARE.search(text) is None:
+        return text
+    return quote_brace(text)
+
+
+def quote_brace(text: str) -> str:
+    """``{text}``, or ``^Y{text^Y}`` when the text holds braces, control-Y or newlines."""
+    if _NOT_BRACE.search(text) is None:
+        return "{" + text + "}"
+    return quote_ctrl(text)
+
+
+def quote_ctrl(text: str) -> str:
+    """``^Y{text^Y}``. Control-Y cannot be quoted at all: it is refused."""
+    if CTRL_Y in text:
+        raise ValueError(f"a datagram string cannot contain control-Y: {text!r}")
+    return "\x19{" + text + "\x19}"
+
+
+def frame(fields: list[str]) -> bytes:
+    """Wrap already-quoted fields (the first is the DG number) as ``^Y(...^Y)`` bytes."""
+    return ("\x19(" + " ".join(fields) + "\x19)").encode("latin-1")
