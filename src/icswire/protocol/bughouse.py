@@ -26,7 +26,9 @@ class Bughouse(NamedTuple):
 
 def _holding(text: str, name: str) -> str:
     if len(text) < 2 or text[0] != "[" or text[-1] != "]" or text[1:-1].strip(_HOLDABLE):
-        raise ValueError(f"<b1>: {name} must be '[' letters of {_HOLDABLE!r} ']', got {text!r}")
+        raise ValueError(
+            f"<b1>: {name} must be '[' letters of {_HOLDABLE!r} ']', got {text[:40]!r}"
+        )
     return text[1:-1]
 
 
@@ -40,7 +42,7 @@ def parse_b1(line: str) -> Bughouse:
         raise ValueError(f"<b1>: expected 7 fields, or 9 with '<- CP', got {n}: {line[:80]!r}")
     for index, word in ((1, "game"), (3, "white"), (5, "black")):
         if f[index] != word:
-            raise ValueError(f"<b1>: field {index + 1} must be {word!r}, got {f[index]!r}")
+            raise ValueError(f"<b1>: field {index + 1} must be {word!r}, got {f[index][:40]!r}")
     try:
         game = int(f[2])
     except ValueError:
@@ -50,11 +52,11 @@ def parse_b1(line: str) -> Bughouse:
     if n == 7:
         return Bughouse(game, white, black)
     if f[7] != "<-":
-        raise ValueError(f"<b1>: field 8 must be '<-', got {f[7]!r}")
+        raise ValueError(f"<b1>: field 8 must be '<-', got {f[7][:40]!r}")
     passed = f[8]
     if len(passed) != 2 or passed[0] not in "WB" or passed[1] not in _HOLDABLE:
         raise ValueError(
-            f"<b1>: passed piece must be W or B then one of {_HOLDABLE!r}, got {passed!r}"
+            f"<b1>: passed piece must be W or B then one of {_HOLDABLE!r}, got {passed[:40]!r}"
         )
     return Bughouse(game, white, black, passed[0], passed[1])
 

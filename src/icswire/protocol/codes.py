@@ -141,7 +141,10 @@ def describe_result(status: int, mode: int, color: int) -> GameResultCode:
 
 
 class LoginFailed(IntEnum):
-    """The code of DG_LOGIN_FAILED (69)."""
+    """The code of DG_LOGIN_FAILED (69).
+
+    The spec gives codes 10 and 13 the same text and does not say how they differ.
+    """
 
     REGISTER_ON_MAIN_SERVER = 1
     NAME_TOO_LONG = 2
@@ -149,9 +152,13 @@ class LoginFailed(IntEnum):
     NAME_NOT_ALPHANUMERIC = 4
     REGISTERED_NAME = 5
     UNREGISTERED_NAME_WITH_PASSWORD = 6
+    """Spec: "[and you gave a password]"."""
     UNREGISTERED_NAME_FILTERED = 7
+    """Spec: "[n filtered]"."""
     UNREGISTERED_NAME_MAY_ENTER = 8
+    """Spec: "[but okay, hit return to enter]"."""
     EMPTY_PASSWORD = 9
+    """Spec: "[user typed null password]"."""
     SOMETHING_WRONG = 10
     INVALID_PASSWORD = 11
     BANNED = 12
@@ -161,7 +168,9 @@ class LoginFailed(IntEnum):
     NO_NEW_ACCOUNTS_HERE = 16
     REGISTERED_ONLY = 17
     REGISTERED_ONLY_QUEUE = 18
+    """Spec: "[full, no unregs allowed on queue]"."""
     SERVER_FULL = 19
+    """Spec: "[quota]"."""
     QUEUED = 20
     REGISTER_ON_WEB = 21
     RESTRICTED_ACCOUNT = 22
@@ -191,17 +200,13 @@ LOGIN_FAILED_TEXTS: dict[LoginFailed, str] = {
         "Sorry, but this server cannot process account renewals or new accounts. Please connect"
         " to the main ICC server, chessclub.com, in order to activate your membership"
     ),
-    LoginFailed.REGISTERED_ONLY: (
-        "The chess server is currently only admitting registered players."
-    ),
+    LoginFailed.REGISTERED_ONLY: "The chess server is currently only admitting registered players.",
     LoginFailed.REGISTERED_ONLY_QUEUE: (
         "The chess server is currently only admitting registered players."
     ),
     LoginFailed.SERVER_FULL: "The chess server is full.",
     LoginFailed.QUEUED: "You have entered the queue. Your current position is {position}.",
-    LoginFailed.REGISTER_ON_WEB: (
-        "To register, please use our web page www.chessclub.com/register."
-    ),
+    LoginFailed.REGISTER_ON_WEB: "To register, please use our web page www.chessclub.com/register.",
     LoginFailed.RESTRICTED_ACCOUNT: (
         "The {name} account is restricted to using Blitzin and only on one particular computer."
     ),
@@ -248,9 +253,7 @@ ILLEGAL_MOVE_TEXTS: dict[IllegalMoveReason, str] = {
         "Bughouse and pawn drop attempted on first or eighth rank"
     ),
     IllegalMoveReason.WILD_RESTRICTION: "Special restriction in some future wild game type",
-    IllegalMoveReason.EXAMINE_TOO_FAST: (
-        "Wait a few seconds before entering moves in examine mode"
-    ),
+    IllegalMoveReason.EXAMINE_TOO_FAST: "Wait a few seconds before entering moves in examine mode",
     IllegalMoveReason.LOST_ON_TIME: "You lost on time before making that move",
 }
 """Descriptions of the DG_ILLEGAL_MOVE (42) reason codes, as the spec gives them."""

@@ -222,7 +222,7 @@ _GAME = (
     "gamenumber:i whitename:w blackname:w wild_number:i rating_type:w rated:b"
     " white_initial:i white_increment:i black_initial:i black_increment:i played_game:b"
     " ex_string:s white_rating:i black_rating:i game_id:i? white_titles:s? black_titles:s?"
-    " irregular_legality:b? irregular_semantics:b? uses_plunkers:b? fancy_timecontrol:s?"
+    " irregular_legality:b? irregular_semantics:b? uses_plunkers:b? fancy_timecontrol:w?"
     " promote_to_king:b?"
 )
 _RESULT = "gamenumber:i become_examined:b result_code:w score:w description:s eco:w?"
@@ -267,7 +267,7 @@ FORMS: dict[int, str] = {
         " receiver:w receiver_rating:i receiver_annotation:i receiver_titles:s"
         " wild_number:i rating_type:w rated:b adjourned:b challenger_time:i"
         " challenger_increment:i receiver_time:i receiver_increment:i color_request:i"
-        " assess_loss:i@85 assess_draw:i@85 assess_win:i@85 fancy_timecontrol:s?"
+        " assess_loss:i@85 assess_draw:i@85 assess_win:i@85 fancy_timecontrol:w?"
     ),
     DG.MATCH_REMOVED: "challenger:w receiver:w explanation:q",
     DG.PERSONAL_TELL: "playername:w titles:s text:q type:i",
@@ -292,7 +292,7 @@ FORMS: dict[int, str] = {
     DG.SEEK: (
         "index:i playername:w titles:s rating:i provisional:i wild_number:i rating_type:w"
         " time:i increment:i rated:b color:i minrating:i maxrating:i autoaccept:b"
-        " formula:b fancy_timecontrol:s?"
+        " formula:b fancy_timecontrol:w?"
     ),
     DG.SEEK_REMOVED: "index:i reason:i",
     DG.MY_RATING: "bullet:i blitz:i standard:i wild:i bughouse:i",
@@ -481,7 +481,10 @@ def _layout(form: tuple[Field, ...], enabled: frozenset[int]) -> list[tuple[Fiel
             out.append((f, k, "None"))
         elif f.kind == "R":
             dgs = [dg for dg in RATING_DGS if dg in enabled]
-            pairs = [f"_Rating({dg}, int(v[{k + 2 * n}]), int(v[{k + 2 * n + 1}]))" for n, dg in enumerate(dgs)]
+            pairs = [
+                f"_Rating({dg}, int(v[{k + 2 * n}]), int(v[{k + 2 * n + 1}]))"
+                for n, dg in enumerate(dgs)
+            ]
             out.append((f, k, "(" + "".join(p + ", " for p in pairs) + ")"))
             k += 2 * len(dgs)
         elif f.kind == "M":
@@ -528,7 +531,11 @@ def _encode_source(form: tuple[Field, ...]) -> str:
         lines += body
     if not any(f.repeated for f in form):
         lines.append("out += rec.extra")
-    return "def encode(rec):\n    out = []\n" + "".join(f"    {x}\n" for x in lines) + "    return out\n"
+    return (
+        "def encode(rec):\n    out = []\n"
+        + "".join(f"    {x}\n" for x in lines)
+        + "    return out\n"
+    )
 
 
 def _compile(source: str, namespace: dict[str, Any]) -> Callable[..., Any]:
@@ -650,9 +657,13 @@ def _compile_decoder(cls: type[DatagramRecord], enabled: frozenset[int]) -> Deco
     without = _compile(_decode_source(_pstat_without_kind(cls.form), enabled), namespace)
 
     def decode_pstat(v: list[str], r: list[str]) -> Record:
-        return with_kind(v, r) if len(v) > 2 and v[2].isdigit() else without(v, r)  # type: ignore[no-any-return]
+        return with_kind(v, r) if _pstat_has_kind(v) else without(v, r)  # type: ignore[no-any-return]
 
     return decode_pstat
+
+
+def _pstat_has_kind(values: list[str]) -> bool:
+    return len(values) > 2 and values[2].isdigit()
 
 
 def decode_fields(values: list[str], tokens: list[str], enabled: frozenset[int]) -> Record:
@@ -668,16 +679,24 @@ def decode_fields(values: list[str], tokens: list[str], enabled: frozenset[int])
         raise ValueError(_explain(dg, values, enabled, exc)) from None
 
 
+def _readable(kind: str, text: str) -> bool:
+    if kind == "i":
+        return text.lstrip("-").isdigit()
+    return text in (_FLAGS if kind == "b" else _OPTIONAL_FLAGS)
+
+
 def _explain(dg: int, values: list[str], enabled: frozenset[int], exc: Exception) -> str:
     cls = RECORDS[dg]
-    for f, k, _ in _layout(cls.form, enabled):
+    form = cls.form
+    if dg == DG.PSTAT and not _pstat_has_kind(values):
+        form = _pstat_without_kind(form)
+    for f, k, _ in _layout(form, enabled):
         if f.kind in "ibf" and not f.repeated and f.when in (None, *enabled):
             if k >= len(values):
                 if f.optional:
                     break
                 return f"{cls.spec_name}: field {f.name!r} is missing ({len(values) - 1} fields)"
-            ok = {"i": lambda x: x.lstrip("-").isdigit(), "b": lambda x: x in _FLAGS}
-            if not ok.get(f.kind, lambda x: x in _OPTIONAL_FLAGS)(values[k]):
+            if not _readable(f.kind, values[k]):
                 return f"{cls.spec_name}: field {f.name!r} is {values[k]!r}"
     return f"{cls.spec_name}: {exc}"
 

@@ -28,7 +28,7 @@ _FIELD = re.compile(r"\s*(?:\x19\{(.*?)\x19\}|\{([^{}\x19]*)\}|([^\s{}\x19]+))",
 _TRAILING_BLANKS = re.compile(r"\s*\Z")
 # Characters that force a string out of bare form, and out of {...} form.
 _NOT_BARE = re.compile(r"[\s{}\x19]")
-_NOT_BRACE = re.compile(r"[{}\x19\n\r]")
+_NOT_BRACE = re.compile(r"[{}\x19\x1a\n\r]")
 
 
 def split_fields(body: str) -> tuple[list[str], list[str]]:
@@ -75,9 +75,10 @@ def quote_brace(text: str) -> str:
 
 
 def quote_ctrl(text: str) -> str:
-    """``^Y{text^Y}``. Control-Y cannot be quoted at all: it is refused."""
-    if CTRL_Y in text:
-        raise ValueError(f"a datagram string cannot contain control-Y: {text!r}")
+    """``^Y{text^Y}``. Control-Y and control-Z cannot be quoted at all: they are refused
+    (a server cleans user text of control characters before it gets here)."""
+    if CTRL_Y in text or "\x1a" in text:
+        raise ValueError(f"a datagram string cannot contain control-Y or control-Z: {text!r}")
     return "\x19{" + text + "\x19}"
 
 

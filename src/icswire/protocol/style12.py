@@ -39,13 +39,6 @@ _INT_FIELDS: Final = (
     (17, "move_number"),
 )
 _GET_INTS: Final = itemgetter(*(index for index, _ in _INT_FIELDS))
-_GET_FLAGS: Final = itemgetter(2, 3, 4, 5)
-_FLAG_NAMES: Final = (
-    "white_castle_short",
-    "white_castle_long",
-    "black_castle_short",
-    "black_castle_long",
-)
 
 _GameFields = tuple[
     str, int, bool, bool, bool, bool, int, int, str, str, int,
@@ -148,7 +141,7 @@ def _parse_game_fields(f: Sequence[str], what: str) -> _GameFields:
     """Parse the 21 fields from side_to_move to pretty_move (``f`` holds exactly those)."""
     side = f[0]
     if side != "W" and side != "B":
-        raise ValueError(f"{what}: side_to_move must be 'W' or 'B', got {side!r}")
+        raise ValueError(f"{what}: side_to_move must be 'W' or 'B', got {side[:40]!r}")
     try:
         dpf, halfmove, game, relation, initial, inc, ws, bs, wt, bt, move_no = map(
             int, _GET_INTS(f)
@@ -156,14 +149,11 @@ def _parse_game_fields(f: Sequence[str], what: str) -> _GameFields:
     except ValueError:
         raise _int_error(f, what) from None
     if not -1 <= dpf <= 7:
-        raise ValueError(f"{what}: double_push_file must be -1..7, got {f[1]!r}")
-    flags = _GET_FLAGS(f)
-    wcs, wcl, bcs, bcl = map(_FLAGS.get, flags)
-    if wcs is None or wcl is None or bcs is None or bcl is None:
-        name, value = next(
-            (n, v) for n, v in zip(_FLAG_NAMES, flags, strict=True) if v not in _FLAGS
-        )
-        raise ValueError(f"{what}: {name} must be 0 or 1, got {value!r}")
+        raise ValueError(f"{what}: double_push_file must be -1..7, got {f[1][:40]!r}")
+    wcs = _flag(f[2], "white_castle_short", what)
+    wcl = _flag(f[3], "white_castle_long", what)
+    bcs = _flag(f[4], "black_castle_short", what)
+    bcl = _flag(f[5], "black_castle_long", what)
     try:
         move_ms, precise = parse_move_time(f[19])
     except ValueError as exc:
@@ -187,10 +177,10 @@ def _is_int(text: str) -> bool:
     return True
 
 
-def _flag(text: str, name: str) -> bool:
+def _flag(text: str, name: str, what: str) -> bool:
     value = _FLAGS.get(text)
     if value is None:
-        raise ValueError(f"style 12: {name} must be 0 or 1, got {text[:40]!r}")
+        raise ValueError(f"{what}: {name} must be 0 or 1, got {text[:40]!r}")
     return value
 
 
@@ -214,10 +204,10 @@ def parse_style12(line: str) -> Style12:
                 f"style 12: rank {number} must be 8 characters of {_PIECES!r}, got {rank[:40]!r}"
             )
     game = _parse_game_fields(f[9:30], "style 12")
-    flip = _flag(f[30], "flip")
+    flip = _flag(f[30], "flip", "style 12")
     if n == 31:
         return Style12(ranks, *game, flip)
-    ticking = _flag(f[31], "clock_ticking")
+    ticking = _flag(f[31], "clock_ticking", "style 12")
     if n == 32:
         return Style12(ranks, *game, flip, ticking)
     try:

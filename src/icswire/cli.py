@@ -1,0 +1,141 @@
+"""The ``icswire`` command line: ``decode`` and ``encode`` (more commands join later).
+
+``icswire decode [FILE|-] [--datagrams LIST]`` prints one JSON object per event;
+``icswire encode [FILE|-]`` turns those objects back into the exact original bytes. An
+event whose bytes on the wire differ from the canonical encoding of its fields (extra
+blanks, unusual quoting) carries them as ``"raw"``, so ``decode | encode`` reproduces any
+stream byte for byte.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from typing import BinaryIO
+
+import click
+
+from icswire.protocol.datagrams import DG
+from icswire.protocol.decoder import Decoder
+from icswire.protocol.encoder import encode_event
+from icswire.protocol.events import Event
+from icswire.protocol.jsonl import event_from_dict, event_to_dict
+
+CHUNK = 1 << 16
+
+
+def parse_datagram_list(text: str) -> list[int]:
+    """``"24,25 DG_MOVE_SMITH send_moves"`` -> DG numbers; ValueError naming a bad item."""
+    numbers = []
+    for item in text.replace(",", " ").split():
+        if item.isdigit():
+            numbers.append(int(item))
+            continue
+        name = item.upper().removeprefix("DG_")
+        if name not in DG.__members__:
+            raise ValueError(f"unknown datagram {item!r}")
+        numbers.append(DG[name].value)
+    return numbers
+
+
+class InputError(click.ClickException):
+    """An input that cannot be read: a clear message and exit status 2."""
+
+    exit_code = 2
+
+
+def _open_input(path: str) -> BinaryIO:
+    if path == "-":
+        return sys.stdin.buffer
+    try:
+        return open(path, "rb")
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def _chunks(stream: BinaryIO, path: str) -> Iterator[bytes]:
+    try:
+        while chunk := stream.read1(CHUNK) if hasattr(stream, "read1") else stream.read(CHUNK):
+            yield chunk
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def decode_stream(stream: BinaryIO, path: str, datagrams: list[int]) -> Iterator[dict[str, object]]:
+    """Decode a byte stream into JSON-ready dicts, adding ``raw`` where needed."""
+    decoder = Decoder(datagrams)
+    decoder.ends = ends = []
+    window = bytearray()  # the stream's bytes from offset `start` on
+    start = 0
+
+    def drain(events: list[Event]) -> Iterator[dict[str, object]]:
+        nonlocal start
+        for event, end in zip(events, ends, strict=True):
+            data = bytes(window[: end - start])
+            del window[: end - start]
+            start = end
+            obj = event_to_dict(event)
+            if encode_event(event) != data:
+                obj["raw"] = data.decode("latin-1")
+            yield obj
+        ends.clear()
+
+    for chunk in _chunks(stream, path):
+        window += chunk
+        yield from drain(decoder.feed(chunk))
+    yield from drain(decoder.close())
+
+
+@click.group()
+@click.version_option(package_name="icswire")
+def main() -> None:
+    """icswire: the ICC/FICS chess-server protocol, both sides of the wire."""
+
+
+@main.command()
+@click.argument("file", default="-")
+@click.option(
+    "--datagrams",
+    default="",
+    metavar="LIST",
+    help="DGs the receiver had on: numbers or names, comma separated (e.g. 24,33,DG_MSEC).",
+)
+def decode(file: str, datagrams: str) -> None:
+    """Decode a captured server stream (FILE or - for stdin) into JSON Lines."""
+    try:
+        enabled = parse_datagram_list(datagrams)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--datagrams") from None
+    stream = _open_input(file)
+    try:
+        for obj in decode_stream(stream, file, enabled):
+            sys.stdout.write(json.dumps(obj) + "\n")
+    finally:
+        if stream is not sys.stdin.buffer:
+            stream.close()
+
+
+@main.command()
+@click.argument("file", default="-")
+def encode(file: str) -> None:
+    """Turn JSON Lines made by `icswire decode` (FILE or -) back into the original bytes."""
+    stream = _open_input(file)
+    out = sys.stdout.buffer
+    try:
+        for number, line in enumerate(stream, 1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+                raw = obj.get("raw")
+                data = (
+                    raw.encode("latin-1") if raw is not None else encode_event(event_from_dict(obj))
+                )
+            except (ValueError, KeyError, TypeError, AttributeError) as exc:
+                raise click.ClickException(f"line {number}: not an icswire event: {exc}") from None
+            out.write(data)
+    finally:
+        if stream is not sys.stdin.buffer:
+            stream.close()
+    out.flush()

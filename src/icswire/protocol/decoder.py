@@ -1,0 +1,508 @@
+"""The incremental decoder: feed it bytes as they arrive, get events out in order.
+
+Sans-I/O, like h11: :class:`Decoder` never reads a socket. ``feed(chunk)`` returns the
+events completed by that chunk; feeding a stream one byte at a time gives exactly the
+events it gives all at once, because the decoder only ever decides on complete frames:
+
+- text lines (ending ``\\n``, ``\\r\\n`` or FICS's ``\\n\\r``), with prompts such as
+  ``fics% `` split off the start of a line, bells taken out and telnet commands apart;
+- ``<12>`` and ``<b1>`` lines and style 10 blocks, as records;
+- level 1 (icc-formats.txt section 3): ``^Y[cn issuer[ tag]`` unit starts, ``^Y]`` unit
+  ends (and the extra one at disconnect), ``^Y<``/``^Y>`` command brackets, ``^Z`` overflow;
+- level 2 (section 4): ``^Y(...^Y)`` datagrams, decoded by the DG catalog in the form the
+  receiver's settings give them (DG_SET2 acknowledgements update those settings).
+
+Malformed bytes become an :class:`~icswire.protocol.events.Error` with the bytes and their
+offset, and decoding goes on after them. No frame may grow past ``max_size`` bytes (1 MiB
+by default): past that the decoder reports an error, drops the frame and resynchronises
+at the next control-Y or control-Z (or the next newline, for an endless text line).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from icswire.protocol.bughouse import parse_b1
+from icswire.protocol.datagrams import DG, DatagramRecord, decode_fields, decoder_for
+from icswire.protocol.datagrams import Decoder as DatagramDecoder
+from icswire.protocol.events import (
+    BughouseLine,
+    CommandEnd,
+    CommandStart,
+    Error,
+    Event,
+    Overflow,
+    Prompt,
+    SessionEnd,
+    Style10Block,
+    Style12Line,
+    Telnet,
+    Text,
+    UnitEnd,
+    UnitStart,
+)
+from icswire.protocol.level2 import split_fields
+from icswire.protocol.style10 import STYLE10_BLOCK_LINES, parse_style10
+from icswire.protocol.style12 import parse_style12
+
+DEFAULT_PROMPTS: tuple[str, ...] = ("fics% ", "aics% ", "login: ", "password: ")
+DEFAULT_MAX_SIZE = 1 << 20
+#: How much of an oversized frame an Error event keeps.
+ERROR_SAMPLE = 1024
+#: Longest ``^Y[`` header line: a command number, a name and a tag of at most 99 characters.
+HEADER_MAX = 256
+
+_SPECIAL = re.compile(rb"[\n\r\x07\x19\x1a\xff]")
+_CONTROL = re.compile(rb"[\x19\x1a]")
+_NEWLINE = re.compile(rb"\n")
+_IAC = 0xFF
+_SB = 250
+_TELNET_OPTION_COMMANDS = range(251, 255)  # WILL, WONT, DO, DONT take one option byte
+
+
+class Decoder:
+    """Decode a server-to-client stream.
+
+    ``datagrams`` are the DG numbers the receiver has on (they decide the form of
+    DG_SEND_MOVES, DG_PLAYER_ARRIVED, DG_MATCH ...); change them with
+    :meth:`set_datagram` or let :meth:`note_command` follow what the client sends.
+
+    >>> d = Decoder(datagrams=[24, 33])
+    >>> d.feed(b"fics% \\x19(24 7 e4\\x19)")
+    [Prompt(text='fics% '), SendMoves(gamenumber=7, algebraic='e4', smith=None, ...)]
+    """
+
+    def __init__(
+        self,
+        datagrams: Iterable[int] = (),
+        *,
+        max_size: int = DEFAULT_MAX_SIZE,
+        prompts: Iterable[str] = DEFAULT_PROMPTS,
+    ) -> None:
+        self.max_size = max_size
+        self._prompts = tuple(p.encode("latin-1") for p in prompts)
+        self._enabled = frozenset(datagrams)
+        self._decoders: dict[str, DatagramDecoder] = {}
+        self._buf = bytearray()
+        self._base = 0  # stream offset of _buf[0]
+        self._mark = 0  # stream offset where the next event's bytes begin
+        self._line = bytearray()
+        self._bells: list[int] = []
+        self._depth = 0
+        self._block: list[str] | None = None  # style 10 lines collected so far
+        self._block_need = 0
+        self._block_size = 0
+        self._block_end = 0
+        self._skip: re.Pattern[bytes] | None = None
+        self._skipped = bytearray()
+        self._skip_count = 0
+        self._hint = (-1, 0)  # (frame start, where to resume looking for its end)
+        self._events: list[Event] = []
+        #: Set to a list to have the stream offset just past each event's bytes appended
+        #: to it (each event's bytes begin where the previous event's end).
+        self.ends: list[int] | None = None
+
+    # -- settings --------------------------------------------------------------------
+
+    @property
+    def datagrams(self) -> frozenset[int]:
+        """The DG numbers the receiver has on, as the decoder knows them."""
+        return self._enabled
+
+    def set_datagrams(self, datagrams: Iterable[int]) -> None:
+        self._enabled = frozenset(datagrams)
+        self._decoders = {}
+
+    def set_datagram(self, dg: int, on: bool) -> None:
+        self.set_datagrams(self._enabled | {dg} if on else self._enabled - {dg})
+
+    def note_command(self, line: str) -> None:
+        """Follow a line the client sends: ``set-2 N 0|1`` and ``level2settings=0101...``
+        (with or without a leading ``$`` or backquote tag) change the settings."""
+        text = line.strip()
+        if text.startswith("`"):
+            text = text[text.find("`", 1) + 1 :] if text.count("`") > 1 else text
+        text = text.lstrip("$")
+        if text.startswith("level2settings="):
+            bits = text.partition("=")[2].strip()
+            self.set_datagrams(n for n, bit in enumerate(bits) if bit == "1")
+            return
+        words = text.split()
+        if len(words) >= 3 and words[0] == "set-2" and words[1].isdigit():
+            self.set_datagram(int(words[1]), words[2] != "0")
+
+    # -- feeding ---------------------------------------------------------------------
+
+    @property
+    def offset(self) -> int:
+        """How many bytes of the stream have been fed."""
+        return self._base + len(self._buf)
+
+    @property
+    def buffered(self) -> int:
+        """How many bytes the decoder holds while waiting for the rest of a frame."""
+        return len(self._buf) + len(self._line) + self._block_size + len(self._skipped)
+
+    def feed(self, data: bytes) -> list[Event]:
+        """Decode a chunk; return the events it completed, in stream order."""
+        events: list[Event] = []
+        self._events = events
+        self._buf += data
+        self._run()
+        return events
+
+    def close(self) -> list[Event]:
+        """The stream ended: return what the last bytes make (an unfinished line as text,
+        an unfinished frame as an error)."""
+        events: list[Event] = []
+        self._events = events
+        buf = self._buf
+        if self._skip is not None:
+            self._skipped_bytes(len(buf))
+        elif buf == b"\n":
+            self._finish_line("\n", self._base + 1)
+        elif buf == b"\r":
+            self._line += buf
+        elif buf:
+            self._flush(self._base)
+            self._emit_error("the stream ended inside a frame", self._base, bytes(buf))
+        self._base += len(buf)
+        buf.clear()
+        self._flush(self._base)
+        return events
+
+    # -- the scanner -----------------------------------------------------------------
+
+    def _emit(self, event: Any, end: int) -> None:
+        self._events.append(event)
+        if self.ends is not None:
+            self.ends.append(end)
+        self._mark = end
+
+    def _emit_error(self, message: str, offset: int, data: bytes, end: int | None = None) -> None:
+        sample = data[:ERROR_SAMPLE] if len(data) > ERROR_SAMPLE else data
+        self._emit(Error(message, offset, sample, len(data)), end or offset + len(data))
+
+    def _run(self) -> None:
+        buf = self._buf
+        n = len(buf)
+        base = self._base
+        pos = 0
+        line = self._line
+        search = _SPECIAL.search
+        while pos < n:
+            if self._skip is not None:
+                pos = self._skip_to(pos)
+                continue
+            m = search(buf, pos)
+            i = n if m is None else m.start()
+            if i > pos:
+                line += buf[pos:i]
+                pos = i
+                if self._prompts and not self._bells and line.startswith(self._prompts):
+                    self._split_prompts()
+                if len(line) + self._block_size > self.max_size:
+                    self._line_too_long(base + pos)
+                if m is None:
+                    break
+            c = buf[i]
+            if c == 0x0A:  # \n, maybe followed by \r (FICS)
+                if i + 1 >= n:
+                    break
+                if buf[i + 1] == 0x0D:
+                    pos = i + 2
+                    self._finish_line("\n\r", base + pos)
+                else:
+                    pos = i + 1
+                    self._finish_line("\n", base + pos)
+            elif c == 0x0D:  # \r\n, or a lone \r kept in the text
+                if i + 1 >= n:
+                    break
+                if buf[i + 1] == 0x0A:
+                    pos = i + 2
+                    self._finish_line("\r\n", base + pos)
+                else:
+                    line.append(c)
+                    pos = i + 1
+            elif c == 0x19:
+                self._flush(base + i)  # every control-Y frame ends pending text
+                if i + 1 >= n:
+                    break
+                end = self._control_y(i, buf[i + 1])
+                if end < 0:
+                    break
+                pos = end
+            elif c == 0x07:
+                self._bells.append(len(line))
+                pos = i + 1
+            elif c == 0x1A:
+                self._flush(base + i)
+                self._emit(Overflow(), base + i + 1)
+                pos = i + 1
+            else:  # telnet IAC
+                end = self._telnet(i)
+                if end < 0:
+                    break
+                pos = end
+        else:
+            pos = n
+        if pos < n and n - pos > self.max_size and self._skip is None:
+            self._frame_too_long(pos)
+            pos = n
+        del buf[:pos]
+        self._base = base + pos
+
+    def _control_y(self, i: int, kind: int) -> int:
+        """Handle a frame starting with control-Y at ``i``; return where scanning goes on,
+        or -1 to wait for more bytes."""
+        buf = self._buf
+        base = self._base
+        if kind == 0x28:  # ( datagram
+            return self._datagram(i)
+        if kind == 0x5B:  # [ unit header
+            return self._unit_start(i)
+        self._flush(base + i)
+        if kind == 0x5D:  # ] unit end
+            if self._depth:
+                self._emit(UnitEnd(self._depth), base + i + 2)
+                self._depth -= 1
+            else:
+                self._emit(SessionEnd(), base + i + 2)
+        elif kind == 0x3C:  # <
+            self._emit(CommandStart(), base + i + 2)
+        elif kind == 0x3E:  # >
+            self._emit(CommandEnd(), base + i + 2)
+        else:
+            self._emit_error("control-Y outside a frame", base + i, bytes(buf[i : i + 2]))
+        return i + 2
+
+    def _datagram(self, i: int) -> int:
+        buf = self._buf
+        base = self._base
+        n = len(buf)
+        k = self._hint[1] - base if self._hint[0] == base + i else i + 2
+        while True:
+            m = _CONTROL.search(buf, k)
+            if m is None:
+                self._hint = (base + i, base + n)
+                return -1
+            j = m.start()
+            if buf[j] == 0x1A:
+                break
+            if j + 1 >= n:
+                self._hint = (base + i, base + j)
+                return -1
+            after = buf[j + 1]
+            if after == 0x29:  # ^Y) closes the datagram
+                self._flush(base + i)
+                self._datagram_body(buf[i + 2 : j].decode("latin-1"), base + i, base + j + 2)
+                return j + 2
+            if after != 0x7B and after != 0x7D:  # ^Y{ and ^Y} quote strings inside
+                break
+            k = j + 2
+        self._flush(base + i)
+        self._emit_error("unterminated datagram", base + i, bytes(buf[i:j]))
+        return j
+
+    def _datagram_body(self, body: str, start: int, end: int) -> None:
+        try:
+            if "{" in body or "}" in body or "\x19" in body:
+                values, tokens = split_fields(body)
+            else:
+                values = tokens = body.split()
+            decode = self._decoders.get(values[0]) if values else None
+            if decode is None:
+                decode = self._decoders[values[0]] = decoder_for(int(values[0]), self._enabled)
+            record = decode(values, tokens)
+        except (ValueError, IndexError, KeyError) as exc:
+            message = str(exc)
+            try:
+                decode_fields(*split_fields(body), self._enabled)
+            except ValueError as explained:
+                message = str(explained)
+            raw = b"\x19(" + body.encode("latin-1") + b"\x19)"
+            self._emit_error(f"bad datagram: {message}", start, raw)
+            return
+        self._emit(record, end)
+        if record.dg == DG.SET2 and isinstance(record, DatagramRecord):
+            self.set_datagram(int(record[0]), bool(record[1]))  # DG_SET2 (dg-code on/off)
+
+    def _unit_start(self, i: int) -> int:
+        buf = self._buf
+        base = self._base
+        j = buf.find(b"\n", i + 2, i + 2 + HEADER_MAX)
+        if j < 0:
+            if len(buf) - i <= HEADER_MAX:
+                return -1
+            self._flush(base + i)
+            self._emit_error("level 1 header without end of line", base + i, bytes(buf[i : i + 2]))
+            return i + 2
+        header = buf[i + 2 : j].decode("latin-1")
+        end = "\n"
+        if header.endswith("\r"):
+            header, end = header[:-1], "\r\n"
+        parts = header.split(" ")
+        self._flush(base + i)
+        if not (2 <= len(parts) <= 3 and parts[0].isdigit() and all(parts)):
+            self._emit_error("bad level 1 header", base + i, bytes(buf[i : j + 1]))
+            return j + 1
+        self._depth += 1
+        tag = parts[2] if len(parts) == 3 else None
+        self._emit(UnitStart(int(parts[0]), parts[1], tag, self._depth, end), base + j + 1)
+        return j + 1
+
+    def _telnet(self, i: int) -> int:
+        buf = self._buf
+        n = len(buf)
+        if i + 1 >= n:
+            return -1
+        command = buf[i + 1]
+        if command == _IAC:  # IAC IAC: a data byte 255
+            self._line.append(_IAC)
+            return i + 2
+        if command == _SB:
+            j = buf.find(b"\xff\xf0", i + 2)
+            if j < 0:
+                return -1
+            end = j + 2
+        elif command in _TELNET_OPTION_COMMANDS:
+            end = i + 3
+            if end > n:
+                return -1
+        else:
+            end = i + 2
+        self._flush(self._base + i)
+        self._emit(Telnet(bytes(buf[i:end])), self._base + end)
+        return end
+
+    # -- lines -----------------------------------------------------------------------
+
+    def _split_prompts(self) -> None:
+        line = self._line
+        matched = True
+        while matched:
+            matched = False
+            for prompt in self._prompts:
+                if line.startswith(prompt):
+                    if self._block is not None:
+                        self._abort_block()
+                    del line[: len(prompt)]
+                    self._emit(Prompt(prompt.decode("latin-1")), self._mark + len(prompt))
+                    matched = True
+
+    def _finish_line(self, end: str, stop: int) -> None:
+        """A line ended at stream offset ``stop`` (just past its line ending)."""
+        text = self._line.decode("latin-1")
+        bells = tuple(self._bells)
+        self._line.clear()
+        self._bells.clear()
+        if self._block is not None and self._add_block_line(text, end, bells, stop):
+            return
+        if bells:
+            self._emit(Text(text, end, bells), stop)
+        elif text.startswith("<12> "):
+            self._parsed_line(parse_style12, Style12Line, text, end, stop)
+        elif text.startswith("<b1> "):
+            self._parsed_line(parse_b1, BughouseLine, text, end, stop)
+        elif text.rstrip() in STYLE10_BLOCK_LINES:
+            self._block = [text + end]
+            self._block_size = len(text)
+            self._block_need = STYLE10_BLOCK_LINES[text.rstrip()]
+            self._block_end = stop
+        else:
+            self._emit(Text(text, end), stop)
+
+    def _parsed_line(
+        self, parse: Callable[[str], Any], event: Callable[..., Any], text: str, end: str, stop: int
+    ) -> None:
+        try:
+            record = parse(text)
+        except ValueError as exc:
+            self._emit_error(str(exc), self._mark, (text + end).encode("latin-1"), stop)
+            return
+        self._emit(event(record, end), stop)
+
+    def _add_block_line(self, text: str, end: str, bells: tuple[int, ...], stop: int) -> bool:
+        """Take a line into the style 10 block; False if it cannot belong to it."""
+        block = self._block
+        assert block is not None
+        if bells or (1 <= len(block) <= 8 and not text.startswith("|")):
+            self._abort_block()
+            return False
+        block.append(text + end)
+        self._block_size += len(text)
+        self._block_end = stop
+        if len(block) == self._block_need:
+            self._block = None
+            self._block_size = 0
+            try:
+                record = parse_style10(block)
+            except ValueError as exc:
+                data = "".join(block).encode("latin-1")
+                self._emit_error(f"bad style 10 block: {exc}", self._mark, data, stop)
+            else:
+                self._emit(Style10Block(record), stop)
+        return True
+
+    def _abort_block(self) -> None:
+        block = self._block
+        assert block is not None
+        self._block = None
+        self._block_size = 0
+        data = "".join(block).encode("latin-1")
+        self._emit_error("unfinished style 10 block", self._mark, data, self._block_end)
+
+    def _flush(self, at: int) -> None:
+        """Something other than text starts at stream offset ``at``: what text is pending
+        goes out first (an unfinished line as Text with no line ending)."""
+        if self._block is not None:
+            self._abort_block()
+        if self._line or self._bells:
+            self._emit(Text(self._line.decode("latin-1"), "", tuple(self._bells)), at)
+            self._line.clear()
+            self._bells.clear()
+
+    # -- limits ----------------------------------------------------------------------
+
+    def _line_too_long(self, at: int) -> None:
+        line = self._line
+        self._emit(
+            Error("text line too long", self._mark, bytes(line[:ERROR_SAMPLE]), len(line)), at
+        )
+        line.clear()
+        self._bells.clear()
+        self._skip = _NEWLINE
+
+    def _frame_too_long(self, pos: int) -> None:
+        buf = self._buf
+        start = self._base + pos
+        self._flush(start)
+        data = bytes(buf[pos : pos + ERROR_SAMPLE])
+        size = len(buf) - pos
+        self._emit(Error("frame too long", start, data, size), start + size)
+        self._skip = _CONTROL if buf[pos] != 0xFF else _NEWLINE
+
+    def _skip_to(self, pos: int) -> int:
+        """Resynchronising: drop bytes until the skip pattern matches."""
+        assert self._skip is not None
+        m = self._skip.search(self._buf, pos)
+        stop = len(self._buf) if m is None else m.start()
+        self._skip_count += stop - pos
+        if len(self._skipped) < ERROR_SAMPLE:
+            self._skipped += self._buf[pos : min(stop, pos + ERROR_SAMPLE)]
+        if m is not None:
+            self._skipped_bytes(stop)
+        return stop
+
+    def _skipped_bytes(self, stop: int) -> None:
+        if self._skip_count:
+            sample = bytes(self._skipped[:ERROR_SAMPLE])
+            error = Error(
+                "bytes dropped while resynchronising", self._mark, sample, self._skip_count
+            )
+            self._emit(error, self._base + stop)
+        self._skip = None
+        self._skipped.clear()
+        self._skip_count = 0

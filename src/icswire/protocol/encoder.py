@@ -1,0 +1,86 @@
+"""The bytes of every event: what the decoder reads, the encoder writes.
+
+``encode_events(Decoder().feed(stream))`` gives back ``stream`` for every stream whose
+frames are in canonical form (single blanks between fields, strings quoted the way the
+catalog quotes them). Servers use the same functions to produce what they send.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from icswire.protocol.bughouse import format_b1
+from icswire.protocol.datagrams import DatagramRecord, UnknownDatagram, encode_datagram
+from icswire.protocol.events import (
+    BughouseLine,
+    CommandEnd,
+    CommandStart,
+    Error,
+    Event,
+    Overflow,
+    Prompt,
+    SessionEnd,
+    Style10Block,
+    Style12Line,
+    Telnet,
+    Text,
+    UnitEnd,
+    UnitStart,
+)
+from icswire.protocol.style10 import format_style10
+from icswire.protocol.style12 import format_style12
+
+UNIT_END = b"\x19]"
+COMMAND_START = b"\x19<"
+COMMAND_END = b"\x19>"
+OVERFLOW = b"\x1a"
+
+
+def encode_text(text: str) -> bytes:
+    """Text as wire bytes (latin-1, one byte per character; a 255 byte is doubled,
+    as telnet requires)."""
+    data = text.encode("latin-1")
+    return data.replace(b"\xff", b"\xff\xff") if b"\xff" in data else data
+
+
+def encode_unit_start(command: int, issuer: str, tag: str | None = None, end: str = "\n") -> bytes:
+    """``^Y[<command> <issuer>[ <tag>]`` and a newline (icc-formats.txt section 3)."""
+    header = f"\x19[{command} {issuer}" if tag is None else f"\x19[{command} {issuer} {tag}"
+    return (header + end).encode("latin-1")
+
+
+def encode_event(event: Event) -> bytes:
+    """The wire bytes of one event."""
+    if isinstance(event, DatagramRecord | UnknownDatagram):
+        return encode_datagram(event)
+    if isinstance(event, Text):
+        text = event.text
+        for at in reversed(event.bells):
+            text = text[:at] + "\x07" + text[at:]
+        return encode_text(text + event.end)
+    if isinstance(event, Style12Line):
+        return (format_style12(event.record) + event.end).encode("latin-1")
+    if isinstance(event, BughouseLine):
+        return (format_b1(event.record) + event.end).encode("latin-1")
+    if isinstance(event, Style10Block):
+        return format_style10(event.record).encode("latin-1")
+    if isinstance(event, Prompt):
+        return encode_text(event.text)
+    if isinstance(event, UnitStart):
+        return encode_unit_start(event.command, event.issuer, event.tag, event.end)
+    if isinstance(event, UnitEnd | SessionEnd):
+        return UNIT_END
+    if isinstance(event, CommandStart):
+        return COMMAND_START
+    if isinstance(event, CommandEnd):
+        return COMMAND_END
+    if isinstance(event, Overflow):
+        return OVERFLOW
+    if isinstance(event, Telnet | Error):
+        return event.data
+    raise TypeError(f"not an event: {event!r}")
+
+
+def encode_events(events: Iterable[Event]) -> bytes:
+    """The wire bytes of a sequence of events, concatenated."""
+    return b"".join(map(encode_event, events))

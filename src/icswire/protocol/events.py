@@ -1,0 +1,144 @@
+"""What the decoder finds in a stream, as small immutable records.
+
+Every byte of a stream belongs to exactly one event, and :func:`icswire.protocol.encoder.
+encode_event` gives each event's bytes back, so a stream re-encodes byte for byte.
+Datagrams are their catalog records themselves (:mod:`icswire.protocol.datagrams`).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from icswire.protocol.bughouse import Bughouse
+from icswire.protocol.datagrams import DatagramRecord, UnknownDatagram
+from icswire.protocol.style10 import Style10
+from icswire.protocol.style12 import Style12
+
+
+class Text(NamedTuple):
+    """A line of text. ``end`` is its line ending (``\\n``, ``\\r\\n`` or FICS's ``\\n\\r``),
+    or ``""`` when something else (a datagram, a unit bracket, a telnet command) cut the line.
+    Bells (``^G``) are taken out of ``text``; ``bells`` says where they stood."""
+
+    text: str
+    end: str = "\n"
+    bells: tuple[int, ...] = ()
+
+
+class Prompt(NamedTuple):
+    """A prompt at the start of a line, such as ``fics% `` or ``login: ``."""
+
+    text: str
+
+
+class UnitStart(NamedTuple):
+    """``^Y[<command> <issuer>[ <tag>]`` and its newline: a level 1 unit opens.
+    ``depth`` is 1 for a top-level unit, 2 inside it, and so on (icc-formats.txt section 3)."""
+
+    command: int
+    issuer: str
+    tag: str | None
+    depth: int
+    end: str = "\n"
+
+
+class UnitEnd(NamedTuple):
+    """``^Y]`` closing the unit opened at ``depth``."""
+
+    depth: int
+
+
+class SessionEnd(NamedTuple):
+    """The extra ``^Y]`` a level 1 user gets at disconnect, after all other output."""
+
+
+class CommandStart(NamedTuple):
+    """``^Y<``: the server starts on the user's command (level1 & 2)."""
+
+
+class CommandEnd(NamedTuple):
+    """``^Y>``: the server finished the user's command (level1 & 2)."""
+
+
+class Overflow(NamedTuple):
+    """``^Z``: the rest of a command's output was discarded (Appendix 3's output buffer)."""
+
+
+class Telnet(NamedTuple):
+    """A telnet command (IAC ...), e.g. the echo switches around a password prompt."""
+
+    data: bytes
+
+
+class Error(NamedTuple):
+    """Bytes that could not be read: what was wrong, where they start in the stream, and
+    the bytes themselves (only the first ``len(data)`` of ``length`` when too long to keep).
+    The decoder goes on after them."""
+
+    message: str
+    offset: int
+    data: bytes
+    length: int
+
+
+class Style12Line(NamedTuple):
+    """A ``<12>`` board line and its line ending."""
+
+    record: Style12
+    end: str = "\n"
+
+
+class BughouseLine(NamedTuple):
+    """A ``<b1>`` holdings line and its line ending."""
+
+    record: Bughouse
+    end: str = "\n"
+
+
+class Style10Block(NamedTuple):
+    """A style 10 board block (its line endings are in the record)."""
+
+    record: Style10
+
+
+Event = (
+    Text
+    | Prompt
+    | UnitStart
+    | UnitEnd
+    | SessionEnd
+    | CommandStart
+    | CommandEnd
+    | Overflow
+    | Telnet
+    | Error
+    | Style12Line
+    | BughouseLine
+    | Style10Block
+    | DatagramRecord
+    | UnknownDatagram
+)
+
+#: The ``"event"`` name of each kind of event in JSON Lines (``icswire decode``).
+EVENT_NAMES: dict[type, str] = {
+    Text: "text",
+    Prompt: "prompt",
+    UnitStart: "unit_start",
+    UnitEnd: "unit_end",
+    SessionEnd: "session_end",
+    CommandStart: "command_start",
+    CommandEnd: "command_end",
+    Overflow: "overflow",
+    Telnet: "telnet",
+    Error: "error",
+    Style12Line: "style12",
+    BughouseLine: "b1",
+    Style10Block: "style10",
+}
+
+
+def event_name(event: Event) -> str:
+    """``"datagram"`` for datagrams, else the name in :data:`EVENT_NAMES`."""
+    if isinstance(event, DatagramRecord | UnknownDatagram):
+        return "datagram"
+    return EVENT_NAMES[type(event)]

@@ -1,0 +1,291 @@
+"""The incremental decoder: framing, chunk independence, resynchronisation, limits."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from icswire.protocol import datagrams as d
+from icswire.protocol.decoder import ERROR_SAMPLE, Decoder
+from icswire.protocol.encoder import encode_event, encode_events
+from icswire.protocol.events import (
+    BughouseLine,
+    CommandEnd,
+    CommandStart,
+    Error,
+    Event,
+    Overflow,
+    Prompt,
+    SessionEnd,
+    Style10Block,
+    Style12Line,
+    Telnet,
+    Text,
+    UnitEnd,
+    UnitStart,
+)
+from icswire.protocol.level1 import CommandNumber
+
+from .strategies import documented_dgs, records
+
+FICS_MS = (
+    "<12> rnbqkbnr pppppppp -------- -------- -------- -------- PPPPPPPP RNBQKBNR W -1 1 1 1 1 0"
+    " 55 mgatto Thegermain 1 4 0 39 39 240000 240000 1 none (0:00.000) none 0 0 0"
+)
+FICS_SECONDS = (
+    "<12> r-q-kbnr ppp--p-p ---p--p- ---Pp--- --P----- -QNBPP-- PP----PP R----RK- B -1 0 0 1 1 1"
+    " 182 milecker jamofr 0 3 0 33 33 118 148 11 o-o (0:04) O-O 0 1 0"
+)
+STYLE10 = (
+    '"10"\n|r b kbnr|   \n|ppp ppp |   \n|  nq    |   \n|   p   p|   \n|   P    |   \n'
+    "|  NQB  N|   \n|PPP PPPP|   \n|R   KB R|   \nB -1 1 1 1 1 3   \n"
+    "0 Darooha Quimbee 1 2 12 39 39 113 129 5 B/c1-e3 (0:22) Be3   \n"
+)
+
+
+def decode(
+    stream: bytes, datagrams: frozenset[int] | set[int] = frozenset(), **kw: int
+) -> list[Event]:
+    decoder = Decoder(datagrams, **kw)
+    return decoder.feed(stream) + decoder.close()
+
+
+def decode_in_chunks(
+    stream: bytes, cuts: list[int], datagrams: frozenset[int] = frozenset()
+) -> list[Event]:
+    decoder = Decoder(datagrams)
+    events: list[Event] = []
+    start = 0
+    for cut in [*sorted(cuts), len(stream)]:
+        events += decoder.feed(stream[start:cut])
+        start = max(start, cut)
+    return events + decoder.close()
+
+
+def test_fics_login_board_and_prompts() -> None:
+    stream = (
+        b"login: \xff\xfb\x01password: \n\r**** Starting FICS session as fred ****\n\r"
+        + b"fics% \n\r"
+        + FICS_MS.encode()
+        + b"\n\rfics% "
+    )
+    events = decode(stream)
+    assert events[:4] == [
+        Prompt("login: "),
+        Telnet(b"\xff\xfb\x01"),
+        Prompt("password: "),
+        Text("", "\n\r"),
+    ]
+    assert events[4] == Text("**** Starting FICS session as fred ****", "\n\r")
+    board = events[7]
+    assert isinstance(board, Style12Line) and board.end == "\n\r"
+    assert (board.record.white_name, board.record.white_time, board.record.lag_ms) == (
+        "mgatto",
+        240000,
+        0,
+    )
+    assert events[-1] == Prompt("fics% ")
+    assert encode_events(events) == stream
+
+
+def test_all_three_line_endings_and_a_lone_carriage_return() -> None:
+    events = decode(b"a\r\nb\nc\n\rd\re\n")
+    assert events == [Text("a", "\r\n"), Text("b", "\n"), Text("c", "\n\r"), Text("d\re", "\n")]
+
+
+def test_bells_are_dropped_from_the_text_but_kept_for_encoding() -> None:
+    stream = b"\x07fred tells you: hi\x07\n"
+    (event,) = decode(stream)
+    assert event == Text("fred tells you: hi", "\n", (0, 18))
+    assert encode_event(event) == stream
+
+
+def test_level1_units_nest_with_tags_and_end_with_an_extra_close() -> None:
+    stream = (
+        b"\x19[328 fishbait tag7\nfishbait spoofs you\n\x19[199 *\r\nSending\n"
+        b"\x19[101 %\nNot sent\n\x19]\x19]\x19]\x19<\x19>\x19]"
+    )
+    events = decode(stream)
+    assert events[0] == UnitStart(328, "fishbait", "tag7", 1)
+    assert events[2].command == CommandNumber.CN_PARTNER
+    assert events[2] == UnitStart(199, "*", None, 2, "\r\n")
+    assert events[4] == UnitStart(101, "%", None, 3)
+    assert events[6:] == [
+        UnitEnd(3),
+        UnitEnd(2),
+        UnitEnd(1),
+        CommandStart(),
+        CommandEnd(),
+        SessionEnd(),
+    ]
+    assert encode_events(events) == stream
+
+
+def test_datagrams_inside_units_and_text_cut_by_frames() -> None:
+    stream = b"\x19[101 *\nxx\x19(31 fred {} \x19{hi {x}\x19} 1\x19)\x19]\x1a"
+    events = decode(stream, {31})
+    assert events == [
+        UnitStart(101, "*", None, 1),
+        Text("xx", ""),
+        d.PersonalTell("fred", "", "hi {x}", 1),
+        UnitEnd(1),
+        Overflow(),
+    ]
+
+
+def test_b1_style10_and_the_fics_framing() -> None:
+    events = decode(b"<b1> game 52 white [NB] black [N] <- BN\n" + STYLE10.encode())
+    assert isinstance(events[0], BughouseLine) and events[0].record.passed_piece == "N"
+    assert isinstance(events[1], Style10Block)
+    assert events[1].record.white_name == "Darooha"
+    fics = "<10>\n" + STYLE10.split("\n", 1)[1] + ">10<\n"
+    (block,) = decode(fics.encode())
+    assert isinstance(block, Style10Block) and block.record.header == "<10>"
+    assert encode_event(block) == fics.encode()
+
+
+def test_broken_style10_block_is_an_error_then_text() -> None:
+    events = decode(b'"10"\n|r b kbnr|\nhello\n')
+    assert isinstance(events[0], Error) and events[0].data == b'"10"\n|r b kbnr|\n'
+    assert events[1] == Text("hello")
+
+
+def test_set2_acknowledgement_changes_the_form_of_later_moves() -> None:
+    decoder = Decoder({24, 124})
+    first = decoder.feed(b"\x19(24 5 e2e4\x19)\x19(124 34 1\x19)\x19(24 5 e7e5\x19)")
+    assert first[0] == d.SendMoves(5, extra=("e2e4",))
+    assert first[2] == d.SendMoves(5, smith="e7e5")
+    assert 34 in decoder.datagrams
+
+
+def test_note_command_follows_what_the_client_sends() -> None:
+    decoder = Decoder()
+    decoder.note_command("level2settings=0000000000000000000000001")
+    assert decoder.datagrams == {24}
+    decoder.note_command("`t1`set-2 33 1")
+    decoder.note_command("$set-2 24 0")
+    assert decoder.datagrams == {33}
+
+
+def test_malformed_frames_are_errors_with_offsets_and_decoding_goes_on() -> None:
+    stream = b"\x19(24 x\x19)\x19(abc\x19)\x19qok\n\x19(56 1 W 5 1\x19)\x19[zz\nrest\n\x19(24 5"
+    events = decode(stream, {24})
+    errors = [e for e in events if isinstance(e, Error)]
+    assert [e.offset for e in errors] == [0, 8, 15, 34, 44]
+    assert "gamenumber" in errors[0].message
+    assert errors[2].data == b"\x19q"
+    assert d.Msec(1, "W", 5, True) in events
+    assert Text("ok") in events and Text("rest") in events
+    assert encode_events(events) == stream
+
+
+def test_a_datagram_cut_by_overflow_is_an_error_then_the_overflow() -> None:
+    events = decode(b"\x19(31 fred {} \x19{abc\x1a\x19(81\x19)")
+    assert isinstance(events[0], Error) and events[0].message == "unterminated datagram"
+    assert events[1:] == [Overflow(), d.DummyResponse()]
+
+
+def test_an_endless_datagram_is_dropped_at_the_limit_and_decoding_resumes() -> None:
+    decoder = Decoder(max_size=100)
+    events = decoder.feed(b"ok\n\x19(31 " + b"x" * 150)
+    assert events[0] == Text("ok")
+    assert isinstance(events[1], Error) and events[1].message == "frame too long"
+    assert decoder.buffered <= 100
+    events = decoder.feed(b"y" * 1000) + decoder.feed(b"\x19(81\x19)")
+    assert isinstance(events[0], Error) and events[0].length == 1000
+    assert events[1] == d.DummyResponse()
+
+
+def test_an_endless_line_is_dropped_at_the_limit() -> None:
+    decoder = Decoder(max_size=50)
+    events = decoder.feed(b"a" * 60)
+    assert isinstance(events[0], Error) and events[0].length == 60
+    events = decoder.feed(b"b" * 200 + b"\nnext\n") + decoder.close()
+    assert isinstance(events[0], Error) and events[0].length == 200
+    assert events[1:] == [Text("", "\n"), Text("next")]
+
+
+# -- properties ------------------------------------------------------------------------
+
+plain_text = st.text(
+    alphabet=st.characters(min_codepoint=32, max_codepoint=254, exclude_characters='\x7f<|"fapl'),
+    max_size=20,
+)
+ENABLED = frozenset({24, 31, 33, 34, 56})
+
+
+@st.composite
+def event_streams(draw: st.DrawFn) -> bytes:
+    """A stream made of random well-formed frames of every kind."""
+    parts: list[bytes] = []
+    for _ in range(draw(st.integers(0, 12))):
+        kind = draw(st.integers(0, 9))
+        if kind == 0:
+            end = draw(st.sampled_from(["\n", "\r\n", "\n\r"]))
+            parts.append(encode_event(Text(draw(plain_text), end)))
+        elif kind == 1:
+            dg = draw(documented_dgs)
+            parts.append(encode_event(draw(records(dg, ENABLED))))
+        elif kind == 2:
+            parts.append(encode_event(Prompt(draw(st.sampled_from(["fics% ", "aics% "])))))
+        elif kind == 3:
+            tag = draw(st.one_of(st.none(), st.from_regex(r"[a-z0-9]{1,8}", fullmatch=True)))
+            parts.append(encode_event(UnitStart(draw(st.integers(0, 300)), "*", tag, 1)))
+        elif kind == 4:
+            parts.append(encode_event(UnitEnd(1)))
+        elif kind == 5:
+            parts.append(draw(st.sampled_from([FICS_MS, FICS_SECONDS])).encode() + b"\r\n")
+        elif kind == 6:
+            parts.append(STYLE10.encode())
+        elif kind == 7:
+            parts.append(b"<b1> game 6 white [PNBBB] black [PNB]\n")
+        elif kind == 8:
+            parts.append(draw(st.sampled_from([b"\x19<", b"\x19>", b"\x1a", b"\xff\xfb\x01"])))
+        else:
+            parts.append(b"\x07")
+    return b"".join(parts)
+
+
+@settings(max_examples=150)
+@given(event_streams(), st.lists(st.integers(0, 4000), max_size=8))
+def test_any_chunking_gives_the_same_events_and_the_same_bytes(
+    stream: bytes, cuts: list[int]
+) -> None:
+    whole = decode(stream, ENABLED)
+    assert not [e for e in whole if isinstance(e, Error)]
+    assert decode_in_chunks(stream, cuts, ENABLED) == whole
+    assert encode_events(whole) == stream
+
+
+@settings(max_examples=30)
+@given(event_streams())
+def test_one_byte_at_a_time_equals_all_at_once(stream: bytes) -> None:
+    assert decode_in_chunks(stream, list(range(len(stream))), ENABLED) == decode(stream, ENABLED)
+
+
+@settings(max_examples=200)
+@given(st.binary(max_size=600), st.lists(st.integers(0, 600), max_size=6))
+def test_random_bytes_never_raise_and_never_pass_the_memory_bound(
+    data: bytes, cuts: list[int]
+) -> None:
+    decoder = Decoder({1, 3, 24, 25, 33}, max_size=64)
+    start = 0
+    for cut in [*sorted(cuts), len(data)]:
+        decoder.feed(data[start:cut])
+        start = max(start, cut)
+        assert decoder.buffered <= 64 + ERROR_SAMPLE
+    decoder.close()
+
+
+@settings(max_examples=100)
+@given(st.binary(max_size=300))
+def test_every_byte_is_in_exactly_one_event(data: bytes) -> None:
+    decoder = Decoder({24})
+    decoder.ends = ends = []
+    events = decoder.feed(data) + decoder.close()
+    assert len(ends) == len(events)
+    assert ends == sorted(ends) and (not ends or ends[-1] == len(data))
+    bytes_of = [data[a:b] for a, b in zip([0, *ends], ends, strict=False)]
+    for event, raw in zip(events, bytes_of, strict=True):
+        if not isinstance(event, Error | d.DatagramRecord | d.UnknownDatagram):
+            assert encode_event(event) == raw
