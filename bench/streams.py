@@ -459,7 +459,7 @@ class _Stream:
 
     def game_list(self) -> None:
         """A few DG_GAME_STARTED, as when DG 12 is turned on or a busy minute passes."""
-        for _ in range(self.rng.randint(1, 4)):
+        for _ in range(self.rng.randint(1, 3)):
             self.emit_all([Game(self.rng, self.rng.randint(1, 999), *_pair(self.rng)).started()])
 
 
@@ -478,7 +478,7 @@ def make_stream(size_bytes: int, seed: int = 1) -> bytes:
             s.tell()
         elif roll < 0.94:
             s.text()
-        elif roll < 0.97:
+        elif roll < 0.98:
             s.listing()
         else:
             s.game_list()
