@@ -114,6 +114,9 @@ class Game:
         self.rating_type = rng.choice(RATING_TYPES)
         self.initial, self.increment = rng.choice(TIME_CONTROLS)
         self.game_id = 1_700_000_000 + rng.randrange(10_000_000)
+        self.white_titles = rng.choice(TITLES)
+        self.black_titles = rng.choice(TITLES)
+        self.rated = rng.random() < 0.7
         self.board = [list(rank) for rank in START]
         self.side = "W"
         self.move_number = 1
@@ -170,7 +173,7 @@ class Game:
         rank = self.board[row]
         king, rook = ("K", "R") if self.side == "W" else ("k", "r")
         short, long = ("K", "Q") if self.side == "W" else ("k", "q")
-        out = []
+        out: list[Move] = []
         if rank[4] != king:
             return out
         if self.castle[short] and rank[7] == rook and rank[5] == rank[6] == "-":
@@ -212,7 +215,7 @@ class Game:
         if kind == "P" and r in (0, 7):
             promote = rng.choice("QQQQQNRB")
         capture = "x" if taken != "-" else ""
-        check = "+" if rng.random() < 0.08 else ""
+        check = "+" if self.plies > 4 and rng.random() < 0.08 else ""
         if kind == "P":
             san = f"{frm[0]}{capture}{to}" if capture else to
         else:
@@ -268,14 +271,11 @@ class Game:
 
     def started(self, record: type[dg.DatagramRecord] = dg.GameStarted) -> dg.DatagramRecord:
         """DG_GAME_STARTED (12) or DG_MY_GAME_STARTED (15) for this game."""
-        rated = self.rng.random() < 0.7
-        white_titles = self.rng.choice(TITLES)
-        black_titles = self.rng.choice(TITLES)
         return record(
-            self.number, self.white, self.black, 0, self.rating_type, rated,
+            self.number, self.white, self.black, 0, self.rating_type, self.rated,
             self.initial, self.increment, self.initial, self.increment, True, "",
-            self.white_rating, self.black_rating, self.game_id, white_titles, black_titles,
-            False, False, False, "", False,
+            self.white_rating, self.black_rating, self.game_id,
+            self.white_titles, self.black_titles, False, False, False, "", False,
         )  # fmt: skip
 
     def move_datagrams(self, move: Move) -> list[dg.DatagramRecord]:
@@ -507,11 +507,11 @@ def make_session(seed: int = 7) -> bytes:
     s.emit(dg.encode_datagram(dg.WhoAmI("fred", "")))
 
     # Logging in: the news and events units, nested inside SCN_REALLY_LOG_IN.
-    s.unit(CN.SCN_REALLY_LOG_IN, "fred")
-    s.unit(CN.SCN_NEWS, "$server$")
+    s.unit(CN.SCN_REALLY_LOG_IN, "$LoggingIn$")
+    s.unit(CN.SCN_NEWS, "*")
     s.emit(_text("There are 2 new news items since your last login: 1203, 1204."))
     s.end_unit(2)
-    s.unit(CN.SCN_EVENTS, "$server$")
+    s.unit(CN.SCN_EVENTS, "*")
     s.emit(_text("Friday blitz arena: join with 'tell ArenaBot join'."))
     s.end_unit(2)
     s.end_unit(1)
@@ -529,11 +529,14 @@ def make_session(seed: int = 7) -> bytes:
     game = s.new_game("fred", "joe")
     game.initial, game.increment = 3, 0
     game.msec = {"W": 180_000, "B": 180_000}
-    game.rating_type = "Blitz"
+    game.rating_type, game.rated = "Blitz", True
+    game.white_rating, game.black_rating = 1550, 1612
+    game.white_titles = game.black_titles = ""
     s.unit(CN.CN_MATCH, "*")
     s.emit(_text("Issuing: fred (1550) joe (1612) rated blitz 3 0."))
     s.emit_all([game.started(dg.MyGameStarted)])
-    s.emit(_text(f"Creating: fred (1550) joe (1612) rated blitz 3 0 {{Game {game.number}}}"))
+    s.emit(_text("Creating: fred (1550) joe (1612) rated blitz 3 0"))
+    s.emit(_text(f"{{Game {game.number} (fred vs. joe) Creating rated blitz match.}}"))
     s.emit_all(
         [dg.Msec(game.number, "W", 180_000, True), dg.Msec(game.number, "B", 180_000, False)]
     )
@@ -556,7 +559,7 @@ def make_session(seed: int = 7) -> bytes:
         if ply == 5:
             s.emit(dg.encode_datagram(dg.ChannelTell(50, "Mlotek", "IM", "anyone {5 0}?", 1)))
 
-    # "tell joe thanks": the echo, in its unit, with the prompt of a FICS-style client.
+    # "tell joe thanks": the echo of fred's own command.
     s.unit(CN.CN_TELL, "*")
     s.emit(_text("(told joe)"))
     s.end_unit()
@@ -571,7 +574,7 @@ def make_session(seed: int = 7) -> bytes:
     s.emit(encode_event(BughouseLine(Bughouse(bug.number, "PN", "BP"), CRLF)))
     s.end_unit()
     s.emit(encode_event(BughouseLine(Bughouse(bug.number, "PNQ", "BP", "W", "Q"), CRLF)))
-    s.emit(_text(game.result_text()))
+    s.emit(_text(f"{{Game {game.number} (fred vs. joe) joe resigns}} 1-0"))
     s.prompt()
     return b"".join(s.out)
 

@@ -1,5 +1,7 @@
 """Style 10 blocks (spec icc-style10.txt, NOTES.md)."""
 
+from typing import Any
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -60,21 +62,32 @@ def style10_records(draw: st.DrawFn, whole_seconds: bool = True) -> Style10:
     n = STYLE10_BLOCK_LINES[header]
     ends = draw(st.just(()) | st.lists(line_ends, min_size=n, max_size=n).map(tuple))
     return Style10(
-        header,
-        draw(st.tuples(*[st.text(SQUARES, min_size=8, max_size=8)] * 8)),
-        draw(st.sampled_from("WB")),
-        draw(st.integers(-1, 7)),
-        *draw(st.tuples(*[st.booleans()] * 4)),
-        *draw(st.tuples(ints, ints)),
-        draw(tokens),
-        draw(tokens),
-        *draw(st.tuples(*[ints] * 8)),
-        draw(tokens),
-        move_ms,
-        precise,
-        draw(tokens),
-        tuple(draw(st.lists(tokens, max_size=3))),
-        () if all(end == "\n" for end in ends) else ends,
+        header=header,
+        ranks=draw(st.tuples(*[st.text(SQUARES, min_size=8, max_size=8)] * 8)),
+        side_to_move=draw(st.sampled_from("WB")),
+        double_push_file=draw(st.integers(-1, 7)),
+        white_castle_short=draw(st.booleans()),
+        white_castle_long=draw(st.booleans()),
+        black_castle_short=draw(st.booleans()),
+        black_castle_long=draw(st.booleans()),
+        halfmove_clock=draw(ints),
+        game_number=draw(ints),
+        white_name=draw(tokens),
+        black_name=draw(tokens),
+        relation=draw(ints),
+        initial_time=draw(ints),
+        increment=draw(ints),
+        white_strength=draw(ints),
+        black_strength=draw(ints),
+        white_time=draw(ints),
+        black_time=draw(ints),
+        move_number=draw(ints),
+        verbose_move=draw(tokens),
+        move_time_ms=move_ms,
+        move_time_precise=precise,
+        pretty_move=draw(tokens),
+        extra=tuple(draw(st.lists(tokens, max_size=3))),
+        line_ends=() if all(end == "\n" for end in ends) else ends,
     )
 
 
@@ -233,7 +246,7 @@ def test_malformed(lines: list[str], message: str) -> None:
         ({"line_ends": ("\n",) * 12}, "needs 11 line_ends, got 12"),
     ],
 )
-def test_format_rejects_bad_framing(changes: dict[str, object], message: str) -> None:
+def test_format_rejects_bad_framing(changes: dict[str, Any], message: str) -> None:
     rec = parse_style10(ICC_HELP)._replace(**changes)
     with pytest.raises(ValueError, match=message):
         format_style10(rec)

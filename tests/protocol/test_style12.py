@@ -1,5 +1,7 @@
 """Style 12 lines (spec icc-style12.txt, fics-style12.txt, NOTES.md)."""
 
+from typing import Any
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -46,19 +48,30 @@ def style12_records(draw: st.DrawFn, whole_seconds: bool = True) -> Style12:
     if whole_seconds and not precise:
         move_ms -= move_ms % 1000
     rec = Style12(
-        draw(ranks),
-        draw(st.sampled_from("WB")),
-        draw(st.integers(-1, 7)),
-        *draw(st.tuples(*[st.booleans()] * 4)),
-        *draw(st.tuples(ints, ints)),
-        draw(tokens),
-        draw(tokens),
-        *draw(st.tuples(*[ints] * 8)),
-        draw(tokens),
-        move_ms,
-        precise,
-        draw(tokens),
-        draw(st.booleans()),
+        ranks=draw(ranks),
+        side_to_move=draw(st.sampled_from("WB")),
+        double_push_file=draw(st.integers(-1, 7)),
+        white_castle_short=draw(st.booleans()),
+        white_castle_long=draw(st.booleans()),
+        black_castle_short=draw(st.booleans()),
+        black_castle_long=draw(st.booleans()),
+        halfmove_clock=draw(ints),
+        game_number=draw(ints),
+        white_name=draw(tokens),
+        black_name=draw(tokens),
+        relation=draw(ints),
+        initial_time=draw(ints),
+        increment=draw(ints),
+        white_strength=draw(ints),
+        black_strength=draw(ints),
+        white_time=draw(ints),
+        black_time=draw(ints),
+        move_number=draw(ints),
+        verbose_move=draw(tokens),
+        move_time_ms=move_ms,
+        move_time_precise=precise,
+        pretty_move=draw(tokens),
+        flip=draw(st.booleans()),
     )
     tail = draw(st.integers(0, 3))
     if tail >= 1:
@@ -377,7 +390,7 @@ def test_error_names_the_first_bad_integer() -> None:
     "changes",
     [{"lag_ms": 5}, {"extra": ("x",)}, {"clock_ticking": True, "extra": ("x",)}],
 )
-def test_format_rejects_optional_fields_with_gaps(changes: dict[str, object]) -> None:
+def test_format_rejects_optional_fields_with_gaps(changes: dict[str, Any]) -> None:
     rec = parse_style12(ICC_HELP)._replace(**changes)
     with pytest.raises(ValueError, match="style 12"):
         format_style12(rec)

@@ -508,7 +508,7 @@ def _decode_source(form: tuple[Field, ...], enabled: frozenset[int]) -> str:
     if not any(f.repeated for f in form):
         end = layout[-1][1] + (layout[-1][2] != "None") if layout else 1
         args.append(f"tuple(r[{end}:])")
-    return "def decode(v, r):\n    return _cls(" + ", ".join(args) + ")\n"
+    return "def decode(v, r):\n    return _new(_cls, (" + ", ".join(args) + ",))\n"
 
 
 def _encode_source(form: tuple[Field, ...]) -> str:
@@ -648,7 +648,7 @@ def decoder_for(dg: int, enabled: frozenset[int]) -> Decoder:
 
 
 def _compile_decoder(cls: type[DatagramRecord], enabled: frozenset[int]) -> Decoder:
-    namespace: dict[str, Any] = {"_cls": cls, **_DECODE_NAMESPACE}
+    namespace: dict[str, Any] = {"_cls": cls, "_new": tuple.__new__, **_DECODE_NAMESPACE}
     if any(f.kind == "M" for f in cls.form):
         namespace["_move_info"] = _move_info_decoder(enabled)
     if cls.dg != DG.PSTAT:

@@ -57,6 +57,7 @@ HEADER_MAX = 256
 _SPECIAL = re.compile(rb"[\n\r\x07\x19\x1a\xff]")
 _CONTROL = re.compile(rb"[\x19\x1a]")
 _NEWLINE = re.compile(rb"\n")
+_SET2 = str(int(DG.SET2))
 _IAC = 0xFF
 _SB = 250
 _TELNET_OPTION_COMMANDS = range(251, 255)  # WILL, WONT, DO, DONT take one option byte
@@ -196,6 +197,11 @@ class Decoder:
             if self._skip is not None:
                 pos = self._skip_to(pos)
                 continue
+            if buf.startswith(b"\x19(", pos):
+                end = self._simple_datagrams(pos)
+                if end > pos:
+                    pos = end
+                    continue
             m = search(buf, pos)
             i = n if m is None else m.start()
             if i > pos:
@@ -277,6 +283,48 @@ class Decoder:
         else:
             self._emit_error("control-Y outside a frame", base + i, bytes(buf[i : i + 2]))
         return i + 2
+
+    def _simple_datagrams(self, i: int) -> int:
+        """The hot path: consecutive complete datagrams from ``i`` on, with no quoted
+        strings, decoded without the general machinery. Returns where they end (``i`` if
+        there is none; anything else is left to the general path)."""
+        buf = self._buf
+        base = self._base
+        if self._line or self._bells or self._block is not None:
+            self._flush(base + i)
+        control = _CONTROL.search
+        decoders = self._decoders
+        append = self._events.append
+        ends = self.ends
+        start = i
+        while True:
+            m = control(buf, i + 2)
+            if m is None:
+                break
+            j = m.start()
+            if not buf.startswith(b"\x19)", j):
+                break
+            body = buf[i + 2 : j].decode("latin-1")
+            values = body.split()
+            decode = decoders.get(values[0]) if values and "{" not in body else None
+            if decode is None or "}" in body:
+                break
+            try:
+                record = decode(values, values)
+            except (ValueError, IndexError, KeyError):
+                break
+            append(record)
+            i = j + 2
+            if ends is not None:
+                ends.append(base + i)
+            if values[0] == _SET2:
+                self.set_datagram(int(record[0]), bool(record[1]))  # DG_SET2 (dg-code on/off)
+                decoders = self._decoders
+            if not buf.startswith(b"\x19(", i):
+                break
+        if i > start:
+            self._mark = base + i
+        return i
 
     def _datagram(self, i: int) -> int:
         buf = self._buf
