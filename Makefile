@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/icswire decode examples/session.bin --datagrams 0,24,25,28,31,33,34,35,36,56
+	$(BIN)/icswire decode examples/session.bin --datagrams 0,15,24,25,28,31,33,34,35,36,56
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench

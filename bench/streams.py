@@ -345,9 +345,8 @@ def _text(line: str, end: str = CRLF) -> bytes:
 class _Stream:
     """The generator's state: the games under way and the bytes so far."""
 
-    def __init__(self, rng: random.Random, me: str = "fred") -> None:
+    def __init__(self, rng: random.Random) -> None:
         self.rng = rng
-        self.me = me
         self.out: list[bytes] = []
         self.size = 0
         self.next_number = rng.randint(10, 400)
@@ -490,7 +489,7 @@ def make_session(seed: int = 7) -> bytes:
     command numbers, a game of his own, a tell, an observed bughouse board and a prompt.
     Decode it with :data:`SESSION_DATAGRAMS` on."""
     rng = random.Random(seed)
-    s = _Stream(rng, "fred")
+    s = _Stream(rng)
     for line in (
         "",
         "    Welcome to the Free Internet Chess Server",

@@ -190,18 +190,19 @@ def test_an_endless_datagram_is_dropped_at_the_limit_and_decoding_resumes() -> N
     events = decoder.feed(b"ok\n\x19(31 " + b"x" * 150)
     assert events[0] == Text("ok")
     assert isinstance(events[1], Error) and events[1].message == "frame too long"
+    assert events[1].length == 100
     assert decoder.buffered <= 100
     events = decoder.feed(b"y" * 1000) + decoder.feed(b"\x19(81\x19)")
-    assert isinstance(events[0], Error) and events[0].length == 1000
+    assert isinstance(events[0], Error) and events[0].length == 55 + 1000
     assert events[1] == d.DummyResponse()
 
 
 def test_an_endless_line_is_dropped_at_the_limit() -> None:
     decoder = Decoder(max_size=50)
     events = decoder.feed(b"a" * 60)
-    assert isinstance(events[0], Error) and events[0].length == 60
+    assert isinstance(events[0], Error) and events[0].length == 51
     events = decoder.feed(b"b" * 200 + b"\nnext\n") + decoder.close()
-    assert isinstance(events[0], Error) and events[0].length == 200
+    assert isinstance(events[0], Error) and events[0].length == 9 + 200
     assert events[1:] == [Text("", "\n"), Text("next")]
 
 
@@ -275,6 +276,52 @@ def test_random_bytes_never_raise_and_never_pass_the_memory_bound(
         start = max(start, cut)
         assert decoder.buffered <= 64 + ERROR_SAMPLE
     decoder.close()
+
+
+@settings(max_examples=300)
+@given(
+    st.lists(
+        st.sampled_from([b"\x19(", b"\x19)", b"\x19{", b"\x19}", b"\x19[1 *\n", b"\x19]", b"\x1a"])
+        | st.binary(max_size=40)
+        | st.sampled_from([b"\n", b"\r", b"\xff", b"\xff\xfa", b"\xff\xf0", b"\x07", b"fics% "]),
+        max_size=30,
+    ).map(b"".join),
+    st.lists(st.integers(0, 600), max_size=6),
+)
+def test_limits_and_resynchronisation_do_not_depend_on_chunking(
+    data: bytes, cuts: list[int]
+) -> None:
+    whole = Decoder({24, 31}, max_size=48)
+    expected = whole.feed(data) + whole.close()
+    chunked = Decoder({24, 31}, max_size=48)
+    events: list[Event] = []
+    start = 0
+    for cut in [*sorted(cuts), len(data)]:
+        events += chunked.feed(data[start:cut])
+        start = max(start, cut)
+    assert events + chunked.close() == expected
+
+
+def test_a_header_of_the_longest_allowed_size_waits_for_its_newline() -> None:
+    stream = b"\x19[101 " + b"x" * 251 + b"\nhi\n\x19]"
+    assert decode_in_chunks(stream, [257]) == decode(stream)
+    assert isinstance(decode(stream)[0], UnitStart)
+
+
+def test_a_too_long_line_does_not_swallow_the_next_one() -> None:
+    events = decode(b"y" * 100 + b"\nok\n", max_size=64)
+    assert isinstance(events[0], Error) and events[0].length == 65
+    assert isinstance(events[1], Error) and events[1].length == 35
+    assert events[2:] == [Text("", "\n"), Text("ok")]
+
+
+def test_a_too_long_datagram_is_dropped_whole_and_decoding_resumes() -> None:
+    tell = b"\x19(31 fred {} \x19{" + b"z" * 100 + b"\x19} 1\x19)"
+    stream = tell + b"\x19(81\x19)"
+    events = decode(stream, {31}, max_size=64)
+    assert [type(e) for e in events] == [Error, Error, d.DummyResponse]
+    assert events[0].length + events[1].length == len(tell)
+    assert decode_in_chunks(stream, [20, 70, 90]) == decode(stream)
 
 
 @settings(max_examples=100)

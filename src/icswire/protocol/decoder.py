@@ -57,6 +57,7 @@ HEADER_MAX = 256
 _SPECIAL = re.compile(rb"[\n\r\x07\x19\x1a\xff]")
 _CONTROL = re.compile(rb"[\x19\x1a]")
 _NEWLINE = re.compile(rb"\n")
+_RESYNC = re.compile(rb"\x19[()<>\[\]]|\x1a")  # where a frame can begin (or a datagram end)
 _SET2 = str(int(DG.SET2))
 _IAC = 0xFF
 _SB = 250
@@ -160,7 +161,9 @@ class Decoder:
         events: list[Event] = []
         self._events = events
         buf = self._buf
-        if self._skip is not None:
+        if self._skip is not None:  # only an unpaired control-Y can be left
+            self._skip_count += len(buf)
+            self._skipped += buf
             self._skipped_bytes(len(buf))
         elif buf == b"\n":
             self._finish_line("\n", self._base + 1)
@@ -195,7 +198,10 @@ class Decoder:
         search = _SPECIAL.search
         while pos < n:
             if self._skip is not None:
-                pos = self._skip_to(pos)
+                end = self._skip_to(pos)
+                if self._skip is not None and end == pos:
+                    break  # an unpaired control-Y at the end: wait for the next byte
+                pos = end
                 continue
             if buf.startswith(b"\x19(", pos):
                 end = self._simple_datagrams(pos)
@@ -210,53 +216,43 @@ class Decoder:
                 if self._prompts and not self._bells and line.startswith(self._prompts):
                     self._split_prompts()
                 if len(line) + self._block_size > self.max_size:
-                    self._line_too_long(base + pos)
+                    self._line_too_long()
+                    continue
                 if m is None:
                     break
             c = buf[i]
+            end = -1  # where scanning goes on; -1: the frame at i needs more bytes
             if c == 0x0A:  # \n, maybe followed by \r (FICS)
-                if i + 1 >= n:
-                    break
-                if buf[i + 1] == 0x0D:
-                    pos = i + 2
-                    self._finish_line("\n\r", base + pos)
-                else:
-                    pos = i + 1
-                    self._finish_line("\n", base + pos)
+                if i + 1 < n:
+                    end = i + 2 if buf[i + 1] == 0x0D else i + 1
+                    self._finish_line("\n\r" if end == i + 2 else "\n", base + end)
             elif c == 0x0D:  # \r\n, or a lone \r kept in the text
-                if i + 1 >= n:
-                    break
-                if buf[i + 1] == 0x0A:
-                    pos = i + 2
-                    self._finish_line("\r\n", base + pos)
-                else:
-                    line.append(c)
-                    pos = i + 1
+                if i + 1 < n:
+                    if buf[i + 1] == 0x0A:
+                        end = i + 2
+                        self._finish_line("\r\n", base + end)
+                    else:
+                        line.append(c)
+                        end = i + 1
             elif c == 0x19:
                 self._flush(base + i)  # every control-Y frame ends pending text
-                if i + 1 >= n:
-                    break
-                end = self._control_y(i, buf[i + 1])
-                if end < 0:
-                    break
-                pos = end
+                if i + 1 < n:
+                    end = self._control_y(i, buf[i + 1])
             elif c == 0x07:
                 self._bells.append(len(line))
-                pos = i + 1
+                end = i + 1
             elif c == 0x1A:
                 self._flush(base + i)
                 self._emit(Overflow(), base + i + 1)
-                pos = i + 1
+                end = i + 1
             else:  # telnet IAC
                 end = self._telnet(i)
-                if end < 0:
-                    break
+            if end >= 0:
                 pos = end
-        else:
-            pos = n
-        if pos < n and n - pos > self.max_size and self._skip is None:
-            self._frame_too_long(pos)
-            pos = n
+            elif n - i > self.max_size:
+                pos = self._frame_too_long(i)
+            else:
+                break
         del buf[:pos]
         self._base = base + pos
 
@@ -302,7 +298,7 @@ class Decoder:
             if m is None:
                 break
             j = m.start()
-            if not buf.startswith(b"\x19)", j):
+            if j - i >= self.max_size or not buf.startswith(b"\x19)", j):
                 break
             body = buf[i + 2 : j].decode("latin-1")
             values = body.split()
@@ -337,6 +333,8 @@ class Decoder:
                 self._hint = (base + i, base + n)
                 return -1
             j = m.start()
+            if j - i >= self.max_size:  # no end within max_size bytes, however fed
+                return self._frame_too_long(i)
             if buf[j] == 0x1A:
                 break
             if j + 1 >= n:
@@ -382,7 +380,7 @@ class Decoder:
         base = self._base
         j = buf.find(b"\n", i + 2, i + 2 + HEADER_MAX)
         if j < 0:
-            if len(buf) - i <= HEADER_MAX:
+            if len(buf) < i + 2 + HEADER_MAX:
                 return -1
             self._flush(base + i)
             self._emit_error("level 1 header without end of line", base + i, bytes(buf[i : i + 2]))
@@ -414,6 +412,8 @@ class Decoder:
             j = buf.find(b"\xff\xf0", i + 2)
             if j < 0:
                 return -1
+            if j - i >= self.max_size:
+                return self._frame_too_long(i)
             end = j + 2
         elif command in _TELNET_OPTION_COMMANDS:
             end = i + 3
@@ -514,32 +514,50 @@ class Decoder:
 
     # -- limits ----------------------------------------------------------------------
 
-    def _line_too_long(self, at: int) -> None:
-        line = self._line
+    def _line_too_long(self) -> None:
+        """The pending text passed ``max_size``: report its first ``max_size + 1`` bytes,
+        drop the rest of the line up to its line ending."""
+        if self._block is not None:
+            self._abort_block()
+            if len(self._line) <= self.max_size:
+                return
+        line, bells = self._line, self._bells
+        cut = self.max_size + 1
+        kept = cut + sum(1 for at in bells if at < cut)
         self._emit(
-            Error("text line too long", self._mark, bytes(line[:ERROR_SAMPLE]), len(line)), at
+            Error("text line too long", self._mark, bytes(line[: min(cut, ERROR_SAMPLE)]), kept),
+            self._mark + kept,
         )
-        line.clear()
-        self._bells.clear()
         self._skip = _NEWLINE
+        self._skipped += line[cut : cut + ERROR_SAMPLE]
+        self._skip_count = len(line) - cut + sum(1 for at in bells if at >= cut)
+        line.clear()
+        bells.clear()
 
-    def _frame_too_long(self, pos: int) -> None:
+    def _frame_too_long(self, i: int) -> int:
+        """The frame at ``i`` has no end within ``max_size`` bytes: report those bytes and
+        resynchronise at the next frame boundary. Returns where the dropping starts."""
         buf = self._buf
-        start = self._base + pos
+        start = self._base + i
         self._flush(start)
-        data = bytes(buf[pos : pos + ERROR_SAMPLE])
-        size = len(buf) - pos
-        self._emit(Error("frame too long", start, data, size), start + size)
-        self._skip = _CONTROL if buf[pos] != 0xFF else _NEWLINE
+        data = bytes(buf[i : i + min(self.max_size, ERROR_SAMPLE)])
+        self._emit(Error("frame too long", start, data, self.max_size), start + self.max_size)
+        self._skip = _RESYNC if buf[i] == 0x19 else _NEWLINE
+        return i + self.max_size
 
     def _skip_to(self, pos: int) -> int:
-        """Resynchronising: drop bytes until the skip pattern matches."""
+        """Resynchronising: drop bytes up to the next frame boundary (a datagram's own
+        ``^Y)`` is dropped with it) or, for text, the next newline."""
         assert self._skip is not None
-        m = self._skip.search(self._buf, pos)
-        stop = len(self._buf) if m is None else m.start()
+        buf = self._buf
+        m = self._skip.search(buf, pos)
+        if m is None:
+            stop = len(buf) - 1 if buf.endswith(b"\x19") else len(buf)
+        else:
+            stop = m.end() if m.group() == b"\x19)" else m.start()
         self._skip_count += stop - pos
         if len(self._skipped) < ERROR_SAMPLE:
-            self._skipped += self._buf[pos : min(stop, pos + ERROR_SAMPLE)]
+            self._skipped += buf[pos : min(stop, pos + ERROR_SAMPLE)]
         if m is not None:
             self._skipped_bytes(stop)
         return stop
