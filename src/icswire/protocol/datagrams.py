@@ -507,7 +507,7 @@ def _decode_source(form: tuple[Field, ...], enabled: frozenset[int]) -> str:
     args = [expr for _, _, expr in layout]
     if not any(f.repeated for f in form):
         end = layout[-1][1] + (layout[-1][2] != "None") if layout else 1
-        args.append(f"tuple(r[{end}:])")
+        args.append(f"(tuple(r[{end}:]) if len(r) > {end} else ())")
     return "def decode(v, r):\n    return _new(_cls, (" + ", ".join(args) + ",))\n"
 
 

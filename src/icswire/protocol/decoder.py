@@ -59,6 +59,7 @@ _CONTROL = re.compile(rb"[\x19\x1a]")
 _NEWLINE = re.compile(rb"\n")
 _RESYNC = re.compile(rb"\x19[()<>\[\]]|\x1a")  # where a frame can begin (or a datagram end)
 _SET2 = str(int(DG.SET2))
+_new = tuple.__new__
 _IAC = 0xFF
 _SB = 250
 _TELNET_OPTION_COMMANDS = range(251, 255)  # WILL, WONT, DO, DONT take one option byte
@@ -210,6 +211,29 @@ class Decoder:
                     continue
             m = search(buf, pos)
             i = n if m is None else m.start()
+            if (
+                i > pos
+                and i + 1 < n
+                and not line
+                and self._block is None
+                and not self._bells
+                and not buf.startswith(self._prompts, pos)
+                and i - pos <= self.max_size
+            ):
+                # the common case: a whole line of plain text, read straight from buf
+                c = buf[i]
+                after = buf[i + 1]
+                if c == 0x0A:
+                    end = i + 2 if after == 0x0D else i + 1
+                    ending = "\n\r" if after == 0x0D else "\n"
+                elif c == 0x0D and after == 0x0A:
+                    end, ending = i + 2, "\r\n"
+                else:
+                    end = -1
+                if end > 0:
+                    self._line_done(buf[pos:i].decode("latin-1"), ending, base + end)
+                    pos = end
+                    continue
             if i > pos:
                 line += buf[pos:i]
                 pos = i
@@ -288,22 +312,20 @@ class Decoder:
         base = self._base
         if self._line or self._bells or self._block is not None:
             self._flush(base + i)
-        control = _CONTROL.search
+        find = buf.find
+        n = len(buf)
         decoders = self._decoders
         append = self._events.append
         ends = self.ends
         start = i
         while True:
-            m = control(buf, i + 2)
-            if m is None:
-                break
-            j = m.start()
-            if j - i >= self.max_size or not buf.startswith(b"\x19)", j):
+            j = find(b"\x19", i + 2)
+            if j < 0 or j + 1 >= n or buf[j + 1] != 0x29 or j - i >= self.max_size:
                 break
             body = buf[i + 2 : j].decode("latin-1")
             values = body.split()
             decode = decoders.get(values[0]) if values and "{" not in body else None
-            if decode is None or "}" in body:
+            if decode is None or "}" in body or "\x1a" in body:
                 break
             try:
                 record = decode(values, values)
@@ -441,38 +463,53 @@ class Decoder:
                     matched = True
 
     def _finish_line(self, end: str, stop: int) -> None:
-        """A line ended at stream offset ``stop`` (just past its line ending)."""
+        """The pending line ended at stream offset ``stop`` (just past its line ending)."""
         text = self._line.decode("latin-1")
-        bells = tuple(self._bells)
         self._line.clear()
-        self._bells.clear()
-        if self._block is not None and self._add_block_line(text, end, bells, stop):
+        bells = self._bells
+        if not bells:
+            self._line_done(text, end, stop)
             return
-        if bells:
-            self._emit(Text(text, end, bells), stop)
-        elif text.startswith("<12> "):
-            self._parsed_line(parse_style12, Style12Line, text, end, stop)
-        elif text.startswith("<b1> "):
-            self._parsed_line(parse_b1, BughouseLine, text, end, stop)
-        elif text.rstrip() in STYLE10_BLOCK_LINES:
+        self._bells = []
+        if self._block is None or not self._add_block_line(text, end, True, stop):
+            self._emit(_new(Text, (text, end, tuple(bells))), stop)
+
+    def _line_done(self, text: str, end: str, stop: int) -> None:
+        """A line without bells: a board line, part of a style 10 block, or text."""
+        if self._block is not None and self._add_block_line(text, end, False, stop):
+            return
+        first = text[:1]
+        if first == "<":
+            if text.startswith("<12> "):
+                return self._parsed_line(parse_style12, Style12Line, text, end, stop)
+            if text.startswith("<b1> "):
+                return self._parsed_line(parse_b1, BughouseLine, text, end, stop)
+        if (first == "<" or first == '"') and text.rstrip() in STYLE10_BLOCK_LINES:
             self._block = [text + end]
             self._block_size = len(text)
             self._block_need = STYLE10_BLOCK_LINES[text.rstrip()]
             self._block_end = stop
-        else:
-            self._emit(Text(text, end), stop)
+            return None
+        self._events.append(_new(Text, (text, end, ())))
+        if self.ends is not None:
+            self.ends.append(stop)
+        self._mark = stop
+        return None
 
     def _parsed_line(
-        self, parse: Callable[[str], Any], event: Callable[..., Any], text: str, end: str, stop: int
+        self, parse: Callable[[str], Any], event: type, text: str, end: str, stop: int
     ) -> None:
         try:
             record = parse(text)
         except ValueError as exc:
             self._emit_error(str(exc), self._mark, (text + end).encode("latin-1"), stop)
             return
-        self._emit(event(record, end), stop)
+        self._events.append(_new(event, (record, end)))
+        if self.ends is not None:
+            self.ends.append(stop)
+        self._mark = stop
 
-    def _add_block_line(self, text: str, end: str, bells: tuple[int, ...], stop: int) -> bool:
+    def _add_block_line(self, text: str, end: str, bells: bool, stop: int) -> bool:
         """Take a line into the style 10 block; False if it cannot belong to it."""
         block = self._block
         assert block is not None

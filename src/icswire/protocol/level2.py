@@ -22,10 +22,10 @@ CTRL_Y = "\x19"
 DG_OPEN = b"\x19("
 DG_CLOSE = b"\x19)"
 
-# One field: ^Y{...^Y}, {...} or a bare run of characters. Blanks (or nothing, as in
-# DG_MOVE_LIST's ``{e4}{e5}``) separate fields.
-_FIELD = re.compile(r"\s*(?:\x19\{(.*?)\x19\}|\{([^{}\x19]*)\}|([^\s{}\x19]+))", re.S)
-_TRAILING_BLANKS = re.compile(r"\s*\Z")
+# One field: ^Y{...^Y}, {...} or a bare run of characters. Split with this pattern, a
+# body gives [gap, field, gap, field, ..., gap]; the gaps must be blanks (or nothing, as
+# in DG_MOVE_LIST's ``{e4}{e5}``).
+_FIELD = re.compile(r"(\x19\{.*?\x19\}|\{[^{}\x19]*\}|[^\s{}\x19]+)", re.S)
 # Characters that force a string out of bare form, and out of {...} form.
 _NOT_BARE = re.compile(r"[\s{}\x19]")
 _NOT_BRACE = re.compile(r"[{}\x19\x1a\n\r]")
@@ -43,21 +43,23 @@ def split_fields(body: str) -> tuple[list[str], list[str]]:
     if "{" not in body and "}" not in body and CTRL_Y not in body:
         words = body.split()
         return words, words
-    values: list[str] = []
-    tokens: list[str] = []
-    pos = 0
-    end = len(body)
-    match = _FIELD.match
-    while pos < end:
-        m = match(body, pos)
-        if m is None:
-            if _TRAILING_BLANKS.match(body, pos):
-                break
-            raise ValueError(f"unreadable field at character {pos}: {body[pos : pos + 20]!r}")
-        values.append(m.group(m.lastindex or 3))
-        tokens.append(m.group(0).lstrip())
-        pos = m.end()
+    parts = _FIELD.split(body)
+    gaps = "".join(parts[0::2])
+    if gaps and not gaps.isspace():
+        raise ValueError(_unreadable(body, parts))
+    tokens = parts[1::2]
+    values = [t[2:-2] if t[0] == CTRL_Y else t[1:-1] if t[0] == "{" else t for t in tokens]
     return values, tokens
+
+
+def _unreadable(body: str, parts: list[str]) -> str:
+    at = 0
+    for k, part in enumerate(parts):
+        if k % 2 == 0 and part.strip():
+            at += len(part) - len(part.lstrip())
+            break
+        at += len(part)
+    return f"unreadable field at character {at}: {body[at : at + 20]!r}"
 
 
 def quote_word(text: str) -> str:

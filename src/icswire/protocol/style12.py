@@ -7,6 +7,7 @@ FICS appends ``clock-is-ticking`` and ``lag``; anything after those is kept verb
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from operator import itemgetter
 from typing import Final, NamedTuple
@@ -184,12 +185,46 @@ def _flag(text: str, name: str, what: str) -> bool:
     return value
 
 
+_MOVE_TIME: Final = re.compile(r"\((-?)(\d+):([0-5]\d)(?:\.(\d{3}))?\)")
+# "<12>", the eight ranks and the side to move, as a well-formed line begins
+_HEAD: Final = re.compile(r"<12> (?:[-PNBRQKpnbrqk]{8} ){8}[WB] ")
+_new: Final = tuple.__new__
+_INTS: Final = itemgetter(10, 15, 16, 19, 20, 21, 22, 23, 24, 25, 26)
+_FLAG_FIELDS: Final = itemgetter(11, 12, 13, 14, 30)
+
+
 def parse_style12(line: str) -> Style12:
     """Parse a whole ``<12> ...`` line (without its line ending).
 
     Reads left to right (help file: "new fields may be added to the end"): 31 fields are
     required, a 32nd and 33rd become ``clock_ticking`` and ``lag_ms``, the rest ``extra``.
+    Well-formed lines take a fast path; anything it does not accept is read again by the
+    checking parser, which names what is wrong.
     """
+    f = line.split(" ")
+    n = len(f)
+    try:
+        if n < 31 or _HEAD.match(line) is None or not (f[17] and f[18] and f[27] and f[29]):
+            raise ValueError
+        t = _MOVE_TIME.fullmatch(f[28])
+        dpf, halfmove, game, relation, initial, inc, ws, bs, wt, bt, move = map(int, _INTS(f))
+        if t is None or not -1 <= dpf <= 7:
+            raise ValueError
+        wcs, wcl, bcs, bcl, flip = map(_FLAGS.__getitem__, _FLAG_FIELDS(f))
+        ms = (int(t[2]) * 60 + int(t[3])) * 1000 + int(t[4] or 0)
+        return _new(Style12, (
+            tuple(f[1:9]), f[9], dpf, wcs, wcl, bcs, bcl, halfmove, game, f[17], f[18],
+            relation, initial, inc, ws, bs, wt, bt, move, f[27], -ms if t[1] else ms,
+            t[4] is not None, f[29], flip,
+            _FLAGS[f[31]] if n > 31 else None,
+            int(f[32]) if n > 32 else None,
+            tuple(f[33:]) if n > 33 else (),
+        ))  # fmt: skip
+    except (ValueError, KeyError):
+        return _parse_style12_checked(line)
+
+
+def _parse_style12_checked(line: str) -> Style12:
     f = line.split(" ")
     if f[0] != "<12>":
         raise ValueError(f"style 12: line must start with '<12> ', got {line[:40]!r}")
