@@ -10,7 +10,8 @@ Kinds
   ``w`` string sent bare when it is one word; ``s`` string always quoted ``{...}``;
   ``q`` string always quoted ``^Y{...^Y}`` (see :mod:`icswire.protocol.level2`);
   ``R`` the rating pairs of DG_PLAYER_ARRIVED, one (rating, annotation) pair per rating
-  DG the receiver has on, in :data:`RATING_DGS` order; ``M`` DG_MOVE_LIST's braced moves.
+  DG the receiver has on, in :data:`RATING_DGS` order; ``M`` DG_MOVE_LIST's braced moves;
+  ``P`` DG_PSTAT's ``|``-separated records.
 Modifiers
   ``@N`` present only when the receiver has DG N on (else None): DG_SEND_MOVES' parts
   (33-36, 113), DG_PLAYER_ARRIVED's open/state/uid (10, 11, 131), DG_MATCH's assessment (85);
@@ -452,7 +453,21 @@ def _make_record_class(dg: int, form: tuple[Field, ...]) -> type[DatagramRecord]
 RECORDS: dict[int, type[DatagramRecord]] = {
     dg: _make_record_class(dg, parse_form(form)) for dg, form in FORMS.items()
 }
-globals().update({cls.__name__: cls for cls in RECORDS.values()})
+_BY_CLASS_NAME = {cls.__name__: cls for cls in RECORDS.values()}
+
+
+def __getattr__(name: str) -> type[DatagramRecord]:
+    """The record classes by name (``datagrams.SendMoves``, ``datagrams.Msec`` ...), made
+    from :data:`FORMS`; typed as record classes for static checkers."""
+    try:
+        return _BY_CLASS_NAME[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_BY_CLASS_NAME])
+
 
 _FLAGS = {"0": False, "1": True}
 _OPTIONAL_FLAGS = {"0": False, "1": True, "": None}
