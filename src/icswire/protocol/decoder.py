@@ -305,9 +305,9 @@ class Decoder:
         return i + 2
 
     def _simple_datagrams(self, i: int) -> int:
-        """The hot path: consecutive complete datagrams from ``i`` on, with no quoted
-        strings, decoded without the general machinery. Returns where they end (``i`` if
-        there is none; anything else is left to the general path)."""
+        """The hot path: consecutive complete, well-formed datagrams from ``i`` on, decoded
+        without the general machinery. Returns where they end (``i`` if there is none);
+        anything else (errors, unfinished frames) is left to :meth:`_datagram`."""
         buf = self._buf
         base = self._base
         if self._line or self._bells or self._block is not None:
@@ -320,15 +320,22 @@ class Decoder:
         start = i
         while True:
             j = find(b"\x19", i + 2)
+            while 0 <= j < n - 1 and (buf[j + 1] == 0x7B or buf[j + 1] == 0x7D):
+                j = find(b"\x19", j + 2)  # ^Y{ and ^Y} quote strings inside
             if j < 0 or j + 1 >= n or buf[j + 1] != 0x29 or j - i >= self.max_size:
                 break
             body = buf[i + 2 : j].decode("latin-1")
-            values = body.split()
-            decode = decoders.get(values[0]) if values and "{" not in body else None
-            if decode is None or "}" in body or "\x1a" in body:
+            if "\x1a" in body:
                 break
             try:
-                record = decode(values, values)
+                if "{" in body or "}" in body or "\x19" in body:
+                    values, tokens = split_fields(body)
+                else:
+                    values = tokens = body.split()
+                decode = decoders.get(values[0]) if values else None
+                if decode is None:
+                    break
+                record = decode(values, tokens)
             except (ValueError, IndexError, KeyError):
                 break
             append(record)
