@@ -87,3 +87,49 @@ def records(draw: st.DrawFn, dg: int, enabled: frozenset[int]) -> DatagramRecord
 
 
 documented_dgs = st.sampled_from(sorted(FORMS))
+
+
+# -- board lines -----------------------------------------------------------------------
+
+board_ints = st.integers(min_value=-(2**40), max_value=2**40)
+# A field of a board line: printable latin-1 text without blanks (a name, a move).
+board_tokens = st.text(
+    st.characters(codec="latin-1", exclude_categories=("Z", "C")), min_size=1, max_size=12
+)
+
+
+@st.composite
+def game_fields(draw: st.DrawFn, whole_seconds: bool = True) -> dict[str, Any]:
+    """The fields style 12 and style 10 share, from side_to_move to pretty_move; with
+    ``whole_seconds`` an ``(m:ss)`` move time is a whole second."""
+    precise = draw(st.booleans())
+    move_ms = draw(board_ints)
+    if whole_seconds and not precise:
+        move_ms -= move_ms % 1000
+    fields: dict[str, Any] = {
+        "side_to_move": draw(st.sampled_from("WB")),
+        "double_push_file": draw(st.integers(-1, 7)),
+    }
+    for name in ("white_castle_short", "white_castle_long", "black_castle_short"):
+        fields[name] = draw(st.booleans())
+    fields["black_castle_long"] = draw(st.booleans())
+    for name in ("halfmove_clock", "game_number"):
+        fields[name] = draw(board_ints)
+    fields["white_name"] = draw(board_tokens)
+    fields["black_name"] = draw(board_tokens)
+    for name in (
+        "relation",
+        "initial_time",
+        "increment",
+        "white_strength",
+        "black_strength",
+        "white_time",
+        "black_time",
+        "move_number",
+    ):
+        fields[name] = draw(board_ints)
+    fields["verbose_move"] = draw(board_tokens)
+    fields["move_time_ms"] = move_ms
+    fields["move_time_precise"] = precise
+    fields["pretty_move"] = draw(board_tokens)
+    return fields

@@ -8,6 +8,9 @@ from hypothesis import strategies as st
 
 from icswire.protocol.style10 import STYLE10_BLOCK_LINES, Style10, format_style10, parse_style10
 
+from .strategies import board_tokens as tokens
+from .strategies import game_fields
+
 # The ICC help file's example, trailing blanks included.
 ICC_HELP = [
     '"10"\n',
@@ -42,10 +45,6 @@ FICS_BLOCK = [
 ]
 
 SQUARES = " PNBRQKpnbrqk"
-ints = st.integers(min_value=-(2**40), max_value=2**40)
-tokens = st.text(
-    st.characters(codec="latin-1", exclude_categories=("Z", "C")), min_size=1, max_size=12
-)
 line_ends = st.builds(
     str.__add__, st.text(" \t", max_size=4), st.sampled_from(["\n", "\r\n", "\n\r"])
 )
@@ -55,37 +54,12 @@ line_ends = st.builds(
 def style10_records(draw: st.DrawFn, whole_seconds: bool = True) -> Style10:
     """A valid record; with ``whole_seconds`` an ``(m:ss)`` move time is a whole second."""
     header = draw(st.sampled_from(sorted(STYLE10_BLOCK_LINES)))
-    precise = draw(st.booleans())
-    move_ms = draw(ints)
-    if whole_seconds and not precise:
-        move_ms -= move_ms % 1000
     n = STYLE10_BLOCK_LINES[header]
     ends = draw(st.just(()) | st.lists(line_ends, min_size=n, max_size=n).map(tuple))
     return Style10(
+        **draw(game_fields(whole_seconds)),
         header=header,
         ranks=draw(st.tuples(*[st.text(SQUARES, min_size=8, max_size=8)] * 8)),
-        side_to_move=draw(st.sampled_from("WB")),
-        double_push_file=draw(st.integers(-1, 7)),
-        white_castle_short=draw(st.booleans()),
-        white_castle_long=draw(st.booleans()),
-        black_castle_short=draw(st.booleans()),
-        black_castle_long=draw(st.booleans()),
-        halfmove_clock=draw(ints),
-        game_number=draw(ints),
-        white_name=draw(tokens),
-        black_name=draw(tokens),
-        relation=draw(ints),
-        initial_time=draw(ints),
-        increment=draw(ints),
-        white_strength=draw(ints),
-        black_strength=draw(ints),
-        white_time=draw(ints),
-        black_time=draw(ints),
-        move_number=draw(ints),
-        verbose_move=draw(tokens),
-        move_time_ms=move_ms,
-        move_time_precise=precise,
-        pretty_move=draw(tokens),
         extra=tuple(draw(st.lists(tokens, max_size=3))),
         line_ends=() if all(end == "\n" for end in ends) else ends,
     )

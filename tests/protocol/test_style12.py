@@ -14,6 +14,10 @@ from icswire.protocol.style12 import (
     parse_style12,
 )
 
+from .strategies import board_ints as ints
+from .strategies import board_tokens as tokens
+from .strategies import game_fields
+
 ICC_HELP = (
     "<12> rnbqkb-r pppppppp -----n-- -------- ----P--- -------- PPPPKPPP RNBQ-BNR "
     "B -1 0 0 1 1 0 7 Quimbee Darooha 1 2 12 39 39 119 122 2 K/e1-e2 (0:06) Ke2 0"
@@ -32,45 +36,15 @@ FICS_SECONDS = (
 )
 
 PIECES = "-PNBRQKpnbrqk"
-ints = st.integers(min_value=-(2**40), max_value=2**40)
-# A field: printable latin-1 text without blanks (what a name or a move can be on the wire).
-tokens = st.text(
-    st.characters(codec="latin-1", exclude_categories=("Z", "C")), min_size=1, max_size=12
-)
 ranks = st.tuples(*[st.text(PIECES, min_size=8, max_size=8)] * 8)
 
 
 @st.composite
 def style12_records(draw: st.DrawFn, whole_seconds: bool = True) -> Style12:
     """A valid record; with ``whole_seconds`` an ``(m:ss)`` move time is a whole second."""
-    precise = draw(st.booleans())
-    move_ms = draw(ints)
-    if whole_seconds and not precise:
-        move_ms -= move_ms % 1000
     rec = Style12(
+        **draw(game_fields(whole_seconds)),
         ranks=draw(ranks),
-        side_to_move=draw(st.sampled_from("WB")),
-        double_push_file=draw(st.integers(-1, 7)),
-        white_castle_short=draw(st.booleans()),
-        white_castle_long=draw(st.booleans()),
-        black_castle_short=draw(st.booleans()),
-        black_castle_long=draw(st.booleans()),
-        halfmove_clock=draw(ints),
-        game_number=draw(ints),
-        white_name=draw(tokens),
-        black_name=draw(tokens),
-        relation=draw(ints),
-        initial_time=draw(ints),
-        increment=draw(ints),
-        white_strength=draw(ints),
-        black_strength=draw(ints),
-        white_time=draw(ints),
-        black_time=draw(ints),
-        move_number=draw(ints),
-        verbose_move=draw(tokens),
-        move_time_ms=move_ms,
-        move_time_precise=precise,
-        pretty_move=draw(tokens),
         flip=draw(st.booleans()),
     )
     tail = draw(st.integers(0, 3))
