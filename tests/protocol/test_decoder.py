@@ -336,3 +336,15 @@ def test_every_byte_is_in_exactly_one_event(data: bytes) -> None:
     for event, raw in zip(events, bytes_of, strict=True):
         if not isinstance(event, Error | d.DatagramRecord | d.UnknownDatagram):
             assert encode_event(event) == raw
+
+
+def test_the_datagram_limit_is_exact_and_the_same_however_fed() -> None:
+    for size in range(56, 72):  # the closing ^Y) starts at byte size - 2
+        stream = b"\x19(81 " + b"x" * (size - 7) + b"\x19)"
+        assert len(stream) == size
+        whole = decode(stream, max_size=64)
+        assert (size - 2 < 64) == isinstance(whole[0], d.DummyResponse)
+        for cut in range(1, size):
+            chunked = Decoder(max_size=64)
+            events = chunked.feed(stream[:cut]) + chunked.feed(stream[cut:]) + chunked.close()
+            assert events == whole

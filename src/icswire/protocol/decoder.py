@@ -56,6 +56,8 @@ HEADER_MAX = 256
 
 _SPECIAL = re.compile(rb"[\n\r\x07\x19\x1a\xff]")
 _CONTROL = re.compile(rb"[\x19\x1a]")
+# A whole datagram: no control-Y inside but those quoting strings, no control-Z.
+_WHOLE_DATAGRAM = re.compile(rb"\x19\(([^\x19\x1a]*(?:\x19[{}][^\x19\x1a]*)*)\x19\)")
 _NEWLINE = re.compile(rb"\n")
 _RESYNC = re.compile(rb"\x19[()<>\[\]]|\x1a")  # where a frame can begin (or a datagram end)
 _SET2 = str(int(DG.SET2))
@@ -312,21 +314,20 @@ class Decoder:
         base = self._base
         if self._line or self._bells or self._block is not None:
             self._flush(base + i)
-        find = buf.find
-        n = len(buf)
+        match = _WHOLE_DATAGRAM.match
+        limit = self.max_size + 2
         decoders = self._decoders
         append = self._events.append
         ends = self.ends
         start = i
         while True:
-            j = find(b"\x19", i + 2)
-            while 0 <= j < n - 1 and (buf[j + 1] == 0x7B or buf[j + 1] == 0x7D):
-                j = find(b"\x19", j + 2)  # ^Y{ and ^Y} quote strings inside
-            if j < 0 or j + 1 >= n or buf[j + 1] != 0x29 or j - i >= self.max_size:
+            m = match(buf, i)
+            if m is None:
                 break
-            body = buf[i + 2 : j].decode("latin-1")
-            if "\x1a" in body:
+            j = m.end()
+            if j - i >= limit:  # the closing ^Y) must start within max_size bytes
                 break
+            body = m[1].decode("latin-1")
             try:
                 if "{" in body or "}" in body or "\x19" in body:
                     values, tokens = split_fields(body)
@@ -339,7 +340,7 @@ class Decoder:
             except (ValueError, IndexError, KeyError):
                 break
             append(record)
-            i = j + 2
+            i = j
             if ends is not None:
                 ends.append(base + i)
             if values[0] == _SET2:
