@@ -94,3 +94,20 @@ def test_datagram_lists_take_numbers_and_names() -> None:
     else:
         raise AssertionError("an unknown name must be refused")
     assert CliRunner().invoke(main, ["decode", "--datagrams", "nope"]).exit_code == 2
+
+
+def test_decode_writes_events_as_they_arrive_on_a_live_pipe() -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "icswire", "decode", "-"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+    )
+    assert process.stdin is not None and process.stdout is not None
+    try:
+        process.stdin.write(b"\x19(81\x19)")
+        process.stdin.flush()
+        first = json.loads(process.stdout.readline())  # before stdin is closed
+        assert first["name"] == "DG_DUMMY_RESPONSE"
+    finally:
+        process.stdin.close()
+        process.wait(timeout=10)

@@ -62,15 +62,19 @@ def _chunks(stream: BinaryIO, path: str) -> Iterator[bytes]:
         raise InputError(f"cannot read {path}: {exc.strerror}") from None
 
 
-def decode_stream(stream: BinaryIO, path: str, datagrams: list[int]) -> Iterator[dict[str, object]]:
-    """Decode a byte stream into JSON-ready dicts, adding ``raw`` where needed."""
+def decode_stream(
+    stream: BinaryIO, path: str, datagrams: list[int]
+) -> Iterator[list[dict[str, object]]]:
+    """Decode a byte stream into JSON-ready dicts, adding ``raw`` where needed: one list
+    per chunk read, so a live stream's events come out as they arrive."""
     decoder = Decoder(datagrams)
     decoder.ends = ends = []
     window = bytearray()  # the stream's bytes from offset `start` on
     start = 0
 
-    def drain(events: list[Event]) -> Iterator[dict[str, object]]:
+    def drain(events: list[Event]) -> list[dict[str, object]]:
         nonlocal start
+        objects = []
         for event, end in zip(events, ends, strict=True):
             data = bytes(window[: end - start])
             del window[: end - start]
@@ -78,13 +82,14 @@ def decode_stream(stream: BinaryIO, path: str, datagrams: list[int]) -> Iterator
             obj = event_to_dict(event)
             if encode_event(event) != data:
                 obj["raw"] = data.decode("latin-1")
-            yield obj
+            objects.append(obj)
         ends.clear()
+        return objects
 
     for chunk in _chunks(stream, path):
         window += chunk
-        yield from drain(decoder.feed(chunk))
-    yield from drain(decoder.close())
+        yield drain(decoder.feed(chunk))
+    yield drain(decoder.close())
 
 
 @click.group()
@@ -109,8 +114,9 @@ def decode(file: str, datagrams: str) -> None:
         raise click.BadParameter(str(exc), param_hint="--datagrams") from None
     stream = _open_input(file)
     try:
-        for obj in decode_stream(stream, file, enabled):
-            sys.stdout.write(json.dumps(obj) + "\n")
+        for objects in decode_stream(stream, file, enabled):
+            sys.stdout.writelines(json.dumps(obj) + "\n" for obj in objects)
+            sys.stdout.flush()
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()
