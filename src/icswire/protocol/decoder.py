@@ -67,6 +67,14 @@ _SB = 250
 _TELNET_OPTION_COMMANDS = range(251, 255)  # WILL, WONT, DO, DONT take one option byte
 
 
+def _fields(body: str) -> tuple[list[str], list[str]]:
+    """(values, wire tokens) of a datagram body; plain bodies need no quote handling."""
+    if "{" in body or "}" in body or "\x19" in body:
+        return split_fields(body)
+    words = body.split()
+    return words, words
+
+
 class Decoder:
     """Decode a server-to-client stream.
 
@@ -327,12 +335,8 @@ class Decoder:
             j = m.end()
             if j - i >= limit:  # the closing ^Y) must start within max_size bytes
                 break
-            body = m[1].decode("latin-1")
             try:
-                if "{" in body or "}" in body or "\x19" in body:
-                    values, tokens = split_fields(body)
-                else:
-                    values = tokens = body.split()
+                values, tokens = _fields(m[1].decode("latin-1"))
                 decode = decoders.get(values[0]) if values else None
                 if decode is None:
                     break
@@ -344,7 +348,7 @@ class Decoder:
             if ends is not None:
                 ends.append(base + i)
             if values[0] == _SET2:
-                self.set_datagram(int(record[0]), bool(record[1]))  # DG_SET2 (dg-code on/off)
+                self._follow_set2(record)
                 decoders = self._decoders
             if not buf.startswith(b"\x19(", i):
                 break
@@ -384,10 +388,7 @@ class Decoder:
 
     def _datagram_body(self, body: str, start: int, end: int) -> None:
         try:
-            if "{" in body or "}" in body or "\x19" in body:
-                values, tokens = split_fields(body)
-            else:
-                values = tokens = body.split()
+            values, tokens = _fields(body)
             decode = self._decoders.get(values[0]) if values else None
             if decode is None:
                 decode = self._decoders[values[0]] = decoder_for(int(values[0]), self._enabled)
@@ -402,8 +403,13 @@ class Decoder:
             self._emit_error(f"bad datagram: {message}", start, raw)
             return
         self._emit(record, end)
-        if record.dg == DG.SET2 and isinstance(record, DatagramRecord):
-            self.set_datagram(int(record[0]), bool(record[1]))  # DG_SET2 (dg-code on/off)
+        if values[0] == _SET2:
+            self._follow_set2(record)
+
+    def _follow_set2(self, record: Any) -> None:
+        """DG_SET2 (dg-code on/off) acknowledges a set-2: later datagrams take that form."""
+        if isinstance(record, DatagramRecord):
+            self.set_datagram(int(record[0]), bool(record[1]))
 
     def _unit_start(self, i: int) -> int:
         buf = self._buf
