@@ -20,7 +20,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check src tests bench
 
 typecheck: $(STAMP)
-	$(BIN)/mypy --strict src/icswire/protocol
+	$(BIN)/mypy --strict src/icswire
 
 unit: $(STAMP)
 	$(BIN)/pytest
@@ -29,6 +29,7 @@ test: lint typecheck unit
 
 bench: $(STAMP)
 	$(BIN)/python bench/decode.py
+	$(BIN)/python bench/pgn.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,4 +1,4 @@
-"""The ``icswire`` command line: ``decode`` and ``encode`` (more commands join later).
+"""The ``icswire`` command line: ``decode``, ``encode`` and ``pgn`` (more commands join later).
 
 ``icswire decode [FILE|-] [--datagrams LIST]`` prints one JSON object per event;
 ``icswire encode [FILE|-]`` turns those objects back into the exact original bytes. An
@@ -10,11 +10,13 @@ stream byte for byte.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Iterator
 from typing import BinaryIO
 
 import click
+from tqdm import tqdm
 
 from icswire.protocol.datagrams import DG
 from icswire.protocol.decoder import Decoder
@@ -68,7 +70,8 @@ def decode_stream(
     """Decode a byte stream into JSON-ready dicts, adding ``raw`` where needed: one list
     per chunk read, so a live stream's events come out as they arrive."""
     decoder = Decoder(datagrams)
-    decoder.ends = ends = []
+    ends: list[int] = []
+    decoder.ends = ends
     window = bytearray()  # the stream's bytes from offset `start` on
     start = 0
 
@@ -145,3 +148,64 @@ def encode(file: str) -> None:
         if stream is not sys.stdin.buffer:
             stream.close()
     out.flush()
+
+
+#: What ``icswire pgn`` assumes the receiver had on without ``--datagrams``: what a typical
+#: client enables (the move parts 33-36; 113 off).
+TYPICAL_CLIENT_DATAGRAMS = (0, 15, 16, 18, 19, 22, 23, 24, 25, 33, 34, 35, 36, 37, 38, 39, 56, 61)
+PROGRESS_FROM = 1 << 20  # inputs at least this big get a progress bar
+
+
+@main.command()
+@click.argument("file", default="-")
+@click.option("--datagrams", default=None, metavar="LIST", help="as for `icswire decode`")
+def pgn(file: str, datagrams: str | None) -> None:
+    """Write one PGN game per game found in a captured session (FILE or -)."""
+    from icswire.boards.pgn import pgn_text
+    from icswire.boards.tracker import GameTracker
+
+    try:
+        enabled = (
+            list(TYPICAL_CLIENT_DATAGRAMS) if datagrams is None else parse_datagram_list(datagrams)
+        )
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--datagrams") from None
+    stream = _open_input(file)
+    size = None if stream is sys.stdin.buffer else _size(stream)
+    decoder = Decoder(enabled)
+    tracker = GameTracker()
+    bar = tqdm(
+        total=size,
+        unit="B",
+        unit_scale=True,
+        file=sys.stderr,
+        disable=size is None or size < PROGRESS_FROM,
+        desc="reading",
+    )
+    try:
+        for chunk in _chunks(stream, file):
+            for event in decoder.feed(chunk):
+                tracker.feed(event)
+            bar.update(len(chunk))
+        for event in decoder.close():
+            tracker.feed(event)
+    finally:
+        bar.close()
+        if stream is not sys.stdin.buffer:
+            stream.close()
+    for game in tracker.games:
+        sys.stdout.write(pgn_text(game) + "\n")
+    complete = sum(game.complete for game in tracker.games)
+    gaps = sum(bool(game.gaps) for game in tracker.games)
+    click.echo(
+        f"{len(tracker.games)} games: {complete} complete, "
+        f"{len(tracker.games) - complete - gaps} incomplete, {gaps} with gaps",
+        err=True,
+    )
+
+
+def _size(stream: BinaryIO) -> int | None:
+    try:
+        return os.fstat(stream.fileno()).st_size
+    except OSError:
+        return None

@@ -1,0 +1,279 @@
+"""Moves in the notations of the wire, checked against a position by python-chess.
+
+- SMITH (DG_MOVE_SMITH, 34; icc-formats.txt): ``e2e4``, ``e4d5p`` (capture indicator: the
+  captured piece, ``E`` en passant), ``e1g1c`` / ``e1c1C`` (castling, the KING's squares,
+  also in chess960), ``f7f8Q``, plunks ``Q@f7+``.
+- Style 12 verbose (icc-style12.txt, NOTES.md): ``P/e2-e4``, ``P/e4-d5`` (no ``x``),
+  ``o-o``, ``o-o-o``, ``P/e7-e8=Q``, drops ``P@e4`` (FICS's ``P/@@-e4`` is read too).
+- SAN (DG_MOVE_ALGEBRAIC, 33; style 12's pretty move): ``Nf3``, ``fxg8=Q+``; pawn plunks
+  are ``P@e4`` ("bughouse plunks are the same in all move formats").
+- What clients type: ``e2e4``, ``e7e8=q``, ``o-o``, ``0-0``, ``P@e4`` or SAN.
+
+Every reader returns a legal :class:`chess.Move` of the board (python-chess's own form:
+in chess960 castling is king-takes-rook) or raises :class:`IllegalMoveError`; every writer
+takes a legal move.
+
+>>> board = chess.Board()
+>>> move_from_smith(board, "g1f3")
+Move.from_uci('g1f3')
+>>> verbose_from_move(board, chess.Move.from_uci("g1f3"))
+'N/g1-f3'
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+import chess
+
+from icswire.protocol.smith import SmithDrop, SmithHidden, SmithMove, format_smith, parse_smith
+
+__all__ = [
+    "IllegalMoveError",
+    "move_from_san",
+    "move_from_smith",
+    "move_from_verbose",
+    "move_from_wire",
+    "san_from_move",
+    "smith_from_move",
+    "verbose_from_move",
+]
+
+_VERBOSE: Final = re.compile(r"([PNBRQKpnbrqk])/([a-h][1-8])-([a-h][1-8])(?:=([NBRQKnbrqk]))?")
+_VERBOSE_DROP: Final = re.compile(r"([PNBRQpnbrq])(?:@|/@@-)([a-h][1-8])")
+_VERBOSE_CASTLING: Final = {"o-o": True, "o-o-o": False}
+_WIRE_MOVE: Final = re.compile(r"([a-h][1-8])([a-h][1-8])=?([NBRQKnbrqk]?)")
+_WIRE_DROP: Final = re.compile(r"([PNBRQpnbrq])@([a-h][1-8])")
+_WIRE_CASTLING: Final = {"o-o": True, "0-0": True, "o-o-o": False, "0-0-0": False}
+
+
+class IllegalMoveError(ValueError):
+    """A move that is malformed or not legal in the position; the message names both,
+    e.g. ``illegal move 'e2e5' in rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1``."""
+
+
+def _illegal(board: chess.Board, text: str, why: str = "") -> IllegalMoveError:
+    return IllegalMoveError(f"illegal move {text!r} in {board.fen()}" + (f": {why}" if why else ""))
+
+
+def _legal(board: chess.Board, move: chess.Move, text: str) -> chess.Move:
+    if not board.is_legal(move):
+        raise _illegal(board, text)
+    return move
+
+
+def _piece_type(letter: str) -> chess.PieceType:
+    return chess.PIECE_SYMBOLS.index(letter.lower())
+
+
+def _castling(board: chess.Board, kingside: bool, text: str) -> chess.Move:
+    """The legal castling move to the given side, in python-chess's form."""
+    for move in board.generate_castling_moves():
+        if board.is_kingside_castling(move) == kingside and board.is_legal(move):
+            return move
+    raise _illegal(board, text, "castling is not legal")
+
+
+def _king_destination(board: chess.Board, move: chess.Move) -> chess.Square:
+    """Where a castling king lands: the g or c file of its back rank."""
+    file = 6 if board.is_kingside_castling(move) else 2
+    return chess.square(file, chess.square_rank(move.from_square))
+
+
+def _capture_indicator(board: chess.Board, move: chess.Move) -> str | None:
+    """SMITH's capture indicator of a move that is not castling: the captured piece
+    (lower case), ``E`` for en passant, None if nothing is captured."""
+    if board.is_en_passant(move):
+        return "E"
+    captured = board.piece_type_at(move.to_square)
+    return None if captured is None else chess.piece_symbol(captured)
+
+
+# -- SMITH (DG_MOVE_SMITH) ---------------------------------------------------------------
+
+
+def move_from_smith(board: chess.Board, text: str) -> chess.Move:
+    """Read a SMITH move or plunk (a plunk's ``+``/``#`` is optional and not checked).
+
+    The capture indicator must say what the move really captures: ``e4d5`` for a capture,
+    ``e1g1`` for castling or ``e4d5q`` when d5 holds a pawn are refused.
+
+    >>> move_from_smith(chess.Board(), "e2e4")
+    Move.from_uci('e2e4')
+    """
+    try:
+        smith = parse_smith(text)
+    except ValueError:
+        raise _illegal(board, text, "not SMITH notation") from None
+    if isinstance(smith, SmithDrop):
+        square = chess.parse_square(smith.square)
+        return _legal(board, chess.Move(square, square, drop=_piece_type(smith.piece)), text)
+    if isinstance(smith, SmithHidden):
+        raise _illegal(board, text, "a hidden kriegspiel move")
+    from_square = chess.parse_square(smith.from_square)
+    to_square = chess.parse_square(smith.to_square)
+    if smith.capture in ("c", "C"):
+        move = _castling(board, smith.capture == "c", text)
+        if smith.promotion or (from_square, to_square) != (
+            move.from_square,
+            _king_destination(board, move),
+        ):
+            raise _illegal(board, text, "castling gives the king's squares")
+        return move
+    promotion = None if smith.promotion is None else _piece_type(smith.promotion)
+    move = _legal(board, chess.Move(from_square, to_square, promotion), text)
+    if board.is_castling(move):
+        raise _illegal(board, text, "castling needs the capture indicator 'c' or 'C'")
+    captured = _capture_indicator(board, move)
+    if captured != smith.capture:
+        why = f"the capture indicator is {captured!r}" if captured else "nothing is captured"
+        raise _illegal(board, text, why)
+    return move
+
+
+def smith_from_move(board: chess.Board, move: chess.Move) -> str:
+    """Write a legal move of ``board`` in SMITH notation (plunks with their check suffix,
+    as the spec's ``Q@f7+``).
+
+    >>> board = chess.Board("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1")
+    >>> smith_from_move(board, chess.Move.from_uci("e4d5"))
+    'e4d5p'
+    """
+    _legal(board, move, move.uci())
+    if move.drop:
+        san = board.san(move)
+        return format_smith(
+            SmithDrop(
+                chess.piece_symbol(move.drop).upper(),
+                chess.square_name(move.to_square),
+                san[-1] if san[-1] in "+#" else "",
+            )
+        )
+    if board.is_castling(move):
+        return format_smith(
+            SmithMove(
+                chess.square_name(move.from_square),
+                chess.square_name(_king_destination(board, move)),
+                "c" if board.is_kingside_castling(move) else "C",
+            )
+        )
+    return format_smith(
+        SmithMove(
+            chess.square_name(move.from_square),
+            chess.square_name(move.to_square),
+            _capture_indicator(board, move),
+            None if move.promotion is None else chess.piece_symbol(move.promotion).upper(),
+        )
+    )
+
+
+# -- style 12 verbose --------------------------------------------------------------------
+
+
+def move_from_verbose(board: chess.Board, text: str) -> chess.Move:
+    """Read style 12's verbose notation of a move (``none`` is no move: it raises).
+
+    Piece letters may be in either case and castling ``O-O``; the piece letter must be the
+    piece on the from-square, and castling must be written ``o-o`` / ``o-o-o``.
+
+    >>> move_from_verbose(chess.Board(), "P/e2-e4")
+    Move.from_uci('e2e4')
+    """
+    kingside = _VERBOSE_CASTLING.get(text.lower())
+    if kingside is not None:
+        return _castling(board, kingside, text)
+    if m := _VERBOSE_DROP.fullmatch(text):
+        square = chess.parse_square(m[2])
+        return _legal(board, chess.Move(square, square, drop=_piece_type(m[1])), text)
+    m = _VERBOSE.fullmatch(text)
+    if m is None:
+        raise _illegal(board, text, "not verbose notation")
+    from_square = chess.parse_square(m[2])
+    if board.piece_type_at(from_square) != _piece_type(m[1]):
+        raise _illegal(board, text, f"no {m[1].upper()} on {m[2]}")
+    promotion = None if m[4] is None else _piece_type(m[4])
+    move = _legal(board, chess.Move(from_square, chess.parse_square(m[3]), promotion), text)
+    if board.is_castling(move):
+        raise _illegal(board, text, "castling is written o-o or o-o-o")
+    return move
+
+
+def verbose_from_move(board: chess.Board, move: chess.Move) -> str:
+    """Write a legal move of ``board`` in style 12's verbose notation.
+
+    >>> verbose_from_move(chess.Board(), chess.Move.from_uci("e2e4"))
+    'P/e2-e4'
+    """
+    _legal(board, move, move.uci())
+    if move.drop:
+        return f"{chess.piece_symbol(move.drop).upper()}@{chess.square_name(move.to_square)}"
+    if board.is_castling(move):
+        return "o-o" if board.is_kingside_castling(move) else "o-o-o"
+    piece = board.piece_type_at(move.from_square)
+    assert piece is not None  # a legal move that is not a drop moves a piece
+    text = (
+        f"{chess.piece_symbol(piece).upper()}/"
+        f"{chess.square_name(move.from_square)}-{chess.square_name(move.to_square)}"
+    )
+    if move.promotion is None:
+        return text
+    return f"{text}={chess.piece_symbol(move.promotion).upper()}"
+
+
+# -- SAN ---------------------------------------------------------------------------------
+
+
+def move_from_san(board: chess.Board, text: str) -> chess.Move:
+    """Read SAN with python-chess (``P@e4`` and ``@e4`` plunks in crazyhouse).
+
+    >>> move_from_san(chess.Board(), "Nf3")
+    Move.from_uci('g1f3')
+    """
+    try:
+        move = board.parse_san(text)
+    except chess.AmbiguousMoveError:
+        raise _illegal(board, text, "ambiguous") from None
+    except chess.InvalidMoveError:
+        raise _illegal(board, text, "not SAN notation") from None
+    except ValueError:  # chess.IllegalMoveError and anything else python-chess refuses
+        raise _illegal(board, text) from None
+    if not move:  # python-chess reads "--" as a null move
+        raise _illegal(board, text, "a null move")
+    return move
+
+
+def san_from_move(board: chess.Board, move: chess.Move) -> str:
+    """SAN of a legal move of ``board``, with ``+``/``#``; a pawn plunk is ``P@e4``.
+
+    >>> san_from_move(chess.Board(), chess.Move.from_uci("g1f3"))
+    'Nf3'
+    """
+    _legal(board, move, move.uci())
+    san = board.san(move)
+    return "P" + san if move.drop == chess.PAWN else san
+
+
+# -- what clients type -------------------------------------------------------------------
+
+
+def move_from_wire(board: chess.Board, text: str) -> chess.Move:
+    """Read a move as clients send it (NOTES.md: XBoard sends ``e2e4``, ``o-o``, ``o-o-o``,
+    ``e7e8=q``, ``P@e4``): coordinates with an optional ``=`` before the promotion,
+    ``o-o``/``0-0``/``o-o-o``/``0-0-0``, a plunk, or else SAN.
+
+    >>> move_from_wire(chess.Board(), "e2e4")
+    Move.from_uci('e2e4')
+    """
+    kingside = _WIRE_CASTLING.get(text.lower())
+    if kingside is not None:
+        return _castling(board, kingside, text)
+    if m := _WIRE_MOVE.fullmatch(text):
+        try:
+            return board.parse_uci(m[1] + m[2] + m[3].lower())
+        except ValueError:
+            raise _illegal(board, text) from None
+    if m := _WIRE_DROP.fullmatch(text):
+        square = chess.parse_square(m[2])
+        return _legal(board, chess.Move(square, square, drop=_piece_type(m[1])), text)
+    return move_from_san(board, text)

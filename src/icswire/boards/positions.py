@@ -1,0 +1,357 @@
+"""Positions from the wire's board records, and style 12 / style 10 records from positions.
+
+The records are those of :mod:`icswire.protocol`: style 12 (icc-style12.txt), style 10
+(icc-style10.txt), ``<b1>`` holdings, the 64-character boards of DG_MOVE_LIST (25) and
+DG_SET_BOARD (84) ("what occupies (-PNBRQKpnbrqk) each square, in lexigraphic order (a8
+b8 ... h1)"), DG_JBOARD (49) and FEN (DG_FEN 70, DG_POSITION_BEGIN 101). Boards are
+python-chess boards: :class:`chess.Board`, in chess960 mode for wild 22, and
+:class:`chess.variant.CrazyhouseBoard` for wild 23 (crazyhouse) and 24 (bughouse: the same
+rules, with pockets that the partner's board fills).
+
+Style 12's double-push file becomes python-chess's ``ep_square`` (the square behind a pawn
+that has just made a double push, whether or not it can be taken en passant), and back.
+
+>>> board = board_from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1")
+>>> board_to_64(board)[32:40]
+'----P---'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+import chess
+import chess.variant
+
+from icswire.boards.moves import san_from_move, verbose_from_move
+from icswire.protocol.bughouse import Bughouse
+from icswire.protocol.datagrams import DG, DatagramRecord, Record
+from icswire.protocol.style10 import Style10
+from icswire.protocol.style12 import Style12
+
+__all__ = [
+    "BUGHOUSE",
+    "CHESS960",
+    "CRAZYHOUSE",
+    "board_from_64",
+    "board_from_fen",
+    "board_from_jboard",
+    "board_from_style10",
+    "board_from_style12",
+    "board_to_64",
+    "new_board",
+    "strength",
+    "style10_from_board",
+    "style12_from_board",
+]
+
+CHESS960: Final = 22
+"""Wild 22, Fischer random: python-chess's chess960 mode (castling rights as X-FEN)."""
+CRAZYHOUSE: Final = 23
+"""Wild 23, crazyhouse: captured pieces go to the capturer's pocket."""
+BUGHOUSE: Final = 24
+"""Wild 24, bughouse: crazyhouse rules, the pockets filled from the partner's board."""
+
+_SIDES: Final = {"W": chess.WHITE, "B": chess.BLACK}
+_SIDE_LETTERS: Final = {chess.WHITE: "W", chess.BLACK: "B"}
+_BOARD64_SQUARES: Final = frozenset("-PNBRQKpnbrqk")
+_VALUES: Final = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9}
+
+
+def new_board(wild: int = 0, fen: str | None = None) -> chess.Board:
+    """A board for ``wild`` at ``fen`` (None: the standard start position).
+
+    >>> new_board(CRAZYHOUSE).fen()
+    'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1'
+    """
+    if wild in (CRAZYHOUSE, BUGHOUSE):
+        board: chess.Board = chess.variant.CrazyhouseBoard()
+    else:
+        board = chess.Board(chess960=wild == CHESS960)
+    if fen is not None:
+        board.set_fen(fen)
+    return board
+
+
+def board_from_fen(fen: str, wild: int = 0) -> chess.Board:
+    """The position of a FEN (DG_FEN, DG_POSITION_BEGIN); X-FEN castling for wild 22,
+    pockets (``[Pq]``) for wild 23 and 24."""
+    return new_board(wild, fen)
+
+
+def _side(side_to_move: str) -> chess.Color:
+    try:
+        return _SIDES[side_to_move]
+    except KeyError:
+        raise ValueError(f"side to move must be 'W' or 'B', got {side_to_move[:40]!r}") from None
+
+
+def _place(
+    board: chess.Board,
+    ranks: Sequence[str],
+    empty: str,
+    turn: chess.Color,
+    double_push_file: int,
+    castling: str,
+    halfmove_clock: int,
+    fullmove_number: int,
+) -> chess.Board:
+    """Set up ``board`` from ranks 8 to 1 (``empty`` marks an empty square), dropping the
+    castling rights (X-FEN) whose king or rook is not there and an en passant square whose
+    pawn is not there."""
+    if not -1 <= double_push_file <= 7:
+        raise ValueError(f"double-push file must be -1..7, got {double_push_file}")
+    board.set_piece_map(
+        {
+            chess.square(file, 7 - row): chess.Piece.from_symbol(symbol)
+            for row, rank in enumerate(ranks)
+            for file, symbol in enumerate(rank)
+            if symbol != empty
+        }
+    )
+    board.turn = turn
+    board.set_castling_fen(castling)
+    board.castling_rights = board.clean_castling_rights()
+    if double_push_file >= 0:
+        pawn = chess.square(double_push_file, 4 if turn == chess.WHITE else 3)
+        if board.piece_at(pawn) == chess.Piece(chess.PAWN, not turn):
+            board.ep_square = chess.square(double_push_file, 5 if turn == chess.WHITE else 2)
+    board.halfmove_clock = halfmove_clock
+    board.fullmove_number = fullmove_number
+    return board
+
+
+def _castling_fen(white_short: bool, white_long: bool, black_short: bool, black_long: bool) -> str:
+    """Style 12's four castling flags as ``KQkq`` (X-FEN: the outermost rook on that side)."""
+    flags = zip("KQkq", (white_short, white_long, black_short, black_long), strict=True)
+    return "".join(letter for letter, on in flags if on) or "-"
+
+
+def _set_holdings(board: chess.Board, holdings: Bughouse) -> None:
+    if not isinstance(board, chess.variant.CrazyhouseBoard):
+        raise ValueError("holdings need a crazyhouse or bughouse board (wild 23 or 24)")
+    for color, letters in zip(
+        chess.COLORS, (holdings.white_holding, holdings.black_holding), strict=True
+    ):
+        pocket = board.pockets[color]
+        pocket.reset()
+        for letter in letters:
+            pocket.add(chess.Piece.from_symbol(letter).piece_type)
+
+
+def board_from_style12(
+    rec: Style12, wild: int = 0, holdings: Bughouse | None = None
+) -> chess.Board:
+    """The position of a style 12 line; for wild 23/24 the pockets from its ``<b1>`` line.
+
+    Castling flags name a side, not a rook: in chess960 short and long castling are with
+    the outermost rook on that side of the king (X-FEN). Rights whose king and rook are not
+    where castling needs them are dropped; so is a double-push file without its pawn.
+    """
+    board = _place(
+        new_board(wild),
+        rec.ranks,
+        "-",
+        _side(rec.side_to_move),
+        rec.double_push_file,
+        _castling_fen(
+            rec.white_castle_short,
+            rec.white_castle_long,
+            rec.black_castle_short,
+            rec.black_castle_long,
+        ),
+        rec.halfmove_clock,
+        rec.move_number,
+    )
+    if holdings is not None:
+        _set_holdings(board, holdings)
+    return board
+
+
+def board_from_style10(rec: Style10, wild: int = 0) -> chess.Board:
+    """The position of a style 10 block (a blank is an empty square); as
+    :func:`board_from_style12`."""
+    return _place(
+        new_board(wild),
+        rec.ranks,
+        " ",
+        _side(rec.side_to_move),
+        rec.double_push_file,
+        _castling_fen(
+            rec.white_castle_short,
+            rec.white_castle_long,
+            rec.black_castle_short,
+            rec.black_castle_long,
+        ),
+        rec.halfmove_clock,
+        rec.move_number,
+    )
+
+
+def board_from_64(
+    board64: str, side_to_move: str, wild: int = 0, castling: str | None = None
+) -> chess.Board:
+    """The position of a 64-character board (DG_MOVE_LIST's initial position, DG_SET_BOARD).
+
+    These carry no castling rights: with ``castling=None`` a king and rook on their starting
+    squares may castle (in chess960 the outermost rooks of a king on its back rank, as at
+    the start of a game); otherwise ``castling`` is an X-FEN castling field (``KQkq``,
+    ``HAha``, ``-``). No en passant square; halfmove clock 0, move number 1.
+
+    >>> board_from_64("rnbqkbnr" + "p" * 8 + "-" * 32 + "P" * 8 + "RNBQKBNR", "W").fen()
+    'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'
+    """
+    turn = _side(side_to_move)
+    castling = "KQkq" if castling is None else castling
+    return _place(new_board(wild), _ranks_of_64(board64), "-", turn, -1, castling, 0, 1)
+
+
+def _ranks_of_64(board64: str) -> list[str]:
+    if len(board64) != 64 or not _BOARD64_SQUARES.issuperset(board64):
+        raise ValueError(f"a board must be 64 characters of '-PNBRQKpnbrqk', got {board64[:80]!r}")
+    return [board64[i : i + 8] for i in range(0, 64, 8)]
+
+
+def board_to_64(board: chess.Board) -> str:
+    """The 64-character board of DG_MOVE_LIST / DG_SET_BOARD: a8, b8 ... h1, ``-`` empty."""
+    return "".join(_rank(board, row, "-") for row in range(7, -1, -1))
+
+
+def _rank(board: chess.Board, row: int, empty: str) -> str:
+    return "".join(
+        empty if piece is None else piece.symbol()
+        for piece in (board.piece_at(chess.square(file, row)) for file in range(8))
+    )
+
+
+def board_from_jboard(rec: Record, wild: int = 0) -> chess.Board:
+    """The position of a DG_JBOARD (49) record: 64-character board, side to move,
+    double-push file, the four style 12 castling flags and the move number. It has no
+    halfmove clock: that is 0."""
+    if not isinstance(rec, DatagramRecord) or rec.dg != DG.JBOARD:
+        raise ValueError(f"expected a DG_JBOARD record, got {rec.spec_name}")
+    fields = rec._asdict()
+    return _place(
+        new_board(wild),
+        _ranks_of_64(fields["board"]),
+        "-",
+        _side(fields["side_to_move"]),
+        fields["double_push_file"],
+        _castling_fen(
+            fields["white_castle_short"],
+            fields["white_castle_long"],
+            fields["black_castle_short"],
+            fields["black_castle_long"],
+        ),
+        0,
+        fields["move_number"],
+    )
+
+
+def strength(board: chess.Board, color: chess.Color) -> int:
+    """Material on the board as style 12's strength fields count it: pawn 1, knight and
+    bishop 3, rook 5, queen 9 (39 at the start)."""
+    return sum(
+        value * chess.popcount(board.pieces_mask(piece_type, color))
+        for piece_type, value in _VALUES.items()
+    )
+
+
+def _last_move(board: chess.Board) -> tuple[str, str]:
+    """Style 12's verbose and pretty notations of the last move, ``none`` if none."""
+    if not board.move_stack:
+        return "none", "none"
+    before = board.copy(stack=1)
+    move = before.pop()
+    # After pop() a CrazyhouseBoard's pockets are the very objects kept in ``board``'s
+    # move stack (python-chess 1.11), and san() pushes and pops: work on a fresh copy.
+    before = before.copy(stack=False)
+    return verbose_from_move(before, move), san_from_move(before, move)
+
+
+def style12_from_board(
+    board: chess.Board,
+    *,
+    game_number: int,
+    white_name: str,
+    black_name: str,
+    relation: int,
+    initial_time: int,
+    increment: int,
+    white_time: int,
+    black_time: int,
+    move_time_ms: int = 0,
+    move_time_precise: bool = False,
+    flip: bool = False,
+    clock_ticking: bool | None = None,
+    lag_ms: int | None = None,
+) -> Style12:
+    """The style 12 record of ``board``; the arguments give what a board does not know.
+
+    From the board: the ranks, side to move, double-push file, castling flags, halfmove
+    clock, move number, strengths (:func:`strength`) and the last move of its move stack.
+    """
+    verbose, pretty = _last_move(board)
+    return Style12(
+        ranks=tuple(_rank(board, row, "-") for row in range(7, -1, -1)),
+        side_to_move=_SIDE_LETTERS[board.turn],
+        double_push_file=-1 if board.ep_square is None else chess.square_file(board.ep_square),
+        white_castle_short=board.has_kingside_castling_rights(chess.WHITE),
+        white_castle_long=board.has_queenside_castling_rights(chess.WHITE),
+        black_castle_short=board.has_kingside_castling_rights(chess.BLACK),
+        black_castle_long=board.has_queenside_castling_rights(chess.BLACK),
+        halfmove_clock=board.halfmove_clock,
+        game_number=game_number,
+        white_name=white_name,
+        black_name=black_name,
+        relation=relation,
+        initial_time=initial_time,
+        increment=increment,
+        white_strength=strength(board, chess.WHITE),
+        black_strength=strength(board, chess.BLACK),
+        white_time=white_time,
+        black_time=black_time,
+        move_number=board.fullmove_number,
+        verbose_move=verbose,
+        move_time_ms=move_time_ms,
+        move_time_precise=move_time_precise,
+        pretty_move=pretty,
+        flip=flip,
+        clock_ticking=clock_ticking,
+        lag_ms=lag_ms,
+    )
+
+
+def style10_from_board(
+    board: chess.Board,
+    *,
+    game_number: int,
+    white_name: str,
+    black_name: str,
+    relation: int,
+    initial_time: int,
+    increment: int,
+    white_time: int,
+    black_time: int,
+    move_time_ms: int = 0,
+    move_time_precise: bool = False,
+    header: str = '"10"',
+) -> Style10:
+    """The style 10 record of ``board`` (``header`` ``'"10"'`` for ICC's form, ``'<10>'``
+    for FICS's); as :func:`style12_from_board`."""
+    rec = style12_from_board(
+        board,
+        game_number=game_number,
+        white_name=white_name,
+        black_name=black_name,
+        relation=relation,
+        initial_time=initial_time,
+        increment=increment,
+        white_time=white_time,
+        black_time=black_time,
+        move_time_ms=move_time_ms,
+        move_time_precise=move_time_precise,
+    )
+    # style 10 has style 12's fields from side_to_move to pretty_move (rec[1:23])
+    return Style10(header, tuple(rank.replace("-", " ") for rank in rec.ranks), *rec[1:23])
