@@ -272,3 +272,19 @@ def test_a_board_only_crazyhouse_game_learns_its_pockets_from_b1_lines() -> None
     (tracked,) = track(session(events))
     assert not tracked.gaps and tracked.wild == 23
     assert [m.move.uci() for m in tracked.moves if m.move] == moves
+
+
+def test_large_inputs_get_a_progress_bar_on_stderr(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from click.testing import CliRunner
+
+    from icswire import cli
+
+    capture = tmp_path / "session.bin"
+    capture.write_bytes(session(as_style12(play(7, 4))))
+    monkeypatch.setattr(cli, "PROGRESS_FROM", 0)
+    result = CliRunner().invoke(cli.main, ["pgn", str(capture)])
+    assert result.exit_code == 0
+    assert "reading" in result.stderr and "1 games: 1 complete" in result.stderr
+    assert '[White "white7"]' in result.stdout
