@@ -13,6 +13,7 @@ import json
 import os
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import BinaryIO
 
 import click
@@ -209,3 +210,43 @@ def _size(stream: BinaryIO) -> int | None:
         return os.fstat(stream.fileno()).st_size
     except OSError:
         return None
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="address to listen on")
+@click.option("--port", default=5000, show_default=True, help="port to listen on")
+@click.option(
+    "--data-dir",
+    default="icswire-data",
+    show_default=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="folder for the SQLite database",
+)
+@click.option("--database", default=None, metavar="URL", help="a database URL (PostgreSQL)")
+def serve(host: str, port: int, data_dir: Path, database: str | None) -> None:
+    """Run the chess server until SIGINT or SIGTERM."""
+    import asyncio
+    import logging
+
+    from icswire.server.app import serve as run_server
+    from icswire.server.store import Store, database_url
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
+    data_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        store = Store(database_url(data_dir, database))
+    except Exception as exc:  # a bad URL, a database that does not answer
+        raise click.ClickException(f"cannot open the database: {exc}") from None
+    try:
+        asyncio.run(run_server(store, host, port))
+    except OSError as exc:
+        raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+
+
+def _register_user_commands() -> None:
+    from icswire.server.admin import user
+
+    main.add_command(user)
+
+
+_register_user_commands()

@@ -456,9 +456,9 @@ RECORDS: dict[int, type[DatagramRecord]] = {
 _BY_CLASS_NAME = {cls.__name__: cls for cls in RECORDS.values()}
 
 
-def __getattr__(name: str) -> type[DatagramRecord]:
+def __getattr__(name: str) -> Any:
     """The record classes by name (``datagrams.SendMoves``, ``datagrams.Msec`` ...), made
-    from :data:`FORMS`; typed as record classes for static checkers."""
+    from :data:`FORMS` at import time, so static checkers see them as ``Any``."""
     try:
         return _BY_CLASS_NAME[name]
     except KeyError:

@@ -1,0 +1,133 @@
+"""``icswire user``: administer accounts from the shell.
+
+``icswire user add NAME`` (asks for the password twice unless ``--password`` gives it),
+``passwd NAME``, ``list`` and ``remove NAME``. Each takes ``--data-dir`` and ``--database``
+like ``icswire serve``, so both find the same accounts. Errors (an invalid or taken name, an
+unknown user, a database that cannot be opened) are one line on stderr and exit status 1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TypeVar
+
+import click
+from sqlalchemy import make_url
+from sqlalchemy.exc import ArgumentError, DBAPIError, SQLAlchemyError
+
+from icswire.server.store import Store, UnknownUser, database_url
+
+__all__ = ["DEFAULT_DATA_DIR", "user"]
+
+DEFAULT_DATA_DIR = Path("icswire-data")
+
+F = TypeVar("F", bound=Callable[..., object])
+
+
+def _database_options(command: F) -> F:
+    command = click.option(
+        "--database",
+        metavar="URL",
+        default=None,
+        help="Database URL, e.g. postgresql://user@host/db  [default: SQLite in the data dir]",
+    )(command)
+    command = click.option(
+        "--data-dir",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=DEFAULT_DATA_DIR,
+        show_default=True,
+        help="Folder of the SQLite database.",
+    )(command)
+    return command
+
+
+def _password_option(command: F) -> F:
+    return click.option(
+        "--password",
+        prompt=True,
+        hide_input=True,
+        confirmation_prompt=True,
+        help="The password (asked for twice, hidden, when not given).",
+    )(command)
+
+
+def _shown(database: str) -> str:
+    """The URL with any password hidden, for error messages."""
+    try:
+        return make_url(database).render_as_string(hide_password=True)
+    except ArgumentError:
+        return database
+
+
+def _reason(exc: Exception) -> str:
+    """The driver's own message when there is one, without SQLAlchemy's statement and link."""
+    if isinstance(exc, DBAPIError) and exc.orig is not None:
+        return str(exc.orig).strip()
+    return str(exc)
+
+
+@contextmanager
+def _open_store(data_dir: Path, database: str | None) -> Iterator[Store]:
+    url = database_url(data_dir, database)
+    try:
+        store = Store(url)
+    except (ArgumentError, SQLAlchemyError, OSError) as exc:
+        shown = _shown(database) if database is not None else str(data_dir)
+        raise click.ClickException(f"cannot open the database {shown}: {_reason(exc)}") from None
+    try:
+        yield store
+    except (ValueError, UnknownUser) as exc:
+        raise click.ClickException(str(exc)) from None
+    except SQLAlchemyError as exc:
+        raise click.ClickException(f"database error: {_reason(exc)}") from None
+    finally:
+        store.close()
+
+
+@click.group()
+def user() -> None:
+    """Add, list and remove registered accounts."""
+
+
+@user.command()
+@click.argument("name")
+@_password_option
+@_database_options
+def add(name: str, password: str, data_dir: Path, database: str | None) -> None:
+    """Register NAME (2-15 letters and digits, beginning with a letter)."""
+    with _open_store(data_dir, database) as store:
+        store.add_user(name, password)
+    click.echo(f"Added user {name}.")
+
+
+@user.command()
+@click.argument("name")
+@_password_option
+@_database_options
+def passwd(name: str, password: str, data_dir: Path, database: str | None) -> None:
+    """Change the password of NAME."""
+    with _open_store(data_dir, database) as store:
+        store.set_password(name, password)
+    click.echo(f"Changed the password of {name}.")
+
+
+@user.command("list")
+@_database_options
+def list_(data_dir: Path, database: str | None) -> None:
+    """Print every registered name, one a line."""
+    with _open_store(data_dir, database) as store:
+        names = store.list_users()
+    for name in names:
+        click.echo(name)
+
+
+@user.command()
+@click.argument("name")
+@_database_options
+def remove(name: str, data_dir: Path, database: str | None) -> None:
+    """Delete the account of NAME with its settings and lists."""
+    with _open_store(data_dir, database) as store:
+        store.remove_user(name)
+    click.echo(f"Removed user {name}.")

@@ -1,0 +1,190 @@
+"""The server: accept connections, log people in, run their commands.
+
+``icswire serve`` runs :func:`serve`. Each connection gets a :class:`Session`; after the
+login dialogue its lines are run one at a time, each as one :class:`Batch` of output.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import time
+from typing import Any
+
+from icswire.protocol.level1 import CommandNumber as CN
+from icswire.server.commands import (
+    COMMANDS,
+    Command,
+    Context,
+    expand_alias,
+    find_command,
+    split_tag,
+    unknown,
+)
+from icswire.server.login import login
+from icswire.server.render import Batch, Datagram, Lines, lines
+from icswire.server.session import Session
+from icswire.server.store import Account, Store
+from icswire.server.variables import VARIABLES
+from icswire.server.world import World
+
+log = logging.getLogger("icswire.server")
+
+
+class Server:
+    """An Internet Chess Server on ``host``:``port`` keeping accounts in ``store``."""
+
+    def __init__(self, store: Store, host: str = "127.0.0.1", port: int = 5000) -> None:
+        self.store = store
+        self.host = host
+        self.port = port
+        self.world = World()
+        self.ping_samples: dict[Session, list[int]] = {}
+        self.stuck_after = 30.0
+        self._server: asyncio.Server | None = None
+        self._sessions: set[Session] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def start(self) -> None:
+        self._server = await asyncio.start_server(self._connection, self.host, self.port)
+        self.port = self._server.sockets[0].getsockname()[1]
+        log.info("listening on %s:%d", self.host, self.port)
+
+    async def stop(self) -> None:
+        """Stop accepting, say goodbye to everybody, close every connection."""
+        if self._server is not None:
+            self._server.close()
+        for session in list(self._sessions):
+            session.send_raw(b"\r\n**** The server is shutting down. ****\r\n")
+            await session.close()
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._server is not None:
+            await self._server.wait_closed()
+
+    async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        self._tasks.add(task)
+        host, port = writer.get_extra_info("peername")[:2]
+        session = Session(reader, writer, peer=f"{host}:{port}", stuck_after=self.stuck_after)
+        self._sessions.add(session)
+        started = time.monotonic()
+        commands = 0
+        try:
+            account = await login(self, session)
+            if account is not False:
+                self._enter(session, account if isinstance(account, Account) else None)
+                while not session.closed:
+                    line = await session.read_line()
+                    if line is None:
+                        break
+                    await self.execute(session, line)
+                    commands += 1
+                    if session.leaving:
+                        break
+        except (ConnectionError, asyncio.CancelledError):
+            pass
+        finally:
+            self._leave(session)
+            self._sessions.discard(session)
+            self._tasks.discard(task)
+            await session.close()
+            log.info(
+                "%s %s %.1fs %d commands",
+                session.peer,
+                session.display_name if session.name else "-",
+                time.monotonic() - started,
+                commands,
+            )
+
+    def _enter(self, session: Session, account: Account | None) -> None:
+        if account is not None:
+            _load(session, account)
+        session.logged_in = True
+        start = lines(f"**** Starting FICS session as {session.display_name} ****")
+        self.world.arrive(session, start)
+
+    def _leave(self, session: Session) -> None:
+        self.ping_samples.pop(session, None)
+        if session.logged_in:
+            session.logged_in = False
+            self.world.depart(session)
+
+    async def execute(self, session: Session, line: str) -> None:
+        """Run one line the user typed, as one unit of output."""
+        tag, text = split_tag(line.strip())
+        text = expand_alias(session.aliases, text.strip().lstrip("$").strip())
+        word, _, args = text.partition(" ")
+        if not word:
+            if not session.level1 & 1:
+                session.send_unit(session.prompt_bytes())
+            return
+        found = find_command(word)
+        batch = Batch(found.cn if isinstance(found, Command) else CN.SCN_BAD, session, tag)
+        batch.add(session, Lines(()))  # the issuer always gets a unit (and a prompt)
+        brackets = bool(session.level1 & 2)
+        if brackets:
+            session.send_raw(b"\x19<")
+        command = dict(command=word, arguments=args.strip())
+        batch.add(session, Datagram(_command_record(**command)))
+        if isinstance(found, Command):
+            try:
+                await found.handler(Context(self, session, batch, found.name), args.strip())
+            except Exception:
+                log.exception("command %r of %s failed", text, session.name)
+                batch.reply("Sorry, that command failed on the server.")
+        else:
+            batch.add(session, unknown(batch, word, found))
+        batch.flush()
+        if session.leaving:
+            if session.level1 & 1:
+                session.send_raw(b"\x19]")  # the extra ^Y] at disconnect (section 3)
+        elif brackets:
+            session.send_raw(b"\x19>")
+
+
+def _command_record(command: str, arguments: str) -> Any:
+    from icswire.protocol import datagrams as dg
+
+    return dg.Command(command, arguments)
+
+
+def _load(session: Session, account: Account) -> None:
+    """A registered user's saved variables, channels, notify list and aliases."""
+    for key, value in account.settings.items():
+        variable = VARIABLES.by_name.get(key)
+        if variable is None:
+            continue
+        try:
+            parsed = variable.parse(value)
+        except ValueError:
+            continue
+        if key == "level1":
+            session.level1 = session.level1 or parsed
+        else:
+            session.variables[key] = parsed
+    session.channels = set(account.channels)
+    session.notify = {name.lower() for name in account.notify}
+    session.aliases = dict(account.aliases)
+
+
+async def serve(store: Store, host: str, port: int) -> None:
+    """Run a server until SIGINT or SIGTERM, then shut it down cleanly."""
+    server = Server(store, host, port)
+    await server.start()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop.set)
+    try:
+        await stop.wait()
+    finally:
+        log.info("shutting down")
+        await server.stop()
+        store.close()
+
+
+__all__ = ["COMMANDS", "Server", "serve"]

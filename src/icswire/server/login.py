@@ -1,0 +1,126 @@
+"""The login dialogue (icc-formats.txt section 2, DG_LOGIN_FAILED 69, NOTES.md).
+
+``login:`` takes a name, ``guest``, ``name password`` on one line, or the settings lines
+``level1=N`` and ``level2settings=0101...`` (after which ``login:`` comes again). Guests
+and unregistered names press return to enter; registered names give their password (the
+echo is switched off around it, as telnet servers do). Failures give DG_LOGIN_FAILED's
+text, and the datagram too when level 2 asked for it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING
+
+from icswire.protocol import datagrams as dg
+from icswire.protocol.codes import LoginFailed, login_failed_text
+from icswire.protocol.datagrams import DG, encode_datagram
+from icswire.server.names import check_name, name_key
+from icswire.server.session import WILL_ECHO, WONT_ECHO, Session
+
+if TYPE_CHECKING:
+    from icswire.server.app import Server
+    from icswire.server.store import Account
+
+WELCOME = (
+    "",
+    "Welcome to icswire, an Internet Chess Server.",
+    "",
+    'Log in as "guest" to play unrated games, or with your registered name.',
+    "",
+)
+PROMPT = "login: "
+
+
+def _say(session: Session, *text: str) -> None:
+    session.send_raw("".join(line + "\r\n" for line in text).encode("latin-1"))
+
+
+def _failed(session: Session, code: int, name: str = "") -> None:
+    text = login_failed_text(code, name=name)
+    _say(session, text, "")
+    if DG.LOGIN_FAILED in session.level2:
+        session.send_raw(encode_datagram(dg.LoginFailed(code, text)))
+
+
+async def login(server: Server, session: Session) -> Account | bool | None:
+    """Run the dialogue. Returns the account of a registered user, None for a guest or an
+    unregistered name (``session.name`` is set), or False if the connection went away."""
+    _say(session, *WELCOME)
+    while True:
+        session.send_raw(PROMPT.encode())
+        line = await session.read_line()
+        if line is None:
+            return False
+        text = line.strip()
+        setting, _, value = text.partition("=")
+        if setting == "level1" and value.isdigit():
+            session.level1 = min(int(value), 15)
+            continue
+        if setting == "level2settings" and set(value) <= {"0", "1"}:
+            session.level2 = frozenset(n for n, bit in enumerate(value) if bit == "1")
+            continue
+        if not text:
+            continue
+        name, _, password = text.partition(" ")
+        if name.lower() == "guest":
+            return await _enter(session, server.world.guest_name(), guest=True)
+        code = check_name(name)
+        if code is not None:
+            _failed(session, code, name)
+            continue
+        account = await asyncio.to_thread(server.store.load, name)
+        if name_key(name) in server.world.online:
+            _failed(session, LoginFailed.ALREADY_LOGGED_IN, account.name if account else name)
+            continue
+        if account is None:
+            if password:
+                _failed(session, LoginFailed.UNREGISTERED_NAME_WITH_PASSWORD, name)
+                continue
+            return await _enter(session, name, guest=False)
+        if not password:
+            _say(
+                session,
+                f'"{account.name}" is a registered name.  If it is yours, type the password.',
+                "If not, just hit return to try another name.",
+                "",
+            )
+            session.send_raw(b"password: " + WILL_ECHO)
+            answer = await session.read_line()
+            session.send_raw(WONT_ECHO + b"\r\n")
+            if answer is None:
+                return False
+            password = answer.strip()
+            if not password:
+                continue
+        if not await asyncio.to_thread(server.store.check_password, account.name, password):
+            _say(session, "**** Invalid password! ****", "")
+            if DG.LOGIN_FAILED in session.level2:
+                text = login_failed_text(LoginFailed.INVALID_PASSWORD)
+                session.send_raw(
+                    encode_datagram(dg.LoginFailed(LoginFailed.INVALID_PASSWORD, text))
+                )
+            continue
+        session.name, session.registered = account.name, True
+        return account
+
+
+async def _enter(session: Session, name: str, guest: bool) -> bool | None:
+    """The guest and unregistered-name case: press return to come in as ``name``.
+    None once in, False if the connection went away."""
+    if guest:
+        first = f'Logging you in as "{name}"; you may use this name to play unrated games.'
+    else:
+        first = f'"{name}" is not a registered name.  You may use this name to play unrated games.'
+    _say(
+        session,
+        first,
+        '(After logging in, do "help register" for more info on how to register.)',
+        "",
+    )
+    session.send_raw(f'Press return to enter the server as "{name}":'.encode("latin-1"))
+    if await session.read_line() is None:
+        return False
+    session.send_raw(b"\r\n")
+    session.name, session.registered = name, False
+    return None

@@ -1,0 +1,218 @@
+"""One connection: its settings, the lines it sends and the bytes it is sent.
+
+Input: lines ending ``\\n`` or ``\\r\\n``; telnet commands are taken out (a reply to our
+timing mark answers a ping) and control characters cleaned from the text.
+
+Output (icc-formats.txt Appendix 3): at most :data:`OUTPUT_LIMIT` characters may wait for
+a receiver. A unit that does not fit is dropped and a control-Z sent in its place; a
+receiver that stays over the limit for :attr:`Session.stuck_after` seconds is cut off.
+Nobody waits for a slow reader: writes never block the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from icswire.server.variables import IVARIABLES, VARIABLES
+
+OUTPUT_LIMIT = 122_000
+MAX_LINE = 1024
+_IAC = 0xFF
+_TELNET_DO, _TELNET_WILL, _TELNET_WONT = 0xFD, 0xFB, 0xFC
+TIMING_MARK = 6
+DO_TIMING_MARK = bytes([_IAC, _TELNET_DO, TIMING_MARK])
+WILL_ECHO = bytes([_IAC, _TELNET_WILL, 1])
+WONT_ECHO = bytes([_IAC, _TELNET_WONT, 1])
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def clean_text(text: str) -> str:
+    """User text without control characters (tabs become blanks): nothing a user types can
+    put a control-Y, a control-Z, a bell or a line break into someone else's stream."""
+    return _CONTROL.sub("", text.replace("\t", " "))
+
+
+@dataclass(eq=False)
+class Session:
+    """A connected user: settings, identity, and the output side of the connection."""
+
+    reader: asyncio.StreamReader
+    writer: asyncio.StreamWriter
+    peer: str = ""
+    name: str = ""
+    registered: bool = False
+    logged_in: bool = False
+    leaving: bool = False  # quit: no prompt after the last unit
+    closed: bool = False
+    level1: int = 0
+    level2: frozenset[int] = frozenset()
+    variables: dict[str, Any] = field(default_factory=lambda: dict(VARIABLES.defaults))
+    ivariables: dict[str, Any] = field(default_factory=lambda: dict(IVARIABLES.defaults))
+    aliases: dict[str, str] = field(default_factory=dict)
+    channels: set[int] = field(default_factory=set)
+    notify: set[str] = field(default_factory=set)
+    state: str = "X"  # DG_STATE: P playing, E examining, S simul, X none
+    state_game: int = 0
+    connected_at: float = field(default_factory=time.monotonic)
+    last_input: float = field(default_factory=time.monotonic)
+    stuck_after: float = 30.0
+    overflows: int = 0  # units dropped for a full output buffer
+    _stuck_since: float | None = None
+    _buffer: bytearray = field(default_factory=bytearray)
+    _lines: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(256))
+    _pump: asyncio.Task[None] | None = None
+    _ping_waiters: list[asyncio.Future[float]] = field(default_factory=list)
+
+    # -- identity ----------------------------------------------------------------------
+
+    @property
+    def titles(self) -> str:
+        """The titles field of datagrams: guests are ``U`` (unregistered)."""
+        return "" if self.registered else "U"
+
+    @property
+    def display_name(self) -> str:
+        return self.name if self.registered else f"{self.name}(U)"
+
+    # -- output ------------------------------------------------------------------------
+
+    def prompt_bytes(self) -> bytes:
+        if self.leaving:
+            return b""
+        prompt = str(self.variables["prompt"])
+        if self.ivariables["defprompt"]:
+            prompt = str(VARIABLES.defaults["prompt"])
+        return (prompt + " ").encode("latin-1")
+
+    def wrap_key(self, is_issuer: bool) -> Any:
+        """What of this receiver's settings the wrapping of a unit depends on."""
+        if self.level1 & 1:
+            return (self.level1, is_issuer)
+        return (0, is_issuer, self.prompt_bytes())
+
+    def pending(self) -> int:
+        transport = self.writer.transport
+        return 0 if transport.is_closing() else transport.get_write_buffer_size()
+
+    def send_unit(self, data: bytes) -> None:
+        """Send one unit, or a control-Z in its place if the receiver cannot take it."""
+        if self.closed:
+            return
+        if self.pending() + len(data) <= OUTPUT_LIMIT:
+            self._stuck_since = None
+            self.writer.write(data)
+            return
+        self.overflows += 1
+        now = time.monotonic()
+        if self._stuck_since is None:
+            self._stuck_since = now
+        elif now - self._stuck_since > self.stuck_after:
+            self.abort()
+            return
+        self.writer.write(b"\x1a")
+
+    def send_raw(self, data: bytes) -> None:
+        """Bytes outside any unit (login texts, telnet commands, brackets)."""
+        if not self.closed:
+            self.writer.write(data)
+
+    def abort(self) -> None:
+        """Cut the connection off at once (a stuck reader, a shutdown)."""
+        if self._pump is not None:
+            self._pump.cancel()
+        self.closed = True
+        self.writer.transport.abort()
+
+    async def close(self) -> None:
+        if self._pump is not None:
+            self._pump.cancel()
+        if self.closed:
+            return
+        self.closed = True
+        try:
+            self.writer.close()
+            await asyncio.wait_for(self.writer.wait_closed(), 2)
+        except (TimeoutError, OSError):
+            self.writer.transport.abort()
+
+    # -- input -------------------------------------------------------------------------
+
+    async def read_line(self) -> str | None:
+        """The next line the user sent, cleaned; None when the connection is gone.
+
+        A reading task takes the input as it comes, so telnet replies (a ping's answer)
+        are seen even while a command of this user is running; lines wait in a queue.
+        """
+        if self._pump is None:
+            self._pump = asyncio.create_task(self._read_input())
+        return await self._lines.get()
+
+    async def _read_input(self) -> None:
+        buffer = self._buffer
+        try:
+            while True:
+                try:
+                    chunk = await self.reader.read(4096)
+                except (ConnectionError, OSError):
+                    break
+                if not chunk:
+                    break
+                buffer += self._strip_telnet(chunk)
+                while (end := buffer.find(b"\n")) >= 0:
+                    raw = bytes(buffer[:end])
+                    del buffer[: end + 1]
+                    self.last_input = time.monotonic()
+                    await self._lines.put(clean_text(raw.decode("latin-1"))[:MAX_LINE])
+                if len(buffer) > MAX_LINE * 4:  # an endless line: keep its start only
+                    del buffer[MAX_LINE:]
+        finally:
+            await self._lines.put(None)
+
+    def _strip_telnet(self, chunk: bytes) -> bytes:
+        """Take telnet commands out of the input; note replies to our timing mark."""
+        if _IAC not in chunk:
+            return chunk
+        out = bytearray()
+        i = 0
+        while i < len(chunk):
+            byte = chunk[i]
+            if byte != _IAC:
+                out.append(byte)
+                i += 1
+                continue
+            command = chunk[i + 1] if i + 1 < len(chunk) else None
+            if command == _IAC:
+                out.append(_IAC)
+                i += 2
+            elif command is not None and 251 <= command <= 254:
+                option = chunk[i + 2] if i + 2 < len(chunk) else None
+                if option == TIMING_MARK and command in (_TELNET_WILL, _TELNET_WONT):
+                    self._answer_pings()
+                i += 3
+            else:
+                i += 2
+        return bytes(out)
+
+    async def ping(self, timeout: float = 10.0) -> float | None:
+        """Round trip in milliseconds of a telnet timing mark, None if it is not answered."""
+        future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+        self._ping_waiters.append(future)
+        sent = time.perf_counter()
+        self.send_raw(DO_TIMING_MARK)
+        try:
+            answered = await asyncio.wait_for(future, timeout)
+        except TimeoutError:
+            if future in self._ping_waiters:
+                self._ping_waiters.remove(future)
+            return None
+        return (answered - sent) * 1000
+
+    def _answer_pings(self) -> None:
+        if self._ping_waiters:
+            future = self._ping_waiters.pop(0)
+            if not future.done():
+                future.set_result(time.perf_counter())

@@ -1,0 +1,306 @@
+"""Who is here, in which channels, and what others are told when that changes.
+
+The world holds the logged-in sessions and the channel memberships, and turns presence
+changes into messages: DG_PLAYER_ARRIVED (1) with each receiver's rating, open, state and
+uid parts, DG_PLAYER_LEFT (2), DG_PLAYER_ARRIVED_SIMPLE (55), DG_STATE (11), DG_OPEN (10),
+the notify-list forms (64-68) or their text, the channel DGs (27, 46) and DG_SEES_SHOUTS
+(45). It also sends the lists that turning a DG on asks for (icc-formats.txt section 4:
+"When this DG is turned on (with set-2 or during login), a raw list ... is sent").
+"""
+
+from __future__ import annotations
+
+import random
+import string
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from icswire.protocol import datagrams as dg
+from icswire.protocol.datagrams import DG, RATING_DGS, Rating
+from icswire.protocol.level1 import CommandNumber as CN
+from icswire.server.names import name_key
+from icswire.server.render import Batch, Datagram, Message, PerReceiver, TextOrDatagram, lines
+from icswire.server.session import Session
+from icswire.server.variables import IVARIABLES, VARIABLES
+
+#: ICC's rating types, in DG_RATING_TYPE_KEY's order (DG 76) and their rating DGs.
+RATING_TYPES: tuple[tuple[str, int], ...] = (
+    ("Wild", DG.WILD),
+    ("Blitz", DG.BLITZ),
+    ("Standard", DG.STANDARD),
+    ("Bullet", DG.BULLET),
+    ("Bughouse", DG.BUGHOUSE),
+    ("Losers", DG.LOSERS),
+    ("Crazyhouse", DG.CRAZYHOUSE),
+    ("5-minute", DG.FIVEMINUTE),
+    ("1-minute", DG.ONEMINUTE),
+    ("Correspondence", DG.CORRESPONDENCE_RATING),
+    ("15-minute", DG.FIFTEENMINUTE),
+    ("3-minute", DG.THREEMINUTE),
+    ("45-minute", DG.FORTYFIVEMINUTE),
+    ("Chess960", DG.CHESS960),
+)
+#: The wild variants this server names (DG_WILD_KEY, 116).
+WILD_NAMES: tuple[tuple[int, str], ...] = (
+    (0, "Chess"),
+    (22, "Fischer random"),
+    (23, "Crazyhouse"),
+    (24, "Bughouse"),
+)
+
+
+class World:
+    """The logged-in sessions and the channels."""
+
+    def __init__(self) -> None:
+        self.online: dict[str, Session] = {}
+        self.channels: dict[int, set[Session]] = {}
+        self.uids: dict[str, int] = {}
+
+    # -- who ---------------------------------------------------------------------------
+
+    def find(self, name: str) -> Session | None:
+        """The logged-in player ``name``, or the only one whose name it begins."""
+        key = name_key(name)
+        if key in self.online:
+            return self.online[key]
+        found = [s for k, s in self.online.items() if k.startswith(key)]
+        return found[0] if len(found) == 1 else None
+
+    def others(self, session: Session) -> Iterator[Session]:
+        return (s for s in self.online.values() if s is not session)
+
+    def guest_name(self) -> str:
+        while True:
+            name = "Guest" + "".join(random.choices(string.ascii_uppercase, k=4))
+            if name_key(name) not in self.online:
+                return name
+
+    # -- presence ----------------------------------------------------------------------
+
+    def arrived_record(self, player: Session, receiver: Session, kind: int) -> Any:
+        """DG_PLAYER_ARRIVED / DG_NOTIFY_ARRIVED in the receiver's form: a (rating,
+        annotation) pair per rating DG it has on, then open, state and uid parts."""
+        on = receiver.level2
+        ratings = tuple(Rating(d, 0, 0) for d in RATING_DGS if d in on)
+        record_class = dg.PlayerArrived if kind == DG.PLAYER_ARRIVED else dg.NotifyArrived
+        return record_class(
+            player.name,
+            ratings,
+            bool(player.variables["open"]) if DG.OPEN in on else None,
+            player.state if DG.STATE in on else None,
+            player.state_game if DG.STATE in on else None,
+            self.uids.get(name_key(player.name), 0) if DG.UID in on else None,
+        )
+
+    def _arrived(self, player: Session, kind: int) -> Message:
+        return PerReceiver(kind, lambda receiver: self.arrived_record(player, receiver, kind))
+
+    def arrive(self, session: Session, greeting: Message) -> None:
+        """``session`` has logged in: greet it, tell the others, then give it the lists
+        it asked for (at the login prompt, with ``level2settings=``)."""
+        self.online[name_key(session.name)] = session
+        batch = Batch(CN.SCN_REALLY_LOG_IN, session)
+        batch.add(session, greeting)
+        others = list(self.others(session))
+        batch.add_all(others, self._arrived(session, DG.PLAYER_ARRIVED))
+        batch.add_all(
+            others,
+            Datagram(dg.PlayerArrivedSimple(session.name)),
+        )
+        pin = lines(f"[{session.display_name} has arrived.]")
+        batch.add_all((s for s in others if s.variables["pin"]), pin)
+        for other in others:
+            if name_key(session.name) in other.notify:
+                batch.add(other, self._notify_arrival(session, other))
+        if session.variables["shout"] or session.variables["sshout"]:
+            batch.add_all(others, self._sees_shouts(session))
+        for channel in sorted(session.channels):
+            self.channels.setdefault(channel, set()).add(session)
+        for other in others:
+            shared = sorted(session.channels & other.channels)
+            if shared:
+                batch.add(other, self._channels_shared(session, shared))
+                for channel in shared:
+                    people = dg.PeopleInMyChannel(channel, session.name, True)
+                    batch.add(other, _unless(DG.CHANNELS_SHARED, DG.PEOPLE_IN_MY_CHANNEL, people))
+        for number in sorted(session.level2):
+            self.send_lists(batch, session, number, at_login=True)
+        batch.flush()
+
+    def depart(self, session: Session) -> None:
+        """``session`` is gone: tell the others (DG_PLAYER_LEFT, notify lists, channels)."""
+        if self.online.get(name_key(session.name)) is not session:
+            return
+        del self.online[name_key(session.name)]
+        batch = Batch(CN.SCN_LOGOUT, None, issuer_name=session.name)
+        others = list(self.online.values())
+        batch.add_all(others, Datagram(dg.PlayerLeft(session.name)))
+        batch.add_all(
+            (s for s in others if s.variables["pin"]),
+            lines(f"[{session.display_name} has departed.]"),
+        )
+        for other in others:
+            if name_key(session.name) in other.notify:
+                batch.add(
+                    other,
+                    TextOrDatagram(
+                        (f"Notification: {session.name} has departed.",),
+                        DG.NOTIFY_LEFT,
+                        dg.NotifyLeft(session.name),
+                    ),
+                )
+        for channel in sorted(session.channels):
+            members = self.channels.get(channel, set())
+            members.discard(session)
+            batch.add_all(members, Datagram(dg.PeopleInMyChannel(channel, session.name, False)))
+        batch.flush()
+
+    def _notify_arrival(self, player: Session, receiver: Session) -> Message:
+        record = self.arrived_record(player, receiver, DG.NOTIFY_ARRIVED)
+        return TextOrDatagram(
+            (f"Notification: {player.name} has arrived.",), DG.NOTIFY_ARRIVED, record
+        )
+
+    def _sees_shouts(self, player: Session) -> Message:
+        bits = (1 if player.variables["shout"] else 0) | (2 if player.variables["sshout"] else 0)
+        return Datagram(dg.SeesShouts(player.name, bits))
+
+    def _channels_shared(self, player: Session, shared: list[int]) -> Message:
+        return Datagram(dg.ChannelsShared(player.name, tuple(shared)))
+
+    def notify_watchers(self, player: Session) -> list[Session]:
+        """Who has ``player`` on their notify list."""
+        key = name_key(player.name)
+        return [s for s in self.others(player) if key in s.notify]
+
+    def state_changed(self, player: Session, batch: Batch) -> None:
+        """DG_STATE (11) to DG_PLAYER_ARRIVED listeners, DG_NOTIFY_STATE (67) to watchers."""
+        state = dg.State(player.name, player.state, player.state_game)
+        watchers = self.notify_watchers(player)
+        batch.add_all(
+            (s for s in self.others(player) if DG.PLAYER_ARRIVED in s.level2),
+            Datagram(state),
+        )
+        batch.add_all(watchers, Datagram(dg.NotifyState(*state[:3])))
+
+    def open_changed(self, player: Session, batch: Batch) -> None:
+        """DG_OPEN (10) to DG_PLAYER_ARRIVED listeners, DG_NOTIFY_OPEN (66) to watchers."""
+        is_open = bool(player.variables["open"])
+        batch.add_all(
+            (s for s in self.others(player) if DG.PLAYER_ARRIVED in s.level2),
+            Datagram(dg.Open(player.name, is_open)),
+        )
+        batch.add_all(
+            self.notify_watchers(player),
+            Datagram(dg.NotifyOpen(player.name, is_open)),
+        )
+
+    def shouts_changed(self, player: Session, batch: Batch) -> None:
+        """DG_SEES_SHOUTS (45): somebody changed their shout or sshout variable."""
+        batch.add_all(self.online.values(), self._sees_shouts(player))
+
+    # -- channels ----------------------------------------------------------------------
+
+    def join(self, session: Session, channel: int, batch: Batch) -> None:
+        """DG_PEOPLE_IN_MY_CHANNEL: the joiner gets the members, the members the joiner."""
+        members = self.channels.setdefault(channel, set())
+        members.add(session)
+        session.channels.add(channel)
+        for member in sorted(members, key=lambda s: s.name.lower()):
+            batch.add(session, Datagram(dg.PeopleInMyChannel(channel, member.name, True)))
+        joined = Datagram(dg.PeopleInMyChannel(channel, session.name, True))
+        batch.add_all((m for m in members if m is not session), joined)
+
+    def leave(self, session: Session, channel: int, batch: Batch) -> None:
+        members = self.channels.get(channel, set())
+        batch.add_all(members, Datagram(dg.PeopleInMyChannel(channel, session.name, False)))
+        members.discard(session)
+        session.channels.discard(channel)
+
+    # -- lists a DG asks for when it is turned on ---------------------------------------
+
+    def send_lists(
+        self, batch: Batch, session: Session, number: int, at_login: bool = False
+    ) -> None:
+        """What turning DG ``number`` on sends (section 4, each DG's own description)."""
+        others = sorted(self.others(session), key=lambda s: s.name.lower())
+        everyone = sorted(self.online.values(), key=lambda s: s.name.lower())
+        add = batch.add
+        if number == DG.WHO_AM_I and at_login:
+            add(session, Datagram(dg.WhoAmI(session.name, session.titles)))
+        elif number == DG.PLAYER_ARRIVED:
+            for player in everyone:
+                add(session, self._arrived(player, DG.PLAYER_ARRIVED))
+        elif number == DG.PLAYER_ARRIVED_SIMPLE and not at_login:
+            for player in everyone:
+                add(session, Datagram(dg.PlayerArrivedSimple(player.name)))
+        elif number in RATING_DGS and DG.PLAYER_ARRIVED in session.level2 and not at_login:
+            rating: Any = dg.RECORDS[number]
+            for player in everyone:
+                add(session, Datagram(rating(player.name, 0, 0)))
+        elif number == DG.NOTIFY_ARRIVED:
+            for player in others:
+                if name_key(player.name) in session.notify:
+                    add(session, self._arrived(player, DG.NOTIFY_ARRIVED))
+        elif number == DG.MY_NOTIFY_LIST:
+            for name in sorted(session.notify):
+                add(session, Datagram(dg.MyNotifyList(name, True)))
+        elif number == DG.CHANNELS_SHARED:
+            for player in others:
+                shared = sorted(session.channels & player.channels)
+                if shared:
+                    add(session, self._channels_shared(player, shared))
+        elif number == DG.PEOPLE_IN_MY_CHANNEL and DG.CHANNELS_SHARED not in session.level2:
+            for channel in sorted(session.channels):
+                for member in sorted(self.channels.get(channel, ()), key=lambda s: s.name.lower()):
+                    add(session, Datagram(dg.PeopleInMyChannel(channel, member.name, True)))
+        elif number == DG.SEES_SHOUTS:
+            for player in everyone:
+                if player.variables["shout"] or player.variables["sshout"]:
+                    add(session, self._sees_shouts(player))
+        elif number == DG.MY_VARIABLE:
+            for variable in (*VARIABLES.by_name.values(), *IVARIABLES.by_name.values()):
+                if variable.numeric:
+                    add(session, self.my_variable(session, variable.name))
+        elif number == DG.MY_STRING_VARIABLE:
+            for variable in VARIABLES.by_name.values():
+                if not variable.numeric:
+                    add(session, self.my_variable(session, variable.name))
+        elif number == DG.RATING_TYPE_KEY:
+            for index, (label, _) in enumerate(RATING_TYPES):
+                add(session, Datagram(dg.RatingTypeKey(index, label)))
+        elif number == DG.WILD_KEY:
+            for index, label in WILD_NAMES:
+                add(session, Datagram(dg.WildKey(index, label)))
+        elif number == DG.NEW_MY_RATING:
+            value = 0 if session.registered else -1
+            ratings = tuple(value for _ in RATING_TYPES)
+            add(session, Datagram(dg.NewMyRating(ratings)))
+        elif number == DG.DUMMY_RESPONSE:
+            add(session, Datagram(dg.DummyResponse()))
+
+    def my_variable(self, session: Session, name: str) -> Message:
+        """DG_MY_VARIABLE (47) or DG_MY_STRING_VARIABLE (48) for one variable."""
+        if name == "level1":
+            value: Any = session.level1
+        elif name in VARIABLES.by_name:
+            value = session.variables[name]
+        else:
+            value = session.ivariables[name]
+        if isinstance(value, str):
+            return Datagram(dg.MyStringVariable(name, value))
+        return Datagram(dg.MyVariable(name, int(value)))
+
+
+def _unless(replacing: int, kind: int, record: Any) -> Message:
+    """A datagram of ``kind`` for receivers who do not have ``replacing`` on."""
+
+    class _Unless(Message):
+        datagram_kinds = frozenset({replacing, kind})
+
+        def datagrams(self, receiver: Session) -> Iterable[Any]:
+            on = receiver.level2
+            return (record,) if kind in on and replacing not in on else ()
+
+    return _Unless()

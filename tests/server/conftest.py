@@ -1,0 +1,36 @@
+"""Fixtures shared by the server tests.
+
+``database_url`` runs a test once on SQLite (a fresh file) and once on PostgreSQL, when
+``ICSWIRE_TEST_DATABASE_URL`` names a PostgreSQL database; there every icswire table is
+dropped first, so each test starts from an empty database. Close every Store (and stop every
+server) a test opens: an open connection would keep the next test's ``DROP TABLE`` waiting.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine
+
+from icswire.server import store
+
+DATABASE_ENV = "ICSWIRE_TEST_DATABASE_URL"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A SQLAlchemy URL of an empty database, for ``Store(url)`` or ``--database``."""
+    if request.param == "sqlite":
+        return store.database_url(tmp_path / "data", None)
+    url = os.environ.get(DATABASE_ENV)
+    if not url:
+        pytest.skip(f"PostgreSQL: set {DATABASE_ENV} to a database URL to run this case")
+    url = store.database_url(tmp_path, url)
+    engine = create_engine(url)
+    try:
+        store.metadata.drop_all(engine)
+    finally:
+        engine.dispose()
+    return url

@@ -1,0 +1,460 @@
+"""The server end to end: real sockets on 127.0.0.1, several clients at once, everything
+they receive decoded with icswire's own decoder."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from icswire.protocol import datagrams as dg
+from icswire.protocol.datagrams import DG, Rating
+from icswire.protocol.events import CommandEnd, CommandStart, Prompt, SessionEnd, Text, UnitStart
+from icswire.server.app import Server
+from icswire.server.session import clean_text
+from icswire.server.store import Store
+
+from .client import Client
+
+
+@pytest.fixture
+async def server(database_url: str) -> AsyncIterator[Server]:
+    store = Store(database_url)
+    running = Server(store, "127.0.0.1", 0)
+    await running.start()
+    yield running
+    await running.stop()
+    store.close()
+
+
+async def connect(server: Server, *datagrams: int) -> Client:
+    return await Client.connect(server.port, datagrams)
+
+
+def bits(*numbers: int) -> str:
+    return "".join("1" if n in numbers else "0" for n in range(max(numbers) + 1))
+
+
+# -- login --------------------------------------------------------------------------------
+
+
+async def test_guests_and_unregistered_names_press_return(server: Server) -> None:
+    guest = await connect(server)
+    name = await guest.login()
+    assert re.fullmatch(r"Guest[A-Z]{4}", name)
+    assert isinstance(await guest.expect(lambda e: True), Prompt)
+    other = await connect(server)
+    assert await other.login("Fred") == "Fred"
+    same = await connect(server)
+    await same.send("fred")
+    await same.expect_text("fred, whose name matches yours, is already logged in.")
+
+
+async def test_registered_login_with_the_password_later_or_on_the_same_line(server: Server) -> None:
+    await asyncio.to_thread(server.store.add_user, "Alice", "secret")
+    first = await connect(server)
+    await first.send("alice")
+    await first.expect(lambda e: isinstance(e, Prompt) and e.text == "password: ")
+    echo_off = await first.expect(lambda e: True)
+    assert echo_off.data == b"\xff\xfb\x01"
+    await first.send("wrong")
+    await first.expect_text("**** Invalid password! ****")
+    await first.send("alice", "secret")
+    await first.expect_text("**** Starting FICS session as Alice ****")
+    await first.close()
+    second = await connect(server, 0)
+    assert await second.login("ALICE", "secret", f"level2settings={bits(0)}") == "Alice"
+    await second.expect_dg(DG.WHO_AM_I, myname="Alice", titles="")
+
+
+async def test_login_failures_give_the_spec_texts_and_datagram(server: Server) -> None:
+    client = await connect(server, DG.LOGIN_FAILED)
+    await client.send(f"level2settings={bits(DG.LOGIN_FAILED)}")
+    for name, code in (("a" * 16, 2), ("a", 3), ("9lives", 4), ("no_good", 4)):
+        await client.send(name)
+        failed = await client.expect_dg(DG.LOGIN_FAILED)
+        assert failed.code == code
+    texts = [e.text for e in client.events if isinstance(e, Text)]
+    assert "Sorry, names may be at most 15 characters long. Try again." in texts
+    await client.send("nobody password")
+    assert (await client.expect_dg(DG.LOGIN_FAILED)).code == 6
+    assert not client.errors()
+
+
+async def test_lines_sent_before_login_ends_are_not_lost(server: Server) -> None:
+    client = await connect(server)
+    client.writer.write(b"guest\r\n\r\nset shout 0\r\nvars\r\n")
+    await client.expect_text("shout set to 0.")
+    await client.expect_text("shout=0")
+
+
+# -- output levels ------------------------------------------------------------------------
+
+
+async def test_level_0_1_and_2_users_hear_one_tell_each_their_way(server: Server) -> None:
+    plain = await connect(server)
+    await plain.login("Plain")
+    units = await connect(server)
+    await units.login("Units", None, "level1=15")
+    grams = await connect(server, 31, 62)
+    await grams.login("Grams", None, f"level2settings={bits(31, 62)}")
+    for receiver in (plain, units, grams):
+        await grams.send(f"tell {receiver.name} hello {{world}}")
+    await plain.expect_text("Grams(U) tells you: hello {world}")
+    start = await units.expect(lambda e: isinstance(e, UnitStart) and e.command == 101)
+    assert start.issuer == "%" and start.tag is None  # level1 & 8: % for somebody else
+    await units.expect_text("Grams(U) tells you: hello {world}")
+    tell = await grams.expect_dg(DG.PERSONAL_TELL)
+    assert (tell.playername, tell.titles, tell.text, tell.type) == (
+        "Grams",
+        "U",
+        "hello {world}",
+        1,
+    )
+    await grams.settle()
+    echoes = [e.receiver for e in grams.received(DG.PERSONAL_TELL_ECHO)]
+    assert echoes == ["Plain", "Units", "Grams"]
+    told = [e for e in grams.events if isinstance(e, Text) and "tells you" in e.text]
+    assert told == []  # DG_PERSONAL_TELL replaces the text form
+    for client in (plain, units, grams):
+        assert not client.errors()
+
+
+async def test_level1_brackets_tags_and_the_extra_close_at_quit(server: Server) -> None:
+    client = await connect(server)
+    await client.login("Tagger", None, "level1=7")
+    events = await client.command("`abc`date")
+    assert isinstance(events[0], CommandStart)
+    assert events[1] == UnitStart(177, "*", "abc", 1)
+    assert any(isinstance(e, Text) and e.text.startswith("Server time") for e in events)
+    await client.expect(lambda e: isinstance(e, CommandEnd))
+    await client.send("quit")
+    await client.expect(lambda e: isinstance(e, SessionEnd))
+
+
+async def test_set2_acknowledges_and_turning_on_sends_the_lists(server: Server) -> None:
+    await asyncio.to_thread(server.store.add_user, "Lister", "pw")
+    other = await connect(server)
+    await other.login("Other")
+    client = await connect(server, DG.SET2)
+    await client.login("Lister", "pw", f"level2settings={bits(DG.SET2)}")
+    for number in (1, 3, 4, 76, 116, 81, 87, 47, 48, 136):
+        await client.send(f"set-2 {number} 1")
+        await client.expect_dg(DG.SET2, dg_code=number, on=True)
+    await client.settle()
+    arrived = {e.playername: e for e in client.received(DG.PLAYER_ARRIVED)}
+    assert set(arrived) == {"Lister", "Other"}
+    assert [e.playername for e in client.received(DG.BLITZ)] == ["Lister", "Other"]
+    assert [(e.index, e.label) for e in client.received(DG.RATING_TYPE_KEY)][:2] == [
+        (0, "Wild"),
+        (1, "Blitz"),
+    ]
+    assert (0, "Chess") in [(e.index, e.label) for e in client.received(DG.WILD_KEY)]
+    assert len(client.received(DG.DUMMY_RESPONSE)) == 1
+    assert client.received(DG.NEW_MY_RATING)[0].ratings[0] == 0
+    variables = {e.variable: e.value for e in client.received(DG.MY_VARIABLE)}
+    assert variables["style"] == 12 and variables["ms"] == 0
+    assert {e.variable for e in client.received(DG.MY_STRING_VARIABLE)} >= {"prompt", "interface"}
+    await client.send("set-2 999 1")
+    await client.expect_text("Usage: set-2")
+    await client.command("who")
+    assert client.received(DG.COMMAND)[-1] == dg.Command("who", "")
+    assert not client.errors()
+
+
+async def test_player_arrived_carries_the_enabled_parts_in_dg_order(server: Server) -> None:
+    watcher = await connect(server)
+    on = (1, 2, 3, 5, 10, 11, 55, 88, 131, 151)
+    await watcher.login("Watcher", None, f"level2settings={bits(*on)}")
+    watcher.decoder.set_datagrams(on)
+    newcomer = await connect(server)
+    await newcomer.login("Newcomer")
+    arrived = await watcher.expect_dg(DG.PLAYER_ARRIVED, playername="Newcomer")
+    assert arrived.ratings == (
+        Rating(3, 0, 0),
+        Rating(5, 0, 0),
+        Rating(88, 0, 0),
+        Rating(151, 0, 0),
+    )
+    assert (arrived.open, arrived.state, arrived.state_game, arrived.uid) == (True, "X", 0, 0)
+    await watcher.expect_dg(DG.PLAYER_ARRIVED_SIMPLE, playername="Newcomer")
+    await newcomer.send("set open 0")
+    await watcher.expect_dg(DG.OPEN, playername="Newcomer", open=False)
+    await newcomer.send("quit")
+    await watcher.expect_dg(DG.PLAYER_LEFT, playername="Newcomer")
+    assert not watcher.errors()
+
+
+# -- talking --------------------------------------------------------------------------------
+
+
+async def test_shouts_i_and_sshouts_reach_those_who_listen(server: Server) -> None:
+    speaker = await connect(server)
+    await speaker.login("Speaker")
+    grams = await connect(server, 32)
+    await grams.login("Grams", None, f"level2settings={bits(32)}")
+    deaf = await connect(server)
+    await deaf.login("Deaf")
+    await deaf.command("set shout 0")
+    await speaker.send("shout hello all", "i waves", "sshout psst")
+    assert [(s.type, s.text) for s in [await grams.expect_dg(DG.SHOUT) for _ in range(3)]] == [
+        (0, "hello all"),
+        (1, "waves"),
+        (2, "psst"),
+    ]
+    await speaker.expect_text("(shouted to 1 players)")
+    await deaf.expect_text("Speaker(U) sshouts: psst")
+    assert not [e for e in deaf.events if isinstance(e, Text) and "shouts: hello" in e.text]
+
+
+async def test_channels_membership_and_tells(server: Server) -> None:
+    one = await connect(server, 27, 28)
+    await one.login("One", None, f"level2settings={bits(27, 28)}")
+    two = await connect(server)
+    await two.login("Two")
+    await one.send("+channel 50")
+    await one.expect_dg(DG.PEOPLE_IN_MY_CHANNEL, channel=50, playername="One", present=True)
+    await two.command("+ch 50")
+    await one.expect_dg(DG.PEOPLE_IN_MY_CHANNEL, channel=50, playername="Two", present=True)
+    await two.send("tell 50 hi {50} there")
+    told = await one.expect_dg(DG.CHANNEL_TELL)
+    assert (told.channel, told.playername, told.text, told.type) == (50, "Two", "hi {50} there", 1)
+    await two.expect_text("(told 1 players in channel 50)")
+    await one.send("tell 50 back")
+    await two.expect_text("One(U)(50): back")
+    events = await two.command("inchannel 50")
+    assert any(
+        isinstance(e, Text) and e.text == "Channel 50: One(U) Two(U) (2 players)" for e in events
+    )
+    await two.command("-channel 50")
+    await one.expect_dg(DG.PEOPLE_IN_MY_CHANNEL, channel=50, playername="Two", present=False)
+    await two.send("tell 50 gone")
+    await two.expect_text("You are not in channel 50.")
+
+
+async def test_notify_lists_in_text_and_datagrams(server: Server) -> None:
+    await asyncio.to_thread(server.store.add_user, "Keeper", "pw")
+    keeper = await connect(server, 64, 65, 68)
+    await keeper.login("Keeper", "pw", f"level2settings={bits(64, 65, 68)}")
+    await keeper.send("+notify Friend")
+    await keeper.expect_dg(DG.MY_NOTIFY_LIST, playername="Friend", present=True)
+    plain = await connect(server)
+    await plain.login("Plainy")
+    await plain.command("+notify Friend")
+    friend = await connect(server)
+    await friend.login("Friend")
+    await keeper.expect_dg(DG.NOTIFY_ARRIVED, playername="Friend")
+    await plain.expect_text("Notification: Friend has arrived.")
+    await friend.send("quit")
+    await keeper.expect_dg(DG.NOTIFY_LEFT, playername="Friend")
+    await plain.expect_text("Notification: Friend has departed.")
+    assert not [e for e in keeper.events if isinstance(e, Text) and "Notification" in e.text]
+
+
+USER_TEXT = [
+    "plain",
+    "{",
+    "}",
+    "{}",
+    "}{",
+    "{{a}}",
+    "a {b} c",
+    *(f"x{chr(c)}y" for c in [*range(0, 32), 127] if c != 10),  # \n ends the line
+    "\x19{evil\x19}",
+    "\x19(31 forged {} {hi} 1\x19)",
+    "end\x1a",
+]
+
+
+async def test_no_user_text_can_forge_or_break_a_datagram(server: Server) -> None:
+    sender = await connect(server)
+    await sender.login("Sender")
+    await sender.command("+channel 7")
+    wanted = (28, 31, 32, 48)
+    receiver = await connect(server, *wanted)
+    await receiver.login("Receiver", None, f"level2settings={bits(*wanted)}")
+    await receiver.command("+channel 7")
+    for text in USER_TEXT:
+        meant = clean_text(text).strip()
+        if not meant:
+            continue
+        raw = text.encode("latin-1")
+        for line in (b"tell Receiver " + raw, b"shout " + raw, b"tell 7 " + raw):
+            sender.writer.write(line + b"\n")
+        receiver.writer.write(b"set interface " + raw + b"\n")
+        personal = await receiver.expect_dg(DG.PERSONAL_TELL)
+        shouted = await receiver.expect_dg(DG.SHOUT)
+        channel = await receiver.expect_dg(DG.CHANNEL_TELL)
+        variable = await receiver.expect_dg(DG.MY_STRING_VARIABLE, variable="interface")
+        assert personal.text == shouted.text == channel.text == meant, repr(text)
+        assert variable.value == clean_text(text).lstrip(), repr(text)
+    await receiver.settle()
+    assert not receiver.errors()
+    assert len(receiver.received(DG.PERSONAL_TELL)) == len(
+        [t for t in USER_TEXT if clean_text(t).strip()]
+    )
+
+
+# -- commands -------------------------------------------------------------------------------
+
+
+async def test_everyday_commands(server: Server) -> None:
+    client = await connect(server)
+    await client.login("Daily")
+    assert any("1 players displayed" in getattr(e, "text", "") for e in await client.command("who"))
+    assert any(getattr(e, "text", "") == "Finger of Daily(U):" for e in await client.command("fi"))
+    await client.command("$set 1 my first note")
+    assert any(
+        getattr(e, "text", "") == "1: my first note" for e in await client.command("finger daily")
+    )
+    assert any("ms=0" in getattr(e, "text", "") for e in await client.command("ivars"))
+    await client.command("$iset ms 1")
+    assert any("ms=1" in getattr(e, "text", "") for e in await client.command("ivars"))
+    await client.command("iset lock 1")
+    assert any("locked" in getattr(e, "text", "") for e in await client.command("iset ms 0"))
+    await client.command("style 10")
+    assert any("style=10" in getattr(e, "text", "") for e in await client.command("vars"))
+    assert any("must be one of" in getattr(e, "text", "") for e in await client.command("style 7"))
+    assert any(getattr(e, "text", "") == "Commands:" for e in await client.command("help"))
+    assert any("Usage: tell" in getattr(e, "text", "") for e in await client.command("help tell"))
+    assert any(
+        "Command not found" in getattr(e, "text", "") for e in await client.command("frobnicate")
+    )
+    assert any("Ambiguous" in getattr(e, "text", "") for e in await client.command("s hi"))
+    await client.command("alias hi tell daily hello @")
+    await client.send("hi there")
+    await client.expect_text("Daily(U) tells you: hello there")
+    await client.command("set prompt aics%")
+    assert (await client.command("date"))[-1] == Prompt("aics% ")
+
+
+async def test_ping_answers_with_the_round_trip(server: Server) -> None:
+    client = await connect(server, DG.ACK_PING)
+    await client.login("Pinger", None, f"level2settings={bits(DG.ACK_PING)}")
+    await client.send("ping")
+    await client.expect_text("Ping time for Pinger:")
+    ack = await client.expect_dg(DG.ACK_PING, playername="Pinger")
+    assert ack.lag >= 0 and ack.mean == ack.lag and ack.variance == 0
+
+
+# -- persistence, output limits, the process -------------------------------------------------
+
+
+async def test_accounts_and_settings_survive_a_restart(database_url: str) -> None:
+    store = Store(database_url)
+    await asyncio.to_thread(store.add_user, "Stayer", "pw")
+    first = Server(store, "127.0.0.1", 0)
+    await first.start()
+    client = await Client.connect(first.port)
+    await client.login("Stayer", "pw")
+    for line in (
+        "set style 10",
+        "+channel 9",
+        "+notify Buddy",
+        "alias yo tell stayer yo @",
+        "set 2 second note",
+    ):
+        await client.command(line)
+    await first.stop()
+    store.close()
+
+    store = Store(database_url)
+    second = Server(store, "127.0.0.1", 0)
+    await second.start()
+    try:
+        again = await Client.connect(second.port)
+        await again.login("Stayer", "pw")
+        shown = " ".join(getattr(e, "text", "") for e in await again.command("vars"))
+        assert "style=10" in shown and "2: second note" in shown
+        channel = [getattr(e, "text", "") for e in await again.command("inchannel 9")]
+        assert "Channel 9: Stayer (1 players)" in channel
+        await again.send("yo there")
+        await again.expect_text("Stayer tells you: yo there")
+        assert second.world.online["stayer"].notify == {"buddy"}
+    finally:
+        await second.stop()
+        store.close()
+
+
+async def test_a_reader_that_never_reads_gets_overflow_and_is_cut_off(server: Server) -> None:
+    server.stuck_after = 0.5
+    slow = socket.create_connection(("127.0.0.1", server.port))
+    slow.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    slow.sendall(b"guest\n\n")
+    listener = await connect(server, 32)
+    await listener.login("Listener", None, f"level2settings={bits(32)}")
+    shouter = await connect(server)
+    await shouter.login("Shouter")
+    await asyncio.sleep(0.2)
+    assert len(server.world.online) == 3
+    # a slow link: the kernel may not absorb megabytes for this reader
+    (slow_session,) = [s for s in server.world.online.values() if s.name.startswith("Guest")]
+    slow_session.writer.get_extra_info("socket").setsockopt(
+        socket.SOL_SOCKET, socket.SO_SNDBUF, 4096
+    )
+    text = "x" * 1000
+    for round_ in range(400):
+        await shouter.send(f"shout {round_} {text}")
+        if round_ % 50 == 0:
+            await asyncio.sleep(0.1)
+    for round_ in range(400):
+        shout = await listener.expect_dg(DG.SHOUT)
+        assert shout.text.startswith(f"{round_} ")
+    for _ in range(50):
+        if len(server.world.online) == 2:
+            break
+        await shouter.send("shout one more")
+        await asyncio.sleep(0.1)
+    assert set(server.world.online) == {"listener", "shouter"}
+    assert slow_session.overflows > 0 and slow_session.closed
+    slow.close()
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_the_serve_command_logs_connections_and_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
+    port = _free_port()
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "icswire",
+            "serve",
+            "--port",
+            str(port),
+            "--data-dir",
+            str(tmp_path / "data"),
+        ],
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    try:
+        assert process.stderr is not None
+        assert "listening on" in process.stderr.readline()
+        with socket.create_connection(("127.0.0.1", port)) as conn:
+            conn.sendall(b"guest\n\nquit\n")
+            conn.settimeout(5)
+            data = b""
+            while b"Thank you" not in data:
+                data += conn.recv(4096)
+        assert "Guest" in process.stderr.readline()
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=10) == 0
+        assert "shutting down" in process.stderr.read()
+        assert (tmp_path / "data" / "icswire.sqlite3").exists()
+    finally:
+        if process.poll() is None:
+            process.kill()
