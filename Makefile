@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/icswire decode examples/session.bin --datagrams 0,15,24,25,28,31,33,34,35,36,56
+	$(BIN)/icswire serve
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
@@ -30,6 +30,7 @@ test: lint typecheck unit
 bench: $(STAMP)
 	$(BIN)/python bench/decode.py
 	$(BIN)/python bench/pgn.py
+	$(BIN)/python bench/fanout.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

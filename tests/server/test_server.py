@@ -18,7 +18,9 @@ import pytest
 from icswire.protocol import datagrams as dg
 from icswire.protocol.datagrams import DG, Rating
 from icswire.protocol.events import CommandEnd, CommandStart, Prompt, SessionEnd, Text, UnitStart
+from icswire.protocol.level1 import CommandNumber
 from icswire.server.app import Server
+from icswire.server.render import Batch
 from icswire.server.session import clean_text
 from icswire.server.store import Store
 
@@ -458,3 +460,30 @@ def test_the_serve_command_logs_connections_and_stops_cleanly_on_sigterm(tmp_pat
     finally:
         if process.poll() is None:
             process.kill()
+
+
+async def test_connect_brings_uid_shared_channels_sees_shouts_and_state(server: Server) -> None:
+    await asyncio.to_thread(server.store.add_user, "Member", "pw")
+    on = (1, 11, 45, 46, 67, 131)
+    watcher = await connect(server)
+    await watcher.login("Watcher", None, f"level2settings={bits(*on)}")
+    watcher.decoder.set_datagrams(on)
+    await watcher.command("+channel 3")
+    await watcher.command("+notify Member")
+    member = await connect(server)
+    await member.send("Member pw", "+channel 3", "quit")
+    await member.expect_text("Thank you for using icswire.")
+    again = await connect(server)
+    await again.login("Member", "pw")
+    arrived = await watcher.expect_dg(DG.PLAYER_ARRIVED, playername="Member")
+    assert arrived.uid > 0 and arrived.state == "X"
+    assert (await watcher.expect_dg(DG.SEES_SHOUTS, playername="Member")).bitvector == 3
+    assert (await watcher.expect_dg(DG.CHANNELS_SHARED, playername="Member")).channels == (3,)
+    session = server.world.online["member"]
+    session.state, session.state_game = "P", 12  # what starting a game will do (issue 5)
+    batch = Batch(CommandNumber.CN_MATCH, session)
+    server.world.state_changed(session, batch)
+    batch.flush()
+    assert await watcher.expect_dg(DG.STATE, playername="Member", state="P", state_game=12)
+    assert await watcher.expect_dg(DG.NOTIFY_STATE, playername="Member", state="P")
+    assert not watcher.errors()

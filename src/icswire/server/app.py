@@ -23,6 +23,7 @@ from icswire.server.commands import (
     unknown,
 )
 from icswire.server.login import login
+from icswire.server.names import name_key
 from icswire.server.render import Batch, Datagram, Lines, lines
 from icswire.server.session import Session
 from icswire.server.store import Account, Store
@@ -103,6 +104,7 @@ class Server:
     def _enter(self, session: Session, account: Account | None) -> None:
         if account is not None:
             _load(session, account)
+            self.world.uids[name_key(account.name)] = account.uid
         session.logged_in = True
         start = lines(f"**** Starting FICS session as {session.display_name} ****")
         self.world.arrive(session, start)

@@ -184,6 +184,8 @@ class UserExists(ValueError):
 class Account:
     """What a registered user brings to a session: saved settings and lists."""
 
+    uid: int
+    """The permanent user id (DG_UID, 131)."""
     name: str
     """As registered, case kept."""
     settings: dict[str, str]
@@ -407,6 +409,7 @@ class Store:
                 )
             )
             return Account(
+                uid=int(uid),
                 name=str(row.name),
                 settings={str(k): str(v) for k, v in settings},
                 channels=tuple(int(c) for c in channels),
