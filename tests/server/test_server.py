@@ -487,3 +487,16 @@ async def test_connect_brings_uid_shared_channels_sees_shouts_and_state(server: 
     assert await watcher.expect_dg(DG.STATE, playername="Member", state="P", state_game=12)
     assert await watcher.expect_dg(DG.NOTIFY_STATE, playername="Member", state="P")
     assert not watcher.errors()
+
+
+async def test_finger_notes_keep_only_the_text_meant(server: Server) -> None:
+    client = await connect(server)
+    await client.login("Noter")
+    for text in USER_TEXT:
+        meant = clean_text(text).strip()
+        if not meant:
+            continue
+        await client.command("set 1 " + text)
+        shown = [getattr(e, "text", "") for e in await client.command("finger")]
+        assert f"1: {clean_text(text).lstrip()}" in shown, repr(text)
+    assert not client.errors()

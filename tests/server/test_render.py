@@ -1,0 +1,75 @@
+"""Rendering: one unit per receiver, shared among receivers with the same settings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from icswire.protocol import datagrams as dg
+from icswire.protocol.decoder import Decoder
+from icswire.protocol.events import Prompt, Text, UnitEnd, UnitStart
+from icswire.server.render import Batch, Datagram, TextOrDatagram
+
+
+@dataclass(eq=False)
+class Receiver:
+    """The part of a Session that rendering uses."""
+
+    name: str
+    level1: int = 0
+    level2: frozenset[int] = frozenset()
+    closed: bool = False
+    sent: list[bytes] = field(default_factory=list)
+
+    def prompt_bytes(self) -> bytes:
+        return b"fics% "
+
+    def wrap_key(self, is_issuer: bool) -> Any:
+        return (self.level1, is_issuer) if self.level1 & 1 else (0, is_issuer, self.prompt_bytes())
+
+    def send_unit(self, data: bytes) -> None:
+        self.sent.append(data)
+
+
+class CountingTell(TextOrDatagram):
+    renders = 0
+
+    def render(self, receiver: Any) -> bytes:
+        CountingTell.renders += 1
+        return super().render(receiver)
+
+
+def test_receivers_with_the_same_settings_share_one_rendering() -> None:
+    issuer = Receiver("fred")
+    plain = [Receiver(f"p{n}") for n in range(100)]
+    units = [Receiver(f"u{n}", level1=1) for n in range(100)]
+    grams = [Receiver(f"g{n}", level2=frozenset({32})) for n in range(100)]
+    shout = CountingTell(("fred shouts: hi",), 32, dg.Shout("fred", "", 0, "hi"))
+    batch = Batch(103, issuer)  # type: ignore[arg-type]
+    batch.add_all([*plain, *units, *grams], shout)  # type: ignore[list-item]
+    CountingTell.renders = 0
+    batch.flush()
+    assert CountingTell.renders == 3
+    assert plain[0].sent[0] is plain[99].sent[0]
+    assert Decoder().feed(plain[0].sent[0]) == [
+        Text("", "\r\n"),
+        Text("fred shouts: hi", "\r\n"),
+        Prompt("fics% "),
+    ]
+    assert Decoder().feed(units[5].sent[0]) == [
+        UnitStart(103, "fred", None, 1),
+        Text("fred shouts: hi", "\r\n"),
+        UnitEnd(1),
+    ]
+    assert Decoder({32}).feed(grams[7].sent[0])[1] == dg.Shout("fred", "", 0, "hi")
+
+
+def test_a_datagram_reaches_only_those_who_have_it_on() -> None:
+    issuer = Receiver("fred", level2=frozenset({124}))
+    batch = Batch(216, issuer)  # type: ignore[arg-type]
+    batch.add(issuer, Datagram(dg.Set2(124, True)))  # type: ignore[arg-type]
+    off = Receiver("joe")
+    batch.add(off, Datagram(dg.Set2(124, True)))  # type: ignore[arg-type]
+    batch.flush()
+    assert Decoder({124}).feed(issuer.sent[0]) == [dg.Set2(124, True), Prompt("fics% ")]
+    assert off.sent == []
