@@ -121,7 +121,9 @@ class ServerProcess:
             if "listening on" in self.log_path.read_text("utf-8", "replace"):
                 return
             if self.process.poll() is not None:
-                raise SetupError(f"the server exited ({self.process.returncode}):\n{self.log_tail()}")
+                raise SetupError(
+                    f"the server exited ({self.process.returncode}):\n{self.log_tail()}"
+                )
             time.sleep(0.05)
         raise SetupError(f"no 'listening on' from the server in {SERVER_START_TIMEOUT:.0f} s")
 
@@ -277,9 +279,14 @@ async def shout_once(
     try:
         await asyncio.wait_for(asyncio.gather(shout.done.wait(), shout.replied.wait()), timeout)
     except TimeoutError:
+        for client in (shouter, *pool):
+            client.shout = None
+        deadline = shout.t0 + timeout
+        got = sum(t <= deadline for t in shout.times)
+        replied = shout.reply_at is not None and shout.reply_at <= deadline
         return (
-            f"{marker}: after {timeout:.0f} s, {len(shout.times)} of {len(pool)} listeners had "
-            f"the shout; the shouter's reply {'came' if shout.replied.is_set() else 'never came'}"
+            f"{marker}: after {timeout:g} s, {got} of {len(pool)} listeners had the shout; "
+            f"the shouter's reply {'came' if replied else 'never came'}"
         )
     server_cpu = server.cpu_seconds() - server_cpu
     bench_cpu = time.process_time() - bench_cpu

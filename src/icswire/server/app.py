@@ -31,6 +31,8 @@ from icswire.server.variables import VARIABLES
 from icswire.server.world import World
 
 log = logging.getLogger("icswire.server")
+#: Connections the kernel may queue before we accept them (bursts of logins).
+LISTEN_BACKLOG = 1024
 
 
 class Server:
@@ -43,22 +45,27 @@ class Server:
         self.world = World()
         self.ping_samples: dict[Session, list[int]] = {}
         self.stuck_after = 30.0
+        self.stopping = False
         self._server: asyncio.Server | None = None
         self._sessions: set[Session] = set()
         self._tasks: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
-        self._server = await asyncio.start_server(self._connection, self.host, self.port)
+        self._server = await asyncio.start_server(
+            self._connection, self.host, self.port, backlog=LISTEN_BACKLOG
+        )
         self.port = self._server.sockets[0].getsockname()[1]
         log.info("listening on %s:%d", self.host, self.port)
 
     async def stop(self) -> None:
         """Stop accepting, say goodbye to everybody, close every connection."""
+        self.stopping = True
         if self._server is not None:
             self._server.close()
-        for session in list(self._sessions):
+        for session in self._sessions:
+            self.world.forget(session)  # everybody leaves at once: no goodbyes to send
             session.send_raw(b"\r\n**** The server is shutting down. ****\r\n")
-            await session.close()
+        await asyncio.gather(*(session.close() for session in list(self._sessions)))
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
@@ -113,7 +120,8 @@ class Server:
         self.ping_samples.pop(session, None)
         if session.logged_in:
             session.logged_in = False
-            self.world.depart(session)
+            if not self.stopping:
+                self.world.depart(session)
 
     async def execute(self, session: Session, line: str) -> None:
         """Run one line the user typed, as one unit of output."""

@@ -92,7 +92,7 @@ class Session:
         """What of this receiver's settings the wrapping of a unit depends on."""
         if self.level1 & 1:
             return (self.level1, is_issuer)
-        return (0, is_issuer, self.prompt_bytes())
+        return (0, is_issuer, self.variables["prompt"], self.ivariables["defprompt"], self.leaving)
 
     def pending(self) -> int:
         transport = self.writer.transport

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 import string
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 from icswire.protocol import datagrams as dg
@@ -98,63 +98,81 @@ class World:
 
     def arrive(self, session: Session, greeting: Message) -> None:
         """``session`` has logged in: greet it, tell the others, then give it the lists
-        it asked for (at the login prompt, with ``level2settings=``)."""
-        self.online[name_key(session.name)] = session
+        it asked for (at the login prompt, with ``level2settings=``). One pass over the
+        others, and messages only for those who will get something."""
+        key = name_key(session.name)
+        self.online[key] = session
         batch = Batch(CN.SCN_REALLY_LOG_IN, session)
         batch.add(session, greeting)
-        others = list(self.others(session))
-        batch.add_all(others, self._arrived(session, DG.PLAYER_ARRIVED))
-        batch.add_all(
-            others,
-            Datagram(dg.PlayerArrivedSimple(session.name)),
-        )
+        arrived = self._arrived(session, DG.PLAYER_ARRIVED)
+        simple = Datagram(dg.PlayerArrivedSimple(session.name))
         pin = lines(f"[{session.display_name} has arrived.]")
-        batch.add_all((s for s in others if s.variables["pin"]), pin)
-        for other in others:
-            if name_key(session.name) in other.notify:
-                batch.add(other, self._notify_arrival(session, other))
-        if session.variables["shout"] or session.variables["sshout"]:
-            batch.add_all(others, self._sees_shouts(session))
-        for channel in sorted(session.channels):
+        shouts = session.variables["shout"] or session.variables["sshout"]
+        sees = self._sees_shouts(session) if shouts else None
+        for channel in session.channels:
             self.channels.setdefault(channel, set()).add(session)
-        for other in others:
-            shared = sorted(session.channels & other.channels)
-            if shared:
-                batch.add(other, self._channels_shared(session, shared))
-                for channel in shared:
-                    people = dg.PeopleInMyChannel(channel, session.name, True)
-                    batch.add(other, _unless(DG.CHANNELS_SHARED, DG.PEOPLE_IN_MY_CHANNEL, people))
+        for other in self.online.values():
+            if other is session:
+                continue
+            on = other.level2
+            if DG.PLAYER_ARRIVED in on:
+                batch.add(other, arrived)
+            if DG.PLAYER_ARRIVED_SIMPLE in on:
+                batch.add(other, simple)
+            if other.variables["pin"]:
+                batch.add(other, pin)
+            if key in other.notify:
+                batch.add(other, self._notify_arrival(session, other))
+            if sees is not None and DG.SEES_SHOUTS in on:
+                batch.add(other, sees)
+            shared = session.channels & other.channels
+            if not shared:
+                continue
+            if DG.CHANNELS_SHARED in on:  # it replaces the channel-by-channel form
+                batch.add(other, self._channels_shared(session, sorted(shared)))
+            elif DG.PEOPLE_IN_MY_CHANNEL in on:
+                for channel in sorted(shared):
+                    batch.add(other, Datagram(dg.PeopleInMyChannel(channel, session.name, True)))
         for number in sorted(session.level2):
             self.send_lists(batch, session, number, at_login=True)
         batch.flush()
 
     def depart(self, session: Session) -> None:
         """``session`` is gone: tell the others (DG_PLAYER_LEFT, notify lists, channels)."""
-        if self.online.get(name_key(session.name)) is not session:
+        key = name_key(session.name)
+        if self.forget(session) is None:
             return
-        del self.online[name_key(session.name)]
         batch = Batch(CN.SCN_LOGOUT, None, issuer_name=session.name)
-        others = list(self.online.values())
-        batch.add_all(others, Datagram(dg.PlayerLeft(session.name)))
-        batch.add_all(
-            (s for s in others if s.variables["pin"]),
-            lines(f"[{session.display_name} has departed.]"),
+        left = Datagram(dg.PlayerLeft(session.name))
+        pin = lines(f"[{session.display_name} has departed.]")
+        notice = TextOrDatagram(
+            (f"Notification: {session.name} has departed.",),
+            DG.NOTIFY_LEFT,
+            dg.NotifyLeft(session.name),
         )
-        for other in others:
-            if name_key(session.name) in other.notify:
-                batch.add(
-                    other,
-                    TextOrDatagram(
-                        (f"Notification: {session.name} has departed.",),
-                        DG.NOTIFY_LEFT,
-                        dg.NotifyLeft(session.name),
-                    ),
-                )
+        for other in self.online.values():
+            if DG.PLAYER_LEFT in other.level2:
+                batch.add(other, left)
+            if other.variables["pin"]:
+                batch.add(other, pin)
+            if key in other.notify:
+                batch.add(other, notice)
         for channel in sorted(session.channels):
-            members = self.channels.get(channel, set())
-            members.discard(session)
-            batch.add_all(members, Datagram(dg.PeopleInMyChannel(channel, session.name, False)))
+            gone = Datagram(dg.PeopleInMyChannel(channel, session.name, False))
+            for member in self.channels.get(channel, ()):
+                if DG.PEOPLE_IN_MY_CHANNEL in member.level2:
+                    batch.add(member, gone)
         batch.flush()
+
+    def forget(self, session: Session) -> Session | None:
+        """Take ``session`` out of the world without telling anybody (a shutdown)."""
+        key = name_key(session.name)
+        if self.online.get(key) is not session:
+            return None
+        del self.online[key]
+        for channel in session.channels:
+            self.channels.get(channel, set()).discard(session)
+        return session
 
     def _notify_arrival(self, player: Session, receiver: Session) -> Message:
         record = self.arrived_record(player, receiver, DG.NOTIFY_ARRIVED)
@@ -224,30 +242,35 @@ class World:
         self, batch: Batch, session: Session, number: int, at_login: bool = False
     ) -> None:
         """What turning DG ``number`` on sends (section 4, each DG's own description)."""
-        others = sorted(self.others(session), key=lambda s: s.name.lower())
-        everyone = sorted(self.online.values(), key=lambda s: s.name.lower())
         add = batch.add
+
+        def everyone() -> list[Session]:
+            return sorted(self.online.values(), key=lambda s: s.name.lower())
+
+        def others() -> list[Session]:
+            return [s for s in everyone() if s is not session]
+
         if number == DG.WHO_AM_I and at_login:
             add(session, Datagram(dg.WhoAmI(session.name, session.titles)))
         elif number == DG.PLAYER_ARRIVED:
-            for player in everyone:
+            for player in everyone():
                 add(session, self._arrived(player, DG.PLAYER_ARRIVED))
         elif number == DG.PLAYER_ARRIVED_SIMPLE and not at_login:
-            for player in everyone:
+            for player in everyone():
                 add(session, Datagram(dg.PlayerArrivedSimple(player.name)))
         elif number in RATING_DGS and DG.PLAYER_ARRIVED in session.level2 and not at_login:
             rating: Any = dg.RECORDS[number]
-            for player in everyone:
+            for player in everyone():
                 add(session, Datagram(rating(player.name, 0, 0)))
         elif number == DG.NOTIFY_ARRIVED:
-            for player in others:
+            for player in others():
                 if name_key(player.name) in session.notify:
                     add(session, self._arrived(player, DG.NOTIFY_ARRIVED))
         elif number == DG.MY_NOTIFY_LIST:
             for name in sorted(session.notify):
                 add(session, Datagram(dg.MyNotifyList(name, True)))
         elif number == DG.CHANNELS_SHARED:
-            for player in others:
+            for player in others():
                 shared = sorted(session.channels & player.channels)
                 if shared:
                     add(session, self._channels_shared(player, shared))
@@ -256,7 +279,7 @@ class World:
                 for member in sorted(self.channels.get(channel, ()), key=lambda s: s.name.lower()):
                     add(session, Datagram(dg.PeopleInMyChannel(channel, member.name, True)))
         elif number == DG.SEES_SHOUTS:
-            for player in everyone:
+            for player in everyone():
                 if player.variables["shout"] or player.variables["sshout"]:
                     add(session, self._sees_shouts(player))
         elif number == DG.MY_VARIABLE:
@@ -291,16 +314,3 @@ class World:
         if isinstance(value, str):
             return Datagram(dg.MyStringVariable(name, value))
         return Datagram(dg.MyVariable(name, int(value)))
-
-
-def _unless(replacing: int, kind: int, record: Any) -> Message:
-    """A datagram of ``kind`` for receivers who do not have ``replacing`` on."""
-
-    class _Unless(Message):
-        datagram_kinds = frozenset({replacing, kind})
-
-        def datagrams(self, receiver: Session) -> Iterable[Any]:
-            on = receiver.level2
-            return (record,) if kind in on and replacing not in on else ()
-
-    return _Unless()
