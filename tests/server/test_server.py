@@ -500,3 +500,32 @@ async def test_finger_notes_keep_only_the_text_meant(server: Server) -> None:
         shown = [getattr(e, "text", "") for e in await client.command("finger")]
         assert f"1: {clean_text(text).lstrip()}" in shown, repr(text)
     assert not client.errors()
+
+
+async def test_what_xboard_and_pychess_send_after_login_is_understood(server: Server) -> None:
+    xboard = await connect(server)
+    await xboard.login()
+    for line in (
+        "alias $ @",
+        "$set interface xboard 4.9",
+        "$iset startpos 1",
+        "$iset ms 1",
+        "$iset lock 1",
+        "$style 12",
+        "set width 79",
+    ):
+        replies = [getattr(e, "text", "") for e in await xboard.command(line)]
+        assert not [r for r in replies if "not found" in r or "Bad value" in r or "No such" in r]
+    assert xboard.events[-1] == Prompt("fics% ")
+    assert server.world.online[xboard.name.lower()].ivariables["ms"] == 1
+    pychess = await connect(server, 0, 31)
+    await pychess.login()
+    await pychess.expect(lambda e: isinstance(e, Prompt))
+    start = len(pychess.events)
+    await pychess.send("set level1 5", "set prompt 0", "set-2 0 1", "set-2 31 1", "set style 13")
+    await pychess.settle(0.5)
+    later = pychess.events[start:]
+    assert not [e for e in later if isinstance(e, Prompt)]
+    assert [e.command for e in later if isinstance(e, UnitStart)] == [107, 107, 216, 216, 107]
+    assert server.world.online[pychess.name.lower()].variables["style"] == 13
+    assert not pychess.errors()

@@ -81,10 +81,12 @@ class Session:
     # -- output ------------------------------------------------------------------------
 
     def prompt_bytes(self) -> bytes:
-        if self.leaving:
-            return b""
+        """The level 0 prompt. ``set prompt`` takes FICS's text or ICC's switch: ``0`` is
+        no prompt at all (what PyChess asks for), ``1`` the default."""
         prompt = str(self.variables["prompt"])
-        if self.ivariables["defprompt"]:
+        if self.leaving or prompt == "0":
+            return b""
+        if self.ivariables["defprompt"] or prompt == "1":
             prompt = str(VARIABLES.defaults["prompt"])
         return (prompt + " ").encode("latin-1")
 
