@@ -13,6 +13,11 @@ import time
 from typing import Any
 
 from icswire.protocol.level1 import CommandNumber as CN
+from icswire.server import (
+    pairing,  # noqa: F401
+    play,  # noqa: F401  (registers the game commands)
+)
+from icswire.server import examine, watching  # noqa: F401
 from icswire.server.commands import (
     COMMANDS,
     Command,
@@ -22,8 +27,10 @@ from icswire.server.commands import (
     split_tag,
     unknown,
 )
+from icswire.server.games import Games, looks_like_move
 from icswire.server.login import login
 from icswire.server.names import name_key
+from icswire.server.rated import load_ratings, update_ratings
 from icswire.server.render import Batch, Datagram, Lines, lines
 from icswire.server.session import Session
 from icswire.server.store import Account, Store
@@ -43,14 +50,19 @@ class Server:
         self.host = host
         self.port = port
         self.world = World()
+        self.games = Games(self)
         self.ping_samples: dict[Session, list[int]] = {}
         self.stuck_after = 30.0
         self.stopping = False
         self._server: asyncio.Server | None = None
         self._sessions: set[Session] = set()
         self._tasks: set[asyncio.Task[None]] = set()
+        self._background: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
+        recovered = await asyncio.to_thread(self.store.interrupted_to_adjourned)
+        if recovered:
+            log.info("%d interrupted games are adjourned", recovered)
         self._server = await asyncio.start_server(
             self._connection, self.host, self.port, backlog=LISTEN_BACKLOG
         )
@@ -84,6 +96,8 @@ class Server:
         try:
             account = await login(self, session)
             if account is not False:
+                if isinstance(account, Account):
+                    await load_ratings(self, session)
                 self._enter(session, account if isinstance(account, Account) else None)
                 while not session.closed:
                     line = await session.read_line()
@@ -118,6 +132,15 @@ class Server:
 
     def _leave(self, session: Session) -> None:
         self.ping_samples.pop(session, None)
+        game = self.games.by_player.get(session)
+        if game is not None and not self.stopping:
+            batch = Batch(CN.SCN_LOGOUT, None, issuer_name=session.name)
+            self.games.disconnected(game, session, batch)
+            batch.flush()
+        for number in list(session.observing):
+            watched = self.games.by_number.get(number)
+            if watched is not None:
+                watched.observers.discard(session)
         if session.logged_in:
             session.logged_in = False
             if not self.stopping:
@@ -131,6 +154,12 @@ class Server:
         if not word:
             if not session.level1 & 1:
                 session.send_unit(session.prompt_bytes())
+            return
+        if session in self.games.by_player and looks_like_move(text.strip()):
+            batch = Batch(CN.SCN_MOVE, session, tag)
+            batch.add(session, Lines(()))
+            self.games.play(session, text.strip(), batch)
+            batch.flush()
             return
         found = find_command(word)
         batch = Batch(found.cn if isinstance(found, Command) else CN.SCN_BAD, session, tag)
@@ -154,6 +183,13 @@ class Server:
                 session.send_raw(b"\x19]")  # the extra ^Y] at disconnect (section 3)
         elif brackets:
             session.send_raw(b"\x19>")
+
+    def ratings_changed(self, game: Any, score: str) -> None:
+        """A rated game ended: Glicko-2 for both players, then DG_NEW_MY_RATING to each
+        and the game's rating DG to those who follow ratings (DG_PLAYER_ARRIVED on)."""
+        task = asyncio.get_running_loop().create_task(update_ratings(self, game, score))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
 
 def _command_record(command: str, arguments: str) -> Any:

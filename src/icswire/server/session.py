@@ -57,6 +57,8 @@ class Session:
     notify: set[str] = field(default_factory=set)
     state: str = "X"  # DG_STATE: P playing, E examining, S simul, X none
     state_game: int = 0
+    observing: set[int] = field(default_factory=set)  # game numbers
+    ratings: dict[str, tuple[int, int]] = field(default_factory=dict)  # type: (rating, note)
     connected_at: float = field(default_factory=time.monotonic)
     last_input: float = field(default_factory=time.monotonic)
     stuck_after: float = 30.0

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -31,14 +31,17 @@ from typing import Any
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import (
+    Boolean,
     Column,
     Connection,
     DateTime,
     Dialect,
+    Double,
     ForeignKey,
     Integer,
     MetaData,
     PrimaryKeyConstraint,
+    Row,
     String,
     Table,
     Text,
@@ -48,13 +51,17 @@ from sqlalchemy import (
     event,
     insert,
     make_url,
+    or_,
     select,
     update,
 )
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import StaticPool
 
+from icswire.protocol.codes import ResultStatus
 from icswire.server.names import NAME_MAX, name_error, name_key
+from icswire.server.ratings import RATING_TYPES, Glicko
+from icswire.server.records import GameRecord, RatingRecord
 
 __all__ = [
     "DEFAULT_DATABASE",
@@ -508,3 +515,410 @@ class Store:
                 )
             )
             return result.rowcount > 0
+
+    # -- games ------------------------------------------------------------------------------
+
+    def start_game(self, record: GameRecord) -> int:
+        """Store a game that begins now and return its id.
+
+        The row is in progress whatever ``record`` says of its end: status, mode, color and
+        ended None, score ``*``. The record's moves (a resumed game's, say) are kept.
+        """
+        now = datetime.now(UTC)
+        with self._begin() as conn:
+            game_id = conn.scalar(
+                insert(games)
+                .values(
+                    white=record.white,
+                    white_key=name_key(record.white),
+                    black=record.black,
+                    black_key=name_key(record.black),
+                    white_rating=record.white_rating,
+                    black_rating=record.black_rating,
+                    wild=record.wild,
+                    rating_type=record.rating_type,
+                    rated=record.rated,
+                    initial=record.initial,
+                    increment=record.increment,
+                    start_fen=record.start_fen,
+                    moves=_join_moves(record.moves),
+                    clocks=_join_ints(record.clocks),
+                    times=_join_ints(record.times),
+                    status=None,
+                    mode=None,
+                    color=None,
+                    score="*",
+                    eco=record.eco,
+                    white_clock=record.white_clock,
+                    black_clock=record.black_clock,
+                    started=record.started,
+                    updated=now,
+                    ended=None,
+                    resumed=None,
+                )
+                .returning(games.c.id)
+            )
+        assert game_id is not None
+        return int(game_id)
+
+    def save_progress(
+        self,
+        game_id: int,
+        moves: Sequence[str],
+        clocks: Sequence[int],
+        times: Sequence[int],
+        white_clock: int,
+        black_clock: int,
+    ) -> None:
+        """Save the moves so far of a game in progress (after every move: it survives a crash).
+
+        Raises :class:`UnknownGame` when there is no game ``game_id``.
+        """
+        values = {
+            "moves": _join_moves(moves),
+            "clocks": _join_ints(clocks),
+            "times": _join_ints(times),
+            "white_clock": white_clock,
+            "black_clock": black_clock,
+            "updated": datetime.now(UTC),
+        }
+        with self._begin() as conn:
+            result = conn.execute(update(games).where(games.c.id == game_id).values(values))
+            if result.rowcount == 0:
+                raise UnknownGame(game_id)
+
+    def finish_game(
+        self,
+        game_id: int,
+        status: int,
+        mode: int,
+        color: int | None,
+        score: str,
+        eco: str,
+        white_clock: int,
+        black_clock: int,
+    ) -> None:
+        """Record how game ``game_id`` ended (or was adjourned, status 2); ended is now.
+
+        Raises :class:`UnknownGame` when there is no game ``game_id``.
+        """
+        now = datetime.now(UTC)
+        with self._begin() as conn:
+            result = conn.execute(
+                update(games)
+                .where(games.c.id == game_id)
+                .values(
+                    status=status,
+                    mode=mode,
+                    color=color,
+                    score=score,
+                    eco=eco,
+                    white_clock=white_clock,
+                    black_clock=black_clock,
+                    updated=now,
+                    ended=now,
+                )
+            )
+            if result.rowcount == 0:
+                raise UnknownGame(game_id)
+
+    def game(self, game_id: int) -> GameRecord | None:
+        """The game ``game_id`` as stored, or None."""
+        with self._begin() as conn:
+            row = conn.execute(select(games).where(games.c.id == game_id)).one_or_none()
+        return None if row is None else _game_record(row)
+
+    def history(self, name: str, limit: int = 10) -> list[GameRecord]:
+        """The last ``limit`` finished games of ``name`` (won, drawn or aborted), newest last.
+
+        Adjourned games are not history (see :meth:`adjourned`).
+        """
+        key = name_key(name)
+        query = (
+            select(games)
+            .where(
+                or_(games.c.white_key == key, games.c.black_key == key),
+                games.c.status.in_(_FINISHED),
+            )
+            .order_by(games.c.ended.desc(), games.c.id.desc())
+            .limit(limit)
+        )
+        with self._begin() as conn:
+            rows = conn.execute(query).all()
+        return [_game_record(row) for row in reversed(rows)]
+
+    def adjourned(self, name: str) -> list[GameRecord]:
+        """The adjourned games of ``name`` not resumed yet, oldest first."""
+        key = name_key(name)
+        query = (
+            select(games)
+            .where(
+                or_(games.c.white_key == key, games.c.black_key == key),
+                games.c.status == ResultStatus.ADJOURNED,
+                games.c.resumed.is_(None),
+            )
+            .order_by(games.c.id)
+        )
+        with self._begin() as conn:
+            rows = conn.execute(query).all()
+        return [_game_record(row) for row in rows]
+
+    def interrupted_to_adjourned(self) -> int:
+        """Adjourn every game left in progress by a crash or a stop; how many there were.
+
+        For the server's start: such a game gets status 2, mode 2 ("adjourned by system
+        shutdown"), color 0, score ``*``, and ended at the last time it was saved.
+        """
+        with self._begin() as conn:
+            result = conn.execute(
+                update(games)
+                .where(games.c.status.is_(None))
+                .values(
+                    status=ResultStatus.ADJOURNED,
+                    mode=ADJOURNED_BY_SHUTDOWN,
+                    color=0,
+                    score="*",
+                    ended=games.c.updated,
+                )
+            )
+            return int(result.rowcount)
+
+    def resume_done(self, game_id: int) -> None:
+        """Mark the adjourned game ``game_id`` as resumed: :meth:`adjourned` lists it no more.
+
+        The row is kept, unchanged but for its ``resumed`` time, so :meth:`game` still finds
+        it: the game goes on as a new game (:meth:`start_game` with its moves so far), and a
+        crash between the two loses nothing. No-op for a game that is not adjourned.
+        """
+        with self._begin() as conn:
+            conn.execute(
+                update(games)
+                .where(
+                    games.c.id == game_id,
+                    games.c.status == ResultStatus.ADJOURNED,
+                    games.c.resumed.is_(None),
+                )
+                .values(resumed=datetime.now(UTC))
+            )
+
+    # -- ratings ----------------------------------------------------------------------------
+
+    def rating(self, name: str, rating_type: str) -> RatingRecord:
+        """The ``rating_type`` rating of ``name``; a new player's rating (Glicko(), no games)
+        when it has none or is not registered. ValueError for an unknown rating type.
+        """
+        _check_rating_type(rating_type)
+        with self._begin() as conn:
+            row = conn.execute(
+                select(users.c.name, *_RATING_VALUES)
+                .select_from(users)
+                .outerjoin(
+                    ratings,
+                    (ratings.c.user_id == users.c.id) & (ratings.c.rating_type == rating_type),
+                )
+                .where(users.c.name_key == name_key(name))
+            ).one_or_none()
+        if row is None:
+            return _new_rating(name, rating_type)
+        if row.rating is None:
+            return _new_rating(str(row.name), rating_type)
+        return _rating_record(str(row.name), rating_type, row)
+
+    def ratings(self, name: str) -> dict[str, RatingRecord]:
+        """Every rating of ``name`` by rating type, in :data:`RATING_TYPES` order (defaults
+        for the types it has not played, or for every type when it is not registered)."""
+        with self._begin() as conn:
+            account = conn.execute(
+                select(users.c.id, users.c.name).where(users.c.name_key == name_key(name))
+            ).one_or_none()
+            rows = (
+                []
+                if account is None
+                else conn.execute(
+                    select(ratings.c.rating_type, *_RATING_VALUES).where(
+                        ratings.c.user_id == account.id
+                    )
+                ).all()
+            )
+        shown = name if account is None else str(account.name)
+        stored = {str(row.rating_type): _rating_record(shown, row.rating_type, row) for row in rows}
+        return {kind: stored.get(kind) or _new_rating(shown, kind) for kind in RATING_TYPES}
+
+    def save_rating(self, record: RatingRecord) -> None:
+        """Save one rating of a registered user; nothing happens for an unknown name."""
+        _check_rating_type(record.rating_type)
+        values = {
+            "rating": record.glicko.rating,
+            "deviation": record.glicko.deviation,
+            "volatility": record.glicko.volatility,
+            "games": record.games,
+            "wins": record.wins,
+            "losses": record.losses,
+            "draws": record.draws,
+        }
+        for attempt in range(2):
+            try:
+                with self._begin() as conn:
+                    uid = conn.scalar(
+                        select(users.c.id).where(users.c.name_key == name_key(record.name))
+                    )
+                    if uid is None:
+                        return
+                    where = (ratings.c.user_id == uid, ratings.c.rating_type == record.rating_type)
+                    result = conn.execute(update(ratings).where(*where).values(values))
+                    if result.rowcount == 0:
+                        conn.execute(
+                            insert(ratings).values(
+                                user_id=uid, rating_type=record.rating_type, **values
+                            )
+                        )
+                return
+            except IntegrityError:  # inserted by another thread meanwhile: update it now
+                if attempt:
+                    raise
+
+
+class UnknownGame(LookupError):
+    """No stored game has this id."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"no such game: {game_id}")
+        self.game_id = game_id
+
+
+ADJOURNED_BY_SHUTDOWN = 2
+"""The DG_GAMELIST_ITEM mode of status 2 (adjourned) for "Game adjourned by system shutdown"."""
+
+_FINISHED = (ResultStatus.WIN, ResultStatus.DRAW, ResultStatus.ABORTED)
+
+games = Table(
+    "games",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("white", Text, nullable=False),
+    Column("white_key", Text, nullable=False, index=True),
+    Column("black", Text, nullable=False),
+    Column("black_key", Text, nullable=False, index=True),
+    Column("white_rating", Integer, nullable=False),
+    Column("black_rating", Integer, nullable=False),
+    Column("wild", Integer, nullable=False),
+    Column("rating_type", String(32), nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("initial", Integer, nullable=False),
+    Column("increment", Integer, nullable=False),
+    Column("start_fen", Text, nullable=True),
+    Column("moves", Text, nullable=False),
+    Column("clocks", Text, nullable=False),
+    Column("times", Text, nullable=False),
+    Column("status", Integer, nullable=True, index=True),
+    Column("mode", Integer, nullable=True),
+    Column("color", Integer, nullable=True),
+    Column("score", String(16), nullable=False),
+    Column("eco", String(16), nullable=False),
+    Column("white_clock", Integer, nullable=False),
+    Column("black_clock", Integer, nullable=False),
+    Column("started", UTCDateTime, nullable=False),
+    Column("updated", UTCDateTime, nullable=False),
+    Column("ended", UTCDateTime, nullable=True),
+    Column("resumed", UTCDateTime, nullable=True),
+)
+"""One row per game, from its start: moves (SAN), clocks and times are space-separated.
+
+``white`` and ``black`` are the names as played (guests too), ``white_key`` and ``black_key``
+their :func:`~icswire.server.names.name_key` for look-ups. ``updated`` is when the row was
+last saved; ``resumed`` is when an adjourned game was resumed (:meth:`Store.resume_done`).
+"""
+
+ratings = Table(
+    "ratings",
+    metadata,
+    _user_id_column(),
+    Column("rating_type", String(32), nullable=False),
+    Column("rating", Double, nullable=False),
+    Column("deviation", Double, nullable=False),
+    Column("volatility", Double, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("wins", Integer, nullable=False),
+    Column("losses", Integer, nullable=False),
+    Column("draws", Integer, nullable=False),
+    PrimaryKeyConstraint("user_id", "rating_type"),
+)
+"""Each registered user's Glicko-2 rating per rating type (a name in RATING_TYPES)."""
+
+_RATING_VALUES = (
+    ratings.c.rating,
+    ratings.c.deviation,
+    ratings.c.volatility,
+    ratings.c.games,
+    ratings.c.wins,
+    ratings.c.losses,
+    ratings.c.draws,
+)
+
+
+def _join_moves(moves: Sequence[str]) -> str:
+    for move in moves:
+        if not move or move.split() != [move]:
+            raise ValueError(f"a move must be one word, not {move!r}")
+    return " ".join(moves)
+
+
+def _join_ints(values: Sequence[int]) -> str:
+    return " ".join(str(int(value)) for value in values)
+
+
+def _game_record(row: Row[*tuple[Any, ...]]) -> GameRecord:
+    return GameRecord(
+        id=int(row.id),
+        white=str(row.white),
+        black=str(row.black),
+        white_rating=int(row.white_rating),
+        black_rating=int(row.black_rating),
+        wild=int(row.wild),
+        rating_type=str(row.rating_type),
+        rated=bool(row.rated),
+        initial=int(row.initial),
+        increment=int(row.increment),
+        start_fen=None if row.start_fen is None else str(row.start_fen),
+        moves=tuple(str(row.moves).split()),
+        clocks=tuple(int(value) for value in str(row.clocks).split()),
+        times=tuple(int(value) for value in str(row.times).split()),
+        status=None if row.status is None else int(row.status),
+        mode=None if row.mode is None else int(row.mode),
+        color=None if row.color is None else int(row.color),
+        score=str(row.score),
+        eco=str(row.eco),
+        white_clock=int(row.white_clock),
+        black_clock=int(row.black_clock),
+        started=row.started,
+        ended=row.ended,
+    )
+
+
+def _check_rating_type(rating_type: str) -> None:
+    if rating_type not in RATING_TYPES:
+        raise ValueError(f"unknown rating type {rating_type!r}; one of {RATING_TYPES}")
+
+
+def _new_rating(name: str, rating_type: str) -> RatingRecord:
+    return RatingRecord(name, rating_type, Glicko(), 0, 0, 0, 0)
+
+
+def _rating_record(name: str, rating_type: str, row: Row[*tuple[Any, ...]]) -> RatingRecord:
+    return RatingRecord(
+        name=name,
+        rating_type=str(rating_type),
+        glicko=Glicko(float(row.rating), float(row.deviation), float(row.volatility)),
+        games=int(row.games),
+        wins=int(row.wins),
+        losses=int(row.losses),
+        draws=int(row.draws),
+    )
+
+
+__all__ += [
+    "ADJOURNED_BY_SHUTDOWN",
+    "UnknownGame",
+    "games",
+    "ratings",
+]

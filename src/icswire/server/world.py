@@ -82,7 +82,8 @@ class World:
         """DG_PLAYER_ARRIVED / DG_NOTIFY_ARRIVED in the receiver's form: a (rating,
         annotation) pair per rating DG it has on, then open, state and uid parts."""
         on = receiver.level2
-        ratings = tuple(Rating(d, 0, 0) for d in RATING_DGS if d in on)
+        by_dg = {number: player.ratings.get(label, (0, 0)) for label, number in RATING_TYPES}
+        ratings = tuple(Rating(d, *by_dg.get(d, (0, 0))) for d in RATING_DGS if d in on)
         record_class = dg.PlayerArrived if kind == DG.PLAYER_ARRIVED else dg.NotifyArrived
         return record_class(
             player.name,

@@ -1,0 +1,1111 @@
+"""Examined games and stored games: ``history``, ``stored``, ``smoves``, ``sposition``,
+``examine``, ``forward``, ``backward``, ``revert``, moves typed by examiners, ``circle``,
+``arrow``, ``boardinfo`` and their removal, ``unexamine``.
+
+Stored games are listed as text and as DG_GAMELIST_BEGIN (72) / DG_GAMELIST_ITEM (73) with
+the status, mode and color codes they were stored with; ``smoves`` and ``sposition`` show
+one as text, a board (style 12 relation -3, game number -1) and DG_ISOLATED_BOARD (40),
+DG_MOVE_LIST (25) or DG_POSITION_BEGIN (101/110) with game number -1.
+
+An examined game takes its number from the same numbering as played games (see
+:func:`free_number`) and lives in :func:`examined_games`. Its examiner sees style 12
+boards with relation 2 and its observers relation -2; everybody in it gets DG_SEND_MOVES
+with is-variation MOVE_EXAMINE (3) for a typed move and MOVE_FORWARD (2) for ``forward``,
+DG_BACKWARD (23) for ``backward`` and ``revert``, and the lecture marks (DG_CIRCLE 59,
+DG_UNCIRCLE 89, DG_ARROW 60, DG_UNARROW 90, DG_BOARDINFO 143, each translated for clients
+that know only the other kind, as the ``boardinfo`` help describes). When its last examiner
+leaves, the game is gone: DG_MY_GAME_ENDED (17) to those in it, DG_EXAMINED_GAME_IS_GONE
+(14) to those who list games.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import weakref
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import chess
+
+from icswire.boards.moves import IllegalMoveError, move_from_wire, san_from_move, smith_from_move
+from icswire.boards.positions import (
+    BUGHOUSE,
+    CRAZYHOUSE,
+    board_to_64,
+    new_board,
+    strength,
+    style10_from_board,
+    style12_from_board,
+)
+from icswire.protocol import datagrams as dg
+from icswire.protocol.bughouse import Bughouse, format_b1
+from icswire.protocol.codes import BoardInfoType, IsVariation, UnknownResultError, describe_result
+from icswire.protocol.datagrams import DG, MOVE_PART_DGS
+from icswire.protocol.level1 import CommandNumber as CN
+from icswire.protocol.style10 import format_style10
+from icswire.protocol.style12 import format_move_time, format_style12
+from icswire.server.commands import Context, command
+from icswire.server.games import BLACK, WHITE, ServerMove, _illegal_reason
+from icswire.server.names import name_key
+from icswire.server.ratings import RATING_TYPES
+from icswire.server.records import GameRecord
+from icswire.server.render import NEWLINE, Batch, Datagram, Message, lines
+
+if TYPE_CHECKING:
+    from icswire.server.app import Server
+    from icswire.server.session import Session
+
+#: How many finished games ``history`` shows (and numbers 1..HISTORY_SIZE, oldest first).
+HISTORY_SIZE = 10
+#: Style 12's relation for an isolated position (``sposition``, ``refresh`` of a game one
+#: does not watch), for an examiner, and for an observer of an examined game.
+ISOLATED, EXAMINER, EXAMINED_OBSERVER = -3, 2, -2
+_LETTER = {WHITE: "W", BLACK: "B"}
+_TYPE_LETTER = {
+    "Blitz": "b",
+    "Standard": "s",
+    "Bullet": "l",
+    "Wild": "w",
+    "Chess960": "w",
+    "Crazyhouse": "z",
+    "Bughouse": "B",
+    "Losers": "L",
+}
+
+
+# -- boards --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BoardFacts:
+    """What a board line says besides the position. Clocks in milliseconds."""
+
+    number: int
+    white: str
+    black: str
+    initial: int
+    increment: int
+    white_ms: int
+    black_ms: int
+    move_time_ms: int = 0
+    ticking: bool = False
+
+
+def board_bytes(
+    board: chess.Board, facts: BoardFacts, receiver: Session, relation: int, flip: bool
+) -> bytes:
+    """``board`` in the receiver's style (12, 10, or nothing under 13), ms clocks if asked."""
+    style = receiver.variables["style"]
+    if style == 13:
+        return b""
+    ms = bool(receiver.ivariables["ms"])
+    shown: dict[str, Any] = {
+        "game_number": facts.number,
+        "white_name": facts.white,
+        "black_name": facts.black,
+        "relation": relation,
+        "initial_time": facts.initial,
+        "increment": facts.increment,
+        "white_time": facts.white_ms if ms else facts.white_ms // 1000,
+        "black_time": facts.black_ms if ms else facts.black_ms // 1000,
+        "move_time_ms": facts.move_time_ms,
+        "move_time_precise": ms,
+    }
+    if style == 10:
+        return format_style10(style10_from_board(board, **shown)).encode("latin-1")
+    record = style12_from_board(board, **shown, flip=flip, clock_ticking=facts.ticking, lag_ms=0)
+    line = format_style12(record) + NEWLINE
+    pockets = getattr(board, "pockets", None)
+    if pockets is not None:
+        white, black = (str(pockets[c]).upper() for c in (WHITE, BLACK))
+        line += format_b1(Bughouse(facts.number, white, black)) + NEWLINE
+    return line.encode("latin-1")
+
+
+class PositionBoard(Message):
+    """A board as each receiver sees it: its style, and the relation and flip ``relation``
+    and ``flip`` give for that receiver. The position is taken when the message is made."""
+
+    def __init__(
+        self,
+        board: chess.Board,
+        facts: BoardFacts,
+        relation: Callable[[Session], int],
+        flip: Callable[[Session], bool],
+    ) -> None:
+        self.board = board.copy()
+        self.facts = facts
+        self.relation = relation
+        self.flip = flip
+
+    def key(self, receiver: Session) -> Any:
+        return (
+            receiver.variables["style"],
+            receiver.ivariables["ms"],
+            self.relation(receiver),
+            self.flip(receiver),
+        )
+
+    def render(self, receiver: Session) -> bytes:
+        return board_bytes(
+            self.board, self.facts, receiver, self.relation(receiver), self.flip(receiver)
+        )
+
+
+def isolated_board(board: chess.Board, facts: BoardFacts) -> PositionBoard:
+    """A peek at a position (style 12 relation -3), White at the bottom."""
+    return PositionBoard(board, facts, lambda _: ISOLATED, lambda _: False)
+
+
+# -- moves in datagrams ----------------------------------------------------------------------
+
+
+def move_parts(on: frozenset[int], move: ServerMove, variation: int) -> tuple[Any, ...]:
+    """DG_SEND_MOVES' optional parts, each present if its DG (33-36, 113) is on."""
+    return (
+        move.san if DG.MOVE_ALGEBRAIC in on else None,
+        move.smith if DG.MOVE_SMITH in on else None,
+        move.time_ms // 1000 if DG.MOVE_TIME in on else None,
+        move.clock_ms // 1000 if DG.MOVE_CLOCK in on else None,
+        int(variation) if DG.IS_VARIATION in on else None,
+    )
+
+
+class LineMoves(Message):
+    """DG_SEND_MOVES (24) for each of ``moves``, with the receiver's parts."""
+
+    datagram_kinds = frozenset({DG.SEND_MOVES, *MOVE_PART_DGS})
+
+    def __init__(self, number: int, moves: Sequence[ServerMove], variation: int) -> None:
+        self.number = number
+        self.moves = tuple(moves)
+        self.variation = variation
+
+    def datagrams(self, receiver: Session) -> Iterable[Any]:
+        on = receiver.level2
+        if DG.SEND_MOVES in on:
+            for move in self.moves:
+                yield dg.SendMoves(self.number, *move_parts(on, move, self.variation))
+
+
+def line_datagrams(
+    batch: Batch,
+    session: Session,
+    number: int,
+    start: chess.Board,
+    start_fen: str | None,
+    moves: Sequence[ServerMove],
+    clocks: dict[bool, int],
+    running: bool | None = None,
+) -> None:
+    """What a client needs to set up a game: DG_POSITION_BEGIN(2) and the moves, or
+    DG_MOVE_LIST, and both clocks (DG_MSEC); ``running`` is the side whose clock runs."""
+    on = session.level2
+    if DG.POSITION_BEGIN in on or DG.POSITION_BEGIN2 in on:
+        begin2 = DG.POSITION_BEGIN2 in on
+        kind = dg.PositionBegin2 if begin2 else dg.PositionBegin
+        batch.add(session, Datagram(kind(number, start_fen or "", len(moves))))
+        past = dg.PastMove if begin2 else dg.SendMoves
+        for move in moves:
+            parts = move_parts(on, move, IsVariation.MOVE_INITIAL)
+            batch.add(session, Datagram(past(number, *parts)))
+    elif DG.MOVE_LIST in on:
+        initial = "*" if start_fen is None else board_to_64(start)
+        infos = tuple(dg.MoveInfo(*move_parts(on, m, IsVariation.MOVE_INITIAL)) for m in moves)
+        batch.add(session, Datagram(dg.MoveList(number, initial, infos)))
+    for color in (WHITE, BLACK):
+        msec = dg.Msec(number, _LETTER[color], clocks[color], running == color)
+        batch.add(session, Datagram(msec))
+
+
+def replay(record: GameRecord) -> tuple[chess.Board, list[ServerMove]]:
+    """The start position of a stored game and its moves (as far as they replay)."""
+    start = new_board(record.wild, record.start_fen)
+    board = start.copy(stack=False)
+    moves: list[ServerMove] = []
+    for index, text in enumerate(record.moves):
+        try:
+            move = board.parse_san(text)
+        except ValueError:
+            break
+        used = record.times[index] if index < len(record.times) else 0
+        clock = record.clocks[index] if index < len(record.clocks) else 0
+        san, smith = san_from_move(board, move), smith_from_move(board, move)
+        moves.append(ServerMove(move, san, smith, used, clock))
+        board.push(move)
+    return start, moves
+
+
+def _start_fen(start: chess.Board, wild: int) -> str | None:
+    return None if start.fen() == new_board(wild).fen() else start.fen()
+
+
+# -- examined games --------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class ExaminedGame:
+    """A game being examined: a main line, the line being looked at, and the position."""
+
+    number: int
+    white: str
+    black: str
+    start: chess.Board
+    mainline: list[ServerMove] = field(default_factory=list)
+    wild: int = 0
+    rating_type: str = "Blitz"
+    rated: bool = False
+    initial: int = 0
+    increment: int = 0
+    white_rating: int = 0
+    black_rating: int = 0
+    game_id: int = 0
+    ex_string: str = "Ex: scratch"
+    examiners: list[Session] = field(default_factory=list)
+    observers: set[Session] = field(default_factory=set)
+    flipped: set[Session] = field(default_factory=set)
+    #: The lecture marks on the board: (kind, square, square, color), kind "circle",
+    #: "arrow" or a DG_BOARDINFO type; they vanish when the position changes.
+    marks: list[tuple[int | str, str, str, int]] = field(default_factory=list)
+    line: list[ServerMove] = field(init=False)
+    board: chess.Board = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.line = list(self.mainline)
+        self.board = self.start.copy(stack=False)
+
+    # -- who ---------------------------------------------------------------------------
+
+    def audience(self) -> Iterator[Session]:
+        """Examiners and observers."""
+        yield from self.examiners
+        yield from self.observers
+
+    def relation(self, session: Session) -> int:
+        return EXAMINER if session in self.examiners else EXAMINED_OBSERVER
+
+    def is_flipped(self, session: Session) -> bool:
+        return session in self.flipped
+
+    # -- the position ------------------------------------------------------------------
+
+    @property
+    def ply(self) -> int:
+        return len(self.board.move_stack)
+
+    @property
+    def start_fen(self) -> str | None:
+        return _start_fen(self.start, self.wild)
+
+    def clocks(self) -> dict[bool, int]:
+        """Each side's clock after the last move it made up to the position shown."""
+        clocks = {WHITE: self.initial * 60_000, BLACK: self.initial * 60_000}
+        mover = self.start.turn
+        for move in self.line[: self.ply]:
+            clocks[mover] = move.clock_ms
+            mover = not mover
+        return clocks
+
+    def play(self, move: chess.Move) -> ServerMove:
+        """An examiner's move: the next move of the line, or a new line from here. A move
+        at the end of the main line extends it."""
+        ply, board = self.ply, self.board
+        if ply < len(self.line) and self.line[ply].move == move:
+            made = self.line[ply]
+        else:
+            clock = self.clocks()[board.turn]
+            made = ServerMove(
+                move, san_from_move(board, move), smith_from_move(board, move), 0, clock
+            )
+            on_main = _same(self.line[:ply], self.mainline[:ply])
+            self.line = [*self.line[:ply], made]
+            if on_main and ply == len(self.mainline):
+                self.mainline.append(made)
+        board.push(move)
+        self.marks.clear()
+        return made
+
+    def forward(self) -> ServerMove:
+        made = self.line[self.ply]
+        self.board.push(made.move)
+        self.marks.clear()
+        return made
+
+    def backward(self) -> None:
+        self.board.pop()
+        self.marks.clear()
+
+    def branch(self) -> int:
+        """How many moves the line and the main line share."""
+        shared = 0
+        for here, main in zip(self.line, self.mainline, strict=False):
+            if here.move != main.move:
+                break
+            shared += 1
+        return shared
+
+    # -- what clients are told -----------------------------------------------------------
+
+    def facts(self) -> BoardFacts:
+        clocks = self.clocks()
+        ply = self.ply
+        return BoardFacts(
+            self.number,
+            self.white,
+            self.black,
+            self.initial,
+            self.increment,
+            clocks[WHITE],
+            clocks[BLACK],
+            self.line[ply - 1].time_ms if ply else 0,
+        )
+
+    def board_message(self) -> PositionBoard:
+        return PositionBoard(self.board, self.facts(), self.relation, self.is_flipped)
+
+    def started_record(self, kind: int) -> Any:
+        """A DG_GAME_STARTED-form record (12, 15, 18, 40): played-game 0, the ex-string."""
+        cls: Any = dg.RECORDS[kind]
+        return cls(
+            self.number, self.white, self.black, self.wild, self.rating_type, self.rated,
+            self.initial, self.increment, self.initial, self.increment, False, self.ex_string,
+            self.white_rating, self.black_rating, self.game_id, "", "", False, False,
+            self.wild in (CRAZYHOUSE, BUGHOUSE), "", False,
+        )  # fmt: skip
+
+    def setup(self, session: Session, batch: Batch) -> None:
+        """The position so far (DG_MOVE_LIST / DG_POSITION_BEGIN) and the clocks."""
+        line_datagrams(
+            batch,
+            session,
+            self.number,
+            self.start,
+            self.start_fen,
+            self.line[: self.ply],
+            self.clocks(),
+        )
+
+
+def _same(a: Sequence[ServerMove], b: Sequence[ServerMove]) -> bool:
+    return len(a) == len(b) and all(x.move == y.move for x, y in zip(a, b, strict=True))
+
+
+@dataclass
+class _Examining:
+    games: dict[int, ExaminedGame] = field(default_factory=dict)
+    by_examiner: dict[Session, ExaminedGame] = field(default_factory=dict)
+
+
+_STATE: weakref.WeakKeyDictionary[Server, _Examining] = weakref.WeakKeyDictionary()
+
+
+def _state(server: Server) -> _Examining:
+    state = _STATE.get(server)
+    if state is None:
+        state = _STATE[server] = _Examining()
+    return state
+
+
+def examined_games(server: Server) -> dict[int, ExaminedGame]:
+    """The examined games of ``server`` by number (their numbers are taken: see
+    :func:`free_number`)."""
+    return _state(server).games
+
+
+def examining(server: Server, session: Session) -> ExaminedGame | None:
+    """The game ``session`` examines, if any."""
+    return _state(server).by_examiner.get(session)
+
+
+def free_number(server: Server) -> int:
+    """The lowest game number that neither a played nor an examined game has."""
+    examined = examined_games(server)
+    number = 1
+    while number in server.games.by_number or number in examined:
+        number += 1
+    return number
+
+
+def _add_all(batch: Batch, receivers: Iterable[Session], message: Message) -> None:
+    batch.add_all(list(receivers), message)
+
+
+def start_examining(server: Server, session: Session, exam: ExaminedGame, batch: Batch) -> None:
+    """``session`` examines ``exam``, a new game: tell it, and those who list games."""
+    state = _state(server)
+    state.games[exam.number] = exam
+    state.by_examiner[session] = exam
+    exam.examiners.append(session)
+    session.state, session.state_game = "E", exam.number
+    server.world.state_changed(session, batch)
+    batch.add(session, Datagram(exam.started_record(DG.MY_GAME_STARTED)))
+    batch.add(session, Datagram(dg.Flip(exam.number, False)))
+    exam.setup(session, batch)
+    batch.add(session, Datagram(dg.MyRelationToGame(exam.number, "E")))
+    kib = bool(session.variables["kibitz"])
+    batch.add(session, Datagram(dg.PlayersInMyGame(exam.number, session.name, "E", kib)))
+    batch.add(session, exam.board_message())
+    listed = Datagram(exam.started_record(DG.GAME_STARTED))
+    for other in server.world.online.values():
+        if DG.GAME_STARTED in other.level2:
+            batch.add(other, listed)
+
+
+def stop_examining(server: Server, session: Session, batch: Batch) -> bool:
+    """``session`` stops examining; the game is gone when nobody examines it any more."""
+    state = _state(server)
+    exam = state.by_examiner.pop(session, None)
+    if exam is None:
+        return False
+    number = exam.number
+    exam.examiners.remove(session)
+    exam.flipped.discard(session)
+    if session.state == "E" and session.state_game == number:
+        session.state, session.state_game = "X", 0
+        if session.logged_in:
+            server.world.state_changed(session, batch)
+    batch.add(session, lines(f"You are no longer examining game {number}."))
+    if exam.examiners:
+        gone = Datagram(dg.PlayersInMyGame(number, session.name, "X", False))
+        _add_all(batch, exam.audience(), gone)
+        _add_all(
+            batch, exam.audience(), lines(f"Game {number}: {session.name} has stopped examining.")
+        )
+        batch.add(session, Datagram(dg.MyGameEnded(number)))
+        batch.add(session, Datagram(dg.MyRelationToGame(number, "X")))
+        return True
+    ended = Datagram(dg.MyGameEnded(number))
+    no_relation = Datagram(dg.MyRelationToGame(number, "X"))
+    for receiver in (session, *exam.observers):
+        batch.add(receiver, ended)
+        batch.add(receiver, no_relation)
+    left = lines(
+        f"Game {number} (which you were observing) has no examiners.",
+        f"Removing game {number} from observation list.",
+    )
+    for observer in exam.observers:
+        batch.add(observer, left)
+        observer.observing.discard(number)
+    exam.observers.clear()
+    del state.games[number]
+    listed = Datagram(dg.ExaminedGameIsGone(number))
+    for other in server.world.online.values():
+        if DG.EXAMINED_GAME_IS_GONE in other.level2:
+            batch.add(other, listed)
+    return True
+
+
+def session_left(server: Server, session: Session, batch: Batch) -> None:
+    """``session`` is gone: it examines nothing, observes no examined game."""
+    stop_examining(server, session, batch)
+    for number in sorted(session.observing):
+        exam = examined_games(server).get(number)
+        if exam is not None and session in exam.observers:
+            exam.observers.discard(session)
+            exam.flipped.discard(session)
+            session.observing.discard(number)
+            gone = Datagram(dg.PlayersInMyGame(number, session.name, "X", False))
+            _add_all(batch, exam.audience(), gone)
+
+
+def move(server: Server, session: Session, text: str, batch: Batch) -> bool:
+    """``text`` (something that looks like a move) typed by ``session``: if it examines a
+    game, make the move there and return True; False if it examines nothing."""
+    exam = examining(server, session)
+    if exam is None:
+        return False
+    try:
+        chosen = move_from_wire(exam.board, text)
+    except IllegalMoveError:
+        reason = _illegal_reason(exam.board, text)
+        batch.add(session, lines(f"Illegal move ({text})."))
+        record = dg.IllegalMove(exam.number, text.split(" ")[0][:20], reason)
+        batch.add(session, Datagram(record))
+        return True
+    made = exam.play(chosen)
+    audience = list(exam.audience())
+    batch.add_all(audience, LineMoves(exam.number, [made], IsVariation.MOVE_EXAMINE))
+    said = lines(f"Game {exam.number}: {session.name} moves: {made.san}")
+    batch.add_all([s for s in audience if s is not session], said)
+    batch.add_all(audience, exam.board_message())
+    return True
+
+
+# -- stored games ----------------------------------------------------------------------------
+
+
+def _rating_index(rating_type: str) -> int:
+    try:
+        return RATING_TYPES.index(rating_type)
+    except ValueError:
+        return 0
+
+
+def _rating_text(rating: int) -> str:
+    return str(rating) if rating else "----"
+
+
+def _result(record: GameRecord) -> tuple[str, str]:
+    """The 3-letter code and the description (with the players' names) of a stored end."""
+    if record.status is None or record.mode is None:
+        return "*", "Game in progress"
+    try:
+        result = describe_result(record.status, record.mode, record.color or 0)
+    except (UnknownResultError, ValueError):
+        return "?", "Unknown result"
+    return result.code, _named(result.text, record.white, record.black)
+
+
+def _named(text: str, white: str, black: str) -> str:
+    return re.sub(r"\b(White|Black)\b", lambda m: white if m[1] == "White" else black, text)
+
+
+def kind_text(rating_type: str, rated: bool, initial: int, increment: int) -> str:
+    """``[ bu  3   0]``: private flag, type letter, rated letter, the time control."""
+    letter = _TYPE_LETTER.get(rating_type, "n") if initial or increment else "u"
+    return f"[ {letter}{'r' if rated else 'u'}{initial:3d} {increment:3d}]"
+
+
+def _when(record: GameRecord) -> str:
+    moment = record.ended or record.started
+    return moment.strftime("%a %b %d, %H:%M UTC %Y")
+
+
+def gamelist_item(index: int, record: GameRecord, here: bool | None = None) -> Any:
+    """DG_GAMELIST_ITEM (73) of a stored game."""
+    timed = bool(record.initial or record.increment)
+    initial = str(record.initial) if timed else "-"
+    increment = str(record.increment) if timed else "-"
+    return dg.GamelistItem(
+        index, record.id or 0, "?", record.started.strftime("%Y.%m.%d"),
+        record.started.strftime("%H:%M:%S"), record.white,
+        str(record.white_rating) if record.white_rating else "-", record.black,
+        str(record.black_rating) if record.black_rating else "-", record.rated,
+        _rating_index(record.rating_type), record.wild, initial, increment, initial, increment,
+        record.eco or "?", record.status if record.status is not None else 2,
+        record.color or 0, record.mode or 0, "", here,
+    )  # fmt: skip
+
+
+def _who(ctx: Context, args: str) -> str:
+    """The player a command is about: the argument (a logged-in player's name as he
+    spells it, if one matches), or the issuer."""
+    name = args.split()[0] if args.split() else ctx.session.name
+    online = ctx.server.world.find(name)
+    return str(online.name) if online is not None else name
+
+
+def _spelled(records: Sequence[GameRecord], name: str) -> str:
+    key = name_key(name)
+    for record in records:
+        for player in (record.white, record.black):
+            if name_key(player) == key:
+                return player
+    return name
+
+
+@command("history", CN.CN_HISTORY, "history [name]")
+async def history(ctx: Context, args: str) -> None:
+    name = _who(ctx, args)
+    records = await asyncio.to_thread(ctx.server.store.history, name, HISTORY_SIZE)
+    name = _spelled(records, name)
+    begin = dg.GamelistBegin("history", args.strip(), len(records), 1, len(records), "")
+    ctx.batch.add(ctx.session, Datagram(begin))
+    if not records:
+        ctx.reply(f"{name} has no history games.")
+        return
+    rows = [f"History for {name}:", "                  Opponent      Type         ECO End Date"]
+    key = name_key(name)
+    for index, record in enumerate(records, 1):
+        white = name_key(record.white) == key
+        mine, theirs = (
+            (record.white_rating, record.black_rating)
+            if white
+            else (record.black_rating, record.white_rating)
+        )
+        opponent = record.black if white else record.white
+        code, _ = _result(record)
+        if record.status == 0:
+            lost = (record.color == 1) == white
+            sign = "-" if lost else "+"
+        else:
+            sign = "=" if record.status == 1 else "*"
+        kind = kind_text(record.rating_type, record.rated, record.initial, record.increment)
+        rows.append(
+            f"{index:2d}: {sign} {_rating_text(mine):>4} {'W' if white else 'B'} "
+            f"{_rating_text(theirs):>4} {opponent:<12} {kind} {record.eco or '?':>3} "
+            f"{code:<3} {_when(record)}"
+        )
+        ctx.batch.add(ctx.session, Datagram(gamelist_item(index, record)))
+    ctx.reply(*rows)
+
+
+@command("stored", CN.CN_STORED, "stored [name]")
+async def stored(ctx: Context, args: str) -> None:
+    name = _who(ctx, args)
+    records = await asyncio.to_thread(ctx.server.store.adjourned, name)
+    name = _spelled(records, name)
+    begin = dg.GamelistBegin("stored", args.strip(), len(records), 1, len(records), "")
+    ctx.batch.add(ctx.session, Datagram(begin))
+    if not records:
+        ctx.reply(f"{name} has no adjourned games.")
+        return
+    rows = [
+        f"Stored games for {name}:",
+        "    C Opponent       On Type          Str  M    ECO Date",
+    ]
+    key = name_key(name)
+    for index, record in enumerate(records, 1):
+        white = name_key(record.white) == key
+        opponent = record.black if white else record.white
+        here = ctx.server.world.online.get(name_key(opponent)) is not None
+        _, moves = replay(record)
+        board = new_board(record.wild, record.start_fen)
+        for made in moves:
+            board.push(made.move)
+        kind = kind_text(record.rating_type, record.rated, record.initial, record.increment)
+        to_move = f"{_LETTER[board.turn]}{board.fullmove_number}"
+        rows.append(
+            f"{index:2d}: {'W' if white else 'B'} {opponent:<14} {'Y' if here else 'N'} {kind}"
+            f" {strength(board, WHITE):2d}-{strength(board, BLACK):2d} {to_move:<4} "
+            f"{record.eco or '?':>3} {_when(record)}"
+        )
+        ctx.batch.add(ctx.session, Datagram(gamelist_item(index, record, here)))
+    ctx.reply(*rows)
+
+
+async def find_record(ctx: Context, args: str) -> GameRecord | None:
+    """The stored game ``args`` names: ``#ID``, or ``NAME [N]`` (N as ``history`` numbers
+    NAME's games, or -N for the N-th last; the last one when N is left out). Says why
+    when there is none."""
+    words = args.split()
+    store = ctx.server.store
+    if not words:
+        ctx.reply(f"Usage: {ctx.command} <name> [game number] | #id")
+        return None
+    if words[0].startswith("#"):
+        found = None
+        if words[0][1:].isdigit():
+            found = await asyncio.to_thread(store.game, int(words[0][1:]))
+        if found is None:
+            ctx.reply(f"There is no stored game {words[0]}.")
+        return found
+    name = _who(ctx, args)
+    records = await asyncio.to_thread(store.history, name, HISTORY_SIZE)
+    name = _spelled(records, name)
+    if not records:
+        ctx.reply(f"{name} has no history games.")
+        return None
+    which = words[1] if len(words) > 1 else "-1"
+    try:
+        number = int(which)
+    except ValueError:
+        ctx.reply(f"Usage: {ctx.command} <name> [game number] | #id")
+        return None
+    if 1 <= number <= len(records):
+        return records[number - 1]
+    if -len(records) <= number <= -1:
+        return records[number]
+    ctx.reply(f"There is no history game {which} for {name}.")
+    return None
+
+
+def _isolated_record(record: GameRecord) -> Any:
+    """DG_ISOLATED_BOARD (40) of a stored game: game number -1."""
+    return dg.IsolatedBoard(
+        -1, record.white, record.black, record.wild, record.rating_type, record.rated,
+        record.initial, record.increment, record.initial, record.increment, True, "",
+        record.white_rating, record.black_rating, record.id or 0, "", "", False, False,
+        record.wild in (CRAZYHOUSE, BUGHOUSE), "", False,
+    )  # fmt: skip
+
+
+def _stored_result(record: GameRecord) -> Datagram | None:
+    """DG_GAME_RESULT (13) of a stored game, sent with sposition and smoves."""
+    if record.status is None or record.status == 2:
+        return None
+    code, description = _result(record)
+    return Datagram(dg.GameResult(-1, False, code, record.score, description, record.eco or "?"))
+
+
+def _final_clocks(record: GameRecord) -> dict[bool, int]:
+    return {WHITE: record.white_clock, BLACK: record.black_clock}
+
+
+@command("smoves", CN.CN_SMOVES, "smoves <name> [game number] | #id")
+async def smoves(ctx: Context, args: str) -> None:
+    record = await find_record(ctx, args)
+    if record is None:
+        return
+    start, moves = replay(record)
+    session, batch = ctx.session, ctx.batch
+    batch.add(session, Datagram(_isolated_record(record)))
+    start_fen = _start_fen(start, record.wild)
+    line_datagrams(batch, session, -1, start, start_fen, moves, _final_clocks(record))
+    result = _stored_result(record)
+    if result is not None:
+        batch.add(session, result)
+    ctx.reply(*movelist_text(record, start, moves))
+
+
+def movelist_text(record: GameRecord, start: chess.Board, moves: Sequence[ServerMove]) -> list[str]:
+    """A stored game's moves as FICS's ``moves`` shows them."""
+    white = f"{record.white} ({_rating_text(record.white_rating)})"
+    black = f"{record.black} ({_rating_text(record.black_rating)})"
+    words = f"{'Rated' if record.rated else 'Unrated'} {record.rating_type.lower()} match"
+    rows = [
+        f"{white} vs. {black} --- {record.started.strftime('%a %b %d, %H:%M UTC %Y')}",
+        f"{words}, initial time: {record.initial} minutes, increment: {record.increment} seconds.",
+        "",
+        f"Move  {record.white:<24}{record.black}",
+        "----  ---------------------   ---------------------",
+    ]
+    cells = [f"{m.san:<8}{format_move_time(m.time_ms, False)}" for m in moves]
+    if start.turn == BLACK:
+        cells.insert(0, "...")
+    number = start.fullmove_number
+    for index in range(0, len(cells), 2):
+        pair = cells[index : index + 2]
+        rows.append(f"{number:3d}.  {pair[0]:<24}{pair[1] if len(pair) > 1 else ''}".rstrip())
+        number += 1
+    _, description = _result(record)
+    rows.append(f"      {{{description}}} {record.score}")
+    return rows
+
+
+@command("sposition", CN.CN_SPOSITION, "sposition <name> [game number] | #id")
+async def sposition(ctx: Context, args: str) -> None:
+    record = await find_record(ctx, args)
+    if record is None:
+        return
+    start, moves = replay(record)
+    board = start.copy(stack=False)
+    for made in moves:
+        board.push(made.move)
+    ctx.batch.add(ctx.session, Datagram(_isolated_record(record)))
+    result = _stored_result(record)
+    if result is not None:
+        ctx.batch.add(ctx.session, result)
+    facts = BoardFacts(
+        -1,
+        record.white,
+        record.black,
+        record.initial,
+        record.increment,
+        record.white_clock,
+        record.black_clock,
+        moves[-1].time_ms if moves else 0,
+    )
+    ctx.reply(f"Position of {record.white} vs. {record.black} ({len(moves)} half-moves):")
+    ctx.batch.add(ctx.session, isolated_board(board, facts))
+
+
+# -- examining -------------------------------------------------------------------------------
+
+
+def _examined(ctx: Context) -> ExaminedGame | None:
+    exam = examining(ctx.server, ctx.session)
+    if exam is None:
+        ctx.reply("You are not examining a game.")
+    return exam
+
+
+@command("examine", CN.CN_EXAMINE, "examine [<name> [game number] | #id]")
+async def examine(ctx: Context, args: str) -> None:
+    server, session = ctx.server, ctx.session
+    if examining(server, session) is not None:
+        ctx.reply("You are already examining a game.")
+        return
+    if session in server.games.by_player:
+        ctx.reply("You are playing a game.")
+        return
+    if not args.strip():
+        exam = ExaminedGame(free_number(server), session.name, session.name, new_board())
+        ctx.reply("Starting a game in examine (scratch) mode.")
+    else:
+        record = await find_record(ctx, args)
+        if record is None:
+            return
+        if examining(server, session) is not None or session in server.games.by_player:
+            ctx.reply("You are busy.")  # something started while the store answered
+            return
+        start, moves = replay(record)
+        exam = ExaminedGame(
+            free_number(server), record.white, record.black, start, moves,
+            wild=record.wild, rating_type=record.rating_type, rated=record.rated,
+            initial=record.initial, increment=record.increment,
+            white_rating=record.white_rating, black_rating=record.black_rating,
+            game_id=record.id or 0, ex_string="Ex: stored game",
+        )  # fmt: skip
+        ctx.reply(f"Starting game {exam.number} in examine mode: {exam.white} vs. {exam.black}.")
+    start_examining(server, session, exam, ctx.batch)
+
+
+@command("unexamine", CN.CN_UNEXAMINE, "unexamine")
+async def unexamine(ctx: Context, args: str) -> None:
+    if not stop_examining(ctx.server, ctx.session, ctx.batch):
+        ctx.reply("You are not examining a game.")
+
+
+def _steps(ctx: Context, args: str) -> int | None:
+    text = args.strip()
+    if not text:
+        return 1
+    if text.isdigit() and int(text) > 0:
+        return int(text)
+    ctx.reply(f"Usage: {ctx.command} [number of half-moves]")
+    return None
+
+
+def _plural(count: int) -> str:
+    return f"{count} move{'' if count == 1 else 's'}"
+
+
+@command("forward", CN.CN_FORWARD, "forward [n]")
+async def forward(ctx: Context, args: str) -> None:
+    exam = _examined(ctx)
+    steps = _steps(ctx, args) if exam is not None else None
+    if exam is None or steps is None:
+        return
+    steps = min(steps, len(exam.line) - exam.ply)
+    if steps == 0:
+        ctx.reply("You're at the end of the game.")
+        return
+    made = [exam.forward() for _ in range(steps)]
+    audience = list(exam.audience())
+    ctx.batch.add_all(audience, LineMoves(exam.number, made, IsVariation.MOVE_FORWARD))
+    said = f"Game {exam.number}: {ctx.session.name} goes forward {_plural(steps)}."
+    ctx.batch.add_all(audience, lines(said))
+    ctx.batch.add_all(audience, exam.board_message())
+
+
+def _back(ctx: Context, exam: ExaminedGame, steps: int, said: str) -> None:
+    for _ in range(steps):
+        exam.backward()
+    audience = list(exam.audience())
+    if steps:
+        ctx.batch.add_all(audience, Datagram(dg.Backward(exam.number, steps)))
+    ctx.batch.add_all(audience, lines(said))
+    ctx.batch.add_all(audience, exam.board_message())
+
+
+@command("backward", CN.CN_BACK, "backward [n]")
+async def backward(ctx: Context, args: str) -> None:
+    exam = _examined(ctx)
+    steps = _steps(ctx, args) if exam is not None else None
+    if exam is None or steps is None:
+        return
+    steps = min(steps, exam.ply)
+    if steps == 0:
+        ctx.reply("You're at the beginning of the game.")
+        return
+    _back(ctx, exam, steps, f"Game {exam.number}: {ctx.session.name} backs up {_plural(steps)}.")
+
+
+@command("revert", CN.CN_REVERT, "revert")
+async def revert(ctx: Context, args: str) -> None:
+    """Back to where the line being looked at left the main line (DG_BACKWARD)."""
+    exam = _examined(ctx)
+    if exam is None:
+        return
+    branch = exam.branch()
+    if _same(exam.line, exam.mainline) or (branch == len(exam.line) and exam.ply <= branch):
+        exam.line = list(exam.mainline)
+        ctx.reply("You are already on the main line.")
+        return
+    steps = max(exam.ply - branch, 0)
+    exam.line = list(exam.mainline)
+    _back(ctx, exam, steps, f"Game {exam.number}: {ctx.session.name} reverts to the main line.")
+
+
+# -- lecture marks ---------------------------------------------------------------------------
+
+
+class Mark(Message):
+    """A lecture mark (or its removal) as each receiver's datagrams show it, or text."""
+
+    datagram_kinds = frozenset({DG.CIRCLE, DG.UNCIRCLE, DG.ARROW, DG.UNARROW, DG.BOARDINFO})
+
+    def __init__(self, text: str, build: Callable[[frozenset[int]], list[Any]]) -> None:
+        self.said = text
+        self.build = build
+
+    def text(self, receiver: Session) -> Sequence[str]:
+        return (self.said,) if self.said and not self.build(receiver.level2) else ()
+
+    def datagrams(self, receiver: Session) -> Iterable[Any]:
+        return self.build(receiver.level2)
+
+
+def _square(text: str) -> str | None:
+    square = text.lower()
+    return square if square in chess.SQUARE_NAMES else None
+
+
+def _rectangle(a: str, b: str) -> list[str]:
+    """The squares of the rectangle with corners ``a`` and ``b``."""
+    sa, sb = chess.parse_square(a), chess.parse_square(b)
+    files = range(
+        min(chess.square_file(sa), chess.square_file(sb)),
+        max(chess.square_file(sa), chess.square_file(sb)) + 1,
+    )
+    ranks = range(
+        min(chess.square_rank(sa), chess.square_rank(sb)),
+        max(chess.square_rank(sa), chess.square_rank(sb)) + 1,
+    )
+    return [chess.square_name(chess.square(f, r)) for r in ranks for f in files]
+
+
+def _as_circles_and_arrows(
+    number: int,
+    examiner: str,
+    mark: tuple[int | str, str, str, int],
+    on: frozenset[int],
+    remove: bool,
+) -> list[Any]:
+    """A mark in DG_CIRCLE / DG_ARROW terms (or their removal), for clients without
+    DG_BOARDINFO: arrows as arrows, highlighted, throbbing and ghost squares as circles."""
+    kind, a, b, _ = mark
+    arrow_dg, circle_dg = (DG.UNARROW, DG.UNCIRCLE) if remove else (DG.ARROW, DG.CIRCLE)
+    arrow = dg.Unarrow if remove else dg.Arrow
+    circle = dg.Uncircle if remove else dg.Circle
+    if kind in ("arrow", BoardInfoType.ARROW):
+        return [arrow(number, examiner, a, b)] if arrow_dg in on else []
+    if kind == "circle" or kind in (
+        BoardInfoType.HIGHLIGHT,
+        BoardInfoType.THROBBING_PIECES,
+        BoardInfoType.GHOST_PIECES,
+    ):
+        return [circle(number, examiner, s) for s in _rectangle(a, b)] if circle_dg in on else []
+    return []
+
+
+def _add_mark(ctx: Context, exam: ExaminedGame, message: Message) -> None:
+    ctx.batch.add_all(list(exam.audience()), message)
+
+
+async def _circle(ctx: Context, args: str, remove: bool) -> None:
+    exam = _examined(ctx)
+    if exam is None:
+        return
+    square = _square(args.strip())
+    if square is None:
+        ctx.reply(f"Usage: {ctx.command} <square>")
+        return
+    name, number = ctx.session.name, exam.number
+    mark: tuple[int | str, str, str, int] = ("circle", square, square, 0)
+    if remove:
+        if mark in exam.marks:
+            exam.marks.remove(mark)
+        said = f"Game {number}: {name} removes the circle from {square}."
+
+        def build(on: frozenset[int]) -> list[Any]:
+            return [dg.Uncircle(number, name, square)] if DG.UNCIRCLE in on else []
+    else:
+        exam.marks.append(mark)
+        said = f"Game {number}: {name} circles {square}."
+
+        def build(on: frozenset[int]) -> list[Any]:
+            if DG.CIRCLE in on:
+                return [dg.Circle(number, name, square)]
+            if DG.BOARDINFO in on:  # "Dasher users will see BlitzIn circles as highlighted squares"
+                return [dg.Boardinfo(number, name, BoardInfoType.HIGHLIGHT, square, square, 0)]
+            return []
+
+    _add_mark(ctx, exam, Mark(said, build))
+
+
+async def _arrow(ctx: Context, args: str, remove: bool) -> None:
+    exam = _examined(ctx)
+    if exam is None:
+        return
+    words = args.split()
+    squares = [_square(w) for w in words]
+    if len(words) != 2 or squares[0] is None or squares[1] is None:
+        ctx.reply(f"Usage: {ctx.command} <from square> <to square>")
+        return
+    a, b = squares[0], squares[1]
+    name, number = ctx.session.name, exam.number
+    mark: tuple[int | str, str, str, int] = ("arrow", a, b, 0)
+    if remove:
+        if mark in exam.marks:
+            exam.marks.remove(mark)
+        said = f"Game {number}: {name} removes the arrow from {a} to {b}."
+
+        def build(on: frozenset[int]) -> list[Any]:
+            return [dg.Unarrow(number, name, a, b)] if DG.UNARROW in on else []
+    else:
+        exam.marks.append(mark)
+        said = f"Game {number}: {name} draws an arrow from {a} to {b}."
+
+        def build(on: frozenset[int]) -> list[Any]:
+            if DG.ARROW in on:
+                return [dg.Arrow(number, name, a, b)]
+            if DG.BOARDINFO in on:
+                return [dg.Boardinfo(number, name, BoardInfoType.ARROW, a, b, 0)]
+            return []
+
+    _add_mark(ctx, exam, Mark(said, build))
+
+
+@command("circle", CN.CN_CIRCLE, "circle <square>")
+async def circle(ctx: Context, args: str) -> None:
+    await _circle(ctx, args, remove=False)
+
+
+@command("uncircle", CN.CN_CIRCLE, "uncircle <square>")
+async def uncircle(ctx: Context, args: str) -> None:
+    await _circle(ctx, args, remove=True)
+
+
+@command("arrow", CN.CN_ARROW, "arrow <from square> <to square>")
+async def arrow(ctx: Context, args: str) -> None:
+    await _arrow(ctx, args, remove=False)
+
+
+@command("unarrow", CN.CN_ARROW, "unarrow <from square> <to square>")
+async def unarrow(ctx: Context, args: str) -> None:
+    await _arrow(ctx, args, remove=True)
+
+
+@command("boardinfo", CN.CN_BOARDINFO, "boardinfo <type> <square-a> <square-b> [<color>]")
+async def boardinfo(ctx: Context, args: str) -> None:
+    """Dasher's lecture marks (DG_BOARDINFO, 143). Clients without DG_BOARDINFO see arrows
+    and circles (DG_ARROW, DG_CIRCLE; DG_UNARROW, DG_UNCIRCLE for clear-all and undo)."""
+    exam = _examined(ctx)
+    if exam is None:
+        return
+    words = args.split()
+    numbers_ok = len(words) in (3, 4) and all(
+        w.lstrip("-").isdigit() for w in (words[0], *words[3:])
+    )
+    squares = [_square(w) for w in words[1:3]]
+    if not numbers_ok or None in squares:
+        ctx.reply("Usage: boardinfo <type> <square-a> <square-b> [<color>]")
+        return
+    kind, color = int(words[0]), int(words[3]) if len(words) == 4 else 0
+    a, b = str(squares[0]), str(squares[1])
+    name, number = ctx.session.name, exam.number
+    record = dg.Boardinfo(number, name, kind, a, b, color)
+    if kind == BoardInfoType.CLEAR_ALL:
+        removed, exam.marks[:] = list(exam.marks), []
+    elif kind == BoardInfoType.UNDO:
+        removed = [exam.marks.pop()] if exam.marks else []
+    else:
+        removed = []
+        exam.marks.append((kind, a, b, color))
+    added: tuple[int | str, str, str, int] = (kind, a, b, color)
+
+    def build(on: frozenset[int]) -> list[Any]:
+        if DG.BOARDINFO in on:
+            return [record]
+        if removed or kind in (BoardInfoType.CLEAR_ALL, BoardInfoType.UNDO):
+            found: list[Any] = []
+            for mark in removed:
+                found += _as_circles_and_arrows(number, name, mark, on, remove=True)
+            return found
+        return _as_circles_and_arrows(number, name, added, on, remove=False)
+
+    _add_mark(ctx, exam, Mark("", build))

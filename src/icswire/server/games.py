@@ -1,0 +1,693 @@
+"""Games on the server: moves, clocks, offers, endings, and what players and observers see.
+
+The server keeps the clocks in milliseconds: the mover's clock runs from the moment the
+turn began, the increment is added after the move, and a timer ends the game when the
+side to move runs out (XBoard never calls ``flag``). Every move is saved as it is made,
+so a game survives a crash as an adjourned game.
+
+Each move reaches players and observers as a board (style 12 with the receiver's
+relation, style 10, or nothing under style 13; ``iset ms`` gives millisecond clocks) and
+the datagrams they enabled: DG_SEND_MOVES with exactly the parts of DGs 33-36 and 113,
+DG_MSEC for both clocks, DG_MY_TURN. Game starts and ends send the text FICS clients
+parse (``{Game N (W vs. B) Creating rated blitz match.}``, ``{Game N (W vs. B) B
+resigns} 1-0``) and DG_MY_GAME_STARTED / DG_MY_GAME_RESULT / DG_GAME_RESULT.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+import chess
+
+from icswire.boards.moves import IllegalMoveError, move_from_wire, smith_from_move
+from icswire.boards.positions import (
+    BUGHOUSE,
+    CRAZYHOUSE,
+    new_board,
+    style10_from_board,
+    style12_from_board,
+)
+from icswire.protocol import datagrams as dg
+from icswire.protocol.bughouse import Bughouse, format_b1
+from icswire.protocol.codes import IllegalMoveReason, IsVariation, describe_result
+from icswire.protocol.datagrams import DG, MOVE_PART_DGS
+from icswire.protocol.level1 import CommandNumber as CN
+from icswire.protocol.style10 import format_style10
+from icswire.protocol.style12 import format_style12
+from icswire.server.records import GameRecord
+from icswire.server.render import NEWLINE, Batch, Datagram, Message, lines
+
+if TYPE_CHECKING:
+    from icswire.server.app import Server
+    from icswire.server.session import Session
+
+#: What a line must look like to be taken as a move (coordinates, castling, SAN, drops).
+MOVE_LIKE = re.compile(
+    r"[a-h][1-8][a-h][1-8](=?[nbrqkNBRQK])?|[oO0]-[oO0](-[oO0])?|[PNBRQK]?@[a-h][1-8]"
+    r"|[NBRQK]?[a-h]?[1-8]?x?[a-h][1-8](=?[NBRQK])?[+#]?|[NBRQK][a-h1-8]?x?[a-h][1-8][+#]?"
+)
+WHITE, BLACK = chess.WHITE, chess.BLACK
+_COLOR_LETTER = {WHITE: "W", BLACK: "B"}
+
+
+@dataclass(frozen=True)
+class Terms:
+    """What a game is played under: the wild, rated or not, the time control."""
+
+    wild: int = 0
+    rated: bool = False
+    initial: int = 3  # minutes
+    increment: int = 0  # seconds
+    rating_type: str = "Blitz"
+
+    @property
+    def words(self) -> str:
+        """``rated blitz``: how match lines name the game."""
+        return f"{'rated' if self.rated else 'unrated'} {self.rating_type.lower()}"
+
+
+@dataclass(frozen=True)
+class ServerMove:
+    move: chess.Move
+    san: str
+    smith: str
+    time_ms: int
+    clock_ms: int  # the mover's clock after the move (increment included)
+
+
+@dataclass(eq=False)
+class Game:
+    """A game being played."""
+
+    number: int
+    white: Session
+    black: Session
+    terms: Terms
+    start: chess.Board
+    white_rating: int = 0
+    black_rating: int = 0
+    game_id: int | None = None
+    board: chess.Board = field(init=False)
+    moves: list[ServerMove] = field(default_factory=list)
+    clock_ms: dict[bool, int] = field(default_factory=dict)
+    turn_started: float = field(default_factory=time.monotonic)
+    observers: set[Session] = field(default_factory=set)
+    offers: dict[str, set[bool]] = field(default_factory=dict)
+    takeback: dict[bool, int] = field(default_factory=dict)
+    timer: asyncio.TimerHandle | None = None
+    last_move_time_ms: int = 0
+    started: datetime = field(default_factory=lambda: datetime.now(UTC))
+
+    def __post_init__(self) -> None:
+        self.board = self.start.copy(stack=False)
+        if not self.clock_ms:
+            initial = self.terms.initial * 60_000
+            self.clock_ms = {WHITE: initial, BLACK: initial}
+
+    # -- who is who ----------------------------------------------------------------------
+
+    @property
+    def players(self) -> tuple[Session, Session]:
+        return self.white, self.black
+
+    def color_of(self, session: Session) -> bool | None:
+        if session is self.white:
+            return WHITE
+        if session is self.black:
+            return BLACK
+        return None
+
+    def player(self, color: bool) -> Session:
+        return self.white if color == WHITE else self.black
+
+    def audience(self) -> Iterator[Session]:
+        """Players and observers."""
+        yield self.white
+        yield self.black
+        yield from self.observers
+
+    def relation(self, session: Session) -> int:
+        """Style 12's relation: 1 my move, -1 the opponent's, 0 observing."""
+        color = self.color_of(session)
+        if color is None:
+            return 0
+        return 1 if color == self.board.turn else -1
+
+    # -- clocks ------------------------------------------------------------------------
+
+    def clock_now(self, color: bool) -> int:
+        """Milliseconds left for ``color`` at this moment (the side to move's clock runs)."""
+        if color == self.board.turn:
+            elapsed = int((time.monotonic() - self.turn_started) * 1000)
+            return self.clock_ms[color] - elapsed
+        return self.clock_ms[color]
+
+    def record(self) -> GameRecord:
+        return GameRecord(
+            id=self.game_id,
+            white=self.white.name,
+            black=self.black.name,
+            white_rating=self.white_rating,
+            black_rating=self.black_rating,
+            wild=self.terms.wild,
+            rating_type=self.terms.rating_type,
+            rated=self.terms.rated,
+            initial=self.terms.initial,
+            increment=self.terms.increment,
+            start_fen=None
+            if self.start.fen() == new_board(self.terms.wild).fen()
+            else self.start.fen(),
+            moves=tuple(m.san for m in self.moves),
+            clocks=tuple(m.clock_ms for m in self.moves),
+            times=tuple(m.time_ms for m in self.moves),
+            status=None,
+            mode=None,
+            color=None,
+            score="*",
+            eco="?",
+            white_clock=self.clock_ms[WHITE],
+            black_clock=self.clock_ms[BLACK],
+            started=self.started,
+            ended=None,
+        )
+
+    def started_record(self, kind: int) -> Any:
+        """A DG_GAME_STARTED-form record (12, 15, 18, 40) of this game."""
+        cls: Any = dg.RECORDS[kind]
+        t = self.terms
+        return cls(
+            self.number, self.white.name, self.black.name, t.wild, t.rating_type, t.rated,
+            t.initial, t.increment, t.initial, t.increment, True, "",
+            self.white_rating, self.black_rating, self.game_id or 0,
+            self.white.titles, self.black.titles, False, False,
+            t.wild in (CRAZYHOUSE, BUGHOUSE), "", False,
+        )  # fmt: skip
+
+
+# -- what receivers see ------------------------------------------------------------------
+
+
+class BoardMessage(Message):
+    """The board after the last move, in the receiver's style and relation."""
+
+    datagram_kinds = frozenset({DG.BUGHOUSE_HOLDINGS})
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.board = game.board.copy()
+        self.clocks = {WHITE: game.clock_now(WHITE), BLACK: game.clock_now(BLACK)}
+        self.time_ms = game.last_move_time_ms
+
+    def key(self, receiver: Session) -> Any:
+        return (
+            receiver.variables["style"],
+            receiver.ivariables["ms"],
+            self.game.relation(receiver),
+            self.game.color_of(receiver) == BLACK,
+            DG.BUGHOUSE_HOLDINGS in receiver.level2,
+        )
+
+    def render(self, receiver: Session) -> bytes:
+        style = receiver.variables["style"]
+        if style == 13:
+            return b""
+        game, ms = self.game, bool(receiver.ivariables["ms"])
+        facts: dict[str, Any] = {
+            "game_number": game.number,
+            "white_name": game.white.name,
+            "black_name": game.black.name,
+            "relation": game.relation(receiver),
+            "initial_time": game.terms.initial,
+            "increment": game.terms.increment,
+            "white_time": self.clocks[WHITE] if ms else self.clocks[WHITE] // 1000,
+            "black_time": self.clocks[BLACK] if ms else self.clocks[BLACK] // 1000,
+            "move_time_ms": self.time_ms,
+            "move_time_precise": ms,
+        }
+        if style == 10:
+            return format_style10(style10_from_board(self.board, **facts)).encode("latin-1")
+        record = style12_from_board(
+            self.board,
+            **facts,
+            flip=game.color_of(receiver) == BLACK,
+            clock_ticking=True,
+            lag_ms=0,
+        )
+        line = format_style12(record) + NEWLINE
+        pockets = getattr(self.board, "pockets", None)
+        if pockets is not None:
+            white, black = (str(pockets[c]).upper() for c in (WHITE, BLACK))
+            line += format_b1(Bughouse(game.number, white, black)) + NEWLINE
+        return line.encode("latin-1")
+
+
+class MoveDatagrams(Message):
+    """DG_SEND_MOVES with the receiver's parts (33-36, 113), DG_MSEC, DG_MY_TURN."""
+
+    datagram_kinds = frozenset({DG.SEND_MOVES, DG.MSEC, DG.MY_TURN, *MOVE_PART_DGS})
+
+    def __init__(self, game: Game, variation: int = IsVariation.MOVE_PLAYED) -> None:
+        self.game = game
+        self.move = game.moves[-1]
+        self.mover = not game.board.turn
+        self.variation = variation
+        self.to_move = game.board.turn
+
+    def key(self, receiver: Session) -> Any:
+        return (receiver.level2 & self.datagram_kinds, self.game.color_of(receiver) == self.to_move)
+
+    def datagrams(self, receiver: Session) -> Iterable[Any]:
+        on, game, move = receiver.level2, self.game, self.move
+        if DG.SEND_MOVES in on:
+            yield dg.SendMoves(
+                game.number,
+                move.san if DG.MOVE_ALGEBRAIC in on else None,
+                move.smith if DG.MOVE_SMITH in on else None,
+                move.time_ms // 1000 if DG.MOVE_TIME in on else None,
+                move.clock_ms // 1000 if DG.MOVE_CLOCK in on else None,
+                self.variation if DG.IS_VARIATION in on else None,
+            )
+        if DG.MSEC in on:
+            yield dg.Msec(game.number, _COLOR_LETTER[self.mover], move.clock_ms, False)
+            yield dg.Msec(
+                game.number, _COLOR_LETTER[self.to_move], game.clock_ms[self.to_move], True
+            )
+        if DG.MY_TURN in on and game.color_of(receiver) == self.to_move:
+            yield dg.MyTurn(game.number)
+
+
+# -- the games of a server ------------------------------------------------------------------
+
+
+class Games:
+    """Every game being played, by number and by player."""
+
+    def __init__(self, server: Server) -> None:
+        self.server = server
+        self.by_number: dict[int, Game] = {}
+        self.by_player: dict[Session, Game] = {}
+        self._saves: asyncio.Queue[tuple[str, tuple[Any, ...]]] = asyncio.Queue()
+        self._saver: asyncio.Task[None] | None = None
+
+    def free_number(self) -> int:
+        number = 1
+        while number in self.by_number:
+            number += 1
+        return number
+
+    # -- saving, in order, off the hot path -----------------------------------------------
+
+    def save(self, method: str, *args: Any) -> None:
+        """Queue a store call; one task runs them in order, in a thread."""
+        if self._saver is None or self._saver.done():
+            self._saver = asyncio.get_running_loop().create_task(self._save_forever())
+        self._saves.put_nowait((method, args))
+
+    async def _save_forever(self) -> None:
+        while True:
+            method, args = await self._saves.get()
+            try:
+                await asyncio.to_thread(getattr(self.server.store, method), *args)
+            finally:
+                self._saves.task_done()
+
+    async def flush(self) -> None:
+        """Wait until every queued save is done."""
+        if self._saver is not None and not self._saver.done():
+            await self._saves.join()
+
+    # -- starting --------------------------------------------------------------------------
+
+    async def start(
+        self,
+        white: Session,
+        black: Session,
+        terms: Terms,
+        batch: Batch,
+        start: chess.Board | None = None,
+        resumed: GameRecord | None = None,
+    ) -> Game:
+        """Create a game, tell both players (and DG_GAME_STARTED listeners), start the clock."""
+        ratings = await self._ratings(white, black, terms)
+        game = Game(
+            self.free_number(), white, black, terms, start or new_board(terms.wild), *ratings
+        )
+        if resumed is not None:
+            for san, clock, used in zip(resumed.moves, resumed.clocks, resumed.times, strict=True):
+                move = game.board.parse_san(san)
+                game.moves.append(
+                    ServerMove(move, san, smith_from_move(game.board, move), used, clock)
+                )
+                game.board.push(move)
+            game.clock_ms = {WHITE: resumed.white_clock, BLACK: resumed.black_clock}
+            game.game_id = resumed.id
+        else:
+            game.game_id = await asyncio.to_thread(self.server.store.start_game, game.record())
+        self.by_number[game.number] = game
+        self.by_player[white] = self.by_player[black] = game
+        for session in (white, black):
+            session.state, session.state_game = "P", game.number
+            self.server.world.state_changed(session, batch)
+        self._announce_start(game, batch, resumed is not None)
+        game.turn_started = time.monotonic()
+        self._arm_timer(game)
+        return game
+
+    async def _ratings(self, white: Session, black: Session, terms: Terms) -> tuple[int, int]:
+        store = self.server.store
+        found = []
+        for player in (white, black):
+            if player.registered:
+                record = await asyncio.to_thread(store.rating, player.name, terms.rating_type)
+                found.append(round(record.glicko.rating) if record.games else 0)
+            else:
+                found.append(0)
+        return found[0], found[1]
+
+    def _announce_start(self, game: Game, batch: Batch, resumed: bool) -> None:
+        t = game.terms
+        w = f"{game.white.name} ({_rating_text(game.white_rating)})"
+        b = f"{game.black.name} ({_rating_text(game.black_rating)})"
+        verb = "Continuing" if resumed else "Creating"
+        title = f"Game {game.number} ({game.white.name} vs. {game.black.name})"
+        text = lines(
+            f"Creating: {w} {b} {t.words} {t.initial} {t.increment}",
+            f"{{{title} {verb} {t.words} match.}}",
+        )
+        board = BoardMessage(game)
+        for session in game.players:
+            color = game.color_of(session)
+            batch.add(session, text)
+            batch.add(session, Datagram(game.started_record(DG.MY_GAME_STARTED)))
+            batch.add(session, Datagram(dg.Flip(game.number, color == BLACK)))
+            self._history_datagrams(game, session, batch)
+            batch.add(session, Datagram(dg.MyRelationToGame(game.number, "PW" if color else "PB")))
+            for player in game.players:
+                symbol = "PW" if player is game.white else "PB"
+                batch.add(
+                    session, Datagram(dg.PlayersInMyGame(game.number, player.name, symbol, True))
+                )
+            for tag, value in self._pgn_tags(game):
+                batch.add(session, Datagram(dg.PgnTag(game.number, tag, value)))
+            batch.add(session, board)
+            if color == game.board.turn:
+                batch.add(session, Datagram(dg.MyTurn(game.number)))
+        listed = Datagram(game.started_record(DG.GAME_STARTED))
+        for session in self.server.world.online.values():
+            if DG.GAME_STARTED in session.level2:
+                batch.add(session, listed)
+
+    def _history_datagrams(self, game: Game, session: Session, batch: Batch) -> None:
+        """DG_MOVE_LIST or DG_POSITION_BEGIN(2) + moves, and the clocks (DG_MSEC)."""
+        on = session.level2
+        fen = game.record().start_fen
+        if DG.POSITION_BEGIN in on or DG.POSITION_BEGIN2 in on:
+            begin2 = DG.POSITION_BEGIN2 in on
+            kind = dg.PositionBegin2 if begin2 else dg.PositionBegin
+            batch.add(session, Datagram(kind(game.number, fen or "", len(game.moves))))
+            board = game.start.copy(stack=False)
+            for move in game.moves:
+                parts = _parts(on, move, IsVariation.MOVE_INITIAL)
+                record = (
+                    dg.PastMove(game.number, *parts)
+                    if begin2
+                    else dg.SendMoves(game.number, *parts)
+                )
+                batch.add(session, Datagram(record))
+                board.push(move.move)
+        elif DG.MOVE_LIST in on:
+            initial = "*" if fen is None else _board64(game.start)
+            infos = tuple(dg.MoveInfo(*_parts(on, m, IsVariation.MOVE_INITIAL)) for m in game.moves)
+            batch.add(session, Datagram(dg.MoveList(game.number, initial, infos)))
+        for color in (WHITE, BLACK):
+            running = color == game.board.turn
+            batch.add(
+                session,
+                Datagram(dg.Msec(game.number, _COLOR_LETTER[color], game.clock_ms[color], running)),
+            )
+
+    @staticmethod
+    def _pgn_tags(game: Game) -> list[tuple[str, str]]:
+        return [
+            ("Event", f"ICS {game.terms.words} match"),
+            ("Site", "icswire"),
+            ("Date", game.started.strftime("%Y.%m.%d")),
+            ("Round", "-"),
+            ("White", game.white.name),
+            ("Black", game.black.name),
+            ("Result", "*"),
+        ]
+
+    # -- moving ------------------------------------------------------------------------
+
+    def play(self, session: Session, text: str, batch: Batch) -> None:
+        """A player typed something that looks like a move."""
+        game = self.by_player[session]
+        batch.command_cn(CN.SCN_MOVE)
+        color = game.color_of(session)
+        if color != game.board.turn:
+            self._illegal(
+                game, session, text, IllegalMoveReason.NOT_YOUR_MOVE, "It is not your move.", batch
+            )
+            return
+        left = game.clock_now(color)
+        if left <= 0:
+            self._illegal(
+                game, session, text, IllegalMoveReason.LOST_ON_TIME, "You lost on time.", batch
+            )
+            self.out_of_time(game, batch)
+            return
+        try:
+            move = move_from_wire(game.board, text)
+        except IllegalMoveError:
+            reason = _illegal_reason(game.board, text)
+            self._illegal(game, session, text, reason, f"Illegal move ({text}).", batch)
+            return
+        used = game.clock_ms[color] - left
+        self._push(game, move, used, left + game.terms.increment * 1000)
+        self._after_move(game, batch)
+
+    def _push(self, game: Game, move: chess.Move, used: int, clock: int) -> None:
+        board = game.board
+        san, smith = board.san(move), smith_from_move(board, move)
+        board.push(move)
+        mover = not board.turn
+        game.clock_ms[mover] = clock
+        game.moves.append(ServerMove(move, san, smith, used, clock))
+        game.last_move_time_ms = used
+        game.turn_started = time.monotonic()
+        for offered in game.offers.values():  # "Any move resets opponent's offers" (DG 21)
+            offered.discard(board.turn)
+        game.takeback.pop(board.turn, None)
+        record = game.record()
+        self.save(
+            "save_progress", game.game_id, record.moves, record.clocks, record.times,
+            record.white_clock, record.black_clock,
+        )  # fmt: skip
+
+    def _after_move(self, game: Game, batch: Batch) -> None:
+        board_message, grams = BoardMessage(game), MoveDatagrams(game)
+        for receiver in game.audience():
+            batch.add(receiver, grams)
+            batch.add(receiver, board_message)
+        board = game.board
+        if board.is_checkmate():
+            loser = board.turn
+            self.end(game, 0, 1, loser, batch)
+        elif board.is_stalemate():
+            self.end(game, 1, 1, board.turn, batch)
+        elif board.is_insufficient_material():
+            self.end(game, 1, 5, board.turn, batch)
+        else:
+            self._arm_timer(game)
+
+    def _illegal(
+        self, game: Game, session: Session, text: str, reason: int, said: str, batch: Batch
+    ) -> None:
+        record = dg.IllegalMove(game.number, text.split(" ")[0][:20], reason)
+        batch.add(session, lines(said))
+        batch.add(session, Datagram(record))
+
+    def take_back(self, game: Game, plies: int, batch: Batch) -> None:
+        """Both players agreed: the last ``plies`` moves are gone (DG_TAKEBACK, 22)."""
+        del game.moves[-plies:]
+        board = game.start.copy(stack=False)
+        for played in game.moves:
+            board.push(played.move)
+        game.board = board
+        game.offers.clear()
+        game.takeback.clear()
+        game.turn_started = time.monotonic()
+        record = game.record()
+        self.save(
+            "save_progress", game.game_id, record.moves, record.clocks, record.times,
+            record.white_clock, record.black_clock,
+        )  # fmt: skip
+        audience = list(game.audience())
+        batch.add_all(audience, Datagram(dg.Takeback(game.number, plies)))
+        for color in (WHITE, BLACK):
+            running = color == board.turn
+            msec = dg.Msec(game.number, _COLOR_LETTER[color], game.clock_ms[color], running)
+            batch.add_all(audience, Datagram(msec))
+        batch.add_all(audience, BoardMessage(game))
+        self._arm_timer(game)
+
+    def rearm(self, game: Game) -> None:
+        """The clocks changed (moretime): the flag timer follows."""
+        self._arm_timer(game)
+
+    def disconnected(self, game: Game, session: Session, batch: Batch) -> None:
+        """A player's connection went away: two registered players' game is adjourned;
+        otherwise it is aborted before move 2 and forfeited after."""
+        color = game.color_of(session)
+        assert color is not None
+        if game.white.registered and game.black.registered:
+            self.end(game, 2, 1, color, batch)
+        elif len(game.moves) < 2:
+            self.end(game, 3, 1, color, batch)
+        else:
+            self.end(game, 0, 4 if session.registered else 6, color, batch)
+
+    # -- time ------------------------------------------------------------------------
+
+    def _arm_timer(self, game: Game) -> None:
+        if game.timer is not None:
+            game.timer.cancel()
+        left = game.clock_now(game.board.turn)
+        loop = asyncio.get_running_loop()
+        game.timer = loop.call_later(max(left, 0) / 1000 + 0.001, self._timer_fired, game)
+
+    def _timer_fired(self, game: Game) -> None:
+        if self.by_number.get(game.number) is not game:
+            return
+        if game.clock_now(game.board.turn) > 0:
+            self._arm_timer(game)
+            return
+        batch = Batch(CN.SCN_TIMEOUT, None)
+        self.out_of_time(game, batch)
+        batch.flush()
+
+    def out_of_time(self, game: Game, batch: Batch) -> None:
+        """The side to move has no time left: it loses, or draws if the other side cannot
+        mate (DG_GAMELIST_ITEM status 0 mode 2, or status 1 mode 4)."""
+        loser = game.board.turn
+        game.clock_ms[loser] = min(game.clock_now(loser), 0)
+        if game.board.has_insufficient_material(not loser):
+            self.end(game, 1, 4, loser, batch)
+        else:
+            self.end(game, 0, 2, loser, batch)
+
+    # -- ending ------------------------------------------------------------------------
+
+    def end(self, game: Game, status: int, mode: int, color: bool, batch: Batch) -> None:
+        """End ``game`` with DG_GAMELIST_ITEM's status/mode; ``color`` is the side that
+        lost or acted. Tells everybody, stores the game, updates ratings."""
+        if self.by_number.get(game.number) is not game:
+            return
+        if game.timer is not None:
+            game.timer.cancel()
+        for color_side in (WHITE, BLACK):
+            game.clock_ms[color_side] = game.clock_now(color_side)
+        result = describe_result(status, mode, 1 if color == WHITE else 0)
+        description = _named(result.text, game)
+        score = _score(status, color)
+        title = f"Game {game.number} ({game.white.name} vs. {game.black.name})"
+        said = lines(f"{{{title} {description}}} {score}")
+        record = dg.MyGameResult(game.number, False, result.code, score, description, "?")
+        listed = dg.GameResult(game.number, False, result.code, score, description, "?")
+        gone = Datagram(dg.MyRelationToGame(game.number, "X"))
+        for receiver in game.audience():
+            batch.add(receiver, said)
+            batch.add(receiver, Datagram(record))
+            batch.add(receiver, gone)
+        for session in self.server.world.online.values():
+            if DG.GAME_RESULT in session.level2:
+                batch.add(session, Datagram(listed))
+        del self.by_number[game.number]
+        for player in game.players:
+            if self.by_player.get(player) is game:
+                del self.by_player[player]
+                player.state, player.state_game = "X", 0
+                self.server.world.state_changed(player, batch)
+        for observer in game.observers:
+            observer.observing.discard(game.number)
+        self.save(
+            "finish_game", game.game_id, status, mode, 1 if color == WHITE else 0, score, "?",
+            game.clock_ms[WHITE], game.clock_ms[BLACK],
+        )  # fmt: skip
+        if game.terms.rated and status in (0, 1):
+            self.server.ratings_changed(game, score)
+
+
+def _rating_text(rating: int) -> str:
+    return str(rating) if rating else "----"
+
+
+def _named(text: str, game: Game) -> str:
+    """The table's words White and Black as the players' names (FICS's way)."""
+    return re.sub(
+        r"\b(White|Black)\b",
+        lambda m: game.white.name if m[1] == "White" else game.black.name,
+        text,
+    )
+
+
+def _score(status: int, loser: bool) -> str:
+    if status == 0:
+        return "0-1" if loser == WHITE else "1-0"
+    if status == 1:
+        return "1/2-1/2"
+    return "*"
+
+
+def _parts(on: frozenset[int], move: ServerMove, variation: int) -> tuple[Any, ...]:
+    return (
+        move.san if DG.MOVE_ALGEBRAIC in on else None,
+        move.smith if DG.MOVE_SMITH in on else None,
+        move.time_ms // 1000 if DG.MOVE_TIME in on else None,
+        move.clock_ms // 1000 if DG.MOVE_CLOCK in on else None,
+        int(variation) if DG.IS_VARIATION in on else None,
+    )
+
+
+def _board64(board: chess.Board) -> str:
+    from icswire.boards.positions import board_to_64
+
+    return board_to_64(board)
+
+
+def _illegal_reason(board: chess.Board, text: str) -> int:
+    """DG_ILLEGAL_MOVE's reason: bad notation (1), illegal (2), king in check (3), or the
+    bughouse drop reasons (5-7)."""
+    try:
+        move = (
+            board.parse_uci(text.lower().replace("=", ""))
+            if len(text) >= 4 and text[1].isdigit()
+            else board.parse_san(text)
+        )
+    except ValueError:
+        if "@" in text and hasattr(board, "pockets"):
+            square = text[-2:]
+            if square in chess.SQUARE_NAMES and board.piece_at(chess.parse_square(square)):
+                return IllegalMoveReason.DROP_SQUARE_OCCUPIED
+            if text[0].upper() == "P" and square[-1] in "18":
+                return IllegalMoveReason.PAWN_DROP_ON_BACK_RANK
+            return IllegalMoveReason.PIECE_NOT_HELD
+        return (
+            IllegalMoveReason.ILLEGAL
+            if MOVE_LIKE.fullmatch(text)
+            else IllegalMoveReason.BAD_NOTATION
+        )
+    if board.is_pseudo_legal(move) and board.is_into_check(move):
+        return IllegalMoveReason.KING_IN_CHECK
+    return IllegalMoveReason.ILLEGAL
+
+
+def looks_like_move(text: str) -> bool:
+    return MOVE_LIKE.fullmatch(text) is not None

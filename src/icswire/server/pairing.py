@@ -1,0 +1,1009 @@
+"""Pairing players: seeks, challenges and the resumption of adjourned games.
+
+Seeks (``seek``, ``unseek``, ``sought``, ``play``)
+  A seek is an open offer to anybody: ``seek TIME INC [rated|unrated] [white|black]
+  [wild N] [MIN-MAX] [manual|auto] [formula]``. TIME is required (minutes, 1-999), INC
+  defaults to 0; a seek is unrated, for either colour, wild 0, for ratings 0-9999 and
+  automatic unless it says otherwise. Seeks are numbered 1..1999 (DG_SEEK, 50); a player
+  keeps at most :data:`MAX_SEEKS` of them, and seeking again with the same terms replaces
+  the old ad (DG_SEEK_REMOVED reason 4). A new automatic seek that matches an automatic
+  seek already posted (same time, increment, rated, wild; colours that fit together; each
+  player within the other's rating range) starts the game at once and is never posted.
+
+  Those who fit a seek (rated needs a registered player, and a rating in the range) are
+  told of it: DG_SEEK if they have it on (the seeker too), else the FICS text
+  ``fred (++++) seeking 3 0 unrated blitz ("play 12" to respond)`` (not while playing);
+  ``iset seekinfo 1`` adds FICS's ``<s>`` line and its removal ``<sr>``. DG_SEEK_REMOVED
+  gives the reason: 1 the seeker left, 2 the seeker is playing (every seek of both players
+  goes when a game starts), 3 ``unseek``, 4 replaced. The formula flag is kept and shown;
+  this server has no ``formula`` variable, so every player satisfies it.
+
+Challenges (``match``, ``accept``, ``decline``, ``withdraw``, ``pending``)
+  ``match NAME [TIME INC] [rated|unrated] [white|black] [wild N]``: 5 0 when no time is
+  given (FICS takes the ``time`` and ``inc`` variables, which this server does not have),
+  unrated unless asked. The receiver gets the line XBoard's zippy mode recognises,
+  ``Challenge: A (----) B (----) unrated blitz 5 0.`` (a rating is ``----`` when its
+  player has none), and the challenger ``Issuing: ...``; both get DG_MATCH (29), whose
+  assessment (loss, draw, win: the Glicko-2 change of the DG's receiver, 0 0 0 for
+  unrated games) is there only for those with DG_MATCH_ASSESSMENT (85) on. A player has at
+  most one challenge to another; a new one replaces it. Challenging a player who already
+  challenged you with the same terms accepts that challenge; with other terms it is a
+  counteroffer that replaces theirs. A challenge goes (DG_MATCH_REMOVED, 30, with the
+  reason, to both) when it is accepted, declined, withdrawn or replaced, when either player
+  leaves, and when either starts a game.
+
+  Colours: as requested; else the player whose last game here was played with Black gets
+  White (the colour they had less recently), and a coin decides when that does not.
+
+Adjourned games (``resume``, ``match NAME``)
+  ``resume [NAME]`` or ``match NAME`` without terms offers to resume an adjourned game
+  with an online opponent: a challenge marked adjourned (DG_MATCH's is-adjourned 1, the
+  text ending ``(adjourned).``). It starts when the opponent accepts it or types
+  ``resume`` too; the game goes on from its last stored move with its stored clocks.
+
+Hooks for the rest of the server: :func:`player_left` (a session is going),
+:func:`send_lists` (DG_SEEK / DG_MATCH just turned on: the sought list, the pending
+challenges) and :func:`players_busy` (a game started by other means).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+import weakref
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import chess
+
+from icswire.boards.positions import CHESS960, CRAZYHOUSE, new_board
+from icswire.protocol import datagrams as dg
+from icswire.protocol.datagrams import DG
+from icswire.protocol.level1 import CommandNumber as CN
+from icswire.server.commands import Context, command
+from icswire.server.games import BLACK, WHITE, Game, Terms
+from icswire.server.names import name_key
+from icswire.server.ratings import rating_type, update
+from icswire.server.records import GameRecord
+from icswire.server.render import Batch, Datagram, PerReceiver, TextOrDatagram, lines
+
+if TYPE_CHECKING:
+    from icswire.server.app import Server
+    from icswire.server.session import Session
+
+__all__ = [
+    "DEFAULT_MATCH_TIME",
+    "MAX_SEEKS",
+    "Challenge",
+    "Pairing",
+    "Seek",
+    "pairing_of",
+    "player_left",
+    "players_busy",
+    "send_lists",
+]
+
+#: Seek numbers run from 1 to this (DG_SEEK: "the maximum seeking index is currently 1999").
+MAX_SEEK_INDEX = 1999
+#: How many seeks one player may have posted at once (FICS's limit).
+MAX_SEEKS = 3
+#: ``match NAME`` without a time control: minutes and increment.
+DEFAULT_MATCH_TIME = (5, 0)
+#: The wilds a game may be played in: chess, Fischer random, crazyhouse.
+PLAYABLE_WILDS = (0, CHESS960, CRAZYHOUSE)
+MAX_MINUTES = 999
+MAX_INCREMENT = 999
+#: DG_SEEK_REMOVED reasons.
+SEEKER_LEFT, SEEKER_PLAYING, SEEK_REMOVED, SEEK_REPLACED = 1, 2, 3, 4
+GUESTS_UNRATED = "Unregistered players cannot play rated games."
+_RANGE = re.compile(r"(\d{0,4})-(\d{0,4})")
+_WILD_WORDS = {"fr": CHESS960, "chess960": CHESS960, "zh": CRAZYHOUSE, "crazyhouse": CRAZYHOUSE}
+
+
+# -- the state -------------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class Seek:
+    """One seek ad."""
+
+    index: int
+    seeker: Session
+    terms: Terms
+    color: bool | None  # what the seeker asks to play; None either
+    low: int
+    high: int
+    manual: bool
+    formula: bool
+
+    def same_ad(self, other: Seek) -> bool:
+        return (self.terms, self.color, self.low, self.high, self.manual, self.formula) == (
+            other.terms,
+            other.color,
+            other.low,
+            other.high,
+            other.manual,
+            other.formula,
+        )
+
+
+@dataclass(eq=False)
+class Challenge:
+    """A match offer from ``challenger`` to ``receiver`` (or a request to resume)."""
+
+    challenger: Session
+    receiver: Session
+    terms: Terms
+    color: bool | None  # the challenger's request; None either
+    adjourned: GameRecord | None = None
+    assessment: dict[Session, tuple[int, int, int]] = field(default_factory=dict)
+
+    def involves(self, session: Session) -> bool:
+        return session is self.challenger or session is self.receiver
+
+    def other(self, session: Session) -> Session:
+        return self.receiver if session is self.challenger else self.challenger
+
+    def same_offer(self, other: Challenge) -> bool:
+        mine = self.adjourned.id if self.adjourned else None
+        theirs = other.adjourned.id if other.adjourned else None
+        return (self.terms, self.color, mine) == (other.terms, other.color, theirs)
+
+
+@dataclass(eq=False)
+class Pairing:
+    """The seeks and challenges of one server."""
+
+    seeks: dict[int, Seek] = field(default_factory=dict)
+    challenges: list[Challenge] = field(default_factory=list)
+    starting: set[Session] = field(default_factory=set)  # a game is being created for them
+    last_color: dict[str, bool] = field(default_factory=dict)  # by name key
+
+    def seeks_of(self, session: Session) -> list[Seek]:
+        return [s for s in self.seeks.values() if s.seeker is session]
+
+    def free_index(self) -> int | None:
+        for index in range(1, MAX_SEEK_INDEX + 1):
+            if index not in self.seeks:
+                return index
+        return None
+
+    def challenges_of(self, session: Session) -> list[Challenge]:
+        return [c for c in self.challenges if c.involves(session)]
+
+    def offer(self, challenger: Session, receiver: Session) -> Challenge | None:
+        for challenge in self.challenges:
+            if challenge.challenger is challenger and challenge.receiver is receiver:
+                return challenge
+        return None
+
+
+_PAIRINGS: weakref.WeakKeyDictionary[Server, Pairing] = weakref.WeakKeyDictionary()
+
+
+def pairing_of(server: Server) -> Pairing:
+    """The seeks and challenges of ``server``."""
+    found = _PAIRINGS.get(server)
+    if found is None:
+        found = _PAIRINGS[server] = Pairing()
+    return found
+
+
+# -- what players are shown ----------------------------------------------------------------
+
+
+def _rating(player: Session, kind: str) -> tuple[int, int]:
+    """(rating, annotation) of ``player`` for ``kind``; (0, 0) for a guest or no games."""
+    if not player.registered:
+        return 0, 0
+    return player.ratings.get(kind, (0, 0))
+
+
+def _match_rating(player: Session, kind: str) -> str:
+    rating = _rating(player, kind)[0]
+    return str(rating) if rating else "----"
+
+
+def _seek_rating(player: Session, kind: str) -> str:
+    """FICS's way in seek lines: ``++++`` a guest, ``----`` registered without games."""
+    if not player.registered:
+        return "++++"
+    rating = _rating(player, kind)[0]
+    return str(rating) if rating else "----"
+
+
+def _playing(state: Pairing, server: Server, session: Session) -> bool:
+    return session in server.games.by_player or session in state.starting
+
+
+def _color_word(color: bool | None) -> str:
+    return "" if color is None else (" [white]" if color == WHITE else " [black]")
+
+
+def challenge_text(challenge: Challenge) -> str:
+    """``A (----) B (----) unrated blitz 5 0.``: the body of Challenge/Issuing lines."""
+    c, r, t = challenge.challenger, challenge.receiver, challenge.terms
+    kind = t.rating_type
+    adjourned = " (adjourned)" if challenge.adjourned is not None else ""
+    return (
+        f"{c.name} ({_match_rating(c, kind)}){_color_word(challenge.color)}"
+        f" {r.name} ({_match_rating(r, kind)}) {t.words} {t.initial} {t.increment}{adjourned}."
+    )
+
+
+def _match_record(challenge: Challenge, receiver: Session) -> Any:
+    """DG_MATCH (29) as ``receiver`` gets it (the assessment only with DG 85 on)."""
+    c, r, t = challenge.challenger, challenge.receiver, challenge.terms
+    color = -1 if challenge.color is None else int(challenge.color == WHITE)
+    assess: tuple[int | None, ...] = (None, None, None)
+    if DG.MATCH_ASSESSMENT in receiver.level2:
+        assess = challenge.assessment.get(receiver, (0, 0, 0))
+    return dg.Match(
+        c.name, *_rating(c, t.rating_type), c.titles,
+        r.name, *_rating(r, t.rating_type), r.titles,
+        t.wild, t.rating_type, t.rated, challenge.adjourned is not None,
+        t.initial, t.increment, t.initial, t.increment, color,
+        *assess, "",
+    )  # fmt: skip
+
+
+def _match_message(challenge: Challenge) -> PerReceiver:
+    return PerReceiver(DG.MATCH, lambda receiver: _match_record(challenge, receiver))
+
+
+def _seek_record(seek: Seek) -> Any:
+    t = seek.terms
+    rating, note = _rating(seek.seeker, t.rating_type)
+    color = -1 if seek.color is None else int(seek.color == WHITE)
+    return dg.Seek(
+        seek.index, seek.seeker.name, seek.seeker.titles, rating, note, t.wild,
+        t.rating_type, t.initial, t.increment, t.rated, color, seek.low, seek.high,
+        not seek.manual, seek.formula, "",
+    )  # fmt: skip
+
+
+def _seek_words(seek: Seek) -> str:
+    """``3 0 unrated blitz [white] 1200-1600 m f``: a seek's terms as FICS prints them."""
+    t = seek.terms
+    parts = [f"{t.initial} {t.increment} {t.words}{_color_word(seek.color)}"]
+    if (seek.low, seek.high) != (0, 9999):
+        parts.append(f"{seek.low}-{seek.high}")
+    if seek.manual:
+        parts.append("m")
+    if seek.formula:
+        parts.append("f")
+    return " ".join(parts)
+
+
+def _seek_announcement(seek: Seek) -> str:
+    player = seek.seeker
+    rating = _seek_rating(player, seek.terms.rating_type)
+    return f'{player.name} ({rating}) seeking {_seek_words(seek)} ("play {seek.index}" to respond)'
+
+
+def _seekinfo_line(seek: Seek) -> str:
+    """FICS's ``<s>`` line (``iset seekinfo 1``)."""
+    t, player = seek.terms, seek.seeker
+    rating, note = _rating(player, t.rating_type)
+    color = "?" if seek.color is None else ("W" if seek.color == WHITE else "B")
+    return (
+        f"<s> {seek.index} w={player.name} ti={0 if player.registered else 1:02x}"
+        f" rt={rating}{' ' if note == 2 else 'P'} t={t.initial} i={t.increment}"
+        f" r={'r' if t.rated else 'u'} tp={t.rating_type.lower()} c={color}"
+        f" rr={seek.low}-{seek.high} a={'f' if seek.manual else 't'}"
+        f" f={'t' if seek.formula else 'f'}"
+    )
+
+
+def _sought_row(seek: Seek) -> str:
+    t = seek.terms
+    rating = _seek_rating(seek.seeker, t.rating_type)
+    color = {None: "", WHITE: "[white]", BLACK: "[black]"}[seek.color]
+    flags = ("m" if seek.manual else "") + ("f" if seek.formula else "")
+    return (
+        f"{seek.index:3} {rating:>4} {seek.seeker.name:<17} {t.initial:3} {t.increment:3}"
+        f" {'rated' if t.rated else 'unrated':<7} {t.rating_type.lower():<10} {color:<7}"
+        f" {seek.low:4}-{seek.high:<4} {flags}"
+    ).rstrip()
+
+
+def _fits(seek: Seek, player: Session) -> bool:
+    """May ``player`` answer ``seek``: rated needs registration, and the rating range."""
+    if seek.terms.rated and not player.registered:
+        return False
+    return seek.low <= _rating(player, seek.terms.rating_type)[0] <= seek.high
+
+
+def _pairs_with(old: Seek, new: Seek) -> bool:
+    """Do two automatic seeks of two players make a game?"""
+    return (
+        old.seeker is not new.seeker
+        and old.terms == new.terms
+        and not old.manual
+        and not new.manual
+        and not (old.color is not None and old.color == new.color)
+        and _fits(old, new.seeker)
+        and _fits(new, old.seeker)
+    )
+
+
+# -- removing --------------------------------------------------------------------------------
+
+
+def _remove_seek(server: Server, state: Pairing, seek: Seek, reason: int, batch: Batch) -> None:
+    if state.seeks.get(seek.index) is not seek:
+        return
+    del state.seeks[seek.index]
+    gone = Datagram(dg.SeekRemoved(seek.index, reason))
+    info = lines(f"<sr> {seek.index}")
+    for other in server.world.online.values():
+        if other is seek.seeker and reason == SEEKER_LEFT:
+            continue
+        if DG.SEEK_REMOVED in other.level2:
+            batch.add(other, gone)
+        if other.ivariables["seekinfo"] or other.ivariables["seekremove"]:
+            batch.add(other, info)
+
+
+def _remove_challenge(
+    state: Pairing, challenge: Challenge, why: str, batch: Batch, to: Iterable[Session] = ()
+) -> None:
+    """Take a challenge away: DG_MATCH_REMOVED with ``why`` to both (or to ``to``)."""
+    if challenge not in state.challenges:
+        return
+    state.challenges.remove(challenge)
+    record = dg.MatchRemoved(challenge.challenger.name, challenge.receiver.name, why)
+    receivers = list(to) or [challenge.challenger, challenge.receiver]
+    batch.add_all(receivers, Datagram(record))
+
+
+def players_busy(server: Server, players: Iterable[Session], batch: Batch) -> None:
+    """A game is starting for ``players``: their seeks go (reason 2) and so do the
+    challenges to and from them."""
+    state = pairing_of(server)
+    players = list(players)
+    for player in players:
+        for seek in state.seeks_of(player):
+            _remove_seek(server, state, seek, SEEKER_PLAYING, batch)
+    for player in players:
+        for challenge in state.challenges_of(player):
+            other = challenge.other(player)
+            if other in players:
+                why = f"{player.name} and {other.name} started a game."
+            else:
+                why = f"{player.name} started another game."
+                batch.add(other, lines(f"Challenge {_between(challenge)} removed: {why}"))
+            _remove_challenge(state, challenge, why, batch)
+
+
+def _between(challenge: Challenge) -> str:
+    return f"from {challenge.challenger.name} to {challenge.receiver.name}"
+
+
+def player_left(server: Server, session: Session) -> None:
+    """``session`` is leaving: its seeks (DG_SEEK_REMOVED reason 1) and challenges go.
+
+    Call it from :meth:`Server._leave` while the session is still in the world (before
+    ``world.depart``), also for a player who was in a game.
+    """
+    state = pairing_of(server)
+    state.starting.discard(session)
+    if not state.seeks_of(session) and not state.challenges_of(session):
+        return
+    batch = Batch(CN.SCN_LOGOUT, None, issuer_name=session.name)
+    for seek in state.seeks_of(session):
+        _remove_seek(server, state, seek, SEEKER_LEFT, batch)
+    for challenge in state.challenges_of(session):
+        other = challenge.other(session)
+        if session is challenge.challenger:
+            said = f"{session.name}, who was challenging you, has departed."
+        else:
+            said = f"{session.name}, whom you were challenging, has departed."
+        batch.add(other, lines(said))
+        _remove_challenge(state, challenge, f"{session.name} left.", batch, to=[other])
+    batch.flush()
+
+
+def send_lists(server: Server, session: Session, number: int, batch: Batch) -> None:
+    """What turning on DG_SEEK (the sought list, as DG_SEEKs) or DG_MATCH (one DG_MATCH
+    per pending challenge of ``session``) sends. Call it where ``set-2 N 1`` and the login
+    settings send the other lists (``World.send_lists``)."""
+    state = pairing_of(server)
+    if number == DG.SEEK:
+        for index in sorted(state.seeks):
+            batch.add(session, Datagram(_seek_record(state.seeks[index])))
+    elif number == DG.MATCH:
+        for challenge in state.challenges_of(session):
+            batch.add(session, _match_message(challenge))
+
+
+# -- reading terms ---------------------------------------------------------------------------
+
+
+@dataclass
+class _Asked:
+    """Terms as typed, before they are checked."""
+
+    times: list[int] = field(default_factory=list)
+    rated: bool = False
+    color: bool | None = None
+    wild: int = 0
+    low: int = 0
+    high: int = 9999
+    manual: bool = False
+    formula: bool = False
+
+
+def _parse(words: list[str], seek: bool) -> _Asked | str:
+    """The options of ``seek``/``match``; a message saying what is wrong otherwise."""
+    asked = _Asked()
+    tokens: Iterator[str] = iter(words)
+    for token in tokens:
+        word = token.lower()
+        if word.isdigit():
+            asked.times.append(int(word))
+        elif word in ("r", "rated"):
+            asked.rated = True
+        elif word in ("u", "unrated"):
+            asked.rated = False
+        elif word in ("w", "white"):
+            asked.color = WHITE
+        elif word in ("b", "black"):
+            asked.color = BLACK
+        elif word == "wild":
+            number = next(tokens, "")
+            if not number.isdigit():
+                return "Usage: wild <number>"
+            asked.wild = int(number)
+        elif word.startswith("wild") and word[4:].lstrip("/").isdigit():
+            asked.wild = int(word[4:].lstrip("/"))
+        elif word in _WILD_WORDS:
+            asked.wild = _WILD_WORDS[word]
+        elif seek and (found := _RANGE.fullmatch(word)):
+            asked.low = int(found[1] or 0)
+            asked.high = int(found[2] or 9999)
+        elif seek and word in ("m", "manual"):
+            asked.manual = True
+        elif seek and word in ("a", "auto"):
+            asked.manual = False
+        elif seek and word in ("f", "formula"):
+            asked.formula = True
+        else:
+            return f'Unknown option "{token}".'
+    if len(asked.times) > 2:
+        return "Give the time control as TIME INC."
+    return asked
+
+
+def _terms(asked: _Asked, default: tuple[int, int] | None) -> Terms | str:
+    """The game's terms, or why they cannot be played here."""
+    times = asked.times or list(default or ())
+    if not times:
+        return "Usage: seek TIME INC [rated|unrated] [white|black] [wild N] [MIN-MAX] [m|a] [f]"
+    initial, increment = times[0], times[1] if len(times) > 1 else 0
+    if not 1 <= initial <= MAX_MINUTES:
+        return f"The time must be from 1 to {MAX_MINUTES} minutes."
+    if increment > MAX_INCREMENT:
+        return f"The increment must be from 0 to {MAX_INCREMENT} seconds."
+    if asked.wild not in PLAYABLE_WILDS:
+        return f"Wild {asked.wild} is not played on this server."
+    if asked.low > asked.high:
+        return "The rating range must go from low to high."
+    kind = rating_type(asked.wild, initial, increment)
+    return Terms(asked.wild, asked.rated, initial, increment, kind)
+
+
+# -- starting games --------------------------------------------------------------------------
+
+
+def _colors(
+    state: Pairing,
+    first: Session,
+    first_wants: bool | None,
+    second: Session,
+    second_wants: bool | None = None,
+) -> tuple[Session, Session]:
+    """(white, black): as either player asked, else whoever had White less recently."""
+    if first_wants is None and second_wants is not None:
+        first_wants = not second_wants
+    if first_wants is not None:
+        return (first, second) if first_wants == WHITE else (second, first)
+
+    def white_claim(player: Session) -> int:  # 1: played Black last, 0: unknown, -1: White
+        last = state.last_color.get(name_key(player.name))
+        return 0 if last is None else (1 if last == BLACK else -1)
+
+    claims = white_claim(first), white_claim(second)
+    first_white = random.random() < 0.5 if claims[0] == claims[1] else claims[0] > claims[1]
+    return (first, second) if first_white else (second, first)
+
+
+async def _start(
+    server: Server,
+    batch: Batch,
+    white: Session,
+    black: Session,
+    terms: Terms,
+    resumed: GameRecord | None = None,
+) -> Game:
+    """Clear both players' seeks and challenges, then start the game."""
+    state = pairing_of(server)
+    players_busy(server, (white, black), batch)
+    state.starting |= {white, black}
+    start: chess.Board | None = None
+    if resumed is not None and resumed.start_fen:
+        start = new_board(resumed.wild, resumed.start_fen)
+    elif resumed is None and terms.wild == CHESS960:
+        start = chess.Board.from_chess960_pos(random.randrange(960))
+    try:
+        game = await server.games.start(white, black, terms, batch, start=start, resumed=resumed)
+    finally:
+        state.starting -= {white, black}
+    state.last_color[name_key(white.name)] = WHITE
+    state.last_color[name_key(black.name)] = BLACK
+    if resumed is not None and resumed.id is not None and game.game_id != resumed.id:
+        await asyncio.to_thread(server.store.resume_done, resumed.id)
+    for player in (white, black):  # left while the game was being made
+        if not player.logged_in and server.games.by_player.get(player) is game:
+            server.games.disconnected(game, player, batch)
+    return game
+
+
+async def _assess(server: Server, challenge: Challenge) -> None:
+    """Glicko-2 changes (loss, draw, win) for each player, for DG_MATCH's assessment."""
+    players = (challenge.challenger, challenge.receiver)
+    if not any(DG.MATCH_ASSESSMENT in p.level2 for p in players):
+        return
+    t = challenge.terms
+    if not (t.rated and all(p.registered for p in players)):
+        return
+    store = server.store
+    records = [await asyncio.to_thread(store.rating, p.name, t.rating_type) for p in players]
+    for index, player in enumerate(players):
+        mine, theirs = records[index].glicko, records[1 - index].glicko
+        changes = (round(update(mine, [(theirs, s)]).rating - mine.rating) for s in (0, 0.5, 1))
+        loss, draw, win = changes
+        challenge.assessment[player] = (loss, draw, win)
+
+
+# -- seeks -----------------------------------------------------------------------------------
+
+
+@command("seek", CN.CN_SEEKING, "seek TIME INC [rated|unrated] [white|black] [wild N] [MIN-MAX]")
+async def seek_(ctx: Context, args: str) -> None:
+    server, session = ctx.server, ctx.session
+    state = pairing_of(server)
+    asked = _parse(args.split(), seek=True)
+    if isinstance(asked, str):
+        ctx.reply(asked)
+        return
+    terms = _terms(asked, None)
+    if isinstance(terms, str):
+        ctx.reply(terms)
+        return
+    if terms.rated and not session.registered:
+        ctx.reply(GUESTS_UNRATED)
+        return
+    if _playing(state, server, session):
+        ctx.reply("You cannot seek while you are playing a game.")
+        return
+    new = Seek(0, session, terms, asked.color, asked.low, asked.high, asked.manual, asked.formula)
+    replaced = [s for s in state.seeks_of(session) if s.same_ad(new)]
+    if not replaced and len(state.seeks_of(session)) >= MAX_SEEKS:
+        ctx.reply(f"You can only have {MAX_SEEKS} active seeks.")
+        return
+    for old in sorted(state.seeks.values(), key=lambda s: s.index):
+        if _pairs_with(old, new) and not _playing(state, server, old.seeker):
+            ctx.reply(f"Your seek matches one posted by {old.seeker.name}.")
+            ctx.batch.add(
+                old.seeker,
+                lines(f"Your seek {old.index} matches one posted by {session.name}."),
+            )
+            white, black = _colors(state, old.seeker, old.color, session, new.color)
+            await _start(server, ctx.batch, white, black, terms)
+            return
+    for old in replaced:
+        _remove_seek(server, state, old, SEEK_REPLACED, ctx.batch)
+    index = state.free_index()
+    if index is None:
+        ctx.reply("Sorry, there are too many seeks posted; try again later.")
+        return
+    new.index = index
+    state.seeks[index] = new
+    ctx.reply(
+        f"Your seek has been {'updated' if replaced else 'posted'} with index {index}.",
+    )
+    seen = _announce_seek(server, new, ctx.batch)
+    ctx.reply(f"({seen} player(s) saw the seek.)")
+
+
+def _announce_seek(server: Server, seek: Seek, batch: Batch) -> int:
+    """DG_SEEK or the text to those who fit the seek; how many saw it."""
+    record = _seek_record(seek)
+    told = TextOrDatagram((_seek_announcement(seek),), DG.SEEK, record)
+    own = Datagram(record)
+    info = lines(_seekinfo_line(seek))
+    seen = 0
+    playing = server.games.by_player
+    for other in server.world.online.values():
+        mine = other is seek.seeker
+        if mine:
+            batch.add(other, own)
+        elif _fits(seek, other) and (DG.SEEK in other.level2 or other not in playing):
+            batch.add(other, told)
+            seen += 1
+        if other.ivariables["seekinfo"] and (not mine or other.ivariables["showownseek"]):
+            batch.add(other, info)
+    return seen
+
+
+@command("unseek", CN.CN_UNSEEKING, "unseek [number]")
+async def unseek(ctx: Context, args: str) -> None:
+    state = pairing_of(ctx.server)
+    mine = state.seeks_of(ctx.session)
+    word = args.strip()
+    if word:
+        if not word.isdigit() or int(word) not in {s.index for s in mine}:
+            ctx.reply(f"You have no seek number {word}.")
+            return
+        mine = [state.seeks[int(word)]]
+    if not mine:
+        ctx.reply("You have no active seeks.")
+        return
+    for seek in mine:
+        _remove_seek(ctx.server, state, seek, SEEK_REMOVED, ctx.batch)
+        ctx.reply(f"Your seek {seek.index} has been removed.")
+
+
+@command("sought", CN.CN_SOUGHT, "sought [all]")
+async def sought(ctx: Context, args: str) -> None:
+    state = pairing_of(ctx.server)
+    everything = args.strip().lower() == "all"
+    shown = [
+        state.seeks[i]
+        for i in sorted(state.seeks)
+        if everything or state.seeks[i].seeker is ctx.session or _fits(state.seeks[i], ctx.session)
+    ]
+    ctx.reply(*(_sought_row(s) for s in shown), f"{len(shown)} ad(s) displayed.")
+
+
+@command("play", CN.CN_PLAY, "play <number|name>")
+async def play(ctx: Context, args: str) -> None:
+    server, session = ctx.server, ctx.session
+    state = pairing_of(server)
+    word = args.strip()
+    if not word:
+        ctx.reply("Usage: play <number|name>")
+        return
+    if word.isdigit():
+        seek = state.seeks.get(int(word))
+    else:
+        seeker = ctx.world.find(word)
+        found = state.seeks_of(seeker) if seeker is not None else []
+        seek = min(found, key=lambda s: s.index) if found else None
+    if seek is None:
+        ctx.reply("That seek is not available.")
+        return
+    if seek.seeker is session:
+        ctx.reply("You cannot respond to your own seek.")
+        return
+    if _playing(state, server, session):
+        ctx.reply("You are playing a game.")
+        return
+    if seek.terms.rated and not session.registered:
+        ctx.reply(GUESTS_UNRATED)
+        return
+    if not _fits(seek, session):
+        ctx.reply("You do not fit the rating range of that seek.")
+        return
+    if seek.manual:
+        ctx.reply("Issuing match request since the seek was set to manual.")
+        wants = None if seek.color is None else not seek.color
+        await _challenge(ctx, seek.seeker, seek.terms, wants)
+        return
+    ctx.reply(f"You accept the seek of {seek.seeker.name}.")
+    ctx.batch.add(seek.seeker, lines(f"{session.name} accepts your seek {seek.index}."))
+    white, black = _colors(state, seek.seeker, seek.color, session)
+    await _start(server, ctx.batch, white, black, seek.terms)
+
+
+# -- challenges ------------------------------------------------------------------------------
+
+
+@command("match", CN.CN_MATCH, "match NAME [TIME INC] [rated|unrated] [white|black] [wild N]")
+async def match(ctx: Context, args: str) -> None:
+    session = ctx.session
+    words = args.split()
+    if not words:
+        ctx.reply("Usage: match NAME [TIME INC] [rated|unrated] [white|black] [wild N]")
+        return
+    receiver = _opponent(ctx, words[0])
+    if receiver is None:
+        return
+    if len(words) == 1:
+        record = await _adjourned_with(ctx, receiver)
+        if record is not None:
+            await _offer_resume(ctx, receiver, record)
+            return
+    asked = _parse(words[1:], seek=False)
+    if isinstance(asked, str):
+        ctx.reply(asked)
+        return
+    terms = _terms(asked, DEFAULT_MATCH_TIME)
+    if isinstance(terms, str):
+        ctx.reply(terms)
+        return
+    if terms.rated and not session.registered:
+        ctx.reply(GUESTS_UNRATED)
+        return
+    if terms.rated and not receiver.registered:
+        ctx.reply(f"{receiver.name} is unregistered and cannot play rated games.")
+        return
+    await _challenge(ctx, receiver, terms, asked.color)
+
+
+def _opponent(ctx: Context, name: str) -> Session | None:
+    """The online player ``name`` one may challenge, or None (after saying why)."""
+    server, session = ctx.server, ctx.session
+    state = pairing_of(server)
+    receiver: Session | None = ctx.world.find(name)
+    if receiver is None:
+        ctx.reply(f'No user named "{name}" is logged in.')
+        return None
+    if receiver is session:
+        ctx.reply("You can't match yourself.")
+        return None
+    if _playing(state, server, session):
+        ctx.reply("You are playing a game.")
+        return None
+    if _playing(state, server, receiver):
+        ctx.reply(f"{receiver.name} is playing a game.")
+        return None
+    if not receiver.variables["open"]:
+        ctx.reply(f"{receiver.name} is not open to match requests.")
+        return None
+    return receiver
+
+
+async def _challenge(
+    ctx: Context,
+    receiver: Session,
+    terms: Terms,
+    color: bool | None,
+    adjourned: GameRecord | None = None,
+) -> None:
+    """Issue a challenge, or accept or replace the one between the two players."""
+    server, session, batch = ctx.server, ctx.session, ctx.batch
+    state = pairing_of(server)
+    new = Challenge(session, receiver, terms, color, adjourned)
+    theirs = state.offer(receiver, session)
+    if theirs is not None:
+        fits = theirs.terms == terms and (
+            color is None or theirs.color is None or theirs.color != color
+        )
+        same_game = (theirs.adjourned.id if theirs.adjourned else None) == (
+            adjourned.id if adjourned else None
+        )
+        if fits and same_game:
+            await _accept(ctx, theirs, color)
+            return
+        batch.add(
+            receiver, lines(f"{session.name} declines your offer and proposes a counteroffer.")
+        )
+        ctx.reply(f"Declining the offer from {receiver.name} and proposing a counteroffer.")
+        _remove_challenge(state, theirs, f"{session.name} proposed different terms.", batch)
+    mine = state.offer(session, receiver)
+    if mine is not None:
+        if mine.same_offer(new):
+            ctx.reply(f"You are already offering an identical match to {receiver.name}.")
+            return
+        ctx.reply(f"Updating offer already made to {receiver.name}.")
+        _remove_challenge(state, mine, f"{session.name} updated the challenge.", batch)
+    await _assess(server, new)
+    if state.offer(session, receiver) is not None or _playing(state, server, receiver):
+        return  # things changed while the ratings were read
+    state.challenges.append(new)
+    text = challenge_text(new)
+    batch.add(
+        receiver,
+        lines(
+            f"Challenge: {text}",
+            'You can "accept" or "decline", or propose different parameters.',
+        ),
+    )
+    message = _match_message(new)
+    batch.add(receiver, message)
+    ctx.reply(f"Issuing: {text}")
+    batch.add(session, message)
+
+
+def _offers(ctx: Context, name: str, to_me: bool, verb: str) -> Challenge | None:
+    """The one challenge ``name`` names (to me, or from me), or None after saying why."""
+    state = pairing_of(ctx.server)
+    session = ctx.session
+    if to_me:
+        mine = [c for c in state.challenges if c.receiver is session]
+        other_of = [(c, c.challenger) for c in mine]
+    else:
+        mine = [c for c in state.challenges if c.challenger is session]
+        other_of = [(c, c.receiver) for c in mine]
+    if not name:
+        if len(mine) == 1:
+            return mine[0]
+        if not mine:
+            ctx.reply(f"You have no offers to {verb}.")
+        else:
+            ctx.reply(f'You have more than one offer; say which one to {verb} ("pending").')
+        return None
+    key = name_key(name)
+    exact = [c for c, other in other_of if name_key(other.name) == key]
+    found = exact or [c for c, other in other_of if name_key(other.name).startswith(key)]
+    if len(found) == 1:
+        return found[0]
+    direction = "from" if to_me else "to"
+    ctx.reply(f"There are no offers pending {direction} {name}.")
+    return None
+
+
+async def _accept(ctx: Context, challenge: Challenge, wants: bool | None = None) -> None:
+    """Start the game of ``challenge``, to the issuer; ``wants`` is the colour the issuer
+    asked for when it accepts by challenging back."""
+    server, session, batch = ctx.server, ctx.session, ctx.batch
+    state = pairing_of(server)
+    challenger = challenge.challenger
+    if _playing(state, server, session):
+        ctx.reply("You are playing a game.")
+        return
+    if _playing(state, server, challenger):
+        ctx.reply(f"{challenger.name} is playing a game.")
+        return
+    ctx.reply(f"You accept the match offer from {challenger.name}.")
+    batch.add(challenger, lines(f"{session.name} accepts the match offer."))
+    _remove_challenge(state, challenge, f"{session.name} accepted the challenge.", batch)
+    record = challenge.adjourned
+    if record is not None:
+        white, black = _resume_colors(record, challenger, session)
+    else:
+        white, black = _colors(state, session, wants, challenger, challenge.color)
+    await _start(server, batch, white, black, challenge.terms, resumed=record)
+
+
+@command("accept", CN.CN_ACCEPT, "accept [name]")
+async def accept(ctx: Context, args: str) -> None:
+    challenge = _offers(ctx, args.strip(), to_me=True, verb="accept")
+    if challenge is not None:
+        await _accept(ctx, challenge)
+
+
+@command("decline", CN.CN_DECLINE, "decline [name]")
+async def decline(ctx: Context, args: str) -> None:
+    challenge = _offers(ctx, args.strip(), to_me=True, verb="decline")
+    if challenge is None:
+        return
+    name = ctx.session.name
+    ctx.reply(f"You decline the match offer from {challenge.challenger.name}.")
+    ctx.batch.add(challenge.challenger, lines(f"{name} declines the match offer."))
+    _remove_challenge(
+        pairing_of(ctx.server), challenge, f"{name} declined the challenge.", ctx.batch
+    )
+
+
+@command("withdraw", CN.CN_DECLINE, "withdraw [name]")
+async def withdraw(ctx: Context, args: str) -> None:
+    challenge = _offers(ctx, args.strip(), to_me=False, verb="withdraw")
+    if challenge is None:
+        return
+    name = ctx.session.name
+    ctx.reply(f"You withdraw the match offer to {challenge.receiver.name}.")
+    ctx.batch.add(challenge.receiver, lines(f"{name} withdraws the match offer."))
+    _remove_challenge(
+        pairing_of(ctx.server), challenge, f"{name} withdrew the challenge.", ctx.batch
+    )
+
+
+@command("pending", CN.CN_PENDING, "pending")
+async def pending(ctx: Context, args: str) -> None:
+    state = pairing_of(ctx.server)
+    session = ctx.session
+    to_others = [c for c in state.challenges if c.challenger is session]
+    from_others = [c for c in state.challenges if c.receiver is session]
+    out: list[str] = []
+    if to_others:
+        out += ["Offers to other players:", ""]
+        out += [f"  You are offering {c.receiver.name} a challenge: {challenge_text(c)}"
+                for c in to_others]  # fmt: skip
+    else:
+        out.append("There are no offers pending to other players.")
+    out.append("")
+    if from_others:
+        out += ["Offers from other players:", ""]
+        out += [f"  {c.challenger.name} is offering a challenge: {challenge_text(c)}"
+                for c in from_others]  # fmt: skip
+    else:
+        out.append("There are no offers pending from other players.")
+    ctx.reply(*out)
+
+
+# -- adjourned games -------------------------------------------------------------------------
+
+
+async def _adjourned(ctx: Context) -> list[GameRecord]:
+    """The adjourned games of the issuer (after the queued saves are written)."""
+    if not ctx.session.registered:
+        return []
+    await ctx.server.games.flush()
+    found: list[GameRecord] = await asyncio.to_thread(ctx.server.store.adjourned, ctx.session.name)
+    return found
+
+
+def _opponent_name(record: GameRecord, session: Session) -> str:
+    return record.black if name_key(record.white) == name_key(session.name) else record.white
+
+
+async def _adjourned_with(ctx: Context, other: Session) -> GameRecord | None:
+    if not other.registered:
+        return None
+    for record in await _adjourned(ctx):
+        if name_key(_opponent_name(record, ctx.session)) == name_key(other.name):
+            return record
+    return None
+
+
+def _resume_colors(record: GameRecord, one: Session, two: Session) -> tuple[Session, Session]:
+    return (one, two) if name_key(record.white) == name_key(one.name) else (two, one)
+
+
+def _record_terms(record: GameRecord) -> Terms:
+    return Terms(record.wild, record.rated, record.initial, record.increment, record.rating_type)
+
+
+async def _offer_resume(ctx: Context, other: Session, record: GameRecord) -> None:
+    """Ask ``other`` to resume ``record`` (or start it, if they asked already)."""
+    state = pairing_of(ctx.server)
+    theirs = state.offer(other, ctx.session)
+    if theirs is not None and theirs.adjourned is not None and theirs.adjourned.id == record.id:
+        await _accept(ctx, theirs)
+        return
+    color = WHITE if name_key(record.white) == name_key(ctx.session.name) else BLACK
+    await _challenge(ctx, other, _record_terms(record), color, adjourned=record)
+
+
+@command("resume", CN.CN_RESUME, "resume [name]")
+async def resume(ctx: Context, args: str) -> None:
+    session = ctx.session
+    name = args.strip()
+    if not session.registered:
+        ctx.reply("Only registered players have adjourned games.")
+        return
+    records = await _adjourned(ctx)
+    if not records:
+        ctx.reply("You have no adjourned games.")
+        return
+    if name:
+        other = _opponent(ctx, name)
+        if other is None:
+            return
+        record = next(
+            (r for r in records if name_key(_opponent_name(r, session)) == name_key(other.name)),
+            None,
+        )
+        if record is None or not other.registered:
+            ctx.reply(f"You have no adjourned game with {other.name}.")
+            return
+        await _offer_resume(ctx, other, record)
+        return
+    state = pairing_of(ctx.server)
+    for challenge in state.challenges:
+        if challenge.receiver is session and challenge.adjourned is not None:
+            await _accept(ctx, challenge)
+            return
+    for record in records:
+        other = ctx.world.find(_opponent_name(record, session))
+        if other is not None and other.registered and other is not session:
+            if _opponent(ctx, other.name) is None:
+                return
+            await _offer_resume(ctx, other, record)
+            return
+    ctx.reply("None of your adjourned opponents is logged in.")

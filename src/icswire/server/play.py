@@ -1,0 +1,167 @@
+"""Commands of a game in progress: resign, draw, abort, adjourn, takeback, flag, moretime.
+
+Offers (draw, abort, adjourn, takeback) are accepted by the same command from the other
+player; DG_OFFERS_IN_MY_GAME (21) shows them to players and observers. A draw is also how
+a player claims threefold repetition or the 50-move rule.
+"""
+
+from __future__ import annotations
+
+from icswire.protocol import datagrams as dg
+from icswire.protocol.level1 import CommandNumber as CN
+from icswire.server.commands import Context, command
+from icswire.server.games import BLACK, WHITE, BoardMessage, Game
+from icswire.server.render import Datagram, lines
+
+_OFFER_TEXT = {
+    "draw": "offers you a draw",
+    "abort": "would like to abort the game",
+    "adjourn": "would like to adjourn the game",
+}
+
+
+def _game(ctx: Context) -> Game | None:
+    game = ctx.server.games.by_player.get(ctx.session)
+    if game is None:
+        ctx.reply("You are not playing a game.")
+    return game
+
+
+def offers_record(game: Game) -> object:
+    offers = game.offers
+    return dg.OffersInMyGame(
+        game.number,
+        WHITE in offers.get("draw", set()),
+        BLACK in offers.get("draw", set()),
+        WHITE in offers.get("adjourn", set()),
+        BLACK in offers.get("adjourn", set()),
+        WHITE in offers.get("abort", set()),
+        BLACK in offers.get("abort", set()),
+        game.takeback.get(WHITE, 0),
+        game.takeback.get(BLACK, 0),
+    )
+
+
+def _show_offers(ctx: Context, game: Game) -> None:
+    ctx.batch.add_all(game.audience(), Datagram(offers_record(game)))
+
+
+async def _offer(ctx: Context, kind: str, status: int, mode: int) -> None:
+    """Offer, or accept the other player's offer of, a draw / abort / adjournment."""
+    game = _game(ctx)
+    if game is None:
+        return
+    color = game.color_of(ctx.session)
+    assert color is not None
+    offered = game.offers.setdefault(kind, set())
+    if (not color) in offered:
+        ctx.server.games.end(game, status, mode, color, ctx.batch)
+        return
+    if kind == "abort" and len(game.moves) < 2:  # before move 2 either player may abort
+        ctx.server.games.end(game, 3, 7, color, ctx.batch)
+        return
+    offered.add(color)
+    opponent = game.player(not color)
+    ctx.batch.add(opponent, lines(f"{ctx.session.name} {_OFFER_TEXT[kind]}."))
+    ctx.reply(f"{kind.capitalize()} request sent.")
+    _show_offers(ctx, game)
+
+
+@command("draw", CN.CN_DRAW, "draw")
+async def draw(ctx: Context, args: str) -> None:
+    game = ctx.server.games.by_player.get(ctx.session)
+    if game is not None:
+        color = game.color_of(ctx.session)
+        assert color is not None
+        if game.board.can_claim_threefold_repetition():
+            ctx.server.games.end(game, 1, 2, color, ctx.batch)
+            return
+        if game.board.can_claim_fifty_moves():
+            ctx.server.games.end(game, 1, 3, color, ctx.batch)
+            return
+    await _offer(ctx, "draw", 1, 0)
+
+
+@command("abort", CN.CN_ABORT, "abort")
+async def abort(ctx: Context, args: str) -> None:
+    await _offer(ctx, "abort", 3, 0)
+
+
+@command("adjourn", CN.CN_ADJOURN, "adjourn")
+async def adjourn(ctx: Context, args: str) -> None:
+    await _offer(ctx, "adjourn", 2, 0)
+
+
+@command("resign", CN.CN_RESIGN, "resign")
+async def resign(ctx: Context, args: str) -> None:
+    game = _game(ctx)
+    if game is not None:
+        color = game.color_of(ctx.session)
+        assert color is not None
+        ctx.server.games.end(game, 0, 0, color, ctx.batch)
+
+
+@command("flag", CN.CN_FLAG, "flag")
+async def flag(ctx: Context, args: str) -> None:
+    game = _game(ctx)
+    if game is None:
+        return
+    color = game.color_of(ctx.session)
+    if game.board.turn == color or game.clock_now(game.board.turn) > 0:
+        ctx.reply("Your opponent is not out of time.")
+        return
+    ctx.server.games.out_of_time(game, ctx.batch)
+
+
+@command("moretime", CN.CN_MORETIME, "moretime <seconds>")
+async def moretime(ctx: Context, args: str) -> None:
+    game = _game(ctx)
+    if game is None:
+        return
+    if not args.strip().isdigit() or not 1 <= int(args) <= 36000:
+        ctx.reply("Usage: moretime <seconds> (1 to 36000)")
+        return
+    seconds = int(args)
+    color = game.color_of(ctx.session)
+    assert color is not None
+    opponent = not color
+    game.clock_ms[opponent] += seconds * 1000
+    letter = "W" if opponent == WHITE else "B"
+    receivers = list(game.audience())
+    ctx.batch.add_all(receivers, Datagram(dg.Moretime(game.number, letter, seconds)))
+    ctx.batch.add_all(
+        receivers,
+        Datagram(
+            dg.SetClock(game.number, game.clock_now(WHITE) // 1000, game.clock_now(BLACK) // 1000)
+        ),
+    )
+    ctx.batch.add(
+        game.player(opponent),
+        lines(f"{ctx.session.name} has added {seconds} seconds to your clock."),
+    )
+    ctx.reply(f"{seconds} seconds were added to your opponent's clock.")
+    ctx.server.games.rearm(game)
+    ctx.batch.add_all(receivers, BoardMessage(game))
+
+
+@command("takeback", CN.CN_TAKEBACK, "takeback [plies]")
+async def takeback(ctx: Context, args: str) -> None:
+    game = _game(ctx)
+    if game is None:
+        return
+    plies = int(args) if args.strip().isdigit() else 1
+    if not 1 <= plies <= len(game.moves):
+        ctx.reply("There are not that many moves to take back.")
+        return
+    color = game.color_of(ctx.session)
+    assert color is not None
+    if game.takeback.get(not color) == plies:
+        ctx.server.games.take_back(game, plies, ctx.batch)
+        return
+    game.takeback[color] = plies
+    ctx.batch.add(
+        game.player(not color),
+        lines(f"{ctx.session.name} would like to take back {plies} half move(s)."),
+    )
+    ctx.reply("Takeback request sent.")
+    _show_offers(ctx, game)

@@ -1,0 +1,96 @@
+"""What the server keeps of games and ratings: plain values shared by the store and the server.
+
+A :class:`GameRecord` is one game as stored, from its first move to its result, with the
+status, mode and color codes of DG_GAMELIST_ITEM (73) (see
+:func:`icswire.protocol.codes.describe_result`). A :class:`RatingRecord` is one player's
+rating of one rating type.
+
+>>> record = RatingRecord("Fred", "Blitz", Glicko(), 0, 0, 0, 0)
+>>> after = record.played(Glicko(), 1)
+>>> round(after.glicko.rating), after.games, after.wins
+(1662, 1, 1)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from icswire.server.ratings import Glicko, update
+
+__all__ = ["GameRecord", "RatingRecord"]
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One game: who played it, how, every move with its clock, and how it ended."""
+
+    id: int | None
+    """The store's game id; None for a record not stored yet."""
+    white: str
+    """The name as played (case kept; guests too)."""
+    black: str
+    white_rating: int
+    """The rating each player had when the game started."""
+    black_rating: int
+    wild: int
+    rating_type: str
+    """A name in :data:`icswire.server.ratings.RATING_TYPES`."""
+    rated: bool
+    initial: int
+    """Minutes on each clock at the start."""
+    increment: int
+    """Seconds added after each move."""
+    start_fen: str | None
+    """The position the game started from; None for the standard start."""
+    moves: tuple[str, ...]
+    """In SAN (``P@e4`` for a drop)."""
+    clocks: tuple[int, ...]
+    """The mover's clock in milliseconds after each move (increment included)."""
+    times: tuple[int, ...]
+    """Milliseconds each move took."""
+    status: int | None
+    """DG_GAMELIST_ITEM's status: 0 win, 1 draw, 2 adjourned, 3 aborted; None in progress."""
+    mode: int | None
+    """DG_GAMELIST_ITEM's mode: the reason, for that status; None in progress."""
+    color: int | None
+    """0 black, 1 white: the side that lost (status 0) or acted; None in progress."""
+    score: str
+    """``1-0``, ``0-1``, ``1/2-1/2``, ``*`` (in progress or adjourned) or ``aborted``."""
+    eco: str
+    """The ECO code of the opening, ``?`` if unknown."""
+    white_clock: int
+    """Milliseconds on White's clock at the end, at adjournment or at the last move saved."""
+    black_clock: int
+    started: datetime
+    """When the game began, timezone-aware (UTC when read back)."""
+    ended: datetime | None
+    """When it ended or was adjourned; None in progress."""
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRecord:
+    """One player's rating of one rating type, with the games that made it."""
+
+    name: str
+    rating_type: str
+    """A name in :data:`icswire.server.ratings.RATING_TYPES`."""
+    glicko: Glicko
+    games: int
+    wins: int
+    losses: int
+    draws: int
+
+    def played(self, opponent: Glicko, score: float) -> RatingRecord:
+        """This record after one rated game against ``opponent`` (score 1, 0.5 or 0).
+
+        The Glicko-2 update for a rating period of one game, and the game counted.
+        """
+        return replace(
+            self,
+            glicko=update(self.glicko, [(opponent, score)]),
+            games=self.games + 1,
+            wins=self.wins + (score == 1),
+            losses=self.losses + (score == 0),
+            draws=self.draws + (0 < score < 1),
+        )
