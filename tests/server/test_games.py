@@ -13,7 +13,7 @@ import pytest
 from icswire.boards.tracker import GameTracker
 from icswire.protocol import datagrams as dg
 from icswire.protocol.datagrams import DG
-from icswire.protocol.events import Style12Line, Text
+from icswire.protocol.events import BughouseLine, Style12Line, Text
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.app import Server
 from icswire.server.games import BLACK, WHITE, Game, Terms
@@ -256,3 +256,31 @@ async def test_each_receiver_gets_exactly_its_move_parts(server: Server) -> None
     moves = await white.expect_dg(DG.SEND_MOVES, algebraic="c5")
     assert moves == dg.SendMoves(1, "c5")  # nothing but the parts DG 33 asks for
     assert not white.received(DG.MSEC)
+
+
+async def test_pstat_and_holdings_at_the_start_of_a_crazyhouse_game(server: Server) -> None:
+    wanted = (*GRAMS, DG.PSTAT, DG.BUGHOUSE_HOLDINGS)
+    white, black = await players(server, wanted)
+    await start(server, Terms(wild=23, initial=5, rating_type="Crazyhouse"))
+    stats = await white.expect_dg(DG.PSTAT)
+    assert (stats.initiated, stats.p1, stats.p2) == (0, "Whitey", "Blacky")
+    assert stats.records[0].rating_number == 6  # Crazyhouse in DG_RATING_TYPE_KEY's order
+    for ply, san in enumerate(["e4", "d5", "exd5"]):
+        if ply % 2 == 0:
+            await white.send(san)
+            await black.expect(
+                lambda e, s=san: isinstance(e, Style12Line) and e.record.pretty_move == s
+            )
+        else:
+            await black.send(san)
+            await white.expect_dg(DG.SEND_MOVES, algebraic=san)
+    holdings = await white.expect(
+        lambda e: getattr(e, "dg", None) == DG.BUGHOUSE_HOLDINGS and e.white_holding
+    )
+    assert (holdings.white_holding, holdings.black_holding) == ("P", "")
+    held = await black.expect(lambda e: isinstance(e, BughouseLine))
+    assert held.record.white_holding == "P"
+    await black.send("Nc6")
+    await white.expect_dg(DG.SEND_MOVES, algebraic="Nc6")
+    await white.send("P@e6")
+    await black.expect(lambda e: isinstance(e, Style12Line) and e.record.verbose_move == "P@e6")

@@ -40,6 +40,7 @@ from icswire.protocol.datagrams import DG, MOVE_PART_DGS
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.protocol.style10 import format_style10
 from icswire.protocol.style12 import format_style12
+from icswire.server.ratings import RATING_TYPES
 from icswire.server.records import GameRecord
 from icswire.server.render import NEWLINE, Batch, Datagram, Message, lines
 
@@ -250,7 +251,9 @@ class BoardMessage(Message):
 class MoveDatagrams(Message):
     """DG_SEND_MOVES with the receiver's parts (33-36, 113), DG_MSEC, DG_MY_TURN."""
 
-    datagram_kinds = frozenset({DG.SEND_MOVES, DG.MSEC, DG.MY_TURN, *MOVE_PART_DGS})
+    datagram_kinds = frozenset(
+        {DG.SEND_MOVES, DG.MSEC, DG.MY_TURN, DG.BUGHOUSE_HOLDINGS, *MOVE_PART_DGS}
+    )
 
     def __init__(self, game: Game, variation: int = IsVariation.MOVE_PLAYED) -> None:
         self.game = game
@@ -280,6 +283,11 @@ class MoveDatagrams(Message):
             )
         if DG.MY_TURN in on and game.color_of(receiver) == self.to_move:
             yield dg.MyTurn(game.number)
+        pockets = getattr(game.board, "pockets", None)
+        if DG.BUGHOUSE_HOLDINGS in on and pockets is not None:
+            yield dg.BughouseHoldings(
+                game.number, str(pockets[WHITE]).upper(), str(pockets[BLACK]).upper()
+            )
 
 
 # -- the games of a server ------------------------------------------------------------------
@@ -354,7 +362,8 @@ class Games:
         for session in (white, black):
             session.state, session.state_game = "P", game.number
             self.server.world.state_changed(session, batch)
-        self._announce_start(game, batch, resumed is not None)
+        past = await asyncio.to_thread(self.server.store.history, white.name, 1000)
+        self._announce_start(game, batch, resumed is not None, past)
         game.turn_started = time.monotonic()
         self._arm_timer(game)
         return game
@@ -370,7 +379,9 @@ class Games:
                 found.append(0)
         return found[0], found[1]
 
-    def _announce_start(self, game: Game, batch: Batch, resumed: bool) -> None:
+    def _announce_start(
+        self, game: Game, batch: Batch, resumed: bool, past: list[GameRecord]
+    ) -> None:
         t = game.terms
         w = f"{game.white.name} ({_rating_text(game.white_rating)})"
         b = f"{game.black.name} ({_rating_text(game.black_rating)})"
@@ -395,6 +406,10 @@ class Games:
                 )
             for tag, value in self._pgn_tags(game):
                 batch.add(session, Datagram(dg.PgnTag(game.number, tag, value)))
+            opponent = game.player(not color)
+            batch.add(
+                session, Datagram(pstat(session.name, opponent.name, game.terms.rating_type, past))
+            )
             batch.add(session, board)
             if color == game.board.turn:
                 batch.add(session, Datagram(dg.MyTurn(game.number)))
@@ -623,6 +638,32 @@ class Games:
         )  # fmt: skip
         if game.terms.rated and status in (0, 1):
             self.server.ratings_changed(game, score)
+
+
+def pstat(p1: str, p2: str, rating_type: str, past: Iterable[GameRecord]) -> Any:
+    """DG_PSTAT (142) at a game's start: p1's record against p2 in this rating type, as
+    White and as Black ("Game start records only have one record")."""
+    counts = [0] * 6
+    for record in past:
+        if record.rating_type != rating_type or record.status not in (0, 1):
+            continue
+        names = {record.white.lower(), record.black.lower()}
+        if names != {p1.lower(), p2.lower()}:
+            continue
+        as_white = record.white.lower() == p1.lower()
+        base = 0 if as_white else 3
+        if record.score == "1/2-1/2":
+            counts[base + 2] += 1
+        elif (record.score == "1-0") == as_white:
+            counts[base] += 1
+        else:
+            counts[base + 1] += 1
+    number = RATING_TYPES.index(rating_type) if rating_type in RATING_TYPES else 0
+    white_wins, white_losses, white_draws, black_wins, black_losses, black_draws = counts
+    stats = dg.PstatRecord(
+        white_wins, white_losses, white_draws, black_wins, black_losses, black_draws, number
+    )
+    return dg.Pstat(0, None, p1, p2, (stats,))
 
 
 def _rating_text(rating: int) -> str:
