@@ -34,9 +34,7 @@ def bits(*numbers: int) -> str:
     return "".join("1" if n in numbers else "0" for n in range(max(numbers) + 1))
 
 
-async def player(
-    server: Server, name: str, *datagrams: int, password: str | None = None
-) -> Client:
+async def player(server: Server, name: str, *datagrams: int, password: str | None = None) -> Client:
     """A logged-in client; ``password`` registers the name first."""
     if password is not None:
         await asyncio.to_thread(server.store.add_user, name, password)
@@ -164,7 +162,23 @@ async def test_dg_match_fields_with_and_without_assessment(server: Server) -> No
     for client in (ann, bob):
         record = await client.expect_dg(DG.MATCH)
         assert record[:17] == (
-            "Ann", 0, 0, "", "Bob", 0, 0, "", 0, "Blitz", True, False, 5, 0, 5, 0, 0
+            "Ann",
+            0,
+            0,
+            "",
+            "Bob",
+            0,
+            0,
+            "",
+            0,
+            "Blitz",
+            True,
+            False,
+            5,
+            0,
+            5,
+            0,
+            0,
         )
         assert record.fancy_timecontrol == ""
     mine = ann.received(DG.MATCH)[0]
@@ -294,7 +308,7 @@ async def test_unseek_replace_manual_seeks_and_seekinfo(server: Server) -> None:
     await beta.expect(
         is_text("<s> 1 w=Alpha ti=01 rt=0P t=3 i=0 r=u tp=blitz c=? rr=0-2000 a=f f=f")
     )
-    await alpha.command("seek 3 0 m 0-2000")  # the same ad again replaces it
+    await alpha.send("seek 3 0 m 0-2000")  # the same ad again replaces it
     removed = await alpha.expect_dg(DG.SEEK_REMOVED)
     assert (removed.index, removed.reason) == (1, pairing.SEEK_REPLACED)
     await alpha.expect_dg(DG.SEEK, index=1)
@@ -383,3 +397,35 @@ async def test_an_adjourned_game_is_resumed(server: Server) -> None:
     assert history[-1].moves == ("e4", "e5") and history[-1].score == "1-0"
     await ann.send("resume")
     await ann.expect(is_text("You have no adjourned games."))
+
+
+async def test_challenging_back_accepts_or_counters(server: Server) -> None:
+    alpha = await player(server, "Alpha", DG.MATCH_REMOVED)
+    beta = await player(server, "Beta", DG.MATCH_REMOVED)
+    await alpha.command("match Beta 3 0")
+    await beta.send("match Alpha 5 0")  # other terms: a counteroffer replaces Alpha's
+    await beta.expect(is_text("Declining the offer from Alpha and proposing a counteroffer."))
+    await alpha.expect(is_text("Beta declines your offer and proposes a counteroffer."))
+    removed = await alpha.expect_dg(DG.MATCH_REMOVED)
+    assert removed.explanation == "Beta proposed different terms."
+    await alpha.expect(is_text("Challenge: Beta (----) Alpha (----) unrated blitz 5 0."))
+    await alpha.send("match Beta 5 0 black")  # the same terms: Beta's offer is accepted
+    await alpha.expect(is_text("You accept the match offer from Beta."))
+    await beta.expect(is_text("{Game 1 (Beta vs. Alpha) Creating unrated blitz match.}"))
+    assert pairing.pairing_of(server).challenges == []
+
+
+async def test_wild_games_start_from_their_positions(server: Server) -> None:
+    alpha = await player(server, "Alpha")
+    beta = await player(server, "Beta")
+    await alpha.command("match Beta 3 0 white fr")
+    await beta.command("accept")
+    await alpha.expect(is_text("{Game 1 (Alpha vs. Beta) Creating unrated chess960 match.}"))
+    first = await board(alpha)
+    assert first.ranks[0].upper() == first.ranks[7]  # the same pieces face each other
+    assert sorted(first.ranks[7]) == sorted("RNBQKBNR")
+    await alpha.command("abort")
+    await alpha.command("match Beta 3 0 white wild 23")
+    await beta.command("accept")
+    await alpha.expect(is_text("{Game 1 (Alpha vs. Beta) Creating unrated crazyhouse match.}"))
+    assert (await board(alpha)).ranks[7] == "RNBQKBNR"

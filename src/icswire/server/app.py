@@ -12,12 +12,14 @@ import signal
 import time
 from typing import Any
 
+from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server import (
+    examine,
     pairing,  # noqa: F401
     play,  # noqa: F401  (registers the game commands)
+    watching,
 )
-from icswire.server import examine, watching  # noqa: F401
 from icswire.server.commands import (
     COMMANDS,
     Command,
@@ -129,6 +131,10 @@ class Server:
         session.logged_in = True
         start = lines(f"**** Starting FICS session as {session.display_name} ****")
         self.world.arrive(session, start)
+        if DG.GAME_STARTED in session.level2:
+            batch = Batch(CN.SCN_REALLY_LOG_IN, session)
+            watching.send_lists(self, batch, session, DG.GAME_STARTED)
+            batch.flush()
 
     def _leave(self, session: Session) -> None:
         self.ping_samples.pop(session, None)
@@ -137,10 +143,7 @@ class Server:
             batch = Batch(CN.SCN_LOGOUT, None, issuer_name=session.name)
             self.games.disconnected(game, session, batch)
             batch.flush()
-        for number in list(session.observing):
-            watched = self.games.by_number.get(number)
-            if watched is not None:
-                watched.observers.discard(session)
+        watching.session_left(self, session)
         if session.logged_in:
             session.logged_in = False
             if not self.stopping:
@@ -159,6 +162,12 @@ class Server:
             batch = Batch(CN.SCN_MOVE, session, tag)
             batch.add(session, Lines(()))
             self.games.play(session, text.strip(), batch)
+            batch.flush()
+            return
+        if looks_like_move(text.strip()) and examine.examining(self, session) is not None:
+            batch = Batch(CN.SCN_MOVE, session, tag)
+            batch.add(session, Lines(()))
+            examine.move(self, session, text.strip(), batch)
             batch.flush()
             return
         found = find_command(word)

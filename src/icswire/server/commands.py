@@ -315,6 +315,9 @@ async def set2(ctx: Context, args: str) -> None:
     ctx.batch.add(session, Datagram(dg.Set2(dg_number, on)))
     if on:
         ctx.world.send_lists(ctx.batch, session, dg_number)
+        from icswire.server import watching
+
+        watching.send_lists(ctx.server, ctx.batch, session, dg_number)
 
 
 @command("alias", CN.SCN_MISCELLANEOUS, "alias [word [expansion]]")

@@ -210,7 +210,7 @@ class BoardMessage(Message):
             receiver.variables["style"],
             receiver.ivariables["ms"],
             self.game.relation(receiver),
-            self.game.color_of(receiver) == BLACK,
+            flipped(self.game, receiver),
             DG.BUGHOUSE_HOLDINGS in receiver.level2,
         )
 
@@ -236,7 +236,7 @@ class BoardMessage(Message):
         record = style12_from_board(
             self.board,
             **facts,
-            flip=game.color_of(receiver) == BLACK,
+            flip=flipped(game, receiver),
             clock_ticking=True,
             lag_ms=0,
         )
@@ -304,8 +304,11 @@ class Games:
         self._saver: asyncio.Task[None] | None = None
 
     def free_number(self) -> int:
+        from icswire.server.examine import examined_games
+
+        examined = examined_games(self.server)
         number = 1
-        while number in self.by_number:
+        while number in self.by_number or number in examined:
             number += 1
         return number
 
@@ -364,6 +367,9 @@ class Games:
             self.server.world.state_changed(session, batch)
         past = await asyncio.to_thread(self.server.store.history, white.name, 1000)
         self._announce_start(game, batch, resumed is not None, past)
+        from icswire.server import watching
+
+        watching.game_started(self.server, game, batch)
         game.turn_started = time.monotonic()
         self._arm_timer(game)
         return game
@@ -732,3 +738,9 @@ def _illegal_reason(board: chess.Board, text: str) -> int:
 
 def looks_like_move(text: str) -> bool:
     return MOVE_LIKE.fullmatch(text) is not None
+
+
+def flipped(game: Game, receiver: Session) -> bool:
+    from icswire.server import watching
+
+    return watching.flipped(game, receiver)

@@ -653,8 +653,8 @@ async def unseek(ctx: Context, args: str) -> None:
         ctx.reply("You have no active seeks.")
         return
     for seek in mine:
-        _remove_seek(ctx.server, state, seek, SEEK_REMOVED, ctx.batch)
         ctx.reply(f"Your seek {seek.index} has been removed.")
+        _remove_seek(ctx.server, state, seek, SEEK_REMOVED, ctx.batch)
 
 
 @command("sought", CN.CN_SOUGHT, "sought [all]")
@@ -802,8 +802,14 @@ async def _challenge(
         ctx.reply(f"Updating offer already made to {receiver.name}.")
         _remove_challenge(state, mine, f"{session.name} updated the challenge.", batch)
     await _assess(server, new)
-    if state.offer(session, receiver) is not None or _playing(state, server, receiver):
-        return  # things changed while the ratings were read
+    if (
+        state.offer(session, receiver) is not None
+        or state.offer(receiver, session) is not None
+        or _playing(state, server, session)
+        or _playing(state, server, receiver)
+    ):
+        ctx.reply("The challenge was not issued: things changed meanwhile.")
+        return
     state.challenges.append(new)
     text = challenge_text(new)
     batch.add(

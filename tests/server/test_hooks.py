@@ -1,0 +1,68 @@
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+
+from icswire.protocol.datagrams import DG
+from icswire.protocol.events import Style12Line
+from icswire.protocol.level1 import CommandNumber as CN
+from icswire.server import examine
+from icswire.server.app import Server
+from icswire.server.games import Terms
+from icswire.server.render import Batch
+from icswire.server.store import Store
+
+from .test_watching import user
+
+
+@pytest.fixture
+async def server(database_url: str) -> AsyncIterator[Server]:
+    store = Store(database_url)
+    running = Server(store, "127.0.0.1", 0)
+    await running.start()
+    yield running
+    await running.stop()
+    store.close()
+
+
+async def start(server: Server, w: str, b: str):
+    batch = Batch(CN.CN_MATCH, None)
+    online = server.world.online
+    game = await server.games.start(online[w], online[b], Terms(initial=5), batch)
+    batch.flush()
+    return game
+
+
+async def test_hooks(server: Server) -> None:
+    teacher = await user(server, "Teacher", (), "set style 12")
+    await teacher.command("examine")
+    await teacher.command("e4")
+    assert [b.record.pretty_move for b in teacher.events if isinstance(b, Style12Line)][-1] == "e4"
+    white = await user(server, "Whitey", (15, 20))
+    black = await user(server, "Blacky", (), "set style 12")
+    fan = await user(server, "Fan", (18,), "set style 12")
+    await fan.command("follow blacky")
+    game = await start(server, "whitey", "blacky")
+    assert game.number == 2  # 1 is examined
+    await fan.expect_dg(DG.STARTED_OBSERVING, gamenumber=2)
+    await fan.settle(0.1)
+    await fan.command("flip")
+    await white.send("e2e4")
+    board = await fan.expect(lambda e: isinstance(e, Style12Line) and e.record.pretty_move == "e4")
+    assert board.record.flip is True
+    wb = await black.expect(lambda e: isinstance(e, Style12Line) and e.record.pretty_move == "e4")
+    assert wb.record.flip is True
+    lister = await user(server, "Tomato", (12,))
+    await lister.send("set-2 12 1")
+    await lister.expect_dg(DG.GAME_STARTED, gamenumber=1, played_game=False)
+    await lister.expect_dg(DG.GAME_STARTED, gamenumber=2, played_game=True)
+    await fan.close()
+    await white.expect_dg(DG.PLAYERS_IN_MY_GAME, playername="Fan", symbol="X")
+    await teacher.close()
+    await asyncio.sleep(0.2)
+    assert examine.examined_games(server) == {}
+    late = await user(server, "Late", (12,), )
+    await late.settle(0.2)
+    assert [r.gamenumber for r in late.received(DG.GAME_STARTED)] == [2]
