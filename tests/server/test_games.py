@@ -284,3 +284,46 @@ async def test_pstat_and_holdings_at_the_start_of_a_crazyhouse_game(server: Serv
     await white.expect_dg(DG.SEND_MOVES, algebraic="Nc6")
     await white.send("P@e6")
     await black.expect(lambda e: isinstance(e, Style12Line) and e.record.verbose_move == "P@e6")
+
+
+async def test_observers_rebuild_the_stored_game_from_datagrams_and_from_boards(
+    server: Server,
+) -> None:
+    white, black = await players(server)
+    watched = (18, 16, 24, 25, 33, 34, 35, 36, 56)
+    by_datagrams = await Client.connect(server.port, watched)
+    await by_datagrams.login("Grams", None, f"level2settings={bits(*watched)}")
+    await by_datagrams.command("set style 13")
+    by_boards = await Client.connect(server.port)
+    await by_boards.login("Boards")
+    await by_boards.command("iset ms 1")
+    game = await start(server)
+    for ply, san in enumerate(SCHOLARS[:3]):
+        mover = white if ply % 2 == 0 else black
+        await mover.send(san)
+        await asyncio.sleep(0.05)
+    await by_datagrams.command("observe 1")  # in the middle: the move list comes first
+    await by_boards.command("observe 1")
+    for ply, san in enumerate(SCHOLARS[3:], 3):
+        mover = white if ply % 2 == 0 else black
+        await mover.send(san)
+        await asyncio.sleep(0.05)
+    await by_boards.expect_text("{Game 1 (Whitey vs. Blacky) Blacky checkmated} 1-0")
+    await by_datagrams.expect_dg(DG.MY_GAME_RESULT)
+    await server.games.flush()
+    stored = await asyncio.to_thread(server.store.game, game.game_id)
+    assert stored is not None and stored.moves == tuple(SCHOLARS)
+
+    (from_datagrams,) = rebuilt(by_datagrams)
+    assert [m.san for m in from_datagrams.moves] == SCHOLARS
+    assert [m.clock_ms for m in from_datagrams.moves] == [c // 1000 * 1000 for c in stored.clocks]
+    assert from_datagrams.result == "1-0" and from_datagrams.white == "Whitey"
+
+    (from_boards,) = rebuilt(by_boards)
+    assert [m.san for m in from_boards.moves] == SCHOLARS[3:]  # boards since it came in
+    after_three = chess.Board()
+    for san in SCHOLARS[:3]:
+        after_three.push_san(san)
+    assert from_boards.start.board_fen() == after_three.board_fen()
+    assert [m.clock_ms for m in from_boards.moves] == list(stored.clocks[3:])
+    assert from_boards.result == "1-0" and not from_boards.gaps
