@@ -16,7 +16,7 @@ from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server import (
     examine,
-    pairing,  # noqa: F401
+    pairing,
     play,  # noqa: F401  (registers the game commands)
     watching,
 )
@@ -131,10 +131,13 @@ class Server:
         session.logged_in = True
         start = lines(f"**** Starting FICS session as {session.display_name} ****")
         self.world.arrive(session, start)
+        batch = Batch(CN.SCN_REALLY_LOG_IN, session)
         if DG.GAME_STARTED in session.level2:
-            batch = Batch(CN.SCN_REALLY_LOG_IN, session)
             watching.send_lists(self, batch, session, DG.GAME_STARTED)
-            batch.flush()
+        for number in (DG.SEEK, DG.MATCH):
+            if number in session.level2:
+                pairing.send_lists(self, session, number, batch)
+        batch.flush()
 
     def _leave(self, session: Session) -> None:
         self.ping_samples.pop(session, None)
@@ -144,6 +147,8 @@ class Server:
             self.games.disconnected(game, session, batch)
             batch.flush()
         watching.session_left(self, session)
+        if session.logged_in and not self.stopping:
+            pairing.player_left(self, session)
         if session.logged_in:
             session.logged_in = False
             if not self.stopping:

@@ -315,9 +315,10 @@ async def set2(ctx: Context, args: str) -> None:
     ctx.batch.add(session, Datagram(dg.Set2(dg_number, on)))
     if on:
         ctx.world.send_lists(ctx.batch, session, dg_number)
-        from icswire.server import watching
+        from icswire.server import pairing, watching
 
         watching.send_lists(ctx.server, ctx.batch, session, dg_number)
+        pairing.send_lists(ctx.server, session, dg_number, ctx.batch)
 
 
 @command("alias", CN.SCN_MISCELLANEOUS, "alias [word [expansion]]")

@@ -543,8 +543,6 @@ async def _start(
         state.starting -= {white, black}
     state.last_color[name_key(white.name)] = WHITE
     state.last_color[name_key(black.name)] = BLACK
-    if resumed is not None and resumed.id is not None and game.game_id != resumed.id:
-        await asyncio.to_thread(server.store.resume_done, resumed.id)
     for player in (white, black):  # left while the game was being made
         if not player.logged_in and server.games.by_player.get(player) is game:
             server.games.disconnected(game, player, batch)

@@ -89,6 +89,10 @@ async def abort(ctx: Context, args: str) -> None:
 
 @command("adjourn", CN.CN_ADJOURN, "adjourn")
 async def adjourn(ctx: Context, args: str) -> None:
+    game = ctx.server.games.by_player.get(ctx.session)
+    if game is not None and not (game.white.registered and game.black.registered):
+        ctx.reply("Only games between registered players can be adjourned.")
+        return
     await _offer(ctx, "adjourn", 2, 0)
 
 
