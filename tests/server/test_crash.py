@@ -105,6 +105,7 @@ async def test_sigkill_mid_game_loses_no_finished_game_and_the_game_resumes(
     await b.login("Crashb", "pw", f"level2settings={bits(*WANTED)}")
 
     white, black = await _pair(a, b)
+    winner = "Crasha" if black is a else "Crashb"
     for ply, san in enumerate(["f3", "e5", "g4"]):
         await _move(white, black, ply, san)
     await black.send("Qh4#")
@@ -126,7 +127,7 @@ async def test_sigkill_mid_game_loses_no_finished_game_and_the_game_resumes(
             (("f3", "e5", "g4", "Qh4#"), 0, 1, "0-1")
         ]
         assert store.rating("Crasha", "Blitz").games == 1
-        assert store.rating("Crashb", "Blitz").wins == 1
+        assert store.rating(winner, "Blitz").wins == 1
         (adjourned,) = store.adjourned("Crasha")
         assert adjourned.moves == ("e4", "e5") and adjourned.status == 2
 
@@ -147,5 +148,10 @@ async def test_sigkill_mid_game_loses_no_finished_game_and_the_game_resumes(
         await b.expect(lambda e: isinstance(e, Style12Line) and e.record.pretty_move == "Nf3")
     else:
         await a.expect_dg(DG.SEND_MOVES, algebraic="Nf3")
+    await asyncio.sleep(0.5)
+    with Store(database_url(server_process.data_dir, None)) as store:
+        assert store.adjourned("Crasha") == []  # resumed: no longer listed
+        (playing,) = [g for g in [store.game(resumed.game_id)] if g is not None]
+        assert playing.moves == ("e4", "e5", "Nf3") and playing.status is None
     await a.close()
     await b.close()

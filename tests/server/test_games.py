@@ -327,3 +327,22 @@ async def test_observers_rebuild_the_stored_game_from_datagrams_and_from_boards(
     assert from_boards.start.board_fen() == after_three.board_fen()
     assert [m.clock_ms for m in from_boards.moves] == list(stored.clocks[3:])
     assert from_boards.result == "1-0" and not from_boards.gaps
+
+
+async def test_games_started_at_the_same_moment_get_different_numbers(server: Server) -> None:
+    clients = []
+    for name in ("Pa", "Pb", "Pc", "Pd", "Pe", "Pf"):
+        client = await Client.connect(server.port)
+        await client.login(name)
+        clients.append(client)
+    online = server.world.online
+    batch = Batch(CN.CN_MATCH, None)
+    pairs = [("pa", "pb"), ("pc", "pd"), ("pe", "pf")]
+    games = await asyncio.gather(
+        *(server.games.start(online[w], online[b], FIVE_MINUTES, batch) for w, b in pairs)
+    )
+    batch.flush()
+    assert sorted(game.number for game in games) == [1, 2, 3]
+    await server.games.flush()
+    ids = {game.game_id for game in games}
+    assert len(ids) == 3 and None not in ids

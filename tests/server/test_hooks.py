@@ -63,6 +63,10 @@ async def test_hooks(server: Server) -> None:
     await teacher.close()
     await asyncio.sleep(0.2)
     assert examine.examined_games(server) == {}
-    late = await user(server, "Late", (12,), )
+    late = await user(
+        server,
+        "Late",
+        (12,),
+    )
     await late.settle(0.2)
     assert [r.gamenumber for r in late.received(DG.GAME_STARTED)] == [2]

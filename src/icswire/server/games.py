@@ -16,9 +16,10 @@ resigns} 1-0``) and DG_MY_GAME_STARTED / DG_MY_GAME_RESULT / DG_GAME_RESULT.
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -54,6 +55,7 @@ MOVE_LIKE = re.compile(
     r"|[NBRQK]?[a-h]?[1-8]?x?[a-h][1-8](=?[NBRQK])?[+#]?|[NBRQK][a-h1-8]?x?[a-h][1-8][+#]?"
 )
 WHITE, BLACK = chess.WHITE, chess.BLACK
+log = logging.getLogger("icswire.server")
 _COLOR_LETTER = {WHITE: "W", BLACK: "B"}
 
 
@@ -95,6 +97,7 @@ class Game:
     black_rating: int = 0
     game_id: int | None = None
     board: chess.Board = field(init=False)
+    start_fen: str | None = field(init=False)  # None: the standard start
     moves: list[ServerMove] = field(default_factory=list)
     clock_ms: dict[bool, int] = field(default_factory=dict)
     turn_started: float = field(default_factory=time.monotonic)
@@ -107,6 +110,8 @@ class Game:
 
     def __post_init__(self) -> None:
         self.board = self.start.copy(stack=False)
+        fen = self.start.fen()
+        self.start_fen = None if fen == new_board(self.terms.wild).fen() else fen
         if not self.clock_ms:
             initial = self.terms.initial * 60_000
             self.clock_ms = {WHITE: initial, BLACK: initial}
@@ -161,9 +166,7 @@ class Game:
             rated=self.terms.rated,
             initial=self.terms.initial,
             increment=self.terms.increment,
-            start_fen=None
-            if self.start.fen() == new_board(self.terms.wild).fen()
-            else self.start.fen(),
+            start_fen=self.start_fen,
             moves=tuple(m.san for m in self.moves),
             clocks=tuple(m.clock_ms for m in self.moves),
             times=tuple(m.time_ms for m in self.moves),
@@ -201,7 +204,7 @@ class BoardMessage(Message):
 
     def __init__(self, game: Game) -> None:
         self.game = game
-        self.board = game.board.copy()
+        self.board = game.board.copy(stack=1)  # the last move is all a board line shows
         self.clocks = {WHITE: game.clock_now(WHITE), BLACK: game.clock_now(BLACK)}
         self.time_ms = game.last_move_time_ms
 
@@ -300,7 +303,8 @@ class Games:
         self.server = server
         self.by_number: dict[int, Game] = {}
         self.by_player: dict[Session, Game] = {}
-        self._saves: asyncio.Queue[tuple[str, tuple[Any, ...]]] = asyncio.Queue()
+        self._saves: asyncio.Queue[Callable[[], None]] = asyncio.Queue()
+        self._progress: dict[Game, GameRecord] = {}
         self._saver: asyncio.Task[None] | None = None
 
     def free_number(self) -> int:
@@ -314,17 +318,37 @@ class Games:
 
     # -- saving, in order, off the hot path -----------------------------------------------
 
-    def save(self, method: str, *args: Any) -> None:
+    def save(self, job: Callable[[], None]) -> None:
         """Queue a store call; one task runs them in order, in a thread."""
         if self._saver is None or self._saver.done():
             self._saver = asyncio.get_running_loop().create_task(self._save_forever())
-        self._saves.put_nowait((method, args))
+        self._saves.put_nowait(job)
+
+    def save_progress(self, game: Game) -> None:
+        """Save ``game``'s moves and clocks. Under load the saves of one game coalesce:
+        only the latest state is written, once per trip through the queue."""
+        first = game not in self._progress
+        self._progress[game] = game.record()
+        if first:
+            self.save(lambda: self._write_progress(game))
+
+    def _write_progress(self, game: Game) -> None:
+        record = self._progress.pop(game, None)
+        if record is None:  # already written (by the game's end)
+            return
+        assert game.game_id is not None
+        self.server.store.save_progress(
+            game.game_id, record.moves, record.clocks, record.times,
+            record.white_clock, record.black_clock,
+        )  # fmt: skip
 
     async def _save_forever(self) -> None:
         while True:
-            method, args = await self._saves.get()
+            job = await self._saves.get()
             try:
-                await asyncio.to_thread(getattr(self.server.store, method), *args)
+                await asyncio.to_thread(job)
+            except Exception:  # one failed write must not stop the ones behind it
+                log.exception("saving a game failed")
             finally:
                 self._saves.task_done()
 
@@ -344,28 +368,32 @@ class Games:
         start: chess.Board | None = None,
         resumed: GameRecord | None = None,
     ) -> Game:
-        """Create a game, tell both players (and DG_GAME_STARTED listeners), start the clock."""
+        """Create a game, tell both players (and DG_GAME_STARTED listeners), start the clock.
+
+        A resumed adjourned game goes on as a new stored row with its moves so far (the old
+        row is marked resumed), from its own start position."""
         ratings = await self._ratings(white, black, terms)
-        game = Game(
-            self.free_number(), white, black, terms, start or new_board(terms.wild), *ratings
-        )
+        store = self.server.store
+        past = await asyncio.to_thread(store.history, white.name, 1000)
+        if start is None:
+            fen = resumed.start_fen if resumed is not None else None
+            start = new_board(terms.wild, fen)
+        game = Game(self.free_number(), white, black, terms, start, *ratings)
         if resumed is not None:
             for san, clock, used in zip(resumed.moves, resumed.clocks, resumed.times, strict=True):
                 move = game.board.parse_san(san)
-                game.moves.append(
-                    ServerMove(move, san, smith_from_move(game.board, move), used, clock)
-                )
+                smith = smith_from_move(game.board, move)
+                game.moves.append(ServerMove(move, san, smith, used, clock))
                 game.board.push(move)
             game.clock_ms = {WHITE: resumed.white_clock, BLACK: resumed.black_clock}
-            game.game_id = resumed.id
-        else:
-            game.game_id = await asyncio.to_thread(self.server.store.start_game, game.record())
-        self.by_number[game.number] = game
+        self.by_number[game.number] = game  # taken before the first await
         self.by_player[white] = self.by_player[black] = game
+        game.game_id = await asyncio.to_thread(store.start_game, game.record())
+        if resumed is not None and resumed.id is not None:
+            await asyncio.to_thread(store.resume_done, resumed.id)
         for session in (white, black):
             session.state, session.state_game = "P", game.number
             self.server.world.state_changed(session, batch)
-        past = await asyncio.to_thread(self.server.store.history, white.name, 1000)
         self._announce_start(game, batch, resumed is not None, past)
         from icswire.server import watching
 
@@ -427,7 +455,7 @@ class Games:
     def _history_datagrams(self, game: Game, session: Session, batch: Batch) -> None:
         """DG_MOVE_LIST or DG_POSITION_BEGIN(2) + moves, and the clocks (DG_MSEC)."""
         on = session.level2
-        fen = game.record().start_fen
+        fen = game.start_fen
         if DG.POSITION_BEGIN in on or DG.POSITION_BEGIN2 in on:
             begin2 = DG.POSITION_BEGIN2 in on
             kind = dg.PositionBegin2 if begin2 else dg.PositionBegin
@@ -506,11 +534,7 @@ class Games:
         for offered in game.offers.values():  # "Any move resets opponent's offers" (DG 21)
             offered.discard(board.turn)
         game.takeback.pop(board.turn, None)
-        record = game.record()
-        self.save(
-            "save_progress", game.game_id, record.moves, record.clocks, record.times,
-            record.white_clock, record.black_clock,
-        )  # fmt: skip
+        self.save_progress(game)
 
     def _after_move(self, game: Game, batch: Batch) -> None:
         board_message, grams = BoardMessage(game), MoveDatagrams(game)
@@ -545,11 +569,7 @@ class Games:
         game.offers.clear()
         game.takeback.clear()
         game.turn_started = time.monotonic()
-        record = game.record()
-        self.save(
-            "save_progress", game.game_id, record.moves, record.clocks, record.times,
-            record.white_clock, record.black_clock,
-        )  # fmt: skip
+        self.save_progress(game)
         audience = list(game.audience())
         batch.add_all(audience, Datagram(dg.Takeback(game.number, plies)))
         for color in (WHITE, BLACK):
@@ -638,10 +658,17 @@ class Games:
                 self.server.world.state_changed(player, batch)
         for observer in game.observers:
             observer.observing.discard(game.number)
-        self.save(
-            "finish_game", game.game_id, status, mode, 1 if color == WHITE else 0, score, "?",
-            game.clock_ms[WHITE], game.clock_ms[BLACK],
-        )  # fmt: skip
+        clocks = game.clock_ms[WHITE], game.clock_ms[BLACK]
+        loser = 1 if color == WHITE else 0
+        store = self.server.store
+
+        def finish() -> None:
+            if game in self._progress:
+                self._write_progress(game)
+            assert game.game_id is not None
+            store.finish_game(game.game_id, status, mode, loser, score, "?", *clocks)
+
+        self.save(finish)
         if game.terms.rated and status in (0, 1):
             self.server.ratings_changed(game, score)
 
