@@ -26,7 +26,12 @@ from typing import TYPE_CHECKING, Any
 
 import chess
 
-from icswire.boards.moves import IllegalMoveError, move_from_wire, smith_from_move
+from icswire.boards.moves import (
+    IllegalMoveError,
+    move_from_wire,
+    smith_from_move,
+    verbose_from_move,
+)
 from icswire.boards.positions import (
     BUGHOUSE,
     CRAZYHOUSE,
@@ -82,6 +87,7 @@ class ServerMove:
     smith: str
     time_ms: int
     clock_ms: int  # the mover's clock after the move (increment included)
+    verbose: str = ""  # style 12's notation
 
 
 @dataclass(eq=False)
@@ -205,6 +211,8 @@ class BoardMessage(Message):
     def __init__(self, game: Game) -> None:
         self.game = game
         self.board = game.board.copy(stack=1)  # the last move is all a board line shows
+        last = game.moves[-1] if game.moves else None
+        self.last_move = (last.verbose, last.san) if last is not None and last.verbose else None
         self.clocks = {WHITE: game.clock_now(WHITE), BLACK: game.clock_now(BLACK)}
         self.time_ms = game.last_move_time_ms
 
@@ -242,6 +250,7 @@ class BoardMessage(Message):
             flip=flipped(game, receiver),
             clock_ticking=True,
             lag_ms=0,
+            last_move=self.last_move,
         )
         line = format_style12(record) + NEWLINE
         pockets = getattr(self.board, "pockets", None)
@@ -524,11 +533,15 @@ class Games:
 
     def _push(self, game: Game, move: chess.Move, used: int, clock: int) -> None:
         board = game.board
-        san, smith = board.san(move), smith_from_move(board, move)
+        san, smith, verbose = (
+            board.san(move),
+            smith_from_move(board, move),
+            verbose_from_move(board, move),
+        )
         board.push(move)
         mover = not board.turn
         game.clock_ms[mover] = clock
-        game.moves.append(ServerMove(move, san, smith, used, clock))
+        game.moves.append(ServerMove(move, san, smith, used, clock, verbose))
         game.last_move_time_ms = used
         game.turn_started = time.monotonic()
         for offered in game.offers.values():  # "Any move resets opponent's offers" (DG 21)
