@@ -234,6 +234,9 @@ def _sqlite_connect(dbapi_connection: Any, connection_record: Any) -> None:
     cursor.execute("PRAGMA foreign_keys = ON")  # for ON DELETE CASCADE
     cursor.execute("PRAGMA busy_timeout = 10000")  # wait for other writers, do not fail
     cursor.execute("PRAGMA journal_mode = WAL")  # readers do not block the writer
+    # In WAL mode NORMAL keeps every commit through a crash of the process (a SIGKILL);
+    # only a power loss can take the last ones. FULL would fsync on every move.
+    cursor.execute("PRAGMA synchronous = NORMAL")
     cursor.close()
 
 
