@@ -319,6 +319,7 @@ async def set2(ctx: Context, args: str) -> None:
 
         watching.send_lists(ctx.server, ctx.batch, session, dg_number)
         pairing.send_lists(ctx.server, session, dg_number, ctx.batch)
+        ctx.server.games.send_lists(session, dg_number, ctx.batch)
 
 
 @command("alias", CN.SCN_MISCELLANEOUS, "alias [word [expansion]]")

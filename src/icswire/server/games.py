@@ -502,6 +502,23 @@ class Games:
             ("Result", "*"),
         ]
 
+    def send_lists(self, session: Session, number: int, batch: Batch) -> None:
+        """Turning on DG_MY_GAME_STARTED (15) or DG_STARTED_OBSERVING (18) shows my games
+        again, with their moves and clocks; DG_MOVE_LIST (25): "a DG_MOVE_LIST being sent
+        for each game of one's games" (section 4)."""
+        for game in self.by_number.values():
+            playing = game.color_of(session) is not None
+            watching = session in game.observers
+            if number == DG.MOVE_LIST and (playing or watching):
+                self._history_datagrams(game, session, batch)
+            elif (number == DG.MY_GAME_STARTED and playing) or (
+                number == DG.STARTED_OBSERVING and watching
+            ):
+                batch.add(session, Datagram(game.started_record(number)))
+                self._history_datagrams(game, session, batch)
+                symbol = "O" if watching else ("PW" if game.color_of(session) else "PB")
+                batch.add(session, Datagram(dg.MyRelationToGame(game.number, symbol)))
+
     # -- moving ------------------------------------------------------------------------
 
     def play(self, session: Session, text: str, batch: Batch) -> None:

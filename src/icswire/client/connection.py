@@ -1,0 +1,249 @@
+"""An asyncio connection to an ICC/FICS server, with live state.
+
+>>> async with connect("127.0.0.1", 5000, "guest") as ics:      # doctest: +SKIP
+...     print(await ics.run("games"))
+...     async for event in ics.events():
+...         ...
+
+It logs in with ``level1=`` and ``level2settings=`` at the login prompt, runs commands
+with a backquote tag so their output comes back whole and never mixed with another's
+(icc-formats.txt section 3, level1 & 4), keeps :attr:`Connection.state` from the
+datagrams, recovers from an output overflow the way Appendix 3 advises (all DGs off, then
+on again one by one, the lists rebuilt), and reconnects when the connection drops.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+from collections.abc import AsyncIterator, Iterable
+
+from icswire.client.state import STATE_DATAGRAMS, State
+from icswire.protocol.datagrams import DG, MOVE_PART_DGS, RATING_DGS
+from icswire.protocol.decoder import Decoder
+from icswire.protocol.events import Event, Overflow, Prompt, Text, UnitEnd, UnitStart
+
+STARTING = "**** Starting FICS session as "
+_MODIFIERS = frozenset(
+    {*MOVE_PART_DGS, *RATING_DGS, DG.OPEN, DG.STATE, DG.UID, DG.MATCH_ASSESSMENT}
+)
+LOGIN_TIMEOUT = 15.0
+
+
+class LoginError(Exception):
+    """The server refused the login (the text it gave is the message)."""
+
+
+class Connection:
+    """One logged-in connection. Use :func:`connect`."""
+
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        user: str,
+        password: str | None = None,
+        datagrams: Iterable[int] = STATE_DATAGRAMS,
+        level1: int = 5,
+        reconnect: bool = True,
+    ) -> None:
+        self.host, self.port = host, port
+        self.user, self.password = user, password
+        self.datagrams = frozenset(datagrams)
+        self.level1 = level1 | 5  # units, and tags echoed (section 3)
+        self.reconnect = reconnect
+        self.state = State()
+        self.name = ""
+        self._tags = (f"c{n}" for n in itertools.count(1))
+        self._pending: dict[str, asyncio.Future[list[Event]]] = {}
+        self._unit: tuple[str, list[Event]] | None = None
+        self._queue: asyncio.Queue[Event | None] = asyncio.Queue()
+        self._reader: asyncio.StreamReader | None = None
+        self._writer: asyncio.StreamWriter | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._closing = False
+        self._login: asyncio.Future[str] | None = None
+        self.reconnects = 0
+        self.overflows = 0
+
+    # -- life cycle ----------------------------------------------------------------------
+
+    async def open(self) -> None:
+        self._reader, self._writer = await asyncio.open_connection(self.host, self.port)
+        self.decoder = Decoder(self.datagrams)
+        loop = asyncio.get_running_loop()
+        self._login = loop.create_future()
+        self._task = loop.create_task(self._read_forever())
+        self._write(f"level1={self.level1}")
+        self._write("level2settings=" + _bits(self.datagrams))
+        if self.password is None:
+            self._write(self.user)
+            self._write("")  # guests and unregistered names press return
+        else:
+            self._write(f"{self.user} {self.password}")
+        self.name = await asyncio.wait_for(self._login, LOGIN_TIMEOUT)
+        self.state.me = self.name
+
+    async def close(self) -> None:
+        self._closing = True
+        if self._writer is not None:
+            with contextlib.suppress(ConnectionError, OSError):
+                self._write("quit")
+                await self._writer.drain()
+            self._writer.close()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, ConnectionError, OSError):
+                await self._task
+        self._queue.put_nowait(None)
+
+    async def __aenter__(self) -> Connection:
+        await self.open()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # -- commands --------------------------------------------------------------------
+
+    def _write(self, line: str) -> None:
+        assert self._writer is not None
+        self._writer.write(line.encode("latin-1") + b"\n")
+
+    async def send(self, line: str) -> None:
+        """Send a line as it is (a move, a command whose output you do not wait for)."""
+        self.decoder.note_command(line)
+        self._write(line)
+        assert self._writer is not None
+        await self._writer.drain()
+
+    async def run(self, command: str, timeout: float = 10.0) -> list[Event]:
+        """Run ``command`` and return its whole output: the events of its level 1 unit,
+        found by the backquote tag it was sent with."""
+        tag = next(self._tags)
+        future: asyncio.Future[list[Event]] = asyncio.get_running_loop().create_future()
+        self._pending[tag] = future
+        await self.send(f"`{tag}`{command}")
+        try:
+            return await asyncio.wait_for(future, timeout)
+        finally:
+            self._pending.pop(tag, None)
+
+    async def events(self) -> AsyncIterator[Event]:
+        """Every event, in order, as it comes (ends when the connection is closed)."""
+        while (event := await self._queue.get()) is not None:
+            yield event
+
+    # -- reading ---------------------------------------------------------------------
+
+    async def _read_forever(self) -> None:
+        while True:
+            assert self._reader is not None
+            try:
+                data = await self._reader.read(65536)
+            except (ConnectionError, OSError):
+                data = b""
+            if not data:
+                if (
+                    self._closing
+                    or not self.reconnect
+                    or self._login is None
+                    or not self._login.done()
+                ):
+                    if self._login is not None and not self._login.done():
+                        self._login.set_exception(LoginError("the connection closed"))
+                    self._queue.put_nowait(None)
+                    return
+                await self._reconnect()
+                return
+            for event in self.decoder.feed(data):
+                self._take(event)
+
+    def _take(self, event: Event) -> None:
+        login = self._login
+        if login is not None and not login.done():
+            self._during_login(login, event)
+        if isinstance(event, UnitStart) and event.depth == 1:
+            self._unit = (event.tag or "", [])
+        elif self._unit is not None:
+            if isinstance(event, UnitEnd) and event.depth == 1:
+                tag, collected = self._unit
+                self._unit = None
+                future = self._pending.get(tag)
+                if future is not None and not future.done():
+                    future.set_result(collected)
+            else:
+                self._unit[1].append(event)
+        if isinstance(event, Overflow):
+            self.overflows += 1
+            asyncio.get_running_loop().create_task(self.recover())
+        else:
+            self.state.apply(event)
+        self._queue.put_nowait(event)
+
+    def _during_login(self, login: asyncio.Future[str], event: Event) -> None:
+        if isinstance(event, Text) and event.text.startswith(STARTING):
+            name = event.text[len(STARTING) :].split(" ")[0].removesuffix("(U)")
+            login.set_result(name)
+        elif getattr(event, "dg", None) == DG.LOGIN_FAILED:
+            login.set_exception(LoginError(event.explanation))  # type: ignore[union-attr]
+        elif isinstance(event, Text) and "Invalid password" in event.text:
+            login.set_exception(LoginError(event.text.strip("* ")))
+        elif isinstance(event, Prompt) and event.text == "password: ":
+            login.set_exception(LoginError(f"{self.user} is registered: a password is needed"))
+
+    # -- recovery --------------------------------------------------------------------
+
+    async def recover(self) -> None:
+        """After an overflow (``^Z``), Appendix 3's advice: turn every DG off, then on again
+        one at a time; turning a DG on sends its list again, so the state is rebuilt."""
+        for number in sorted(self.datagrams):
+            await self.send(f"set-2 {number} 0")
+        self.state.clear()
+        # the variables that shape other DGs first (move parts, ratings, open/state/uid)
+        first = [n for n in sorted(self.datagrams) if n in _MODIFIERS]
+        for number in first + [n for n in sorted(self.datagrams) if n not in _MODIFIERS]:
+            await self.run(f"set-2 {number} 1")
+
+    async def _reconnect(self) -> None:
+        """The connection dropped: log in again (the lists come again with the DGs), and
+        observe again the games that were being observed."""
+        observed = [n for n, g in self.state.my_games.items() if g.relation == "O"]
+        self.state.clear()
+        self._unit = None
+        for future in self._pending.values():
+            if not future.done():
+                future.set_exception(ConnectionError("the connection dropped"))
+        delay = 0.2
+        while not self._closing:
+            try:
+                await self.open()
+                break
+            except (TimeoutError, ConnectionError, OSError, LoginError):
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 5.0)
+        self.reconnects += 1
+        for number in observed:
+            await self.run(f"observe {number}")
+
+
+def _bits(datagrams: Iterable[int]) -> str:
+    enabled = set(datagrams)
+    return "".join("1" if n in enabled else "0" for n in range(max(enabled, default=0) + 1))
+
+
+def connect(
+    host: str,
+    port: int = 5000,
+    user: str = "guest",
+    password: str | None = None,
+    datagrams: Iterable[int] = STATE_DATAGRAMS,
+    level1: int = 5,
+    reconnect: bool = True,
+) -> Connection:
+    """A connection to use with ``async with``: it logs in on entry and quits on exit."""
+    return Connection(host, port, user, password, datagrams, level1, reconnect)
+
+
+__all__ = ["Connection", "LoginError", "connect"]
