@@ -250,3 +250,25 @@ def _register_user_commands() -> None:
 
 
 _register_user_commands()
+
+
+@main.command()
+@click.argument("host")
+@click.argument("port", default=5000)
+@click.option("--user", default="guest", show_default=True, help="login name")
+@click.option("--password", default=None, help="password of a registered name")
+def connect(host: str, port: int, user: str, password: str | None) -> None:
+    """A full-screen terminal client: boards, clocks, moves, tells and a command line."""
+    import asyncio
+
+    from icswire.client.connection import LoginError
+    from icswire.client.terminal import run_terminal
+
+    try:
+        asyncio.run(run_terminal(host, port, user, password))
+    except LoginError as exc:
+        raise click.ClickException(f"login failed: {exc}") from None
+    except OSError as exc:
+        raise click.ClickException(f"cannot connect to {host}:{port}: {exc}") from None
+    except KeyboardInterrupt:
+        pass
