@@ -152,3 +152,14 @@ async def test_the_readme_robots_play_a_game_to_its_end(server: Server) -> None:
         asyncio.gather(robot("127.0.0.1", server.port), robot("127.0.0.1", server.port)), 120
     )
     assert results[0] == results[1] and results[0] in ("1-0", "0-1", "1/2-1/2")
+
+
+async def test_settings_are_confirmed_at_login_or_set_after_it(server: Server) -> None:
+    async with connect("127.0.0.1", server.port, "Early") as early:
+        assert early.confirmed == early.datagrams
+    async with connect("127.0.0.1", server.port, "Late", login_settings=False) as late:
+        assert late.confirmed == late.datagrams  # every set-2 acknowledged by DG_SET2
+        assert "Late" in late.state.players
+        session = server.world.online["late"]
+        assert session.level1 & 5 == 5 and session.level2 == late.datagrams
+        assert any(isinstance(e, Text) for e in await late.run("date"))

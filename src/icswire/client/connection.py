@@ -25,6 +25,7 @@ from icswire.protocol.decoder import Decoder
 from icswire.protocol.events import Event, Overflow, Prompt, Text, UnitEnd, UnitStart
 
 STARTING = "**** Starting FICS session as "
+LOGIN_EVENTS = 200  # what is kept of the login's events to confirm the settings
 _MODIFIERS = frozenset(
     {*MOVE_PART_DGS, *RATING_DGS, DG.OPEN, DG.STATE, DG.UID, DG.MATCH_ASSESSMENT}
 )
@@ -47,8 +48,10 @@ class Connection:
         datagrams: Iterable[int] = STATE_DATAGRAMS,
         level1: int = 5,
         reconnect: bool = True,
+        login_settings: bool = True,
     ) -> None:
         self.host, self.port = host, port
+        self.login_settings = login_settings
         self.user, self.password = user, password
         self.datagrams = frozenset(datagrams)
         self.level1 = level1 | 5  # units, and tags echoed (section 3)
@@ -66,17 +69,23 @@ class Connection:
         self._login: asyncio.Future[str] | None = None
         self.reconnects = 0
         self.overflows = 0
+        #: The DGs the server confirmed: all of them when it answered the login settings
+        #: with DG_WHO_AM_I, else those DG_SET2 acknowledged.
+        self.confirmed: frozenset[int] = frozenset()
+        self._login_events: list[Event] = []
 
     # -- life cycle ----------------------------------------------------------------------
 
     async def open(self) -> None:
         self._reader, self._writer = await asyncio.open_connection(self.host, self.port)
+        self._login_events = []
         self.decoder = Decoder(self.datagrams)
         loop = asyncio.get_running_loop()
         self._login = loop.create_future()
         self._task = loop.create_task(self._read_forever())
-        self._write(f"level1={self.level1}")
-        self._write("level2settings=" + _bits(self.datagrams))
+        if self.login_settings:
+            self._write(f"level1={self.level1}")
+            self._write("level2settings=" + _bits(self.datagrams))
         if self.password is None:
             self._write(self.user)
             self._write("")  # guests and unregistered names press return
@@ -84,6 +93,30 @@ class Connection:
             self._write(f"{self.user} {self.password}")
         self.name = await asyncio.wait_for(self._login, LOGIN_TIMEOUT)
         self.state.me = self.name
+        await self._confirm()
+
+    async def _confirm(self) -> None:
+        """Check that the server took the settings: DG_WHO_AM_I comes right after login
+        when level 2 is on. If it does not (a server that ignores them at ``login:``),
+        set them after login, level1 first, then each DG with ``set-2``, and take
+        DG_SET2's acknowledgements as the confirmation (section 2)."""
+        if self.login_settings and DG.WHO_AM_I in self.datagrams:
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._seen(DG.WHO_AM_I), 2.0)
+                self.confirmed = self.datagrams
+                return
+        elif self.login_settings:
+            self.confirmed = self.datagrams
+            return
+        await self.send(f"set level1 {self.level1}")
+        self.confirmed = frozenset()
+        acknowledged = [DG.SET2] if DG.SET2 in self.datagrams else []  # first: acks for the rest
+        for number in acknowledged + [n for n in _in_order(self.datagrams) if n != DG.SET2]:
+            await self.run(f"set-2 {number} 1")
+
+    async def _seen(self, number: int) -> None:
+        while not any(getattr(e, "dg", None) == number for e in self._login_events):
+            await asyncio.sleep(0.01)
 
     async def close(self) -> None:
         self._closing = True
@@ -161,6 +194,10 @@ class Connection:
                 self._take(event)
 
     def _take(self, event: Event) -> None:
+        if len(self._login_events) < LOGIN_EVENTS:
+            self._login_events.append(event)
+        if getattr(event, "dg", None) == DG.SET2 and event.on:  # type: ignore[union-attr]
+            self.confirmed = self.confirmed | {event.dg_code}  # type: ignore[union-attr]
         login = self._login
         if login is not None and not login.done():
             self._during_login(login, event)
@@ -201,9 +238,7 @@ class Connection:
         for number in sorted(self.datagrams):
             await self.send(f"set-2 {number} 0")
         self.state.clear()
-        # the variables that shape other DGs first (move parts, ratings, open/state/uid)
-        first = [n for n in sorted(self.datagrams) if n in _MODIFIERS]
-        for number in first + [n for n in sorted(self.datagrams) if n not in _MODIFIERS]:
+        for number in _in_order(self.datagrams):
             await self.run(f"set-2 {number} 1")
 
     async def _reconnect(self) -> None:
@@ -228,6 +263,13 @@ class Connection:
             await self.run(f"observe {number}")
 
 
+def _in_order(datagrams: Iterable[int]) -> list[int]:
+    """The order to turn DGs on: the variables that shape other DGs first (move parts,
+    ratings, open, state, uid, assessments), so the lists come in their full form."""
+    ordered = sorted(datagrams)
+    return [n for n in ordered if n in _MODIFIERS] + [n for n in ordered if n not in _MODIFIERS]
+
+
 def _bits(datagrams: Iterable[int]) -> str:
     enabled = set(datagrams)
     return "".join("1" if n in enabled else "0" for n in range(max(enabled, default=0) + 1))
@@ -241,9 +283,12 @@ def connect(
     datagrams: Iterable[int] = STATE_DATAGRAMS,
     level1: int = 5,
     reconnect: bool = True,
+    login_settings: bool = True,
 ) -> Connection:
-    """A connection to use with ``async with``: it logs in on entry and quits on exit."""
-    return Connection(host, port, user, password, datagrams, level1, reconnect)
+    """A connection to use with ``async with``: it logs in on entry and quits on exit.
+    ``login_settings=False`` sets level 1 and the DGs after login instead of at
+    ``login:`` (for servers that do not take them there)."""
+    return Connection(host, port, user, password, datagrams, level1, reconnect, login_settings)
 
 
 __all__ = ["Connection", "LoginError", "connect"]
