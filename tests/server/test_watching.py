@@ -276,7 +276,7 @@ async def test_follow_observes_the_players_current_and_next_games(server: Server
 
 
 async def test_allobservers(server: Server) -> None:
-    await players(server)
+    white, black = await players(server)  # kept: a dropped client would end the game
     await start(server)
     lister = await user(server, "Lister")
     assert texts(await lister.command("allobservers"))[0] == "No games are being observed."
@@ -288,6 +288,7 @@ async def test_allobservers(server: Server) -> None:
         "Observing 1 [Whitey vs. Blacky]: Amy(U) Zed(U) (2 users)"
     ]
     assert texts(await lister.command("allobservers"))[0].startswith("Observing 1 [")
+    assert white.name and black.name
 
 
 async def test_refresh_of_a_watched_game_and_of_another(server: Server) -> None:
