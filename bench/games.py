@@ -53,10 +53,7 @@ import math
 import os
 import pstats
 import random
-import resource
 import signal
-import socket
-import subprocess
 import sys
 import tempfile
 import time
@@ -71,7 +68,6 @@ import chess
 from icswire.protocol.decoder import Decoder
 from icswire.protocol.events import Style12Line, Text
 
-HOST = "127.0.0.1"
 DG_MY_GAME_STARTED = 15
 DG_MY_GAME_RESULT = 16
 DG_SEND_MOVES = 24
@@ -90,120 +86,18 @@ TIME_CONTROL = "5 0"
 TARGET_GAMES = 200
 TARGET_SECONDS = 0.100
 MAX_GAMES = 1000
-SERVER_START_TIMEOUT = 20.0
 STEP_TIMEOUT = 60.0
-SHUTDOWN_TIMEOUT = 60.0
 FD_SLACK = 200
 AFTER_MAX = 60.0  # seconds to wait for the server to go idle after the phase
 AFTER_STEP = 0.5
 AFTER_IDLE = 0.1  # of a core: idle
 
-PROFILED_SERVER = """\
-import cProfile, signal, sys, time
-from icswire.cli import main
-# wall: cProfile's own clock (low overhead; right on a quiet machine); cpu: the main
-# thread's CPU time (right when other processes compete for the cores, but each call
-# costs a system call, which inflates call-heavy Python code against system calls)
-cpu = sys.argv[2] == "cpu"
-profile = cProfile.Profile(time.thread_time) if cpu else cProfile.Profile()
-signal.signal(signal.SIGUSR1, lambda *_: profile.enable())
-def _dump(*_):
-    profile.disable()
-    profile.dump_stats(sys.argv[1])
-signal.signal(signal.SIGUSR2, _dump)
-main(sys.argv[3:], prog_name="icswire")
-"""
-
-
-class SetupError(Exception):
-    """The bench could not run (exit status 2)."""
-
-
-# -- the server process (as bench/fanout.py) --------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind((HOST, 0))
-        return int(sock.getsockname()[1])
-
-
-def raise_fd_limit(needed: int) -> int:
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if hard != resource.RLIM_INFINITY and hard < needed:
-        raise SetupError(f"{needed} file descriptors needed, the hard limit is {hard}")
-    if soft != hard:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    return hard
-
-
-class ServerProcess:
-    """``icswire serve`` in a child process, its log in a file (never a pipe that fills)."""
-
-    def __init__(self, data_dir: Path, profile: Path | None, clock: str = "wall") -> None:
-        self.port = free_port()
-        self.log_path = data_dir / "server.log"
-        args = ["serve", "--host", HOST, "--port", str(self.port), "--data-dir", str(data_dir)]
-        if profile is None:
-            command = [sys.executable, "-m", "icswire", *args]
-        else:
-            command = [sys.executable, "-c", PROFILED_SERVER, str(profile), clock, *args]
-        self._log = open(self.log_path, "wb")  # noqa: SIM115 (closed in stop())
-        self.process = subprocess.Popen(
-            command, stdin=subprocess.DEVNULL, stdout=self._log, stderr=subprocess.STDOUT
-        )
-
-    def log_tail(self, lines: int = 15) -> str:
-        text = self.log_path.read_text("utf-8", "replace").splitlines()
-        return "\n".join(text[-lines:])
-
-    def wait_listening(self) -> None:
-        deadline = time.monotonic() + SERVER_START_TIMEOUT
-        while time.monotonic() < deadline:
-            if "listening on" in self.log_path.read_text("utf-8", "replace"):
-                return
-            if self.process.poll() is not None:
-                raise SetupError(
-                    f"the server exited ({self.process.returncode}):\n{self.log_tail()}"
-                )
-            time.sleep(0.05)
-        raise SetupError(f"no 'listening on' from the server in {SERVER_START_TIMEOUT:.0f} s")
-
-    def cpu_seconds(self) -> float:
-        """User + system CPU time of the server process so far (Linux /proc)."""
-        try:
-            fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            return float("nan")
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-    def main_thread_cpu_seconds(self) -> float:
-        """CPU time of the server's main thread (the event loop); the rest of
-        :meth:`cpu_seconds` is its worker threads (the store's saves)."""
-        pid = self.process.pid
-        try:
-            fields = Path(f"/proc/{pid}/task/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            return float("nan")
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-    def signal(self, signum: int) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signum)
-
-    def stop(self) -> tuple[float, int | None]:
-        """SIGTERM, wait (SIGKILL after SHUTDOWN_TIMEOUT); seconds taken and exit status."""
-        started = time.perf_counter()
-        self.signal(signal.SIGTERM)
-        try:
-            status: int | None = self.process.wait(SHUTDOWN_TIMEOUT)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-            status = None
-        self._log.close()
-        return time.perf_counter() - started, status
-
+from harness import (  # noqa: E402
+    HOST,
+    ServerProcess,
+    SetupError,
+    raise_fd_limit,
+)
 
 # -- games as the bench sees them ---------------------------------------------------------
 
