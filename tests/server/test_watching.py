@@ -328,7 +328,7 @@ async def test_flip_turns_one_receivers_board(server: Server) -> None:
     assert [getattr(e, "dg", None) for e in events if hasattr(e, "dg")][-2:] == [39, 41]
     (board,) = [e.record for e in events if isinstance(e, Style12Line)]
     assert (board.flip, board.relation) == (True, 0)
-    assert watching.flipped(server.games.by_number[1], server.world.online["grams"])
+    assert server.games.by_number[1].is_flipped(server.world.online["grams"])
     events = await watcher.command("flip")
     (board,) = [e.record for e in events if isinstance(e, Style12Line)]
     assert board.flip is False and watcher.received(DG.FLIP)[-1].flip is False

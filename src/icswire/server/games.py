@@ -108,6 +108,7 @@ class Game:
     clock_ms: dict[bool, int] = field(default_factory=dict)
     turn_started: float = field(default_factory=time.monotonic)
     observers: set[Session] = field(default_factory=set)
+    flipped: set[Session] = field(default_factory=set)  # turned their board with ``flip``
     offers: dict[str, set[bool]] = field(default_factory=dict)
     takeback: dict[bool, int] = field(default_factory=dict)
     timer: asyncio.TimerHandle | None = None
@@ -143,6 +144,11 @@ class Game:
         yield self.white
         yield self.black
         yield from self.observers
+
+    def is_flipped(self, session: Session) -> bool:
+        """Whether ``session`` sees the board from Black's side: it plays Black, or it
+        turned the board with ``flip`` (both: White's side again)."""
+        return (self.color_of(session) == BLACK) != (session in self.flipped)
 
     def relation(self, session: Session) -> int:
         """Style 12's relation: 1 my move, -1 the opponent's, 0 observing."""
@@ -221,7 +227,7 @@ class BoardMessage(Message):
             receiver.variables["style"],
             receiver.ivariables["ms"],
             self.game.relation(receiver),
-            flipped(self.game, receiver),
+            self.game.is_flipped(receiver),
             DG.BUGHOUSE_HOLDINGS in receiver.level2,
         )
 
@@ -247,7 +253,7 @@ class BoardMessage(Message):
         record = style12_from_board(
             self.board,
             **facts,
-            flip=flipped(game, receiver),
+            flip=game.is_flipped(receiver),
             clock_ticking=True,
             lag_ms=0,
             last_move=self.last_move,
@@ -795,9 +801,3 @@ def _illegal_reason(board: chess.Board, text: str) -> int:
 
 def looks_like_move(text: str) -> bool:
     return MOVE_LIKE.fullmatch(text) is not None
-
-
-def flipped(game: Game, receiver: Session) -> bool:
-    from icswire.server import watching
-
-    return watching.flipped(game, receiver)

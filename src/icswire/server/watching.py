@@ -51,7 +51,6 @@ class _Watching:
 
 _STATE: weakref.WeakKeyDictionary[Server, _Watching] = weakref.WeakKeyDictionary()
 #: The receivers who turned their board of a played game with ``flip``.
-_FLIPS: weakref.WeakKeyDictionary[Game, set[Session]] = weakref.WeakKeyDictionary()
 
 
 def _state(server: Server) -> _Watching:
@@ -141,12 +140,6 @@ def _seats(game: Watched) -> list[Session]:
 # -- boards of played games ------------------------------------------------------------------
 
 
-def flipped(game: Game, session: Session) -> bool:
-    """Whether ``session`` sees ``game`` from Black's side: it plays Black, or it turned
-    the board with ``flip`` (both: White's side again)."""
-    return (game.color_of(session) == BLACK) != (session in _FLIPS.get(game, ()))
-
-
 def _game_facts(game: Game) -> BoardFacts:
     return BoardFacts(
         game.number,
@@ -165,11 +158,7 @@ def board_of(game: Watched) -> Message:
     """The game's board, as each one at the table sees it."""
     if isinstance(game, ExaminedGame):
         return game.board_message()
-    return PositionBoard(game.board, _game_facts(game), game.relation, lambda s: flipped(game, s))
-
-
-def _is_flipped(game: Watched, session: Session) -> bool:
-    return flipped(game, session) if isinstance(game, Game) else game.is_flipped(session)
+    return PositionBoard(game.board, _game_facts(game), game.relation, game.is_flipped)
 
 
 def _isolated(game: Watched) -> Message:
@@ -274,7 +263,7 @@ def observe(server: Server, session: Session, game: Watched, batch: Batch) -> No
     _state(server).primary[session] = number
     batch.add(session, lines(f"You are now observing game {number}.", _title(game)))
     batch.add(session, Datagram(game.started_record(DG.STARTED_OBSERVING)))
-    batch.add(session, Datagram(dg.Flip(number, _is_flipped(game, session))))
+    batch.add(session, Datagram(dg.Flip(number, game.is_flipped(session))))
     _setup(server, game, session, batch)
     batch.add(session, Datagram(dg.MyRelationToGame(number, "O")))
     for member in (*others, session):
@@ -298,10 +287,7 @@ def unobserve(server: Server, session: Session, game: Watched, batch: Batch) -> 
     number = game.number
     game.observers.discard(session)
     session.observing.discard(number)
-    if isinstance(game, Game):
-        _FLIPS.get(game, set()).discard(session)
-    else:
-        game.flipped.discard(session)
+    game.flipped.discard(session)
     batch.add(session, lines(f"Removing game {number} from observation list."))
     batch.add(session, Datagram(dg.StopObserving(number)))
     batch.add(session, Datagram(dg.MyRelationToGame(number, "X")))
@@ -454,9 +440,8 @@ async def flip(ctx: Context, args: str) -> None:
     if session not in game.audience():
         ctx.reply(f"You are not watching game {game.number}.")
         return
-    turned = game.flipped if isinstance(game, ExaminedGame) else _FLIPS.setdefault(game, set())
-    turned.symmetric_difference_update({session})
-    ctx.batch.add(session, Datagram(dg.Flip(game.number, _is_flipped(game, session))))
+    game.flipped.symmetric_difference_update({session})
+    ctx.batch.add(session, Datagram(dg.Flip(game.number, game.is_flipped(session))))
     ctx.batch.add(session, Datagram(dg.Refresh(game.number)))
     ctx.batch.add(session, board_of(game))
 
@@ -514,7 +499,7 @@ def session_left(server: Server, session: Session) -> None:
         game = server.games.by_number.get(number)
         if game is not None and session in game.observers:
             game.observers.discard(session)
-            _FLIPS.get(game, set()).discard(session)
+            game.flipped.discard(session)
             gone = Datagram(dg.PlayersInMyGame(number, session.name, "X", False))
             batch.add_all(_audience(game), gone)
             session.observing.discard(number)
