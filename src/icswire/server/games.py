@@ -387,13 +387,19 @@ class Games:
 
         A resumed adjourned game goes on as a new stored row with its moves so far (the old
         row is marked resumed), from its own start position."""
-        ratings = await self._ratings(white, black, terms)
+        # the players' ratings as their sessions keep them (loaded at login, updated
+        # after each rated game); a player's record against the other only for DG_PSTAT
+        white_rating, black_rating = (
+            p.ratings.get(terms.rating_type, (0, 0))[0] for p in (white, black)
+        )
         store = self.server.store
-        past = await asyncio.to_thread(store.history, white.name, 1000)
+        past: list[GameRecord] = []
+        if any(DG.PSTAT in p.level2 for p in (white, black)):
+            past = await asyncio.to_thread(store.history, white.name, 1000)
         if start is None:
             fen = resumed.start_fen if resumed is not None else None
             start = new_board(terms.wild, fen)
-        game = Game(self.free_number(), white, black, terms, start, *ratings)
+        game = Game(self.free_number(), white, black, terms, start, white_rating, black_rating)
         if resumed is not None:
             for san, clock, used in zip(resumed.moves, resumed.clocks, resumed.times, strict=True):
                 move = game.board.parse_san(san)
@@ -416,17 +422,6 @@ class Games:
         game.turn_started = time.monotonic()
         self._arm_timer(game)
         return game
-
-    async def _ratings(self, white: Session, black: Session, terms: Terms) -> tuple[int, int]:
-        store = self.server.store
-        found = []
-        for player in (white, black):
-            if player.registered:
-                record = await asyncio.to_thread(store.rating, player.name, terms.rating_type)
-                found.append(round(record.glicko.rating) if record.games else 0)
-            else:
-                found.append(0)
-        return found[0], found[1]
 
     def _announce_start(
         self, game: Game, batch: Batch, resumed: bool, past: list[GameRecord]

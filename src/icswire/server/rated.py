@@ -29,9 +29,8 @@ async def load_ratings(server: Server, session: Session) -> None:
     """Every rating of a registered player, for DG_PLAYER_ARRIVED and finger."""
     if not session.registered:
         return
-    for kind in RATING_TYPES:
-        record = await asyncio.to_thread(server.store.rating, session.name, kind)
-        session.ratings[kind] = _shown(record)
+    records = await asyncio.to_thread(server.store.ratings, session.name)
+    session.ratings.update({kind: _shown(record) for kind, record in records.items()})
 
 
 def _shown(record: RatingRecord) -> tuple[int, int]:
