@@ -291,15 +291,14 @@ class Decoder:
         self._base = base + pos
 
     def _control_y(self, i: int, kind: int) -> int:
-        """Handle a frame starting with control-Y at ``i``; return where scanning goes on,
-        or -1 to wait for more bytes."""
+        """Handle a frame starting with control-Y at ``i`` (pending text is already out);
+        return where scanning goes on, or -1 to wait for more bytes."""
         buf = self._buf
         base = self._base
         if kind == 0x28:  # ( datagram
             return self._datagram(i)
         if kind == 0x5B:  # [ unit header
             return self._unit_start(i)
-        self._flush(base + i)
         if kind == 0x5D:  # ] unit end
             if self._depth:
                 self._emit(UnitEnd(self._depth), base + i + 2)
@@ -376,13 +375,11 @@ class Decoder:
                 return -1
             after = buf[j + 1]
             if after == 0x29:  # ^Y) closes the datagram
-                self._flush(base + i)
                 self._datagram_body(buf[i + 2 : j].decode("latin-1"), base + i, base + j + 2)
                 return j + 2
             if after != 0x7B and after != 0x7D:  # ^Y{ and ^Y} quote strings inside
                 break
             k = j + 2
-        self._flush(base + i)
         self._emit_error("unterminated datagram", base + i, bytes(buf[i:j]))
         return j
 
@@ -418,7 +415,6 @@ class Decoder:
         if j < 0:
             if len(buf) < i + 2 + HEADER_MAX:
                 return -1
-            self._flush(base + i)
             self._emit_error("level 1 header without end of line", base + i, bytes(buf[i : i + 2]))
             return i + 2
         header = buf[i + 2 : j].decode("latin-1")
@@ -426,7 +422,6 @@ class Decoder:
         if header.endswith("\r"):
             header, end = header[:-1], "\r\n"
         parts = header.split(" ")
-        self._flush(base + i)
         if not (2 <= len(parts) <= 3 and parts[0].isdigit() and all(parts)):
             self._emit_error("bad level 1 header", base + i, bytes(buf[i : j + 1]))
             return j + 1
