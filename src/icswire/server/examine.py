@@ -47,7 +47,7 @@ from icswire.protocol.level1 import CommandNumber as CN
 from icswire.protocol.style10 import format_style10
 from icswire.protocol.style12 import format_move_time, format_style12
 from icswire.server.commands import Context, command
-from icswire.server.games import BLACK, WHITE, ServerMove, _illegal_reason
+from icswire.server.games import BLACK, WHITE, ServerMove, illegal_reason
 from icswire.server.names import name_key
 from icswire.server.ratings import RATING_TYPES
 from icswire.server.records import GameRecord
@@ -519,7 +519,7 @@ def move(server: Server, session: Session, text: str, batch: Batch) -> bool:
     try:
         chosen = move_from_wire(exam.board, text)
     except IllegalMoveError:
-        reason = _illegal_reason(exam.board, text)
+        reason = illegal_reason(exam.board, text)
         batch.add(session, lines(f"Illegal move ({text})."))
         record = dg.IllegalMove(exam.number, text.split(" ")[0][:20], reason)
         batch.add(session, Datagram(record))

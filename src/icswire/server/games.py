@@ -441,14 +441,14 @@ class Games:
             batch.add(session, text)
             batch.add(session, Datagram(game.started_record(DG.MY_GAME_STARTED)))
             batch.add(session, Datagram(dg.Flip(game.number, color == BLACK)))
-            self._history_datagrams(game, session, batch)
+            self.history_datagrams(game, session, batch)
             batch.add(session, Datagram(dg.MyRelationToGame(game.number, "PW" if color else "PB")))
             for player in game.players:
                 symbol = "PW" if player is game.white else "PB"
                 batch.add(
                     session, Datagram(dg.PlayersInMyGame(game.number, player.name, symbol, True))
                 )
-            for tag, value in self._pgn_tags(game):
+            for tag, value in self.pgn_tags(game):
                 batch.add(session, Datagram(dg.PgnTag(game.number, tag, value)))
             opponent = game.player(not color)
             batch.add(
@@ -462,7 +462,7 @@ class Games:
             if DG.GAME_STARTED in session.level2:
                 batch.add(session, listed)
 
-    def _history_datagrams(self, game: Game, session: Session, batch: Batch) -> None:
+    def history_datagrams(self, game: Game, session: Session, batch: Batch) -> None:
         """DG_MOVE_LIST or DG_POSITION_BEGIN(2) + moves, and the clocks (DG_MSEC)."""
         on = session.level2
         fen = game.start_fen
@@ -492,7 +492,7 @@ class Games:
             )
 
     @staticmethod
-    def _pgn_tags(game: Game) -> list[tuple[str, str]]:
+    def pgn_tags(game: Game) -> list[tuple[str, str]]:
         return [
             ("Event", f"ICS {game.terms.words} match"),
             ("Site", "icswire"),
@@ -511,12 +511,12 @@ class Games:
             playing = game.color_of(session) is not None
             watching = session in game.observers
             if number == DG.MOVE_LIST and (playing or watching):
-                self._history_datagrams(game, session, batch)
+                self.history_datagrams(game, session, batch)
             elif (number == DG.MY_GAME_STARTED and playing) or (
                 number == DG.STARTED_OBSERVING and watching
             ):
                 batch.add(session, Datagram(game.started_record(number)))
-                self._history_datagrams(game, session, batch)
+                self.history_datagrams(game, session, batch)
                 symbol = "O" if watching else ("PW" if game.color_of(session) else "PB")
                 batch.add(session, Datagram(dg.MyRelationToGame(game.number, symbol)))
 
@@ -542,7 +542,7 @@ class Games:
         try:
             move = move_from_wire(game.board, text)
         except IllegalMoveError:
-            reason = _illegal_reason(game.board, text)
+            reason = illegal_reason(game.board, text)
             self._illegal(game, session, text, reason, f"Illegal move ({text}).", batch)
             return
         used = game.clock_ms[color] - left
@@ -767,7 +767,7 @@ def _board64(board: chess.Board) -> str:
     return board_to_64(board)
 
 
-def _illegal_reason(board: chess.Board, text: str) -> int:
+def illegal_reason(board: chess.Board, text: str) -> int:
     """DG_ILLEGAL_MOVE's reason: bad notation (1), illegal (2), king in check (3), or the
     bughouse drop reasons (5-7)."""
     try:

@@ -169,7 +169,7 @@ def _isolated(game: Watched) -> Message:
 def _setup(server: Server, game: Watched, session: Session, batch: Batch) -> None:
     """The moves so far and the clocks."""
     if isinstance(game, Game):
-        server.games._history_datagrams(game, session, batch)
+        server.games.history_datagrams(game, session, batch)
     else:
         game.setup(session, batch)
 
@@ -276,7 +276,7 @@ def observe(server: Server, session: Session, game: Watched, batch: Batch) -> No
         from icswire.server.play import offers_record
 
         batch.add(session, Datagram(offers_record(game)))
-        for tag, value in Games._pgn_tags(game):
+        for tag, value in Games.pgn_tags(game):
             batch.add(session, Datagram(dg.PgnTag(number, tag, value)))
     batch.add(session, board_of(game))
 
