@@ -58,6 +58,7 @@ from harness import (  # noqa: E402
     ServerProcess,
     SetupError,
     raise_fd_limit,
+    start_server,
 )
 
 # -- the clients ------------------------------------------------------------------------
@@ -343,12 +344,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="icswire-fanout-") as tmp:
         try:
             limit = raise_fd_limit(args.sizes[-1] + FD_SLACK)
-            server = ServerProcess(Path(tmp), args.profile)
-            try:
-                server.wait_listening()
-            except SetupError:
-                server.stop()
-                raise
+            server = start_server(Path(tmp), args.profile)
             print(
                 f"server pid {server.process.pid} on {HOST}:{server.port}, "
                 f"RLIMIT_NOFILE {limit}, sizes {args.sizes}, {args.runs} runs each"

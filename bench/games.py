@@ -97,6 +97,7 @@ from harness import (  # noqa: E402
     ServerProcess,
     SetupError,
     raise_fd_limit,
+    start_server,
 )
 
 # -- games as the bench sees them ---------------------------------------------------------
@@ -691,12 +692,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             connections = args.games * (2 + args.observers)
             limit = raise_fd_limit(connections + FD_SLACK)
-            server = ServerProcess(Path(tmp), args.profile, args.profile_clock)
-            try:
-                server.wait_listening()
-            except SetupError:
-                server.stop()
-                raise
+            server = start_server(Path(tmp), args.profile, args.profile_clock)
             print(
                 f"server pid {server.process.pid} on {HOST}:{server.port}, "
                 f"RLIMIT_NOFILE {limit}, {args.games} games, {args.observers} observers each"

@@ -118,3 +118,14 @@ class ServerProcess:
             status = None
         self._log.close()
         return time.perf_counter() - started, status
+
+
+def start_server(data_dir: Path, profile: Path | None, clock: str = "wall") -> ServerProcess:
+    """A server that is listening (stopped again if it never gets there)."""
+    server = ServerProcess(data_dir, profile, clock)
+    try:
+        server.wait_listening()
+    except SetupError:
+        server.stop()
+        raise
+    return server
