@@ -229,7 +229,7 @@ def serve(host: str, port: int, data_dir: Path, database: str | None) -> None:
     import logging
 
     from icswire.server.app import serve as run_server
-    from icswire.server.store import Store, database_url
+    from icswire.server.core.store import Store, database_url
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     data_dir.mkdir(parents=True, exist_ok=True)

@@ -14,7 +14,7 @@ import pytest
 from icswire.client import Connection, LoginError, connect
 from icswire.protocol.events import Text
 from icswire.server.app import Server
-from icswire.server.store import Store
+from icswire.server.core.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine
 
-from icswire.server import store
+from icswire.server.core import store
 
 DATABASE_ENV = "ICSWIRE_TEST_DATABASE_URL"
 

@@ -15,13 +15,14 @@ from icswire.boards.tracker import GameTracker
 from icswire.protocol.datagrams import DG
 from icswire.protocol.events import Prompt, Style12Line, Text
 from icswire.protocol.level1 import CommandNumber as CN
-from icswire.server import examine, watching
 from icswire.server.app import Server
-from icswire.server.games import Terms, looks_like_move
-from icswire.server.records import GameRecord
-from icswire.server.render import Batch, Lines
-from icswire.server.session import Session
-from icswire.server.store import Store
+from icswire.server.core.commands import looks_like_move
+from icswire.server.core.records import GameRecord
+from icswire.server.core.render import Batch, Lines
+from icswire.server.core.session import Session
+from icswire.server.core.store import Store
+from icswire.server.core.tables import Terms
+from icswire.server.features import examine
 
 from .client import Client
 
@@ -39,10 +40,10 @@ async def server(database_url: str, monkeypatch: pytest.MonkeyPatch) -> AsyncIte
     async def execute(session: Session, line: str) -> None:
         """The examiner's moves, as app.execute hands them to examine.move."""
         text = line.strip()
-        if examine.examining(running, session) is not None and looks_like_move(text):
+        if examine.examining(running.core, session) is not None and looks_like_move(text):
             batch = Batch(CN.SCN_MOVE, session)
             batch.add(session, Lines(()))
-            examine.move(running, session, text, batch)
+            examine.move(running.core, session, text, batch)
             batch.flush()
             return
         await original(session, line)
@@ -259,7 +260,9 @@ async def test_examine_a_new_game_with_an_observer(server: Server) -> None:
     (board,) = boards(events)
     assert (board.relation, board.game_number) == (2, 1)
     await lister.expect_dg(DG.GAME_STARTED, gamenumber=1, played_game=False)
-    assert examine.examined_games(server)[1].examiners == [server.world.online["teacher"]]
+    assert server.core.state(examine.Examinations).games[1].examiners == [
+        server.world.online["teacher"]
+    ]
     assert server.world.online["teacher"].state == "E"
 
     events = await pupil.command("observe teacher")
@@ -313,7 +316,7 @@ async def test_examine_a_new_game_with_an_observer(server: Server) -> None:
     await pupil.expect_dg(DG.MY_RELATION_TO_GAME, gamenumber=1, symbol="X")
     await pupil.expect_text("Game 1 (which you were observing) has no examiners.")
     await lister.expect_dg(DG.EXAMINED_GAME_IS_GONE, gamenumber=1)
-    assert examine.examined_games(server) == {}
+    assert server.core.state(examine.Examinations).games == {}
     assert server.world.online["pupil"].observing == set()
     assert server.world.online["teacher"].state == "X"
     assert texts(await examiner.command("forward"))[0] == "You are not examining a game."
@@ -410,9 +413,9 @@ async def test_an_examiner_who_leaves_ends_the_game(server: Server) -> None:
     pupil = await user(server, "Pupil", EXAMINE_GRAMS)
     await examiner.command("examine")
     await pupil.command("observe 1")
-    watching.session_left(server, server.world.online["teacher"])  # what app._leave calls
+    server.core.registry.player_left(server.world.online["teacher"])  # what app._leave calls
     await pupil.expect_dg(DG.MY_GAME_ENDED, gamenumber=1)
-    assert examine.examined_games(server) == {}
+    assert server.core.state(examine.Examinations).games == {}
     await pupil.send("refresh 1")
     await pupil.expect_text("There is no such game.")
     await pupil.expect(lambda e: isinstance(e, Prompt))

@@ -8,11 +8,11 @@ import pytest
 from icswire.protocol.datagrams import DG
 from icswire.protocol.events import Style12Line
 from icswire.protocol.level1 import CommandNumber as CN
-from icswire.server import examine
 from icswire.server.app import Server
-from icswire.server.games import Terms
-from icswire.server.render import Batch
-from icswire.server.store import Store
+from icswire.server.core.render import Batch
+from icswire.server.core.store import Store
+from icswire.server.core.tables import Terms
+from icswire.server.features import examine
 
 from .test_watching import user
 
@@ -62,7 +62,7 @@ async def test_hooks(server: Server) -> None:
     await white.expect_dg(DG.PLAYERS_IN_MY_GAME, playername="Fan", symbol="X")
     await teacher.close()
     await asyncio.sleep(0.2)
-    assert examine.examined_games(server) == {}
+    assert server.core.state(examine.Examinations).games == {}
     late = await user(
         server,
         "Late",

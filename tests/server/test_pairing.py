@@ -10,10 +10,10 @@ import pytest
 
 from icswire.protocol.datagrams import DG
 from icswire.protocol.events import Style12Line, Text
-from icswire.server import pairing
 from icswire.server.app import Server
-from icswire.server.render import Batch
-from icswire.server.store import Store
+from icswire.server.core.render import Batch
+from icswire.server.core.store import Store
+from icswire.server.features import pairing
 
 from .client import Client
 
@@ -217,11 +217,11 @@ async def test_a_game_or_a_departure_removes_challenges(server: Server) -> None:
     await beta.command("match Delta 3 0")
     session = server.world.find("Beta")
     assert session is not None
-    pairing.player_left(server, session)  # what the server does when Beta disconnects
+    pairing.player_left(server.core, session)  # what the server does when Beta disconnects
     await delta.expect(is_text("Beta, who was challenging you, has departed."))
     removed = await delta.expect_dg(DG.MATCH_REMOVED)
     assert (removed.challenger, removed.explanation) == ("Beta", "Beta left.")
-    assert pairing.pairing_of(server).challenges == []
+    assert server.core.state(pairing.Pairing).challenges == []
 
 
 async def test_guests_cannot_seek_or_match_rated(server: Server) -> None:
@@ -238,7 +238,7 @@ async def test_guests_cannot_seek_or_match_rated(server: Server) -> None:
     await guest.send("play 1")
     await guest.expect(is_text(pairing.GUESTS_UNRATED))
     assert not [t for t in texts(guest) if "seeking" in t]
-    assert pairing.pairing_of(server).challenges == []
+    assert server.core.state(pairing.Pairing).challenges == []
 
 
 # -- seeks -----------------------------------------------------------------------------------
@@ -271,7 +271,7 @@ async def test_seeks_are_announced_and_matching_seeks_pair_at_once(server: Serve
     for client in (alpha, beta):
         await client.expect(has_text("Creating unrated blitz match.}"))
         assert abs((await board(client)).relation) == 1
-    assert pairing.pairing_of(server).seeks == {}
+    assert server.core.state(pairing.Pairing).seeks == {}
     await watcher.settle()
     assert len(watcher.received(DG.SEEK)) == 1  # Beta's seek was never posted
     assert not alpha.errors() and not watcher.errors()
@@ -335,11 +335,11 @@ async def test_unseek_replace_manual_seeks_and_seekinfo(server: Server) -> None:
     await watcher.expect_dg(DG.SEEK, index=1, time=1)
     session = server.world.find("Alpha")
     assert session is not None
-    pairing.player_left(server, session)  # what the server does when Alpha disconnects
+    pairing.player_left(server.core, session)  # what the server does when Alpha disconnects
     await beta.expect(is_text("<sr> 1"))
     removed = await watcher.expect_dg(DG.SEEK_REMOVED, index=1)
     assert removed.reason == pairing.SEEKER_LEFT
-    assert pairing.pairing_of(server).seeks == {}
+    assert server.core.state(pairing.Pairing).seeks == {}
     assert not alpha.errors() and not beta.errors() and not watcher.errors()
 
 
@@ -352,8 +352,8 @@ async def test_turning_dg_seek_on_sends_the_sought_list(server: Server) -> None:
     batch = Batch(0, None)
     session = server.world.find("Late")
     assert session is not None
-    pairing.send_lists(server, session, DG.SEEK, batch)
-    pairing.send_lists(server, session, DG.MATCH, batch)
+    pairing.send_lists(server.core, session, DG.SEEK, batch)
+    pairing.send_lists(server.core, session, DG.MATCH, batch)
     batch.flush()
     assert [s.index for s in [await late.expect_dg(DG.SEEK) for _ in range(2)]] == [1, 2]
     await late.expect_dg(DG.MATCH, challenger="Alpha")
@@ -412,7 +412,7 @@ async def test_challenging_back_accepts_or_counters(server: Server) -> None:
     await alpha.send("match Beta 5 0 black")  # the same terms: Beta's offer is accepted
     await alpha.expect(is_text("You accept the match offer from Beta."))
     await beta.expect(is_text("{Game 1 (Beta vs. Alpha) Creating unrated blitz match.}"))
-    assert pairing.pairing_of(server).challenges == []
+    assert server.core.state(pairing.Pairing).challenges == []
 
 
 async def test_wild_games_start_from_their_positions(server: Server) -> None:

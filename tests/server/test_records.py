@@ -13,9 +13,9 @@ from datetime import UTC, datetime, timedelta, timezone
 import pytest
 from sqlalchemy import func, select, update
 
-from icswire.server.ratings import RATING_TYPES, Glicko
-from icswire.server.records import GameRecord, RatingRecord
-from icswire.server.store import (
+from icswire.server.core.ratings import RATING_TYPES, Glicko
+from icswire.server.core.records import GameRecord, RatingRecord
+from icswire.server.core.store import (
     ADJOURNED_BY_SHUTDOWN,
     Store,
     UnknownGame,
@@ -269,8 +269,8 @@ def test_resume_done_ignores_games_not_adjourned(store: Store) -> None:
 CRASH = """
 import os, signal, sys
 from datetime import UTC, datetime
-from icswire.server.records import GameRecord
-from icswire.server.store import Store
+from icswire.server.core.records import GameRecord
+from icswire.server.core.store import Store
 
 store = Store(sys.argv[1])
 ids = []

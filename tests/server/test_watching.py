@@ -15,11 +15,12 @@ from icswire.boards.tracker import GameTracker
 from icswire.protocol.datagrams import DG
 from icswire.protocol.events import Prompt, Style12Line, Text
 from icswire.protocol.level1 import CommandNumber as CN
-from icswire.server import watching
 from icswire.server.app import Server
-from icswire.server.games import Game, Terms
-from icswire.server.render import Batch
-from icswire.server.store import Store
+from icswire.server.core.render import Batch
+from icswire.server.core.store import Store
+from icswire.server.core.tables import Terms
+from icswire.server.features import watching
+from icswire.server.features.play.games import Game
 
 from .client import Client
 
@@ -108,7 +109,7 @@ async def test_games_lists_each_game_and_the_game_started_list(server: Server) -
     # turning DG_GAME_STARTED on lists every game (world.send_lists hands DG 12 to watching)
     listed = await user(server, "Tomato", (12,))
     batch = Batch(CN.CN_SET2, None)
-    watching.send_lists(server, batch, server.world.online["tomato"], DG.GAME_STARTED)
+    watching.send_lists(server.core, server.world.online["tomato"], DG.GAME_STARTED, batch)
     batch.flush()
     started = await listed.expect_dg(DG.GAME_STARTED, gamenumber=1)
     assert (started.whitename, started.blackname, started.played_game) == ("Whitey", "Blacky", True)
@@ -232,8 +233,8 @@ async def test_an_observer_who_leaves_is_gone_from_the_table(server: Server) -> 
     await start(server)
     watcher = await user(server, "Grams", GRAMS)
     await watcher.command("observe 1")
-    # app._leave calls watching.session_left for a connection that goes away
-    watching.session_left(server, server.world.online["grams"])
+    # app._leave runs the left hooks (watching.session_left) for a connection that goes away
+    watching.session_left(server.core, server.world.online["grams"])
     await white.expect_dg(DG.PLAYERS_IN_MY_GAME, playername="Grams", symbol="X")
     assert server.games.by_number[1].observers == set()
     assert server.world.online["grams"].observing == set()
@@ -249,7 +250,7 @@ async def test_follow_observes_the_players_current_and_next_games(server: Server
     assert said[0] == "You will now be following Whitey's games."
     game = await start(server)
     batch = Batch(CN.CN_MATCH, None)
-    watching.game_started(server, game, batch)  # what Games.start calls (a no-op if done)
+    watching.game_started(server.core, game, batch)  # what Games.start calls (a no-op if done)
     batch.flush()
     await fan.expect_text("Whitey, whom you are following, has started a game with Blacky.")
     await fan.expect_dg(DG.STARTED_OBSERVING, gamenumber=1)

@@ -17,7 +17,7 @@ import click
 from sqlalchemy import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, SQLAlchemyError
 
-from icswire.server.store import Store, UnknownUser, database_url
+from icswire.server.core.store import Store, UnknownUser, database_url
 
 __all__ = ["DEFAULT_DATA_DIR", "user"]
 

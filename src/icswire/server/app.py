@@ -1,7 +1,9 @@
-"""The server: accept connections, log people in, run their commands.
+"""The server: the core and the features wired together, accepting connections.
 
-``icswire serve`` runs :func:`serve`. Each connection gets a :class:`Session`; after the
-login dialogue its lines are run one at a time, each as one :class:`Batch` of output.
+``icswire serve`` runs :func:`serve`. :class:`Server` makes the core, installs every
+feature (each registers its commands and hooks), and owns start and stop. Each
+connection gets a :class:`Session`; after the login dialogue its lines are run one at a
+time, each as one :class:`Batch` of output.
 """
 
 from __future__ import annotations
@@ -10,34 +12,26 @@ import asyncio
 import logging
 import signal
 import time
-from typing import Any
 
-from icswire.protocol.datagrams import DG
+from icswire.protocol import datagrams as dg
 from icswire.protocol.level1 import CommandNumber as CN
-from icswire.server import (
+from icswire.server.core.commands import expand_alias, looks_like_move, split_tag, unknown
+from icswire.server.core.hub import Command, Context, Core
+from icswire.server.core.render import Batch, Datagram, Lines, lines
+from icswire.server.core.session import Session
+from icswire.server.core.store import Account, Store
+from icswire.server.core.world import World
+from icswire.server.features import (
+    accounts,
+    chat,
     examine,
+    info,
     pairing,
-    play,  # noqa: F401  (registers the game commands)
+    play,
+    settings,
     watching,
 )
-from icswire.server.commands import (
-    COMMANDS,
-    Command,
-    Context,
-    expand_alias,
-    find_command,
-    split_tag,
-    unknown,
-)
-from icswire.server.games import Games, looks_like_move
-from icswire.server.login import login
-from icswire.server.names import name_key
-from icswire.server.rated import load_ratings, update_ratings
-from icswire.server.render import Batch, Datagram, Lines, lines
-from icswire.server.session import Session
-from icswire.server.store import Account, Store
-from icswire.server.variables import VARIABLES
-from icswire.server.world import World
+from icswire.server.features.play.games import Games
 
 log = logging.getLogger("icswire.server")
 #: Connections the kernel may queue before we accept them (bursts of logins).
@@ -48,18 +42,33 @@ class Server:
     """An Internet Chess Server on ``host``:``port`` keeping accounts in ``store``."""
 
     def __init__(self, store: Store, host: str = "127.0.0.1", port: int = 5000) -> None:
-        self.store = store
         self.host = host
         self.port = port
-        self.world = World()
-        self.games = Games(self)
-        self.ping_samples: dict[Session, list[int]] = {}
-        self.stuck_after = 30.0
-        self.stopping = False
+        self.core = core = Core(store)
+        # the order of installation is the order hooks run in: a player who leaves ends
+        # his game first, then stops watching and examining, then his offers go
+        self.games: Games = play.install(core)
+        for feature in (info, settings, chat, watching, examine, pairing):
+            feature.install(core)
         self._server: asyncio.Server | None = None
         self._sessions: set[Session] = set()
         self._tasks: set[asyncio.Task[None]] = set()
-        self._background: set[asyncio.Task[None]] = set()
+
+    @property
+    def store(self) -> Store:
+        return self.core.store
+
+    @property
+    def world(self) -> World:
+        return self.core.world
+
+    @property
+    def stuck_after(self) -> float:
+        return self.core.stuck_after
+
+    @stuck_after.setter
+    def stuck_after(self, seconds: float) -> None:
+        self.core.stuck_after = seconds
 
     async def start(self) -> None:
         recovered = await asyncio.to_thread(self.store.interrupted_to_adjourned)
@@ -73,7 +82,7 @@ class Server:
 
     async def stop(self) -> None:
         """Stop accepting, say goodbye to everybody, close every connection."""
-        self.stopping = True
+        self.core.stopping = True
         if self._server is not None:
             self._server.close()
         for session in self._sessions:
@@ -96,11 +105,11 @@ class Server:
         started = time.monotonic()
         commands = 0
         try:
-            account = await login(self, session)
+            account = await accounts.login(self.core, session)
             if account is not False:
                 if isinstance(account, Account):
-                    await load_ratings(self, session)
-                self._enter(session, account if isinstance(account, Account) else None)
+                    await accounts.load_account(self.core, session, account)
+                self._enter(session)
                 while not session.closed:
                     line = await session.read_line()
                     if line is None:
@@ -124,34 +133,24 @@ class Server:
                 commands,
             )
 
-    def _enter(self, session: Session, account: Account | None) -> None:
-        if account is not None:
-            _load(session, account)
-            self.world.uids[name_key(account.name)] = account.uid
+    def _enter(self, session: Session) -> None:
+        """Greet a user who logged in, tell the others, send the lists the DGs it turned
+        on at the login prompt come with."""
         session.logged_in = True
         start = lines(f"**** Starting FICS session as {session.display_name} ****")
         self.world.arrive(session, start)
         batch = Batch(CN.SCN_REALLY_LOG_IN, session)
-        if DG.GAME_STARTED in session.level2:
-            watching.send_lists(self, batch, session, DG.GAME_STARTED)
-        for number in (DG.SEEK, DG.MATCH):
-            if number in session.level2:
-                pairing.send_lists(self, session, number, batch)
+        for number in sorted(session.level2):
+            self.core.registry.datagram_on(session, number, batch)
+        self.core.registry.player_arrived(session, batch)
         batch.flush()
 
     def _leave(self, session: Session) -> None:
-        self.ping_samples.pop(session, None)
-        game = self.games.by_player.get(session)
-        if game is not None and not self.stopping:
-            batch = Batch(CN.SCN_LOGOUT, None, issuer_name=session.name)
-            self.games.disconnected(game, session, batch)
-            batch.flush()
-        watching.session_left(self, session)
-        if session.logged_in and not self.stopping:
-            pairing.player_left(self, session)
+        """A connection is gone: every feature lets go of it, then the others are told."""
+        self.core.registry.player_left(session)
         if session.logged_in:
             session.logged_in = False
-            if not self.stopping:
+            if not self.core.stopping:
                 self.world.depart(session)
 
     async def execute(self, session: Session, line: str) -> None:
@@ -163,29 +162,23 @@ class Server:
             if not session.level1 & 1:
                 session.send_unit(session.prompt_bytes())
             return
-        if session in self.games.by_player and looks_like_move(text.strip()):
+        registry = self.core.registry
+        if looks_like_move(text.strip()):
             batch = Batch(CN.SCN_MOVE, session, tag)
             batch.add(session, Lines(()))
-            self.games.play(session, text.strip(), batch)
-            batch.flush()
-            return
-        if looks_like_move(text.strip()) and examine.examining(self, session) is not None:
-            batch = Batch(CN.SCN_MOVE, session, tag)
-            batch.add(session, Lines(()))
-            examine.move(self, session, text.strip(), batch)
-            batch.flush()
-            return
-        found = find_command(word)
+            if registry.take_move(session, text.strip(), batch):
+                batch.flush()
+                return
+        found = registry.find_command(word)
         batch = Batch(found.cn if isinstance(found, Command) else CN.SCN_BAD, session, tag)
         batch.add(session, Lines(()))  # the issuer always gets a unit (and a prompt)
         brackets = bool(session.level1 & 2)
         if brackets:
             session.send_raw(b"\x19<")
-        command = dict(command=word, arguments=args.strip())
-        batch.add(session, Datagram(_command_record(**command)))
+        batch.add(session, Datagram(dg.Command(word, args.strip())))
         if isinstance(found, Command):
             try:
-                await found.handler(Context(self, session, batch, found.name), args.strip())
+                await found.handler(Context(self.core, session, batch, found.name), args.strip())
             except Exception:
                 log.exception("command %r of %s failed", text, session.name)
                 batch.reply("Sorry, that command failed on the server.")
@@ -197,38 +190,6 @@ class Server:
                 session.send_raw(b"\x19]")  # the extra ^Y] at disconnect (section 3)
         elif brackets:
             session.send_raw(b"\x19>")
-
-    def ratings_changed(self, game: Any, score: str) -> None:
-        """A rated game ended: Glicko-2 for both players, then DG_NEW_MY_RATING to each
-        and the game's rating DG to those who follow ratings (DG_PLAYER_ARRIVED on)."""
-        task = asyncio.get_running_loop().create_task(update_ratings(self, game, score))
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
-
-
-def _command_record(command: str, arguments: str) -> Any:
-    from icswire.protocol import datagrams as dg
-
-    return dg.Command(command, arguments)
-
-
-def _load(session: Session, account: Account) -> None:
-    """A registered user's saved variables, channels, notify list and aliases."""
-    for key, value in account.settings.items():
-        variable = VARIABLES.by_name.get(key)
-        if variable is None:
-            continue
-        try:
-            parsed = variable.parse(value)
-        except ValueError:
-            continue
-        if key == "level1":
-            session.level1 = session.level1 or parsed
-        else:
-            session.variables[key] = parsed
-    session.channels = set(account.channels)
-    session.notify = {name.lower() for name in account.notify}
-    session.aliases = dict(account.aliases)
 
 
 async def serve(store: Store, host: str, port: int) -> None:
@@ -247,4 +208,4 @@ async def serve(store: Store, host: str, port: int) -> None:
         store.close()
 
 
-__all__ = ["COMMANDS", "Server", "serve"]
+__all__ = ["Server", "serve"]

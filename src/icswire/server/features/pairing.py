@@ -41,9 +41,8 @@ Adjourned games (``resume``, ``match NAME``)
   text ending ``(adjourned).``). It starts when the opponent accepts it or types
   ``resume`` too; the game goes on from its last stored move with its stored clocks.
 
-Hooks for the rest of the server: :func:`player_left` (a session is going),
-:func:`send_lists` (DG_SEEK / DG_MATCH just turned on: the sought list, the pending
-challenges) and :func:`players_busy` (a game started by other means).
+Hooks: :func:`player_left` (a session is going) and :func:`send_lists` (DG_SEEK /
+DG_MATCH just turned on: the sought list, the pending challenges).
 """
 
 from __future__ import annotations
@@ -51,7 +50,6 @@ from __future__ import annotations
 import asyncio
 import random
 import re
-import weakref
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -62,16 +60,17 @@ from icswire.boards.positions import CHESS960, CRAZYHOUSE, new_board
 from icswire.protocol import datagrams as dg
 from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
-from icswire.server.commands import Context, command
-from icswire.server.games import BLACK, WHITE, Game, Terms
-from icswire.server.names import name_key
-from icswire.server.ratings import rating_type, update
-from icswire.server.records import GameRecord
-from icswire.server.render import Batch, Datagram, PerReceiver, TextOrDatagram, lines
+from icswire.server.core.boards import BLACK, WHITE
+from icswire.server.core.hub import CommandSet, Context
+from icswire.server.core.names import name_key
+from icswire.server.core.ratings import rating_type, update
+from icswire.server.core.records import GameRecord
+from icswire.server.core.render import Batch, Datagram, PerReceiver, TextOrDatagram, lines
+from icswire.server.core.tables import Table, Terms
 
 if TYPE_CHECKING:
-    from icswire.server.app import Server
-    from icswire.server.session import Session
+    from icswire.server.core.hub import Core
+    from icswire.server.core.session import Session
 
 __all__ = [
     "DEFAULT_MATCH_TIME",
@@ -79,9 +78,7 @@ __all__ = [
     "Challenge",
     "Pairing",
     "Seek",
-    "pairing_of",
     "player_left",
-    "players_busy",
     "send_lists",
 ]
 
@@ -99,6 +96,8 @@ MAX_INCREMENT = 999
 SEEKER_LEFT, SEEKER_PLAYING, SEEK_REMOVED, SEEK_REPLACED = 1, 2, 3, 4
 GUESTS_UNRATED = "Unregistered players cannot play rated games."
 _RANGE = re.compile(r"(\d{0,4})-(\d{0,4})")
+COMMANDS = CommandSet()
+command = COMMANDS.command
 _WILD_WORDS = {"fr": CHESS960, "chess960": CHESS960, "zh": CRAZYHOUSE, "crazyhouse": CRAZYHOUSE}
 
 
@@ -180,17 +179,6 @@ class Pairing:
         return None
 
 
-_PAIRINGS: weakref.WeakKeyDictionary[Server, Pairing] = weakref.WeakKeyDictionary()
-
-
-def pairing_of(server: Server) -> Pairing:
-    """The seeks and challenges of ``server``."""
-    found = _PAIRINGS.get(server)
-    if found is None:
-        found = _PAIRINGS[server] = Pairing()
-    return found
-
-
 # -- what players are shown ----------------------------------------------------------------
 
 
@@ -214,8 +202,8 @@ def _seek_rating(player: Session, kind: str) -> str:
     return str(rating) if rating else "----"
 
 
-def _playing(state: Pairing, server: Server, session: Session) -> bool:
-    return session in server.games.by_player or session in state.starting
+def _playing(state: Pairing, core: Core, session: Session) -> bool:
+    return session in core.play.by_player or session in state.starting
 
 
 def _color_word(color: bool | None) -> str:
@@ -332,13 +320,13 @@ def _pairs_with(old: Seek, new: Seek) -> bool:
 # -- removing --------------------------------------------------------------------------------
 
 
-def _remove_seek(server: Server, state: Pairing, seek: Seek, reason: int, batch: Batch) -> None:
+def _remove_seek(core: Core, state: Pairing, seek: Seek, reason: int, batch: Batch) -> None:
     if state.seeks.get(seek.index) is not seek:
         return
     del state.seeks[seek.index]
     gone = Datagram(dg.SeekRemoved(seek.index, reason))
     info = lines(f"<sr> {seek.index}")
-    for other in server.world.online.values():
+    for other in core.world.online.values():
         if other is seek.seeker and reason == SEEKER_LEFT:
             continue
         if DG.SEEK_REMOVED in other.level2:
@@ -359,14 +347,14 @@ def _remove_challenge(
     batch.add_all(receivers, Datagram(record))
 
 
-def players_busy(server: Server, players: Iterable[Session], batch: Batch) -> None:
+def players_busy(core: Core, players: Iterable[Session], batch: Batch) -> None:
     """A game is starting for ``players``: their seeks go (reason 2) and so do the
     challenges to and from them."""
-    state = pairing_of(server)
+    state = core.state(Pairing)
     players = list(players)
     for player in players:
         for seek in state.seeks_of(player):
-            _remove_seek(server, state, seek, SEEKER_PLAYING, batch)
+            _remove_seek(core, state, seek, SEEKER_PLAYING, batch)
     for player in players:
         for challenge in state.challenges_of(player):
             other = challenge.other(player)
@@ -382,19 +370,21 @@ def _between(challenge: Challenge) -> str:
     return f"from {challenge.challenger.name} to {challenge.receiver.name}"
 
 
-def player_left(server: Server, session: Session) -> None:
+def player_left(core: Core, session: Session) -> None:
     """``session`` is leaving: its seeks (DG_SEEK_REMOVED reason 1) and challenges go.
 
-    Call it from :meth:`Server._leave` while the session is still in the world (before
-    ``world.depart``), also for a player who was in a game.
+    It runs while the session is still in the world (before ``world.depart``), also for
+    a player who was in a game; not at shutdown.
     """
-    state = pairing_of(server)
+    if not session.logged_in or core.stopping:
+        return
+    state = core.state(Pairing)
     state.starting.discard(session)
     if not state.seeks_of(session) and not state.challenges_of(session):
         return
     batch = Batch(CN.SCN_LOGOUT, None, issuer_name=session.name)
     for seek in state.seeks_of(session):
-        _remove_seek(server, state, seek, SEEKER_LEFT, batch)
+        _remove_seek(core, state, seek, SEEKER_LEFT, batch)
     for challenge in state.challenges_of(session):
         other = challenge.other(session)
         if session is challenge.challenger:
@@ -406,11 +396,11 @@ def player_left(server: Server, session: Session) -> None:
     batch.flush()
 
 
-def send_lists(server: Server, session: Session, number: int, batch: Batch) -> None:
+def send_lists(core: Core, session: Session, number: int, batch: Batch) -> None:
     """What turning on DG_SEEK (the sought list, as DG_SEEKs) or DG_MATCH (one DG_MATCH
     per pending challenge of ``session``) sends. Call it where ``set-2 N 1`` and the login
     settings send the other lists (``World.send_lists``)."""
-    state = pairing_of(server)
+    state = core.state(Pairing)
     if number == DG.SEEK:
         for index in sorted(state.seeks):
             batch.add(session, Datagram(_seek_record(state.seeks[index])))
@@ -521,16 +511,16 @@ def _colors(
 
 
 async def _start(
-    server: Server,
+    core: Core,
     batch: Batch,
     white: Session,
     black: Session,
     terms: Terms,
     resumed: GameRecord | None = None,
-) -> Game:
+) -> Table:
     """Clear both players' seeks and challenges, then start the game."""
-    state = pairing_of(server)
-    players_busy(server, (white, black), batch)
+    state = core.state(Pairing)
+    players_busy(core, (white, black), batch)
     state.starting |= {white, black}
     start: chess.Board | None = None
     if resumed is not None and resumed.start_fen:
@@ -538,18 +528,18 @@ async def _start(
     elif resumed is None and terms.wild == CHESS960:
         start = chess.Board.from_chess960_pos(random.randrange(960))
     try:
-        game = await server.games.start(white, black, terms, batch, start=start, resumed=resumed)
+        game = await core.play.start(white, black, terms, batch, start=start, resumed=resumed)
     finally:
         state.starting -= {white, black}
     state.last_color[name_key(white.name)] = WHITE
     state.last_color[name_key(black.name)] = BLACK
     for player in (white, black):  # left while the game was being made
-        if not player.logged_in and server.games.by_player.get(player) is game:
-            server.games.disconnected(game, player, batch)
+        if not player.logged_in and core.play.by_player.get(player) is game:
+            core.play.player_gone(player, batch)
     return game
 
 
-async def _assess(server: Server, challenge: Challenge) -> None:
+async def _assess(core: Core, challenge: Challenge) -> None:
     """Glicko-2 changes (loss, draw, win) for each player, for DG_MATCH's assessment."""
     players = (challenge.challenger, challenge.receiver)
     if not any(DG.MATCH_ASSESSMENT in p.level2 for p in players):
@@ -557,7 +547,7 @@ async def _assess(server: Server, challenge: Challenge) -> None:
     t = challenge.terms
     if not (t.rated and all(p.registered for p in players)):
         return
-    store = server.store
+    store = core.store
     records = [await asyncio.to_thread(store.rating, p.name, t.rating_type) for p in players]
     for index, player in enumerate(players):
         mine, theirs = records[index].glicko, records[1 - index].glicko
@@ -571,8 +561,8 @@ async def _assess(server: Server, challenge: Challenge) -> None:
 
 @command("seek", CN.CN_SEEKING, "seek TIME INC [rated|unrated] [white|black] [wild N] [MIN-MAX]")
 async def seek_(ctx: Context, args: str) -> None:
-    server, session = ctx.server, ctx.session
-    state = pairing_of(server)
+    core, session = ctx.core, ctx.session
+    state = core.state(Pairing)
     asked = _parse(args.split(), seek=True)
     if isinstance(asked, str):
         ctx.reply(asked)
@@ -584,7 +574,7 @@ async def seek_(ctx: Context, args: str) -> None:
     if terms.rated and not session.registered:
         ctx.reply(GUESTS_UNRATED)
         return
-    if _playing(state, server, session):
+    if _playing(state, core, session):
         ctx.reply("You cannot seek while you are playing a game.")
         return
     new = Seek(0, session, terms, asked.color, asked.low, asked.high, asked.manual, asked.formula)
@@ -593,17 +583,17 @@ async def seek_(ctx: Context, args: str) -> None:
         ctx.reply(f"You can only have {MAX_SEEKS} active seeks.")
         return
     for old in sorted(state.seeks.values(), key=lambda s: s.index):
-        if _pairs_with(old, new) and not _playing(state, server, old.seeker):
+        if _pairs_with(old, new) and not _playing(state, core, old.seeker):
             ctx.reply(f"Your seek matches one posted by {old.seeker.name}.")
             ctx.batch.add(
                 old.seeker,
                 lines(f"Your seek {old.index} matches one posted by {session.name}."),
             )
             white, black = _colors(state, old.seeker, old.color, session, new.color)
-            await _start(server, ctx.batch, white, black, terms)
+            await _start(core, ctx.batch, white, black, terms)
             return
     for old in replaced:
-        _remove_seek(server, state, old, SEEK_REPLACED, ctx.batch)
+        _remove_seek(core, state, old, SEEK_REPLACED, ctx.batch)
     index = state.free_index()
     if index is None:
         ctx.reply("Sorry, there are too many seeks posted; try again later.")
@@ -613,19 +603,19 @@ async def seek_(ctx: Context, args: str) -> None:
     ctx.reply(
         f"Your seek has been {'updated' if replaced else 'posted'} with index {index}.",
     )
-    seen = _announce_seek(server, new, ctx.batch)
+    seen = _announce_seek(core, new, ctx.batch)
     ctx.reply(f"({seen} player(s) saw the seek.)")
 
 
-def _announce_seek(server: Server, seek: Seek, batch: Batch) -> int:
+def _announce_seek(core: Core, seek: Seek, batch: Batch) -> int:
     """DG_SEEK or the text to those who fit the seek; how many saw it."""
     record = _seek_record(seek)
     told = TextOrDatagram((_seek_announcement(seek),), DG.SEEK, record)
     own = Datagram(record)
     info = lines(_seekinfo_line(seek))
     seen = 0
-    playing = server.games.by_player
-    for other in server.world.online.values():
+    playing = core.play.by_player
+    for other in core.world.online.values():
         mine = other is seek.seeker
         if mine:
             batch.add(other, own)
@@ -639,7 +629,7 @@ def _announce_seek(server: Server, seek: Seek, batch: Batch) -> int:
 
 @command("unseek", CN.CN_UNSEEKING, "unseek [number]")
 async def unseek(ctx: Context, args: str) -> None:
-    state = pairing_of(ctx.server)
+    state = ctx.core.state(Pairing)
     mine = state.seeks_of(ctx.session)
     word = args.strip()
     if word:
@@ -652,12 +642,12 @@ async def unseek(ctx: Context, args: str) -> None:
         return
     for seek in mine:
         ctx.reply(f"Your seek {seek.index} has been removed.")
-        _remove_seek(ctx.server, state, seek, SEEK_REMOVED, ctx.batch)
+        _remove_seek(ctx.core, state, seek, SEEK_REMOVED, ctx.batch)
 
 
 @command("sought", CN.CN_SOUGHT, "sought [all]")
 async def sought(ctx: Context, args: str) -> None:
-    state = pairing_of(ctx.server)
+    state = ctx.core.state(Pairing)
     everything = args.strip().lower() == "all"
     shown = [
         state.seeks[i]
@@ -669,8 +659,8 @@ async def sought(ctx: Context, args: str) -> None:
 
 @command("play", CN.CN_PLAY, "play <number|name>")
 async def play(ctx: Context, args: str) -> None:
-    server, session = ctx.server, ctx.session
-    state = pairing_of(server)
+    core, session = ctx.core, ctx.session
+    state = core.state(Pairing)
     word = args.strip()
     if not word:
         ctx.reply("Usage: play <number|name>")
@@ -687,7 +677,7 @@ async def play(ctx: Context, args: str) -> None:
     if seek.seeker is session:
         ctx.reply("You cannot respond to your own seek.")
         return
-    if _playing(state, server, session):
+    if _playing(state, core, session):
         ctx.reply("You are playing a game.")
         return
     if seek.terms.rated and not session.registered:
@@ -704,7 +694,7 @@ async def play(ctx: Context, args: str) -> None:
     ctx.reply(f"You accept the seek of {seek.seeker.name}.")
     ctx.batch.add(seek.seeker, lines(f"{session.name} accepts your seek {seek.index}."))
     white, black = _colors(state, seek.seeker, seek.color, session)
-    await _start(server, ctx.batch, white, black, seek.terms)
+    await _start(core, ctx.batch, white, black, seek.terms)
 
 
 # -- challenges ------------------------------------------------------------------------------
@@ -744,8 +734,8 @@ async def match(ctx: Context, args: str) -> None:
 
 def _opponent(ctx: Context, name: str) -> Session | None:
     """The online player ``name`` one may challenge, or None (after saying why)."""
-    server, session = ctx.server, ctx.session
-    state = pairing_of(server)
+    core, session = ctx.core, ctx.session
+    state = core.state(Pairing)
     receiver: Session | None = ctx.world.find(name)
     if receiver is None:
         ctx.reply(f'No user named "{name}" is logged in.')
@@ -753,10 +743,10 @@ def _opponent(ctx: Context, name: str) -> Session | None:
     if receiver is session:
         ctx.reply("You can't match yourself.")
         return None
-    if _playing(state, server, session):
+    if _playing(state, core, session):
         ctx.reply("You are playing a game.")
         return None
-    if _playing(state, server, receiver):
+    if _playing(state, core, receiver):
         ctx.reply(f"{receiver.name} is playing a game.")
         return None
     if not receiver.variables["open"]:
@@ -773,8 +763,8 @@ async def _challenge(
     adjourned: GameRecord | None = None,
 ) -> None:
     """Issue a challenge, or accept or replace the one between the two players."""
-    server, session, batch = ctx.server, ctx.session, ctx.batch
-    state = pairing_of(server)
+    core, session, batch = ctx.core, ctx.session, ctx.batch
+    state = core.state(Pairing)
     new = Challenge(session, receiver, terms, color, adjourned)
     theirs = state.offer(receiver, session)
     if theirs is not None:
@@ -799,12 +789,12 @@ async def _challenge(
             return
         ctx.reply(f"Updating offer already made to {receiver.name}.")
         _remove_challenge(state, mine, f"{session.name} updated the challenge.", batch)
-    await _assess(server, new)
+    await _assess(core, new)
     if (
         state.offer(session, receiver) is not None
         or state.offer(receiver, session) is not None
-        or _playing(state, server, session)
-        or _playing(state, server, receiver)
+        or _playing(state, core, session)
+        or _playing(state, core, receiver)
     ):
         ctx.reply("The challenge was not issued: things changed meanwhile.")
         return
@@ -825,7 +815,7 @@ async def _challenge(
 
 def _offers(ctx: Context, name: str, to_me: bool, verb: str) -> Challenge | None:
     """The one challenge ``name`` names (to me, or from me), or None after saying why."""
-    state = pairing_of(ctx.server)
+    state = ctx.core.state(Pairing)
     session = ctx.session
     if to_me:
         mine = [c for c in state.challenges if c.receiver is session]
@@ -854,13 +844,13 @@ def _offers(ctx: Context, name: str, to_me: bool, verb: str) -> Challenge | None
 async def _accept(ctx: Context, challenge: Challenge, wants: bool | None = None) -> None:
     """Start the game of ``challenge``, to the issuer; ``wants`` is the colour the issuer
     asked for when it accepts by challenging back."""
-    server, session, batch = ctx.server, ctx.session, ctx.batch
-    state = pairing_of(server)
+    core, session, batch = ctx.core, ctx.session, ctx.batch
+    state = core.state(Pairing)
     challenger = challenge.challenger
-    if _playing(state, server, session):
+    if _playing(state, core, session):
         ctx.reply("You are playing a game.")
         return
-    if _playing(state, server, challenger):
+    if _playing(state, core, challenger):
         ctx.reply(f"{challenger.name} is playing a game.")
         return
     ctx.reply(f"You accept the match offer from {challenger.name}.")
@@ -871,7 +861,7 @@ async def _accept(ctx: Context, challenge: Challenge, wants: bool | None = None)
         white, black = _resume_colors(record, challenger, session)
     else:
         white, black = _colors(state, session, wants, challenger, challenge.color)
-    await _start(server, batch, white, black, challenge.terms, resumed=record)
+    await _start(core, batch, white, black, challenge.terms, resumed=record)
 
 
 @command("accept", CN.CN_ACCEPT, "accept [name]")
@@ -890,7 +880,7 @@ async def decline(ctx: Context, args: str) -> None:
     ctx.reply(f"You decline the match offer from {challenge.challenger.name}.")
     ctx.batch.add(challenge.challenger, lines(f"{name} declines the match offer."))
     _remove_challenge(
-        pairing_of(ctx.server), challenge, f"{name} declined the challenge.", ctx.batch
+        ctx.core.state(Pairing), challenge, f"{name} declined the challenge.", ctx.batch
     )
 
 
@@ -903,13 +893,13 @@ async def withdraw(ctx: Context, args: str) -> None:
     ctx.reply(f"You withdraw the match offer to {challenge.receiver.name}.")
     ctx.batch.add(challenge.receiver, lines(f"{name} withdraws the match offer."))
     _remove_challenge(
-        pairing_of(ctx.server), challenge, f"{name} withdrew the challenge.", ctx.batch
+        ctx.core.state(Pairing), challenge, f"{name} withdrew the challenge.", ctx.batch
     )
 
 
 @command("pending", CN.CN_PENDING, "pending")
 async def pending(ctx: Context, args: str) -> None:
-    state = pairing_of(ctx.server)
+    state = ctx.core.state(Pairing)
     session = ctx.session
     to_others = [c for c in state.challenges if c.challenger is session]
     from_others = [c for c in state.challenges if c.receiver is session]
@@ -937,8 +927,8 @@ async def _adjourned(ctx: Context) -> list[GameRecord]:
     """The adjourned games of the issuer (after the queued saves are written)."""
     if not ctx.session.registered:
         return []
-    await ctx.server.games.flush()
-    found: list[GameRecord] = await asyncio.to_thread(ctx.server.store.adjourned, ctx.session.name)
+    await ctx.core.play.flush()
+    found: list[GameRecord] = await asyncio.to_thread(ctx.store.adjourned, ctx.session.name)
     return found
 
 
@@ -965,7 +955,7 @@ def _record_terms(record: GameRecord) -> Terms:
 
 async def _offer_resume(ctx: Context, other: Session, record: GameRecord) -> None:
     """Ask ``other`` to resume ``record`` (or start it, if they asked already)."""
-    state = pairing_of(ctx.server)
+    state = ctx.core.state(Pairing)
     theirs = state.offer(other, ctx.session)
     if theirs is not None and theirs.adjourned is not None and theirs.adjourned.id == record.id:
         await _accept(ctx, theirs)
@@ -998,7 +988,7 @@ async def resume(ctx: Context, args: str) -> None:
             return
         await _offer_resume(ctx, other, record)
         return
-    state = pairing_of(ctx.server)
+    state = ctx.core.state(Pairing)
     for challenge in state.challenges:
         if challenge.receiver is session and challenge.adjourned is not None:
             await _accept(ctx, challenge)
@@ -1011,3 +1001,11 @@ async def resume(ctx: Context, args: str) -> None:
             await _offer_resume(ctx, other, record)
             return
     ctx.reply("None of your adjourned opponents is logged in.")
+
+
+def install(core: Core) -> None:
+    """Pairing on ``core``: its commands and hooks."""
+    registry = core.registry
+    registry.add_commands(COMMANDS)
+    registry.dg_on.append(lambda session, number, batch: send_lists(core, session, number, batch))
+    registry.left.append(lambda session: player_left(core, session))

@@ -16,9 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from icswire.server.ratings import Glicko, update
+from icswire.server.core.ratings import Glicko, annotation, update
 
-__all__ = ["GameRecord", "RatingRecord"]
+__all__ = ["GameRecord", "RatingRecord", "shown_rating"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +35,7 @@ class GameRecord:
     black_rating: int
     wild: int
     rating_type: str
-    """A name in :data:`icswire.server.ratings.RATING_TYPES`."""
+    """A name in :data:`icswire.server.core.ratings.RATING_TYPES`."""
     rated: bool
     initial: int
     """Minutes on each clock at the start."""
@@ -74,7 +74,7 @@ class RatingRecord:
 
     name: str
     rating_type: str
-    """A name in :data:`icswire.server.ratings.RATING_TYPES`."""
+    """A name in :data:`icswire.server.core.ratings.RATING_TYPES`."""
     glicko: Glicko
     games: int
     wins: int
@@ -94,3 +94,10 @@ class RatingRecord:
             losses=self.losses + (score == 0),
             draws=self.draws + (0 < score < 1),
         )
+
+
+def shown_rating(record: RatingRecord) -> tuple[int, int]:
+    """(rating, DG annotation) as players are shown it; (0, 0) before any game."""
+    if not record.games:
+        return 0, 0
+    return round(record.glicko.rating), annotation(record.glicko, record.games)

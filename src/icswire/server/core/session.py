@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from icswire.server.variables import IVARIABLES, VARIABLES
+from icswire.server.core.variables import IVARIABLES, VARIABLES
 
 OUTPUT_LIMIT = 122_000
 MAX_LINE = 1024

@@ -21,7 +21,7 @@ from icswire.protocol.datagrams import encode_datagram
 from icswire.protocol.encoder import encode_text
 
 if TYPE_CHECKING:
-    from icswire.server.session import Session
+    from icswire.server.core.session import Session
 
 NEWLINE = "\r\n"
 

@@ -9,9 +9,13 @@ from __future__ import annotations
 
 from icswire.protocol import datagrams as dg
 from icswire.protocol.level1 import CommandNumber as CN
-from icswire.server.commands import Context, command
-from icswire.server.games import BLACK, WHITE, BoardMessage, Game
-from icswire.server.render import Datagram, lines
+from icswire.server.core.boards import BLACK, WHITE
+from icswire.server.core.hub import CommandSet, Context
+from icswire.server.core.render import Datagram, lines
+from icswire.server.features.play.games import BoardMessage, Game, Games
+
+COMMANDS = CommandSet()
+command = COMMANDS.command
 
 _OFFER_TEXT = {
     "draw": "offers you a draw",
@@ -20,30 +24,19 @@ _OFFER_TEXT = {
 }
 
 
+def _games(ctx: Context) -> Games:
+    return ctx.core.state(Games)
+
+
 def _game(ctx: Context) -> Game | None:
-    game = ctx.server.games.by_player.get(ctx.session)
+    game = _games(ctx).by_player.get(ctx.session)
     if game is None:
         ctx.reply("You are not playing a game.")
     return game
 
 
-def offers_record(game: Game) -> object:
-    offers = game.offers
-    return dg.OffersInMyGame(
-        game.number,
-        WHITE in offers.get("draw", set()),
-        BLACK in offers.get("draw", set()),
-        WHITE in offers.get("adjourn", set()),
-        BLACK in offers.get("adjourn", set()),
-        WHITE in offers.get("abort", set()),
-        BLACK in offers.get("abort", set()),
-        game.takeback.get(WHITE, 0),
-        game.takeback.get(BLACK, 0),
-    )
-
-
 def _show_offers(ctx: Context, game: Game) -> None:
-    ctx.batch.add_all(game.audience(), Datagram(offers_record(game)))
+    ctx.batch.add_all(game.audience(), Datagram(game.offers_record()))
 
 
 async def _offer(ctx: Context, kind: str, status: int, mode: int) -> None:
@@ -55,10 +48,10 @@ async def _offer(ctx: Context, kind: str, status: int, mode: int) -> None:
     assert color is not None
     offered = game.offers.setdefault(kind, set())
     if (not color) in offered:
-        ctx.server.games.end(game, status, mode, color, ctx.batch)
+        _games(ctx).end(game, status, mode, color, ctx.batch)
         return
     if kind == "abort" and len(game.moves) < 2:  # before move 2 either player may abort
-        ctx.server.games.end(game, 3, 7, color, ctx.batch)
+        _games(ctx).end(game, 3, 7, color, ctx.batch)
         return
     offered.add(color)
     opponent = game.player(not color)
@@ -69,15 +62,15 @@ async def _offer(ctx: Context, kind: str, status: int, mode: int) -> None:
 
 @command("draw", CN.CN_DRAW, "draw")
 async def draw(ctx: Context, args: str) -> None:
-    game = ctx.server.games.by_player.get(ctx.session)
+    game = _games(ctx).by_player.get(ctx.session)
     if game is not None:
         color = game.color_of(ctx.session)
         assert color is not None
         if game.board.can_claim_threefold_repetition():
-            ctx.server.games.end(game, 1, 2, color, ctx.batch)
+            _games(ctx).end(game, 1, 2, color, ctx.batch)
             return
         if game.board.can_claim_fifty_moves():
-            ctx.server.games.end(game, 1, 3, color, ctx.batch)
+            _games(ctx).end(game, 1, 3, color, ctx.batch)
             return
     await _offer(ctx, "draw", 1, 0)
 
@@ -89,7 +82,7 @@ async def abort(ctx: Context, args: str) -> None:
 
 @command("adjourn", CN.CN_ADJOURN, "adjourn")
 async def adjourn(ctx: Context, args: str) -> None:
-    game = ctx.server.games.by_player.get(ctx.session)
+    game = _games(ctx).by_player.get(ctx.session)
     if game is not None and not (game.white.registered and game.black.registered):
         ctx.reply("Only games between registered players can be adjourned.")
         return
@@ -102,7 +95,7 @@ async def resign(ctx: Context, args: str) -> None:
     if game is not None:
         color = game.color_of(ctx.session)
         assert color is not None
-        ctx.server.games.end(game, 0, 0, color, ctx.batch)
+        _games(ctx).end(game, 0, 0, color, ctx.batch)
 
 
 @command("flag", CN.CN_FLAG, "flag")
@@ -114,7 +107,7 @@ async def flag(ctx: Context, args: str) -> None:
     if game.board.turn == color or game.clock_now(game.board.turn) > 0:
         ctx.reply("Your opponent is not out of time.")
         return
-    ctx.server.games.out_of_time(game, ctx.batch)
+    _games(ctx).out_of_time(game, ctx.batch)
 
 
 @command("moretime", CN.CN_MORETIME, "moretime <seconds>")
@@ -144,7 +137,7 @@ async def moretime(ctx: Context, args: str) -> None:
         lines(f"{ctx.session.name} has added {seconds} seconds to your clock."),
     )
     ctx.reply(f"{seconds} seconds were added to your opponent's clock.")
-    ctx.server.games.rearm(game)
+    _games(ctx).rearm(game)
     ctx.batch.add_all(receivers, BoardMessage(game))
 
 
@@ -160,7 +153,7 @@ async def takeback(ctx: Context, args: str) -> None:
     color = game.color_of(ctx.session)
     assert color is not None
     if game.takeback.get(not color) == plies:
-        ctx.server.games.take_back(game, plies, ctx.batch)
+        _games(ctx).take_back(game, plies, ctx.batch)
         return
     game.takeback[color] = plies
     ctx.batch.add(

@@ -8,7 +8,7 @@ one as text, a board (style 12 relation -3, game number -1) and DG_ISOLATED_BOAR
 DG_MOVE_LIST (25) or DG_POSITION_BEGIN (101/110) with game number -1.
 
 An examined game takes its number from the same numbering as played games (see
-:func:`free_number`) and lives in :func:`examined_games`. Its examiner sees style 12
+(``core.tables``) and is kept in :class:`Examinations`. Its examiner sees style 12
 boards with relation 2 and its observers relation -2; everybody in it gets DG_SEND_MOVES
 with is-variation MOVE_EXAMINE (3) for a typed move and MOVE_FORWARD (2) for ``forward``,
 DG_BACKWARD (23) for ``backward`` and ``revert``, and the lecture marks (DG_CIRCLE 59,
@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -30,194 +29,45 @@ from typing import TYPE_CHECKING, Any
 import chess
 
 from icswire.boards.moves import IllegalMoveError, move_from_wire, san_from_move, smith_from_move
-from icswire.boards.positions import (
-    BUGHOUSE,
-    CRAZYHOUSE,
-    board_to_64,
-    new_board,
-    strength,
-    style10_from_board,
-    style12_from_board,
-)
+from icswire.boards.positions import BUGHOUSE, CRAZYHOUSE, new_board, strength
 from icswire.protocol import datagrams as dg
-from icswire.protocol.bughouse import Bughouse, format_b1
 from icswire.protocol.codes import BoardInfoType, IsVariation, UnknownResultError, describe_result
-from icswire.protocol.datagrams import DG, MOVE_PART_DGS
+from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
-from icswire.protocol.style10 import format_style10
-from icswire.protocol.style12 import format_move_time, format_style12
-from icswire.server.commands import Context, command
-from icswire.server.games import BLACK, WHITE, ServerMove, illegal_reason
-from icswire.server.names import name_key
-from icswire.server.ratings import RATING_TYPES
-from icswire.server.records import GameRecord
-from icswire.server.render import NEWLINE, Batch, Datagram, Message, lines
+from icswire.protocol.style12 import format_move_time
+from icswire.server.core.boards import (
+    BLACK,
+    COLOR_LETTER,
+    WHITE,
+    BoardFacts,
+    LineMoves,
+    PositionBoard,
+    ServerMove,
+    illegal_reason,
+    isolated_board,
+    line_datagrams,
+)
+from icswire.server.core.hub import CommandSet, Context
+from icswire.server.core.names import name_key
+from icswire.server.core.ratings import RATING_TYPES
+from icswire.server.core.records import GameRecord
+from icswire.server.core.render import Batch, Datagram, Message, lines
+from icswire.server.core.texts import kind_text, rating_text
 
 if TYPE_CHECKING:
-    from icswire.server.app import Server
-    from icswire.server.session import Session
+    from icswire.server.core.hub import Core
+    from icswire.server.core.session import Session
 
 #: How many finished games ``history`` shows (and numbers 1..HISTORY_SIZE, oldest first).
 HISTORY_SIZE = 10
-#: Style 12's relation for an isolated position (``sposition``, ``refresh`` of a game one
-#: does not watch), for an examiner, and for an observer of an examined game.
-ISOLATED, EXAMINER, EXAMINED_OBSERVER = -3, 2, -2
-_LETTER = {WHITE: "W", BLACK: "B"}
-_TYPE_LETTER = {
-    "Blitz": "b",
-    "Standard": "s",
-    "Bullet": "l",
-    "Wild": "w",
-    "Chess960": "w",
-    "Crazyhouse": "z",
-    "Bughouse": "B",
-    "Losers": "L",
-}
+#: Style 12's relation for an examiner, and for an observer of an examined game.
+EXAMINER, EXAMINED_OBSERVER = 2, -2
+
+COMMANDS = CommandSet()
+command = COMMANDS.command
 
 
-# -- boards --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class BoardFacts:
-    """What a board line says besides the position. Clocks in milliseconds."""
-
-    number: int
-    white: str
-    black: str
-    initial: int
-    increment: int
-    white_ms: int
-    black_ms: int
-    move_time_ms: int = 0
-    ticking: bool = False
-
-
-def board_bytes(
-    board: chess.Board, facts: BoardFacts, receiver: Session, relation: int, flip: bool
-) -> bytes:
-    """``board`` in the receiver's style (12, 10, or nothing under 13), ms clocks if asked."""
-    style = receiver.variables["style"]
-    if style == 13:
-        return b""
-    ms = bool(receiver.ivariables["ms"])
-    shown: dict[str, Any] = {
-        "game_number": facts.number,
-        "white_name": facts.white,
-        "black_name": facts.black,
-        "relation": relation,
-        "initial_time": facts.initial,
-        "increment": facts.increment,
-        "white_time": facts.white_ms if ms else facts.white_ms // 1000,
-        "black_time": facts.black_ms if ms else facts.black_ms // 1000,
-        "move_time_ms": facts.move_time_ms,
-        "move_time_precise": ms,
-    }
-    if style == 10:
-        return format_style10(style10_from_board(board, **shown)).encode("latin-1")
-    record = style12_from_board(board, **shown, flip=flip, clock_ticking=facts.ticking, lag_ms=0)
-    line = format_style12(record) + NEWLINE
-    pockets = getattr(board, "pockets", None)
-    if pockets is not None:
-        white, black = (str(pockets[c]).upper() for c in (WHITE, BLACK))
-        line += format_b1(Bughouse(facts.number, white, black)) + NEWLINE
-    return line.encode("latin-1")
-
-
-class PositionBoard(Message):
-    """A board as each receiver sees it: its style, and the relation and flip ``relation``
-    and ``flip`` give for that receiver. The position is taken when the message is made."""
-
-    def __init__(
-        self,
-        board: chess.Board,
-        facts: BoardFacts,
-        relation: Callable[[Session], int],
-        flip: Callable[[Session], bool],
-    ) -> None:
-        self.board = board.copy()
-        self.facts = facts
-        self.relation = relation
-        self.flip = flip
-
-    def key(self, receiver: Session) -> Any:
-        return (
-            receiver.variables["style"],
-            receiver.ivariables["ms"],
-            self.relation(receiver),
-            self.flip(receiver),
-        )
-
-    def render(self, receiver: Session) -> bytes:
-        return board_bytes(
-            self.board, self.facts, receiver, self.relation(receiver), self.flip(receiver)
-        )
-
-
-def isolated_board(board: chess.Board, facts: BoardFacts) -> PositionBoard:
-    """A peek at a position (style 12 relation -3), White at the bottom."""
-    return PositionBoard(board, facts, lambda _: ISOLATED, lambda _: False)
-
-
-# -- moves in datagrams ----------------------------------------------------------------------
-
-
-def move_parts(on: frozenset[int], move: ServerMove, variation: int) -> tuple[Any, ...]:
-    """DG_SEND_MOVES' optional parts, each present if its DG (33-36, 113) is on."""
-    return (
-        move.san if DG.MOVE_ALGEBRAIC in on else None,
-        move.smith if DG.MOVE_SMITH in on else None,
-        move.time_ms // 1000 if DG.MOVE_TIME in on else None,
-        move.clock_ms // 1000 if DG.MOVE_CLOCK in on else None,
-        int(variation) if DG.IS_VARIATION in on else None,
-    )
-
-
-class LineMoves(Message):
-    """DG_SEND_MOVES (24) for each of ``moves``, with the receiver's parts."""
-
-    datagram_kinds = frozenset({DG.SEND_MOVES, *MOVE_PART_DGS})
-
-    def __init__(self, number: int, moves: Sequence[ServerMove], variation: int) -> None:
-        self.number = number
-        self.moves = tuple(moves)
-        self.variation = variation
-
-    def datagrams(self, receiver: Session) -> Iterable[Any]:
-        on = receiver.level2
-        if DG.SEND_MOVES in on:
-            for move in self.moves:
-                yield dg.SendMoves(self.number, *move_parts(on, move, self.variation))
-
-
-def line_datagrams(
-    batch: Batch,
-    session: Session,
-    number: int,
-    start: chess.Board,
-    start_fen: str | None,
-    moves: Sequence[ServerMove],
-    clocks: dict[bool, int],
-    running: bool | None = None,
-) -> None:
-    """What a client needs to set up a game: DG_POSITION_BEGIN(2) and the moves, or
-    DG_MOVE_LIST, and both clocks (DG_MSEC); ``running`` is the side whose clock runs."""
-    on = session.level2
-    if DG.POSITION_BEGIN in on or DG.POSITION_BEGIN2 in on:
-        begin2 = DG.POSITION_BEGIN2 in on
-        kind = dg.PositionBegin2 if begin2 else dg.PositionBegin
-        batch.add(session, Datagram(kind(number, start_fen or "", len(moves))))
-        past = dg.PastMove if begin2 else dg.SendMoves
-        for move in moves:
-            parts = move_parts(on, move, IsVariation.MOVE_INITIAL)
-            batch.add(session, Datagram(past(number, *parts)))
-    elif DG.MOVE_LIST in on:
-        initial = "*" if start_fen is None else board_to_64(start)
-        infos = tuple(dg.MoveInfo(*move_parts(on, m, IsVariation.MOVE_INITIAL)) for m in moves)
-        batch.add(session, Datagram(dg.MoveList(number, initial, infos)))
-    for color in (WHITE, BLACK):
-        msec = dg.Msec(number, _LETTER[color], clocks[color], running == color)
-        batch.add(session, Datagram(msec))
+# -- stored games as boards ---------------------------------------------------------------
 
 
 def replay(record: GameRecord) -> tuple[chess.Board, list[ServerMove]]:
@@ -288,6 +138,38 @@ class ExaminedGame:
 
     def is_flipped(self, session: Session) -> bool:
         return session in self.flipped
+
+    # -- as a table people watch (core.tables.Table) -------------------------------------
+
+    examined = True
+
+    def seats(self) -> list[Session]:
+        return list(self.examiners)
+
+    def seat_symbol(self, session: Session) -> str:
+        return "E" if session in self.examiners else "O"
+
+    def player_names(self) -> tuple[str, str]:
+        return self.white, self.black
+
+    def isolated_board(self) -> Message:
+        return isolated_board(self.board, self.facts())
+
+    def greet_observer(self, session: Session, batch: Batch) -> None:
+        """Nothing more than everybody at the table gets."""
+
+    def games_row(self) -> str:
+        kind = kind_text(self.rating_type, self.rated, self.initial, self.increment)
+        white = rating_text(self.white_rating)
+        black = rating_text(self.black_rating)
+        side = "W" if self.board.turn == WHITE else "B"
+        return (
+            f"{self.number:3d} (Exam. {white:>4} {self.white:<10} {black:>4} {self.black:<10}) "
+            f"{kind} {side}:{self.board.fullmove_number:3d}"
+        )
+
+    def observe_title(self) -> str:
+        return f"Game {self.number}: {self.white} vs. {self.black} (examined)"
 
     # -- the position ------------------------------------------------------------------
 
@@ -375,7 +257,7 @@ class ExaminedGame:
             self.wild in (CRAZYHOUSE, BUGHOUSE), "", False,
         )  # fmt: skip
 
-    def setup(self, session: Session, batch: Batch) -> None:
+    def send_history(self, session: Session, batch: Batch) -> None:
         """The position so far (DG_MOVE_LIST / DG_POSITION_BEGIN) and the clocks."""
         line_datagrams(
             batch,
@@ -393,69 +275,46 @@ def _same(a: Sequence[ServerMove], b: Sequence[ServerMove]) -> bool:
 
 
 @dataclass
-class _Examining:
+class Examinations:
+    """The examined games, by number and by examiner."""
+
     games: dict[int, ExaminedGame] = field(default_factory=dict)
     by_examiner: dict[Session, ExaminedGame] = field(default_factory=dict)
 
 
-_STATE: weakref.WeakKeyDictionary[Server, _Examining] = weakref.WeakKeyDictionary()
-
-
-def _state(server: Server) -> _Examining:
-    state = _STATE.get(server)
-    if state is None:
-        state = _STATE[server] = _Examining()
-    return state
-
-
-def examined_games(server: Server) -> dict[int, ExaminedGame]:
-    """The examined games of ``server`` by number (their numbers are taken: see
-    :func:`free_number`)."""
-    return _state(server).games
-
-
-def examining(server: Server, session: Session) -> ExaminedGame | None:
+def examining(core: Core, session: Session) -> ExaminedGame | None:
     """The game ``session`` examines, if any."""
-    return _state(server).by_examiner.get(session)
-
-
-def free_number(server: Server) -> int:
-    """The lowest game number that neither a played nor an examined game has."""
-    examined = examined_games(server)
-    number = 1
-    while number in server.games.by_number or number in examined:
-        number += 1
-    return number
+    return core.state(Examinations).by_examiner.get(session)
 
 
 def _add_all(batch: Batch, receivers: Iterable[Session], message: Message) -> None:
     batch.add_all(list(receivers), message)
 
 
-def start_examining(server: Server, session: Session, exam: ExaminedGame, batch: Batch) -> None:
+def start_examining(core: Core, session: Session, exam: ExaminedGame, batch: Batch) -> None:
     """``session`` examines ``exam``, a new game: tell it, and those who list games."""
-    state = _state(server)
+    state = core.state(Examinations)
     state.games[exam.number] = exam
     state.by_examiner[session] = exam
     exam.examiners.append(session)
     session.state, session.state_game = "E", exam.number
-    server.world.state_changed(session, batch)
+    core.world.state_changed(session, batch)
     batch.add(session, Datagram(exam.started_record(DG.MY_GAME_STARTED)))
     batch.add(session, Datagram(dg.Flip(exam.number, False)))
-    exam.setup(session, batch)
+    exam.send_history(session, batch)
     batch.add(session, Datagram(dg.MyRelationToGame(exam.number, "E")))
     kib = bool(session.variables["kibitz"])
     batch.add(session, Datagram(dg.PlayersInMyGame(exam.number, session.name, "E", kib)))
     batch.add(session, exam.board_message())
     listed = Datagram(exam.started_record(DG.GAME_STARTED))
-    for other in server.world.online.values():
+    for other in core.world.online.values():
         if DG.GAME_STARTED in other.level2:
             batch.add(other, listed)
 
 
-def stop_examining(server: Server, session: Session, batch: Batch) -> bool:
+def stop_examining(core: Core, session: Session, batch: Batch) -> bool:
     """``session`` stops examining; the game is gone when nobody examines it any more."""
-    state = _state(server)
+    state = core.state(Examinations)
     exam = state.by_examiner.pop(session, None)
     if exam is None:
         return False
@@ -465,7 +324,7 @@ def stop_examining(server: Server, session: Session, batch: Batch) -> bool:
     if session.state == "E" and session.state_game == number:
         session.state, session.state_game = "X", 0
         if session.logged_in:
-            server.world.state_changed(session, batch)
+            core.world.state_changed(session, batch)
     batch.add(session, lines(f"You are no longer examining game {number}."))
     if exam.examiners:
         gone = Datagram(dg.PlayersInMyGame(number, session.name, "X", False))
@@ -491,29 +350,23 @@ def stop_examining(server: Server, session: Session, batch: Batch) -> bool:
     exam.observers.clear()
     del state.games[number]
     listed = Datagram(dg.ExaminedGameIsGone(number))
-    for other in server.world.online.values():
+    for other in core.world.online.values():
         if DG.EXAMINED_GAME_IS_GONE in other.level2:
             batch.add(other, listed)
     return True
 
 
-def session_left(server: Server, session: Session, batch: Batch) -> None:
-    """``session`` is gone: it examines nothing, observes no examined game."""
-    stop_examining(server, session, batch)
-    for number in sorted(session.observing):
-        exam = examined_games(server).get(number)
-        if exam is not None and session in exam.observers:
-            exam.observers.discard(session)
-            exam.flipped.discard(session)
-            session.observing.discard(number)
-            gone = Datagram(dg.PlayersInMyGame(number, session.name, "X", False))
-            _add_all(batch, exam.audience(), gone)
+def session_left(core: Core, session: Session) -> None:
+    """``session`` is gone: it examines nothing (watching takes it off what it observes)."""
+    batch = Batch(CN.SCN_LOGOUT, None, issuer_name=session.name)
+    stop_examining(core, session, batch)
+    batch.flush()
 
 
-def move(server: Server, session: Session, text: str, batch: Batch) -> bool:
+def move(core: Core, session: Session, text: str, batch: Batch) -> bool:
     """``text`` (something that looks like a move) typed by ``session``: if it examines a
     game, make the move there and return True; False if it examines nothing."""
-    exam = examining(server, session)
+    exam = examining(core, session)
     if exam is None:
         return False
     try:
@@ -543,10 +396,6 @@ def _rating_index(rating_type: str) -> int:
         return 0
 
 
-def _rating_text(rating: int) -> str:
-    return str(rating) if rating else "----"
-
-
 def _result(record: GameRecord) -> tuple[str, str]:
     """The 3-letter code and the description (with the players' names) of a stored end."""
     if record.status is None or record.mode is None:
@@ -560,12 +409,6 @@ def _result(record: GameRecord) -> tuple[str, str]:
 
 def _named(text: str, white: str, black: str) -> str:
     return re.sub(r"\b(White|Black)\b", lambda m: white if m[1] == "White" else black, text)
-
-
-def kind_text(rating_type: str, rated: bool, initial: int, increment: int) -> str:
-    """``[ bu  3   0]``: private flag, type letter, rated letter, the time control."""
-    letter = _TYPE_LETTER.get(rating_type, "n") if initial or increment else "u"
-    return f"[ {letter}{'r' if rated else 'u'}{initial:3d} {increment:3d}]"
 
 
 def _when(record: GameRecord) -> str:
@@ -593,7 +436,7 @@ def _who(ctx: Context, args: str) -> str:
     """The player a command is about: the argument (a logged-in player's name as he
     spells it, if one matches), or the issuer."""
     name = args.split()[0] if args.split() else ctx.session.name
-    online = ctx.server.world.find(name)
+    online = ctx.core.world.find(name)
     return str(online.name) if online is not None else name
 
 
@@ -609,7 +452,7 @@ def _spelled(records: Sequence[GameRecord], name: str) -> str:
 @command("history", CN.CN_HISTORY, "history [name]")
 async def history(ctx: Context, args: str) -> None:
     name = _who(ctx, args)
-    records = await asyncio.to_thread(ctx.server.store.history, name, HISTORY_SIZE)
+    records = await asyncio.to_thread(ctx.store.history, name, HISTORY_SIZE)
     name = _spelled(records, name)
     begin = dg.GamelistBegin("history", args.strip(), len(records), 1, len(records), "")
     ctx.batch.add(ctx.session, Datagram(begin))
@@ -634,8 +477,8 @@ async def history(ctx: Context, args: str) -> None:
             sign = "=" if record.status == 1 else "*"
         kind = kind_text(record.rating_type, record.rated, record.initial, record.increment)
         rows.append(
-            f"{index:2d}: {sign} {_rating_text(mine):>4} {'W' if white else 'B'} "
-            f"{_rating_text(theirs):>4} {opponent:<12} {kind} {record.eco or '?':>3} "
+            f"{index:2d}: {sign} {rating_text(mine):>4} {'W' if white else 'B'} "
+            f"{rating_text(theirs):>4} {opponent:<12} {kind} {record.eco or '?':>3} "
             f"{code:<3} {_when(record)}"
         )
         ctx.batch.add(ctx.session, Datagram(gamelist_item(index, record)))
@@ -645,7 +488,7 @@ async def history(ctx: Context, args: str) -> None:
 @command("stored", CN.CN_STORED, "stored [name]")
 async def stored(ctx: Context, args: str) -> None:
     name = _who(ctx, args)
-    records = await asyncio.to_thread(ctx.server.store.adjourned, name)
+    records = await asyncio.to_thread(ctx.store.adjourned, name)
     name = _spelled(records, name)
     begin = dg.GamelistBegin("stored", args.strip(), len(records), 1, len(records), "")
     ctx.batch.add(ctx.session, Datagram(begin))
@@ -660,13 +503,13 @@ async def stored(ctx: Context, args: str) -> None:
     for index, record in enumerate(records, 1):
         white = name_key(record.white) == key
         opponent = record.black if white else record.white
-        here = ctx.server.world.online.get(name_key(opponent)) is not None
+        here = ctx.core.world.online.get(name_key(opponent)) is not None
         _, moves = replay(record)
         board = new_board(record.wild, record.start_fen)
         for made in moves:
             board.push(made.move)
         kind = kind_text(record.rating_type, record.rated, record.initial, record.increment)
-        to_move = f"{_LETTER[board.turn]}{board.fullmove_number}"
+        to_move = f"{COLOR_LETTER[board.turn]}{board.fullmove_number}"
         rows.append(
             f"{index:2d}: {'W' if white else 'B'} {opponent:<14} {'Y' if here else 'N'} {kind}"
             f" {strength(board, WHITE):2d}-{strength(board, BLACK):2d} {to_move:<4} "
@@ -681,7 +524,7 @@ async def find_record(ctx: Context, args: str) -> GameRecord | None:
     NAME's games, or -N for the N-th last; the last one when N is left out). Says why
     when there is none."""
     words = args.split()
-    store = ctx.server.store
+    store = ctx.store
     if not words:
         ctx.reply(f"Usage: {ctx.command} <name> [game number] | #id")
         return None
@@ -752,8 +595,8 @@ async def smoves(ctx: Context, args: str) -> None:
 
 def movelist_text(record: GameRecord, start: chess.Board, moves: Sequence[ServerMove]) -> list[str]:
     """A stored game's moves as FICS's ``moves`` shows them."""
-    white = f"{record.white} ({_rating_text(record.white_rating)})"
-    black = f"{record.black} ({_rating_text(record.black_rating)})"
+    white = f"{record.white} ({rating_text(record.white_rating)})"
+    black = f"{record.black} ({rating_text(record.black_rating)})"
     words = f"{'Rated' if record.rated else 'Unrated'} {record.rating_type.lower()} match"
     rows = [
         f"{white} vs. {black} --- {record.started.strftime('%a %b %d, %H:%M UTC %Y')}",
@@ -806,7 +649,7 @@ async def sposition(ctx: Context, args: str) -> None:
 
 
 def _examined(ctx: Context) -> ExaminedGame | None:
-    exam = examining(ctx.server, ctx.session)
+    exam = examining(ctx.core, ctx.session)
     if exam is None:
         ctx.reply("You are not examining a game.")
     return exam
@@ -814,38 +657,38 @@ def _examined(ctx: Context) -> ExaminedGame | None:
 
 @command("examine", CN.CN_EXAMINE, "examine [<name> [game number] | #id]")
 async def examine(ctx: Context, args: str) -> None:
-    server, session = ctx.server, ctx.session
-    if examining(server, session) is not None:
+    core, session = ctx.core, ctx.session
+    if examining(core, session) is not None:
         ctx.reply("You are already examining a game.")
         return
-    if session in server.games.by_player:
+    if session in core.play.by_player:
         ctx.reply("You are playing a game.")
         return
     if not args.strip():
-        exam = ExaminedGame(free_number(server), session.name, session.name, new_board())
+        exam = ExaminedGame(core.tables.free_number(), session.name, session.name, new_board())
         ctx.reply("Starting a game in examine (scratch) mode.")
     else:
         record = await find_record(ctx, args)
         if record is None:
             return
-        if examining(server, session) is not None or session in server.games.by_player:
+        if examining(core, session) is not None or session in core.play.by_player:
             ctx.reply("You are busy.")  # something started while the store answered
             return
         start, moves = replay(record)
         exam = ExaminedGame(
-            free_number(server), record.white, record.black, start, moves,
+            core.tables.free_number(), record.white, record.black, start, moves,
             wild=record.wild, rating_type=record.rating_type, rated=record.rated,
             initial=record.initial, increment=record.increment,
             white_rating=record.white_rating, black_rating=record.black_rating,
             game_id=record.id or 0, ex_string="Ex: stored game",
         )  # fmt: skip
         ctx.reply(f"Starting game {exam.number} in examine mode: {exam.white} vs. {exam.black}.")
-    start_examining(server, session, exam, ctx.batch)
+    start_examining(core, session, exam, ctx.batch)
 
 
 @command("unexamine", CN.CN_UNEXAMINE, "unexamine")
 async def unexamine(ctx: Context, args: str) -> None:
-    if not stop_examining(ctx.server, ctx.session, ctx.batch):
+    if not stop_examining(ctx.core, ctx.session, ctx.batch):
         ctx.reply("You are not examining a game.")
 
 
@@ -1109,3 +952,14 @@ async def boardinfo(ctx: Context, args: str) -> None:
         return _as_circles_and_arrows(number, name, added, on, remove=False)
 
     _add_mark(ctx, exam, Mark("", build))
+
+
+def install(core: Core) -> None:
+    """Examining and stored games on ``core``: the commands, examiners' moves, and the
+    examined games among the tables."""
+    state = core.state(Examinations)
+    core.tables.add_source(state.games, state.by_examiner)
+    registry = core.registry
+    registry.add_commands(COMMANDS)
+    registry.moves.append(lambda session, text, batch: move(core, session, text, batch))
+    registry.left.append(lambda session: session_left(core, session))

@@ -59,9 +59,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import StaticPool
 
 from icswire.protocol.codes import ResultStatus
-from icswire.server.names import NAME_MAX, name_error, name_key
-from icswire.server.ratings import RATING_TYPES, Glicko
-from icswire.server.records import GameRecord, RatingRecord
+from icswire.server.core.names import NAME_MAX, name_error, name_key
+from icswire.server.core.ratings import RATING_TYPES, Glicko
+from icswire.server.core.records import GameRecord, RatingRecord
 
 __all__ = [
     "DEFAULT_DATABASE",
@@ -249,7 +249,7 @@ def _sqlite_begin(connection: Connection) -> None:
 class Store:
     """Accounts, settings, channels, notify lists and aliases in one database.
 
-    Names are looked up case-insensitively (:func:`~icswire.server.names.name_key`);
+    Names are looked up case-insensitively (:func:`~icswire.server.core.names.name_key`);
     methods that need an account raise :class:`UnknownUser` when there is none.
     """
 
@@ -828,7 +828,7 @@ games = Table(
 """One row per game, from its start: moves (SAN), clocks and times are space-separated.
 
 ``white`` and ``black`` are the names as played (guests too), ``white_key`` and ``black_key``
-their :func:`~icswire.server.names.name_key` for look-ups. ``updated`` is when the row was
+their :func:`~icswire.server.core.names.name_key` for look-ups. ``updated`` is when the row was
 last saved; ``resumed`` is when an adjourned game was resumed (:meth:`Store.resume_done`).
 """
 

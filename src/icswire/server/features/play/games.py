@@ -36,6 +36,7 @@ from icswire.boards.positions import (
     BUGHOUSE,
     CRAZYHOUSE,
     new_board,
+    strength,
     style10_from_board,
     style12_from_board,
 )
@@ -46,48 +47,29 @@ from icswire.protocol.datagrams import DG, MOVE_PART_DGS
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.protocol.style10 import format_style10
 from icswire.protocol.style12 import format_style12
-from icswire.server.ratings import RATING_TYPES
-from icswire.server.records import GameRecord
-from icswire.server.render import NEWLINE, Batch, Datagram, Message, lines
+from icswire.server.core.boards import (
+    BLACK,
+    COLOR_LETTER,
+    WHITE,
+    BoardFacts,
+    PositionBoard,
+    ServerMove,
+    illegal_reason,
+    isolated_board,
+    line_datagrams,
+)
+from icswire.server.core.ratings import RATING_TYPES
+from icswire.server.core.records import GameRecord
+from icswire.server.core.render import NEWLINE, Batch, Datagram, Message, lines
+from icswire.server.core.tables import Terms
+from icswire.server.core.texts import clock_text, kind_text, rating_text
+from icswire.server.features.play.rated import update_ratings
 
 if TYPE_CHECKING:
-    from icswire.server.app import Server
-    from icswire.server.session import Session
+    from icswire.server.core.hub import Core
+    from icswire.server.core.session import Session
 
-#: What a line must look like to be taken as a move (coordinates, castling, SAN, drops).
-MOVE_LIKE = re.compile(
-    r"[a-h][1-8][a-h][1-8](=?[nbrqkNBRQK])?|[oO0]-[oO0](-[oO0])?|[PNBRQK]?@[a-h][1-8]"
-    r"|[NBRQK]?[a-h]?[1-8]?x?[a-h][1-8](=?[NBRQK])?[+#]?|[NBRQK][a-h1-8]?x?[a-h][1-8][+#]?"
-)
-WHITE, BLACK = chess.WHITE, chess.BLACK
 log = logging.getLogger("icswire.server")
-_COLOR_LETTER = {WHITE: "W", BLACK: "B"}
-
-
-@dataclass(frozen=True)
-class Terms:
-    """What a game is played under: the wild, rated or not, the time control."""
-
-    wild: int = 0
-    rated: bool = False
-    initial: int = 3  # minutes
-    increment: int = 0  # seconds
-    rating_type: str = "Blitz"
-
-    @property
-    def words(self) -> str:
-        """``rated blitz``: how match lines name the game."""
-        return f"{'rated' if self.rated else 'unrated'} {self.rating_type.lower()}"
-
-
-@dataclass(frozen=True)
-class ServerMove:
-    move: chess.Move
-    san: str
-    smith: str
-    time_ms: int
-    clock_ms: int  # the mover's clock after the move (increment included)
-    verbose: str = ""  # style 12's notation
 
 
 @dataclass(eq=False)
@@ -193,6 +175,111 @@ class Game:
             ended=None,
         )
 
+    # -- as a table people watch (core.tables.Table) -------------------------------------
+
+    examined = False
+
+    @property
+    def rating_type(self) -> str:
+        return self.terms.rating_type
+
+    def seats(self) -> list[Session]:
+        return [self.white, self.black]
+
+    def seat_symbol(self, session: Session) -> str:
+        color = self.color_of(session)
+        if color is not None:
+            return "PW" if color == WHITE else "PB"
+        return "O"
+
+    def player_names(self) -> tuple[str, str]:
+        return self.white.name, self.black.name
+
+    def facts(self) -> BoardFacts:
+        return BoardFacts(
+            self.number,
+            self.white.name,
+            self.black.name,
+            self.terms.initial,
+            self.terms.increment,
+            self.clock_now(WHITE),
+            self.clock_now(BLACK),
+            self.last_move_time_ms,
+            True,
+        )
+
+    def board_message(self) -> Message:
+        return PositionBoard(self.board, self.facts(), self.relation, self.is_flipped)
+
+    def isolated_board(self) -> Message:
+        return isolated_board(self.board, self.facts())
+
+    def send_history(self, session: Session, batch: Batch) -> None:
+        """DG_MOVE_LIST or DG_POSITION_BEGIN(2) + moves, and the clocks (DG_MSEC)."""
+        line_datagrams(
+            batch,
+            session,
+            self.number,
+            self.start,
+            self.start_fen,
+            self.moves,
+            self.clock_ms,
+            running=self.board.turn,
+        )
+
+    def greet_observer(self, session: Session, batch: Batch) -> None:
+        """The offers standing (DG_OFFERS_IN_MY_GAME) and the PGN tags."""
+        batch.add(session, Datagram(self.offers_record()))
+        for tag, value in self.pgn_tags():
+            batch.add(session, Datagram(dg.PgnTag(self.number, tag, value)))
+
+    def games_row(self) -> str:
+        t, board = self.terms, self.board
+        kind = kind_text(t.rating_type, t.rated, t.initial, t.increment)
+        white = rating_text(self.white_rating, self.white.registered)
+        black = rating_text(self.black_rating, self.black.registered)
+        side = "W" if board.turn == WHITE else "B"
+        return (
+            f"{self.number:3d} {white:>4} {self.white.name:<10} {black:>4} "
+            f"{self.black.name:<10} {kind} {clock_text(self.clock_now(WHITE)):>6} -"
+            f"{clock_text(self.clock_now(BLACK)):>6} ({strength(board, WHITE):2d}-"
+            f"{strength(board, BLACK):2d}) {side}:{board.fullmove_number:3d}"
+        )
+
+    def observe_title(self) -> str:
+        t = self.terms
+        white = f"{self.white.name} ({rating_text(self.white_rating, self.white.registered)})"
+        black = f"{self.black.name} ({rating_text(self.black_rating, self.black.registered)})"
+        return f"Game {self.number}: {white} {black} {t.words} {t.initial} {t.increment}"
+
+    # -- what players are sent -----------------------------------------------------------
+
+    def offers_record(self) -> Any:
+        """DG_OFFERS_IN_MY_GAME (21): the draw, adjourn, abort and takeback offers."""
+        offers = self.offers
+        return dg.OffersInMyGame(
+            self.number,
+            WHITE in offers.get("draw", set()),
+            BLACK in offers.get("draw", set()),
+            WHITE in offers.get("adjourn", set()),
+            BLACK in offers.get("adjourn", set()),
+            WHITE in offers.get("abort", set()),
+            BLACK in offers.get("abort", set()),
+            self.takeback.get(WHITE, 0),
+            self.takeback.get(BLACK, 0),
+        )
+
+    def pgn_tags(self) -> list[tuple[str, str]]:
+        return [
+            ("Event", f"ICS {self.terms.words} match"),
+            ("Site", "icswire"),
+            ("Date", self.started.strftime("%Y.%m.%d")),
+            ("Round", "-"),
+            ("White", self.white.name),
+            ("Black", self.black.name),
+            ("Result", "*"),
+        ]
+
     def started_record(self, kind: int) -> Any:
         """A DG_GAME_STARTED-form record (12, 15, 18, 40) of this game."""
         cls: Any = dg.RECORDS[kind]
@@ -295,9 +382,9 @@ class MoveDatagrams(Message):
                 self.variation if DG.IS_VARIATION in on else None,
             )
         if DG.MSEC in on:
-            yield dg.Msec(game.number, _COLOR_LETTER[self.mover], move.clock_ms, False)
+            yield dg.Msec(game.number, COLOR_LETTER[self.mover], move.clock_ms, False)
             yield dg.Msec(
-                game.number, _COLOR_LETTER[self.to_move], game.clock_ms[self.to_move], True
+                game.number, COLOR_LETTER[self.to_move], game.clock_ms[self.to_move], True
             )
         if DG.MY_TURN in on and game.color_of(receiver) == self.to_move:
             yield dg.MyTurn(game.number)
@@ -314,22 +401,13 @@ class MoveDatagrams(Message):
 class Games:
     """Every game being played, by number and by player."""
 
-    def __init__(self, server: Server) -> None:
-        self.server = server
+    def __init__(self, core: Core) -> None:
+        self.core = core
         self.by_number: dict[int, Game] = {}
         self.by_player: dict[Session, Game] = {}
         self._saves: asyncio.Queue[Callable[[], None]] = asyncio.Queue()
         self._progress: dict[Game, GameRecord] = {}
         self._saver: asyncio.Task[None] | None = None
-
-    def free_number(self) -> int:
-        from icswire.server.examine import examined_games
-
-        examined = examined_games(self.server)
-        number = 1
-        while number in self.by_number or number in examined:
-            number += 1
-        return number
 
     # -- saving, in order, off the hot path -----------------------------------------------
 
@@ -352,7 +430,7 @@ class Games:
         if record is None:  # already written (by the game's end)
             return
         assert game.game_id is not None
-        self.server.store.save_progress(
+        self.core.store.save_progress(
             game.game_id, record.moves, record.clocks, record.times,
             record.white_clock, record.black_clock,
         )  # fmt: skip
@@ -392,14 +470,16 @@ class Games:
         white_rating, black_rating = (
             p.ratings.get(terms.rating_type, (0, 0))[0] for p in (white, black)
         )
-        store = self.server.store
+        store = self.core.store
         past: list[GameRecord] = []
         if any(DG.PSTAT in p.level2 for p in (white, black)):
             past = await asyncio.to_thread(store.history, white.name, 1000)
         if start is None:
             fen = resumed.start_fen if resumed is not None else None
             start = new_board(terms.wild, fen)
-        game = Game(self.free_number(), white, black, terms, start, white_rating, black_rating)
+        game = Game(
+            self.core.tables.free_number(), white, black, terms, start, white_rating, black_rating
+        )
         if resumed is not None:
             for san, clock, used in zip(resumed.moves, resumed.clocks, resumed.times, strict=True):
                 move = game.board.parse_san(san)
@@ -414,11 +494,9 @@ class Games:
             await asyncio.to_thread(store.resume_done, resumed.id)
         for session in (white, black):
             session.state, session.state_game = "P", game.number
-            self.server.world.state_changed(session, batch)
+            self.core.world.state_changed(session, batch)
         self._announce_start(game, batch, resumed is not None, past)
-        from icswire.server import watching
-
-        watching.game_started(self.server, game, batch)
+        self.core.registry.table_started(game, batch)
         game.turn_started = time.monotonic()
         self._arm_timer(game)
         return game
@@ -427,8 +505,8 @@ class Games:
         self, game: Game, batch: Batch, resumed: bool, past: list[GameRecord]
     ) -> None:
         t = game.terms
-        w = f"{game.white.name} ({_rating_text(game.white_rating)})"
-        b = f"{game.black.name} ({_rating_text(game.black_rating)})"
+        w = f"{game.white.name} ({rating_text(game.white_rating)})"
+        b = f"{game.black.name} ({rating_text(game.black_rating)})"
         verb = "Continuing" if resumed else "Creating"
         title = f"Game {game.number} ({game.white.name} vs. {game.black.name})"
         text = lines(
@@ -441,14 +519,14 @@ class Games:
             batch.add(session, text)
             batch.add(session, Datagram(game.started_record(DG.MY_GAME_STARTED)))
             batch.add(session, Datagram(dg.Flip(game.number, color == BLACK)))
-            self.history_datagrams(game, session, batch)
+            game.send_history(session, batch)
             batch.add(session, Datagram(dg.MyRelationToGame(game.number, "PW" if color else "PB")))
             for player in game.players:
                 symbol = "PW" if player is game.white else "PB"
                 batch.add(
                     session, Datagram(dg.PlayersInMyGame(game.number, player.name, symbol, True))
                 )
-            for tag, value in self.pgn_tags(game):
+            for tag, value in game.pgn_tags():
                 batch.add(session, Datagram(dg.PgnTag(game.number, tag, value)))
             opponent = game.player(not color)
             batch.add(
@@ -458,50 +536,9 @@ class Games:
             if color == game.board.turn:
                 batch.add(session, Datagram(dg.MyTurn(game.number)))
         listed = Datagram(game.started_record(DG.GAME_STARTED))
-        for session in self.server.world.online.values():
+        for session in self.core.world.online.values():
             if DG.GAME_STARTED in session.level2:
                 batch.add(session, listed)
-
-    def history_datagrams(self, game: Game, session: Session, batch: Batch) -> None:
-        """DG_MOVE_LIST or DG_POSITION_BEGIN(2) + moves, and the clocks (DG_MSEC)."""
-        on = session.level2
-        fen = game.start_fen
-        if DG.POSITION_BEGIN in on or DG.POSITION_BEGIN2 in on:
-            begin2 = DG.POSITION_BEGIN2 in on
-            kind = dg.PositionBegin2 if begin2 else dg.PositionBegin
-            batch.add(session, Datagram(kind(game.number, fen or "", len(game.moves))))
-            board = game.start.copy(stack=False)
-            for move in game.moves:
-                parts = _parts(on, move, IsVariation.MOVE_INITIAL)
-                record = (
-                    dg.PastMove(game.number, *parts)
-                    if begin2
-                    else dg.SendMoves(game.number, *parts)
-                )
-                batch.add(session, Datagram(record))
-                board.push(move.move)
-        elif DG.MOVE_LIST in on:
-            initial = "*" if fen is None else _board64(game.start)
-            infos = tuple(dg.MoveInfo(*_parts(on, m, IsVariation.MOVE_INITIAL)) for m in game.moves)
-            batch.add(session, Datagram(dg.MoveList(game.number, initial, infos)))
-        for color in (WHITE, BLACK):
-            running = color == game.board.turn
-            batch.add(
-                session,
-                Datagram(dg.Msec(game.number, _COLOR_LETTER[color], game.clock_ms[color], running)),
-            )
-
-    @staticmethod
-    def pgn_tags(game: Game) -> list[tuple[str, str]]:
-        return [
-            ("Event", f"ICS {game.terms.words} match"),
-            ("Site", "icswire"),
-            ("Date", game.started.strftime("%Y.%m.%d")),
-            ("Round", "-"),
-            ("White", game.white.name),
-            ("Black", game.black.name),
-            ("Result", "*"),
-        ]
 
     def send_lists(self, session: Session, number: int, batch: Batch) -> None:
         """Turning on DG_MY_GAME_STARTED (15) or DG_STARTED_OBSERVING (18) shows my games
@@ -511,14 +548,31 @@ class Games:
             playing = game.color_of(session) is not None
             watching = session in game.observers
             if number == DG.MOVE_LIST and (playing or watching):
-                self.history_datagrams(game, session, batch)
+                game.send_history(session, batch)
             elif (number == DG.MY_GAME_STARTED and playing) or (
                 number == DG.STARTED_OBSERVING and watching
             ):
                 batch.add(session, Datagram(game.started_record(number)))
-                self.history_datagrams(game, session, batch)
+                game.send_history(session, batch)
                 symbol = "O" if watching else ("PW" if game.color_of(session) else "PB")
                 batch.add(session, Datagram(dg.MyRelationToGame(game.number, symbol)))
+
+    # -- hooks -------------------------------------------------------------------------
+
+    def take_move(self, session: Session, text: str, batch: Batch) -> bool:
+        """A line that looks like a move, from a player: play it."""
+        if session not in self.by_player:
+            return False
+        self.play(session, text, batch)
+        return True
+
+    def session_left(self, session: Session) -> None:
+        """A player left: the game ends as :meth:`player_gone` says (not at shutdown)."""
+        if session not in self.by_player or self.core.stopping:
+            return
+        batch = Batch(CN.SCN_LOGOUT, None, issuer_name=session.name)
+        self.player_gone(session, batch)
+        batch.flush()
 
     # -- moving ------------------------------------------------------------------------
 
@@ -605,7 +659,7 @@ class Games:
         batch.add_all(audience, Datagram(dg.Takeback(game.number, plies)))
         for color in (WHITE, BLACK):
             running = color == board.turn
-            msec = dg.Msec(game.number, _COLOR_LETTER[color], game.clock_ms[color], running)
+            msec = dg.Msec(game.number, COLOR_LETTER[color], game.clock_ms[color], running)
             batch.add_all(audience, Datagram(msec))
         batch.add_all(audience, BoardMessage(game))
         self._arm_timer(game)
@@ -614,9 +668,12 @@ class Games:
         """The clocks changed (moretime): the flag timer follows."""
         self._arm_timer(game)
 
-    def disconnected(self, game: Game, session: Session, batch: Batch) -> None:
+    def player_gone(self, session: Session, batch: Batch) -> None:
         """A player's connection went away: two registered players' game is adjourned;
         otherwise it is aborted before move 2 and forfeited after."""
+        game = self.by_player.get(session)
+        if game is None:
+            return
         color = game.color_of(session)
         assert color is not None
         if game.white.registered and game.black.registered:
@@ -678,7 +735,7 @@ class Games:
             batch.add(receiver, said)
             batch.add(receiver, Datagram(record))
             batch.add(receiver, gone)
-        for session in self.server.world.online.values():
+        for session in self.core.world.online.values():
             if DG.GAME_RESULT in session.level2:
                 batch.add(session, Datagram(listed))
         del self.by_number[game.number]
@@ -686,12 +743,11 @@ class Games:
             if self.by_player.get(player) is game:
                 del self.by_player[player]
                 player.state, player.state_game = "X", 0
-                self.server.world.state_changed(player, batch)
-        for observer in game.observers:
-            observer.observing.discard(game.number)
+                self.core.world.state_changed(player, batch)
+        self.core.registry.table_ended(game, batch)
         clocks = game.clock_ms[WHITE], game.clock_ms[BLACK]
         loser = 1 if color == WHITE else 0
-        store = self.server.store
+        store = self.core.store
 
         def finish() -> None:
             if game in self._progress:
@@ -701,7 +757,7 @@ class Games:
 
         self.save(finish)
         if game.terms.rated and status in (0, 1):
-            self.server.ratings_changed(game, score)
+            self.core.spawn(update_ratings(self.core, game, score))
 
 
 def pstat(p1: str, p2: str, rating_type: str, past: Iterable[GameRecord]) -> Any:
@@ -730,10 +786,6 @@ def pstat(p1: str, p2: str, rating_type: str, past: Iterable[GameRecord]) -> Any
     return dg.Pstat(0, None, p1, p2, (stats,))
 
 
-def _rating_text(rating: int) -> str:
-    return str(rating) if rating else "----"
-
-
 def _named(text: str, game: Game) -> str:
     """The table's words White and Black as the players' names (FICS's way)."""
     return re.sub(
@@ -749,50 +801,3 @@ def _score(status: int, loser: bool) -> str:
     if status == 1:
         return "1/2-1/2"
     return "*"
-
-
-def _parts(on: frozenset[int], move: ServerMove, variation: int) -> tuple[Any, ...]:
-    return (
-        move.san if DG.MOVE_ALGEBRAIC in on else None,
-        move.smith if DG.MOVE_SMITH in on else None,
-        move.time_ms // 1000 if DG.MOVE_TIME in on else None,
-        move.clock_ms // 1000 if DG.MOVE_CLOCK in on else None,
-        int(variation) if DG.IS_VARIATION in on else None,
-    )
-
-
-def _board64(board: chess.Board) -> str:
-    from icswire.boards.positions import board_to_64
-
-    return board_to_64(board)
-
-
-def illegal_reason(board: chess.Board, text: str) -> int:
-    """DG_ILLEGAL_MOVE's reason: bad notation (1), illegal (2), king in check (3), or the
-    bughouse drop reasons (5-7)."""
-    try:
-        move = (
-            board.parse_uci(text.lower().replace("=", ""))
-            if len(text) >= 4 and text[1].isdigit()
-            else board.parse_san(text)
-        )
-    except ValueError:
-        if "@" in text and hasattr(board, "pockets"):
-            square = text[-2:]
-            if square in chess.SQUARE_NAMES and board.piece_at(chess.parse_square(square)):
-                return IllegalMoveReason.DROP_SQUARE_OCCUPIED
-            if text[0].upper() == "P" and square[-1] in "18":
-                return IllegalMoveReason.PAWN_DROP_ON_BACK_RANK
-            return IllegalMoveReason.PIECE_NOT_HELD
-        return (
-            IllegalMoveReason.ILLEGAL
-            if MOVE_LIKE.fullmatch(text)
-            else IllegalMoveReason.BAD_NOTATION
-        )
-    if board.is_pseudo_legal(move) and board.is_into_check(move):
-        return IllegalMoveReason.KING_IN_CHECK
-    return IllegalMoveReason.ILLEGAL
-
-
-def looks_like_move(text: str) -> bool:
-    return MOVE_LIKE.fullmatch(text) is not None

@@ -18,10 +18,10 @@ from typing import Any
 from icswire.protocol import datagrams as dg
 from icswire.protocol.datagrams import DG, RATING_DGS, Rating
 from icswire.protocol.level1 import CommandNumber as CN
-from icswire.server.names import name_key
-from icswire.server.render import Batch, Datagram, Message, PerReceiver, TextOrDatagram, lines
-from icswire.server.session import Session
-from icswire.server.variables import IVARIABLES, VARIABLES
+from icswire.server.core.names import name_key
+from icswire.server.core.render import Batch, Datagram, Message, PerReceiver, TextOrDatagram, lines
+from icswire.server.core.session import Session
+from icswire.server.core.variables import IVARIABLES, VARIABLES
 
 #: ICC's rating types, in DG_RATING_TYPE_KEY's order (DG 76) and their rating DGs.
 RATING_TYPES: tuple[tuple[str, int], ...] = (

@@ -1,10 +1,13 @@
-"""The login dialogue (icc-formats.txt section 2, DG_LOGIN_FAILED 69, NOTES.md).
+"""Accounts and logging in: the login dialogue (icc-formats.txt section 2,
+DG_LOGIN_FAILED 69, NOTES.md) and what a registered user brings along.
 
 ``login:`` takes a name, ``guest``, ``name password`` on one line, or the settings lines
 ``level1=N`` and ``level2settings=0101...`` (after which ``login:`` comes again). Guests
 and unregistered names press return to enter; registered names give their password (the
 echo is switched off around it, as telnet servers do). Failures give DG_LOGIN_FAILED's
-text, and the datagram too when level 2 asked for it.
+text, and the datagram too when level 2 asked for it. A registered user's saved
+variables, channels, notify list, aliases and ratings are loaded once the password is
+right (:func:`load_account`).
 """
 
 from __future__ import annotations
@@ -15,12 +18,14 @@ from typing import TYPE_CHECKING
 from icswire.protocol import datagrams as dg
 from icswire.protocol.codes import LoginFailed, login_failed_text
 from icswire.protocol.datagrams import DG, encode_datagram
-from icswire.server.names import check_name, name_key
-from icswire.server.session import WILL_ECHO, WONT_ECHO, Session
+from icswire.server.core.names import check_name, name_key
+from icswire.server.core.records import shown_rating
+from icswire.server.core.session import WILL_ECHO, WONT_ECHO, Session
+from icswire.server.core.variables import VARIABLES
 
 if TYPE_CHECKING:
-    from icswire.server.app import Server
-    from icswire.server.store import Account
+    from icswire.server.core.hub import Core
+    from icswire.server.core.store import Account
 
 WELCOME = (
     "",
@@ -43,7 +48,7 @@ def _failed(session: Session, code: int, name: str = "") -> None:
         session.send_raw(encode_datagram(dg.LoginFailed(code, text)))
 
 
-async def login(server: Server, session: Session) -> Account | bool | None:
+async def login(core: Core, session: Session) -> Account | bool | None:
     """Run the dialogue. Returns the account of a registered user, None for a guest or an
     unregistered name (``session.name`` is set), or False if the connection went away."""
     _say(session, *WELCOME)
@@ -64,13 +69,13 @@ async def login(server: Server, session: Session) -> Account | bool | None:
             continue
         name, _, password = text.partition(" ")
         if name.lower() == "guest":
-            return await _enter(session, server.world.guest_name(), guest=True)
+            return await _enter(session, core.world.guest_name(), guest=True)
         code = check_name(name)
         if code is not None:
             _failed(session, code, name)
             continue
-        account = await asyncio.to_thread(server.store.load, name)
-        if name_key(name) in server.world.online:
+        account = await asyncio.to_thread(core.store.load, name)
+        if name_key(name) in core.world.online:
             _failed(session, LoginFailed.ALREADY_LOGGED_IN, account.name if account else name)
             continue
         if account is None:
@@ -93,7 +98,7 @@ async def login(server: Server, session: Session) -> Account | bool | None:
             password = answer.strip()
             if not password:
                 continue
-        if not await asyncio.to_thread(server.store.check_password, account.name, password):
+        if not await asyncio.to_thread(core.store.check_password, account.name, password):
             _say(session, "**** Invalid password! ****", "")
             if DG.LOGIN_FAILED in session.level2:
                 text = login_failed_text(LoginFailed.INVALID_PASSWORD)
@@ -124,3 +129,26 @@ async def _enter(session: Session, name: str, guest: bool) -> bool | None:
     session.send_raw(b"\r\n")
     session.name, session.registered = name, False
     return None
+
+
+async def load_account(core: Core, session: Session, account: Account) -> None:
+    """A registered user's saved variables, channels, notify list and aliases, and every
+    rating (for DG_PLAYER_ARRIVED and finger)."""
+    for key, value in account.settings.items():
+        variable = VARIABLES.by_name.get(key)
+        if variable is None:
+            continue
+        try:
+            parsed = variable.parse(value)
+        except ValueError:
+            continue
+        if key == "level1":
+            session.level1 = session.level1 or parsed
+        else:
+            session.variables[key] = parsed
+    session.channels = set(account.channels)
+    session.notify = {name.lower() for name in account.notify}
+    session.aliases = dict(account.aliases)
+    core.world.uids[name_key(account.name)] = account.uid
+    records = await asyncio.to_thread(core.store.ratings, session.name)
+    session.ratings.update({kind: shown_rating(record) for kind, record in records.items()})

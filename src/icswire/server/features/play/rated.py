@@ -13,38 +13,25 @@ from typing import TYPE_CHECKING, Any
 from icswire.protocol import datagrams as dg
 from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
-from icswire.server.ratings import RATING_TYPES, annotation, update
-from icswire.server.records import RatingRecord
-from icswire.server.render import Batch, Datagram, lines
-from icswire.server.world import RATING_TYPES as RATING_DG_BY_TYPE
+from icswire.server.core.ratings import RATING_TYPES, update
+from icswire.server.core.records import RatingRecord, shown_rating
+from icswire.server.core.render import Batch, Datagram, lines
+from icswire.server.core.world import RATING_TYPES as RATING_DG_BY_TYPE
 
 if TYPE_CHECKING:
-    from icswire.server.app import Server
-    from icswire.server.session import Session
+    from icswire.server.core.hub import Core
 
 RATING_DG: dict[str, int] = dict(RATING_DG_BY_TYPE)
 
 
-async def load_ratings(server: Server, session: Session) -> None:
-    """Every rating of a registered player, for DG_PLAYER_ARRIVED and finger."""
-    if not session.registered:
-        return
-    records = await asyncio.to_thread(server.store.ratings, session.name)
-    session.ratings.update({kind: _shown(record) for kind, record in records.items()})
-
-
-def _shown(record: RatingRecord) -> tuple[int, int]:
-    if not record.games:
-        return 0, 0
-    return round(record.glicko.rating), annotation(record.glicko, record.games)
-
-
-async def update_ratings(server: Server, game: Any, score: str) -> None:
+async def update_ratings(core: Core, game: Any, score: str) -> None:
+    """A rated game ended: Glicko-2 for both players, then DG_NEW_MY_RATING to each
+    and the game's rating DG to those who follow ratings (DG_PLAYER_ARRIVED on)."""
     white, black = game.white, game.black
     if not (white.registered and black.registered):
         return
     kind = game.terms.rating_type
-    store = server.store
+    store = core.store
     before = [await asyncio.to_thread(store.rating, p.name, kind) for p in (white, black)]
     white_score = {"1-0": 1.0, "0-1": 0.0}.get(score, 0.5)
     scores = (white_score, 1.0 - white_score)
@@ -64,7 +51,7 @@ async def update_ratings(server: Server, game: Any, score: str) -> None:
         )
         await asyncio.to_thread(store.save_rating, after)
         old = round(mine.glicko.rating) if mine.games else 0
-        player.ratings[kind] = _shown(after)
+        player.ratings[kind] = shown_rating(after)
         batch.add(player, lines(f"{kind} rating adjustment: {old} --> {round(glicko.rating)}"))
         values = tuple(player.ratings.get(k, (0, 0))[0] for k in RATING_TYPES)
         batch.add(player, Datagram(dg.NewMyRating(values)))
@@ -72,7 +59,7 @@ async def update_ratings(server: Server, game: Any, score: str) -> None:
         if number is not None:
             rating, note = player.ratings[kind]
             record = dg.RECORDS[number](player.name, rating, note)  # type: ignore[call-arg]
-            for watcher in server.world.online.values():
+            for watcher in core.world.online.values():
                 if DG.PLAYER_ARRIVED in watcher.level2:
                     batch.add(watcher, Datagram(record))
     batch.flush()

@@ -1,0 +1,214 @@
+"""Boards and moves as receivers see them, for played and examined games alike.
+
+A board goes out in the receiver's style (style 12 with its relation and flip, style 10,
+or nothing under style 13; ``iset ms`` gives millisecond clocks), with a ``<b1>`` line for
+games with holdings. Moves go out as DG_SEND_MOVES (24) with exactly the parts the
+receiver asked for (DGs 33-36 and 113); the moves so far as DG_MOVE_LIST (25) or
+DG_POSITION_BEGIN(2) (101/110), and both clocks as DG_MSEC (56).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import chess
+
+from icswire.boards.positions import board_to_64, style10_from_board, style12_from_board
+from icswire.protocol import datagrams as dg
+from icswire.protocol.bughouse import Bughouse, format_b1
+from icswire.protocol.codes import IllegalMoveReason, IsVariation
+from icswire.protocol.datagrams import DG, MOVE_PART_DGS
+from icswire.protocol.style10 import format_style10
+from icswire.protocol.style12 import format_style12
+from icswire.server.core.commands import MOVE_LIKE
+from icswire.server.core.render import NEWLINE, Batch, Datagram, Message
+
+if TYPE_CHECKING:
+    from icswire.server.core.session import Session
+
+WHITE, BLACK = chess.WHITE, chess.BLACK
+COLOR_LETTER = {WHITE: "W", BLACK: "B"}
+#: Style 12's relation for an isolated position (``sposition``, ``refresh`` of a game one
+#: does not watch).
+ISOLATED = -3
+
+
+@dataclass(frozen=True)
+class ServerMove:
+    move: chess.Move
+    san: str
+    smith: str
+    time_ms: int
+    clock_ms: int  # the mover's clock after the move (increment included)
+    verbose: str = ""  # style 12's notation
+
+
+@dataclass(frozen=True)
+class BoardFacts:
+    """What a board line says besides the position. Clocks in milliseconds."""
+
+    number: int
+    white: str
+    black: str
+    initial: int
+    increment: int
+    white_ms: int
+    black_ms: int
+    move_time_ms: int = 0
+    ticking: bool = False
+
+
+def board_bytes(
+    board: chess.Board, facts: BoardFacts, receiver: Session, relation: int, flip: bool
+) -> bytes:
+    """``board`` in the receiver's style (12, 10, or nothing under 13), ms clocks if asked."""
+    style = receiver.variables["style"]
+    if style == 13:
+        return b""
+    ms = bool(receiver.ivariables["ms"])
+    shown: dict[str, Any] = {
+        "game_number": facts.number,
+        "white_name": facts.white,
+        "black_name": facts.black,
+        "relation": relation,
+        "initial_time": facts.initial,
+        "increment": facts.increment,
+        "white_time": facts.white_ms if ms else facts.white_ms // 1000,
+        "black_time": facts.black_ms if ms else facts.black_ms // 1000,
+        "move_time_ms": facts.move_time_ms,
+        "move_time_precise": ms,
+    }
+    if style == 10:
+        return format_style10(style10_from_board(board, **shown)).encode("latin-1")
+    record = style12_from_board(board, **shown, flip=flip, clock_ticking=facts.ticking, lag_ms=0)
+    line = format_style12(record) + NEWLINE
+    pockets = getattr(board, "pockets", None)
+    if pockets is not None:
+        white, black = (str(pockets[c]).upper() for c in (WHITE, BLACK))
+        line += format_b1(Bughouse(facts.number, white, black)) + NEWLINE
+    return line.encode("latin-1")
+
+
+class PositionBoard(Message):
+    """A board as each receiver sees it: its style, and the relation and flip ``relation``
+    and ``flip`` give for that receiver. The position is taken when the message is made."""
+
+    def __init__(
+        self,
+        board: chess.Board,
+        facts: BoardFacts,
+        relation: Callable[[Session], int],
+        flip: Callable[[Session], bool],
+    ) -> None:
+        self.board = board.copy()
+        self.facts = facts
+        self.relation = relation
+        self.flip = flip
+
+    def key(self, receiver: Session) -> Any:
+        return (
+            receiver.variables["style"],
+            receiver.ivariables["ms"],
+            self.relation(receiver),
+            self.flip(receiver),
+        )
+
+    def render(self, receiver: Session) -> bytes:
+        return board_bytes(
+            self.board, self.facts, receiver, self.relation(receiver), self.flip(receiver)
+        )
+
+
+def isolated_board(board: chess.Board, facts: BoardFacts) -> PositionBoard:
+    """A peek at a position (style 12 relation -3), White at the bottom."""
+    return PositionBoard(board, facts, lambda _: ISOLATED, lambda _: False)
+
+
+# -- moves in datagrams ----------------------------------------------------------------------
+
+
+def move_parts(on: frozenset[int], move: ServerMove, variation: int) -> tuple[Any, ...]:
+    """DG_SEND_MOVES' optional parts, each present if its DG (33-36, 113) is on."""
+    return (
+        move.san if DG.MOVE_ALGEBRAIC in on else None,
+        move.smith if DG.MOVE_SMITH in on else None,
+        move.time_ms // 1000 if DG.MOVE_TIME in on else None,
+        move.clock_ms // 1000 if DG.MOVE_CLOCK in on else None,
+        int(variation) if DG.IS_VARIATION in on else None,
+    )
+
+
+class LineMoves(Message):
+    """DG_SEND_MOVES (24) for each of ``moves``, with the receiver's parts."""
+
+    datagram_kinds = frozenset({DG.SEND_MOVES, *MOVE_PART_DGS})
+
+    def __init__(self, number: int, moves: Sequence[ServerMove], variation: int) -> None:
+        self.number = number
+        self.moves = tuple(moves)
+        self.variation = variation
+
+    def datagrams(self, receiver: Session) -> Iterable[Any]:
+        on = receiver.level2
+        if DG.SEND_MOVES in on:
+            for move in self.moves:
+                yield dg.SendMoves(self.number, *move_parts(on, move, self.variation))
+
+
+def line_datagrams(
+    batch: Batch,
+    session: Session,
+    number: int,
+    start: chess.Board,
+    start_fen: str | None,
+    moves: Sequence[ServerMove],
+    clocks: dict[bool, int],
+    running: bool | None = None,
+) -> None:
+    """What a client needs to set up a game: DG_POSITION_BEGIN(2) and the moves, or
+    DG_MOVE_LIST, and both clocks (DG_MSEC); ``running`` is the side whose clock runs."""
+    on = session.level2
+    if DG.POSITION_BEGIN in on or DG.POSITION_BEGIN2 in on:
+        begin2 = DG.POSITION_BEGIN2 in on
+        kind = dg.PositionBegin2 if begin2 else dg.PositionBegin
+        batch.add(session, Datagram(kind(number, start_fen or "", len(moves))))
+        past = dg.PastMove if begin2 else dg.SendMoves
+        for move in moves:
+            parts = move_parts(on, move, IsVariation.MOVE_INITIAL)
+            batch.add(session, Datagram(past(number, *parts)))
+    elif DG.MOVE_LIST in on:
+        initial = "*" if start_fen is None else board_to_64(start)
+        infos = tuple(dg.MoveInfo(*move_parts(on, m, IsVariation.MOVE_INITIAL)) for m in moves)
+        batch.add(session, Datagram(dg.MoveList(number, initial, infos)))
+    for color in (WHITE, BLACK):
+        msec = dg.Msec(number, COLOR_LETTER[color], clocks[color], running == color)
+        batch.add(session, Datagram(msec))
+
+
+def illegal_reason(board: chess.Board, text: str) -> int:
+    """DG_ILLEGAL_MOVE's reason: bad notation (1), illegal (2), king in check (3), or the
+    bughouse drop reasons (5-7)."""
+    try:
+        move = (
+            board.parse_uci(text.lower().replace("=", ""))
+            if len(text) >= 4 and text[1].isdigit()
+            else board.parse_san(text)
+        )
+    except ValueError:
+        if "@" in text and hasattr(board, "pockets"):
+            square = text[-2:]
+            if square in chess.SQUARE_NAMES and board.piece_at(chess.parse_square(square)):
+                return IllegalMoveReason.DROP_SQUARE_OCCUPIED
+            if text[0].upper() == "P" and square[-1] in "18":
+                return IllegalMoveReason.PAWN_DROP_ON_BACK_RANK
+            return IllegalMoveReason.PIECE_NOT_HELD
+        return (
+            IllegalMoveReason.ILLEGAL
+            if MOVE_LIKE.fullmatch(text)
+            else IllegalMoveReason.BAD_NOTATION
+        )
+    if board.is_pseudo_legal(move) and board.is_into_check(move):
+        return IllegalMoveReason.KING_IN_CHECK
+    return IllegalMoveReason.ILLEGAL

@@ -1,0 +1,61 @@
+"""Commands: how a line names one, and what its handler works with.
+
+A line is read as FICS and ICC read it: an optional backquote tag (```tag`cmd``, echoed in
+the level 1 header for level1 & 4), leading ``$`` stripped (XBoard's ``$`` form), the
+user's aliases expanded (``@`` stands for the rest of the line), then the command word
+matched exactly or as the unique prefix of one command. Each command runs to completion
+before the next (icc-formats.txt section 1), inside one :class:`Batch`: its output to the
+issuer and to everybody else is one unit each, labelled with Appendix 1's number.
+
+The core knows no command: each feature declares its own in a
+:class:`~icswire.server.core.hub.CommandSet`, and the app installs them in the registry.
+"""
+
+from __future__ import annotations
+
+import re
+
+from icswire.protocol.level1 import CommandNumber as CN
+from icswire.server.core.render import Batch, Lines, lines
+
+#: What a line must look like to be taken as a move (coordinates, castling, SAN, drops).
+MOVE_LIKE = re.compile(
+    r"[a-h][1-8][a-h][1-8](=?[nbrqkNBRQK])?|[oO0]-[oO0](-[oO0])?|[PNBRQK]?@[a-h][1-8]"
+    r"|[NBRQK]?[a-h]?[1-8]?x?[a-h][1-8](=?[NBRQK])?[+#]?|[NBRQK][a-h1-8]?x?[a-h][1-8][+#]?"
+)
+
+
+def looks_like_move(text: str) -> bool:
+    return MOVE_LIKE.fullmatch(text) is not None
+
+
+def split_tag(line: str) -> tuple[str | None, str]:
+    """```word`rest`` -> (word, rest): the tag of icc-formats.txt section 3 (at most 99
+    characters, no blanks)."""
+    if line.startswith("`"):
+        end = line.find("`", 1)
+        tag = line[1:end]
+        if end > 1 and len(tag) <= 99 and not any(c.isspace() for c in tag):
+            return tag, line[end + 1 :]
+    return None, line
+
+
+def expand_alias(aliases: dict[str, str], line: str) -> str:
+    word, _, rest = line.partition(" ")
+    expansion = aliases.get(word.lower())
+    if expansion is None:
+        return line
+    return expansion.replace("@", rest) if "@" in expansion else f"{expansion} {rest}".strip()
+
+
+def first_word(args: str) -> tuple[str, str]:
+    """``word rest`` -> (word, rest), both stripped."""
+    word, _, rest = args.strip().partition(" ")
+    return word, rest.strip()
+
+
+def unknown(batch: Batch, word: str, matches: list[str]) -> Lines:
+    batch.command_cn(CN.SCN_BAD)
+    if matches:
+        return lines(f'Ambiguous command "{word}". Matches: {" ".join(matches)}')
+    return lines(f"{word}: Command not found.")

@@ -1,0 +1,252 @@
+"""What every feature is handed, and where it plugs in.
+
+:class:`Core` is the world (who is online), the store (the database), the tables (the
+games being played or examined), the :class:`Registry` of commands and hooks, each
+feature's own state, and the one service a feature offers the others: playing games
+(:class:`PlayService`, provided by ``features.play``, used by pairing, watching and
+examine). A command handler gets a :class:`Context`: the core, who typed the command, and
+the output of that command.
+
+A feature never imports a sibling feature or the app. What it must hear of another
+feature's doing comes through a hook here; what it must ask of another feature goes
+through a typed service on :class:`~icswire.server.core.hub.Core` (``core.play``).
+
+Hooks, in the order features were installed:
+
+- ``arrived(session, batch)``: a user has logged in and been greeted;
+- ``left(session)``: a user's connection is gone (each feature tells others itself);
+- ``dg_on(session, number, batch)``: DG ``number`` was turned on, with ``set-2`` or at
+  login: send the list section 4 says comes with it;
+- ``game_started(table, batch)`` / ``game_ended(table, batch)``: a played game began or
+  ended (after the players and observers were told);
+- ``moves(session, text, batch) -> bool``: a line that looks like a move; the first
+  feature that takes it (the mover plays or examines a game) returns True.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
+
+from icswire.server.core.tables import Table, Tables, Terms
+from icswire.server.core.world import World
+
+if TYPE_CHECKING:
+    import chess
+
+    from icswire.server.core.records import GameRecord
+    from icswire.server.core.render import Batch
+    from icswire.server.core.session import Session
+    from icswire.server.core.store import Store
+
+State = TypeVar("State")
+Handler = Callable[["Context", str], Awaitable[None]]
+
+
+# -- commands --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    cn: int
+    handler: Handler
+    usage: str
+
+
+class CommandSet:
+    """The commands of one feature, declared with :meth:`command` as a decorator."""
+
+    def __init__(self) -> None:
+        self._commands: list[Command] = []
+
+    def command(self, name: str, cn: int, usage: str) -> Callable[[Handler], Handler]:
+        def register(handler: Handler) -> Handler:
+            self._commands.append(Command(name, cn, handler, usage))
+            return handler
+
+        return register
+
+    def __iter__(self) -> Iterator[Command]:
+        return iter(self._commands)
+
+
+# -- the registry ----------------------------------------------------------------------------
+
+
+#: Short forms FICS users type, besides unique prefixes.
+ABBREVIATIONS = {
+    "t": "tell",
+    "f": "finger",
+    "exit": "quit",
+    "bye": "quit",
+    "logout": "quit",
+    "?": "help",
+    "+ch": "+channel",
+    "-ch": "-channel",
+    "in": "inchannel",
+}
+
+SessionHook = Callable[["Session", "Batch"], None]
+LeftHook = Callable[["Session"], None]
+DatagramHook = Callable[["Session", int, "Batch"], None]
+TableHook = Callable[["Table", "Batch"], None]
+MoveTaker = Callable[["Session", str, "Batch"], bool]
+
+
+@dataclass
+class Registry:
+    """Commands by name, and the hooks features asked for."""
+
+    commands: dict[str, Command] = field(default_factory=dict)
+    arrived: list[SessionHook] = field(default_factory=list)
+    left: list[LeftHook] = field(default_factory=list)
+    dg_on: list[DatagramHook] = field(default_factory=list)
+    game_started: list[TableHook] = field(default_factory=list)
+    game_ended: list[TableHook] = field(default_factory=list)
+    moves: list[MoveTaker] = field(default_factory=list)
+
+    def add_commands(self, commands: Iterable[Command]) -> None:
+        for command in commands:
+            if command.name in self.commands:
+                raise ValueError(f"two features define the command {command.name!r}")
+            self.commands[command.name] = command
+
+    def find_command(self, word: str) -> Command | list[str]:
+        """The command ``word`` names, or the (possibly empty) list of commands it could be."""
+        word = ABBREVIATIONS.get(word.lower(), word.lower())
+        if word in self.commands:
+            return self.commands[word]
+        matches = sorted(name for name in self.commands if name.startswith(word))
+        return self.commands[matches[0]] if len(matches) == 1 else matches
+
+    # -- calling the hooks -------------------------------------------------------------
+
+    def player_arrived(self, session: Session, batch: Batch) -> None:
+        for hook in self.arrived:
+            hook(session, batch)
+
+    def player_left(self, session: Session) -> None:
+        for hook in self.left:
+            hook(session)
+
+    def datagram_on(self, session: Session, number: int, batch: Batch) -> None:
+        for hook in self.dg_on:
+            hook(session, number, batch)
+
+    def table_started(self, table: Table, batch: Batch) -> None:
+        for hook in self.game_started:
+            hook(table, batch)
+
+    def table_ended(self, table: Table, batch: Batch) -> None:
+        for hook in self.game_ended:
+            hook(table, batch)
+
+    def take_move(self, session: Session, text: str, batch: Batch) -> bool:
+        return any(taker(session, text, batch) for taker in self.moves)
+
+
+# -- the core --------------------------------------------------------------------------------
+
+
+class PlayService(Protocol):
+    """Playing games, as other features ask for it."""
+
+    @property
+    def by_player(self) -> Mapping[Session, Table]:
+        """The game each player plays."""
+        ...
+
+    async def start(
+        self,
+        white: Session,
+        black: Session,
+        terms: Terms,
+        batch: Batch,
+        start: chess.Board | None = None,
+        resumed: GameRecord | None = None,
+    ) -> Table:
+        """Create a game, tell the players and those who list games, start the clock."""
+        ...
+
+    def player_gone(self, session: Session, batch: Batch) -> None:
+        """``session``'s connection went away: its game ends as its terms say."""
+        ...
+
+    async def flush(self) -> None:
+        """Wait until every game's moves and results are stored."""
+        ...
+
+
+@dataclass(eq=False)
+class Core:
+    """The parts of the server that know no command, shared by every feature."""
+
+    store: Store
+    world: World = field(default_factory=World)
+    tables: Tables = field(default_factory=Tables)
+    registry: Registry = field(default_factory=Registry)
+    #: Seconds a receiver may stay over the output limit before it is cut off.
+    stuck_after: float = 30.0
+    #: True while the server shuts down: nobody is told who leaves, no game ends.
+    stopping: bool = False
+    _play: PlayService | None = None
+    _states: dict[type[Any], Any] = field(default_factory=dict)
+    _background: set[asyncio.Task[Any]] = field(default_factory=set)
+
+    @property
+    def play(self) -> PlayService:
+        """Playing games (``features.play`` provides it when the app installs it)."""
+        if self._play is None:
+            raise RuntimeError("no feature provides playing games")
+        return self._play
+
+    def provide_play(self, service: PlayService) -> None:
+        self._play = service
+
+    def state(self, kind: type[State]) -> State:
+        """A feature's own state: the one :meth:`keep` was given, or ``kind()`` made on
+        first use. One per server."""
+        found = self._states.get(kind)
+        if found is None:
+            found = self._states[kind] = kind()
+        return cast(State, found)
+
+    def keep(self, state: object) -> None:
+        """Keep a feature's state object made with arguments (found by its type)."""
+        self._states[type(state)] = state
+
+    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` in the background, keeping it referenced until it is done."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+
+@dataclass
+class Context:
+    """What a command handler works with: who typed it, the output of this command, and
+    the core (the world, the store, the games, the features' state)."""
+
+    core: Core
+    session: Session
+    batch: Batch
+    command: str
+
+    @property
+    def world(self) -> World:
+        return self.core.world
+
+    @property
+    def store(self) -> Store:
+        return self.core.store
+
+    def reply(self, *text: str) -> None:
+        self.batch.reply(*text)
+
+    async def save(self, method: str, *args: Any) -> None:
+        """Keep a registered user's change in the database (guests keep nothing)."""
+        if self.session.registered:
+            await asyncio.to_thread(getattr(self.core.store, method), self.session.name, *args)

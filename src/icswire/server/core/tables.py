@@ -1,0 +1,134 @@
+"""The games people sit at: played games (``features.play``) and examined games
+(``features.examine``), numbered from one series and found by number or by who sits there.
+
+:class:`Table` is what watching a game needs of either kind; :class:`Tables` looks through
+the games each feature keeps, without holding a copy of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    import chess
+
+    from icswire.server.core.render import Batch, Message
+    from icswire.server.core.session import Session
+
+
+@dataclass(frozen=True)
+class Terms:
+    """What a game is played under: the wild, rated or not, the time control."""
+
+    wild: int = 0
+    rated: bool = False
+    initial: int = 3  # minutes
+    increment: int = 0  # seconds
+    rating_type: str = "Blitz"
+
+    @property
+    def words(self) -> str:
+        """``rated blitz``: how match lines name the game."""
+        return f"{'rated' if self.rated else 'unrated'} {self.rating_type.lower()}"
+
+
+class Table(Protocol):
+    """A game that can be watched: its players or examiners, observers and board."""
+
+    @property
+    def number(self) -> int: ...
+    @property
+    def observers(self) -> set[Session]: ...
+    @property
+    def flipped(self) -> set[Session]: ...  # who turned their board with ``flip``
+    @property
+    def board(self) -> chess.Board: ...
+    @property
+    def examined(self) -> bool: ...  # an examined game, not a played one
+    @property
+    def rating_type(self) -> str: ...
+
+    def audience(self) -> Iterator[Session]:
+        """Everybody at the table: players or examiners, then observers."""
+        ...
+
+    def seats(self) -> list[Session]:
+        """The players or the examiners."""
+        ...
+
+    def seat_symbol(self, session: Session) -> str:
+        """DG_PLAYERS_IN_MY_GAME's symbol (PW, PB, E, O) of somebody at the table."""
+        ...
+
+    def player_names(self) -> tuple[str, str]: ...
+    def relation(self, session: Session) -> int: ...
+    def is_flipped(self, session: Session) -> bool: ...
+
+    def started_record(self, kind: int) -> Any:
+        """A DG_GAME_STARTED-form record (12, 15, 18, 40) of this game."""
+        ...
+
+    def board_message(self) -> Message:
+        """The board as each one at the table sees it."""
+        ...
+
+    def isolated_board(self) -> Message:
+        """The board as somebody not at the table sees it (relation -3)."""
+        ...
+
+    def send_history(self, session: Session, batch: Batch) -> None:
+        """The moves so far and the clocks, in the datagrams ``session`` has on."""
+        ...
+
+    def greet_observer(self, session: Session, batch: Batch) -> None:
+        """What a new observer gets besides what every one at the table gets."""
+        ...
+
+    def games_row(self) -> str:
+        """This game's line in ``games``."""
+        ...
+
+    def observe_title(self) -> str:
+        """The line under ``You are now observing game N.``"""
+        ...
+
+
+class Tables:
+    """Every game being played or examined, as the features that keep them register
+    their maps (game number -> game, player or examiner -> game)."""
+
+    def __init__(self) -> None:
+        self._sources: list[tuple[Mapping[int, Table], Mapping[Session, Table]]] = []
+
+    def add_source(self, by_number: Mapping[int, Table], by_seat: Mapping[Session, Table]) -> None:
+        self._sources.append((by_number, by_seat))
+
+    def find(self, number: int) -> Table | None:
+        """The game ``number``."""
+        for by_number, _ in self._sources:
+            found = by_number.get(number)
+            if found is not None:
+                return found
+        return None
+
+    def seated(self, session: Session) -> Table | None:
+        """The game ``session`` plays or examines."""
+        for _, by_seat in self._sources:
+            found = by_seat.get(session)
+            if found is not None:
+                return found
+        return None
+
+    def all(self) -> list[Table]:
+        """Every game, by number."""
+        found = [table for by_number, _ in self._sources for table in by_number.values()]
+        return sorted(found, key=lambda table: table.number)
+
+    def free_number(self) -> int:
+        """The lowest number no game has."""
+        number = 1
+        while any(number in by_number for by_number, _ in self._sources):
+            number += 1
+        return number

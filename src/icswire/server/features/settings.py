@@ -1,0 +1,176 @@
+"""Variables and aliases: ``vars``, ``ivars``, ``set``, ``style``, ``iset``, ``set-2``,
+``alias``, ``unalias``.
+
+``set-2 N 1`` turns DG ``N`` on and sends what section 4 says comes with it: the world's
+lists here, the other features' lists through the registry's ``dg_on`` hook.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from icswire.protocol import datagrams as dg
+from icswire.protocol.level1 import CommandNumber as CN
+from icswire.server.core.commands import first_word
+from icswire.server.core.hub import CommandSet, Context
+from icswire.server.core.render import Datagram
+from icswire.server.core.variables import IVARIABLES, NOTES, VARIABLES, Variable, VariableTable
+
+if TYPE_CHECKING:
+    from icswire.server.core.hub import Core
+
+COMMANDS = CommandSet()
+command = COMMANDS.command
+
+
+def _vars(table: VariableTable, values: dict[str, Any], level1: int) -> list[str]:
+    shown = []
+    for variable in table.by_name.values():
+        value = level1 if variable.name == "level1" else values[variable.name]
+        if variable.name in NOTES:
+            continue
+        shown.append(f"{variable.name}={value}")
+    return [" ".join(shown[i : i + 6]) for i in range(0, len(shown), 6)]
+
+
+@command("vars", CN.CN_VARS, "vars [name]")
+async def show_vars(ctx: Context, args: str) -> None:
+    player = ctx.world.find(args.strip()) if args.strip() else ctx.session
+    if player is None:
+        ctx.reply(f'No user named "{args.strip()}" is logged in.')
+        return
+    notes = [f"{n}: {player.variables[n]}" for n in NOTES if player.variables[n]]
+    ctx.reply(
+        f"Variable settings of {player.display_name}:",
+        "",
+        *_vars(VARIABLES, player.variables, player.level1),
+        *notes,
+    )
+
+
+@command("ivars", CN.CN_VARS, "ivars [name]")
+async def show_ivars(ctx: Context, args: str) -> None:
+    player = ctx.world.find(args.strip()) if args.strip() else ctx.session
+    if player is None:
+        ctx.reply(f'No user named "{args.strip()}" is logged in.')
+        return
+    ctx.reply(
+        f"Interface variable settings of {player.display_name}:",
+        "",
+        *_vars(IVARIABLES, player.ivariables, 0),
+    )
+
+
+@command("set", CN.CN_SET, "set <variable> [value]")
+async def set_(ctx: Context, args: str) -> None:
+    name, value = first_word(args)
+    if not name:
+        ctx.reply("Usage: set <variable> [value]")
+        return
+    try:
+        variable = VARIABLES.find(name)
+        parsed = variable.parse(value) if value or variable.kind == "str" else None
+    except ValueError as exc:
+        ctx.reply(str(exc))
+        return
+    if parsed is None:
+        ctx.reply(f"Bad value given for variable {variable.name}.")
+        return
+    await apply_variable(ctx, variable, parsed)
+
+
+async def apply_variable(ctx: Context, variable: Variable, value: Any) -> None:
+    session, world = ctx.session, ctx.world
+    if variable.name == "level1":
+        session.level1 = value
+    else:
+        session.variables[variable.name] = value
+    if variable.name in NOTES:
+        ctx.reply(f"Note {variable.name} set: {value}" if value else f"Note {variable.name} unset.")
+    elif variable.name == "prompt" and not value:
+        session.variables["prompt"] = VARIABLES.defaults["prompt"]
+        ctx.reply("Prompt set to the default.")
+    else:
+        ctx.reply(f"{variable.name} set to {value}.")
+    ctx.batch.add(session, world.my_variable(session, variable.name))
+    if variable.name == "open":
+        world.open_changed(session, ctx.batch)
+    elif variable.name in ("shout", "sshout"):
+        world.shouts_changed(session, ctx.batch)
+    stored = session.level1 if variable.name == "level1" else session.variables[variable.name]
+    await ctx.save("save_setting", variable.name, str(stored) if stored != "" else None)
+
+
+@command("style", CN.CN_STYLE, "style <10|12|13>")
+async def style(ctx: Context, args: str) -> None:
+    try:
+        value = VARIABLES.by_name["style"].parse(args)
+    except ValueError as exc:
+        ctx.reply(str(exc))
+        return
+    await apply_variable(ctx, VARIABLES.by_name["style"], value)
+
+
+@command("iset", CN.CN_SET, "iset <variable> <0|1>")
+async def iset(ctx: Context, args: str) -> None:
+    name, value = first_word(args)
+    session = ctx.session
+    try:
+        variable = IVARIABLES.find(name)
+        parsed = variable.parse(value)
+    except ValueError as exc:
+        ctx.reply(str(exc))
+        return
+    if session.ivariables["lock"] and variable.name != "lock":
+        ctx.reply("Cannot alter: Interface setting locked.")
+        return
+    session.ivariables[variable.name] = parsed
+    ctx.reply(f"{variable.name} {'set' if parsed else 'unset'}.")
+    ctx.batch.add(session, ctx.world.my_variable(session, variable.name))
+
+
+@command("set-2", CN.CN_SET2, "set-2 <datagram> <0|1>")
+async def set2(ctx: Context, args: str) -> None:
+    number, value = first_word(args)
+    if not number.isdigit() or value not in ("0", "1") or int(number) > 255:
+        ctx.reply("Usage: set-2 <datagram number> <0|1>")
+        return
+    dg_number, on = int(number), value == "1"
+    session = ctx.session
+    session.level2 = session.level2 | {dg_number} if on else session.level2 - {dg_number}
+    ctx.batch.add(session, Datagram(dg.Set2(dg_number, on)))
+    if on:
+        ctx.world.send_lists(ctx.batch, session, dg_number)
+        ctx.core.registry.datagram_on(session, dg_number, ctx.batch)
+
+
+@command("alias", CN.SCN_MISCELLANEOUS, "alias [word [expansion]]")
+async def alias(ctx: Context, args: str) -> None:
+    word, expansion = first_word(args)
+    aliases = ctx.session.aliases
+    if not word:
+        ctx.reply("Aliases:", *(f"{w} -> {e}" for w, e in sorted(aliases.items())))
+    elif not expansion:
+        ctx.reply(
+            f"{word} -> {aliases[word]}"
+            if word in aliases
+            else f"You have no alias named '{word}'."
+        )
+    else:
+        aliases[word.lower()] = expansion
+        ctx.reply(f"Alias '{word}' set.")
+        await ctx.save("save_alias", word.lower(), expansion)
+
+
+@command("unalias", CN.SCN_MISCELLANEOUS, "unalias <word>")
+async def unalias(ctx: Context, args: str) -> None:
+    word = args.strip().lower()
+    if ctx.session.aliases.pop(word, None) is None:
+        ctx.reply(f"You have no alias named '{word}'.")
+        return
+    ctx.reply(f"Alias '{word}' removed.")
+    await ctx.save("save_alias", word, None)
+
+
+def install(core: Core) -> None:
+    core.registry.add_commands(COMMANDS)
