@@ -1,0 +1,161 @@
+"""The server's layout, checked on its source: no import cycle, the core imports no feature,
+a feature imports no sibling feature nor the app, and no import hides inside a function.
+
+The graph counts every import, those under ``if TYPE_CHECKING:`` too: a cycle through a
+type-only import is still a cycle a reader has to untangle.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import icswire.server
+
+PACKAGE = "icswire.server"
+ROOT = Path(icswire.server.__file__).parent
+
+
+def module_names(root: Path, package: str) -> dict[str, Path]:
+    """Every module of the package under ``root``, by dotted name."""
+    found = {}
+    for path in sorted(root.rglob("*.py")):
+        parts = list(path.relative_to(root).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        found[".".join([package, *parts])] = path
+    return found
+
+
+def _imported(node: ast.Import | ast.ImportFrom, modules: dict[str, Path]) -> Iterator[str]:
+    """The modules of the package ``node`` imports (``from pkg import mod`` names mod)."""
+    if isinstance(node, ast.Import):
+        yield from (alias.name for alias in node.names if alias.name in modules)
+        return
+    if node.module is None or node.level:
+        return
+    if node.module in modules:
+        yield node.module
+    for alias in node.names:
+        submodule = f"{node.module}.{alias.name}"
+        if submodule in modules:
+            yield submodule
+
+
+def imports(
+    modules: dict[str, Path],
+) -> tuple[dict[str, set[str]], list[tuple[str, int, str]]]:
+    """(module -> the modules it imports, [(module, line, target)] of imports inside a
+    function or a class)."""
+    graph: dict[str, set[str]] = {name: set() for name in modules}
+    nested: list[tuple[str, int, str]] = []
+    for name, path in modules.items():
+        tree = ast.parse(path.read_text(), str(path))
+        top_level = {id(node) for node in _module_level(tree)}
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Import | ast.ImportFrom):
+                continue
+            for target in _imported(node, modules):
+                if target == name:
+                    continue
+                graph[name].add(target)
+                if id(node) not in top_level:
+                    nested.append((name, node.lineno, target))
+    return graph, nested
+
+
+def _module_level(tree: ast.Module) -> Iterator[ast.stmt]:
+    """Statements run when the module is imported: the body, and inside its ``if`` and
+    ``try`` blocks (``if TYPE_CHECKING:``), not inside functions or classes."""
+    pending = list(tree.body)
+    while pending:
+        node = pending.pop()
+        yield node
+        if isinstance(node, ast.If | ast.Try):
+            pending += [*node.body, *node.orelse]
+            if isinstance(node, ast.Try):
+                pending += [stmt for handler in node.handlers for stmt in handler.body]
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """One cycle through each strongly connected group of two or more modules."""
+    found: list[list[str]] = []
+    done: set[str] = set()
+
+    def visit(node: str, path: list[str], on_path: set[str]) -> None:
+        for target in sorted(graph[node]):
+            if target in on_path:
+                found.append([*path[path.index(target) :], target])
+            elif target not in done:
+                visit(target, [*path, target], on_path | {target})
+        done.add(node)
+
+    for start in sorted(graph):
+        if start not in done:
+            visit(start, [start], {start})
+    return found
+
+
+def layer_violations(graph: dict[str, set[str]]) -> list[str]:
+    """Imports against the layout: the core imports no feature and not the app; a feature
+    imports neither another feature nor the app."""
+    core, features, app = f"{PACKAGE}.core", f"{PACKAGE}.features", f"{PACKAGE}.app"
+    wrong = []
+    for module, targets in sorted(graph.items()):
+        for target in sorted(targets):
+            if module.startswith(core) and (target.startswith(features) or target == app):
+                wrong.append(f"core module {module} imports {target}")
+            if module.startswith(features + "."):
+                own = ".".join(module.split(".")[:4])  # icswire.server.features.NAME
+                sibling = target.startswith(features + ".") and not (
+                    target == own or target.startswith(own + ".")
+                )
+                if sibling or target == app:
+                    wrong.append(f"feature module {module} imports {target}")
+    return wrong
+
+
+def test_the_server_has_no_import_cycle() -> None:
+    graph, _ = imports(module_names(ROOT, PACKAGE))
+    assert len(graph) > 20  # the whole package was read
+    assert cycles(graph) == []
+
+
+def test_the_core_knows_no_feature_and_features_know_no_sibling() -> None:
+    graph, _ = imports(module_names(ROOT, PACKAGE))
+    assert f"{PACKAGE}.core.hub" in graph[f"{PACKAGE}.features.watching"]
+    assert layer_violations(graph) == []
+
+
+def test_no_import_hides_in_a_function() -> None:
+    _, nested = imports(module_names(ROOT, PACKAGE))
+    assert nested == []
+
+
+def test_the_checks_catch_what_they_are_for(tmp_path: Path) -> None:
+    """A made-up package with every fault: the checks above would see them."""
+    root = tmp_path / "server"
+    (root / "core").mkdir(parents=True)
+    (root / "features").mkdir()
+    files = {
+        "__init__.py": "",
+        "app.py": "from icswire.server.features import chat\n",
+        "core/__init__.py": "",
+        "core/world.py": "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from icswire.server.features.chat import x\n",
+        "features/__init__.py": "",
+        "features/chat.py": "from icswire.server.features import games\n",
+        "features/games.py": "def f():\n    from icswire.server.features.chat import y\n",
+    }
+    for name, text in files.items():
+        (root / name).write_text(text)
+    graph, nested = imports(module_names(root, PACKAGE))
+    chat, games = f"{PACKAGE}.features.chat", f"{PACKAGE}.features.games"
+    assert cycles(graph) == [[chat, games, chat]]
+    assert layer_violations(graph) == [
+        f"core module {PACKAGE}.core.world imports {chat}",
+        f"feature module {chat} imports {games}",
+        f"feature module {games} imports {chat}",
+    ]
+    assert nested == [(games, 2, chat)]
