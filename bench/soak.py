@@ -111,6 +111,7 @@ from array import array
 from collections import Counter, deque
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -342,6 +343,8 @@ class BenchGame:
     results: dict[str, tuple[str, str, str]] = field(default_factory=dict)  # code score text
     finals: dict[str, list[str]] = field(default_factory=dict)  # moves when the result came
     left: tuple[str, int, str] | None = None  # who dropped out, at which ply, how
+    started: float = field(default_factory=time.perf_counter)
+    ended: float = math.inf  # when the first player had the result
     resumed_from: BenchGame | None = None
     _fingerprints: list[int] | None = None
 
@@ -822,12 +825,6 @@ class Player(Conn):
                 self.account is not None,
             )
             soak.games[game.game_id] = game
-            other = soak.live.get(game.number)
-            if other is not None and other is not game:
-                soak.fail(
-                    "two running games with one number",
-                    f"game {game.number}: {other.white}-{other.black}, {game.white}-{game.black}",
-                )
             soak.live[game.number] = game
             soak.by_key.setdefault((game.number, game.white, game.black), []).append(game)
             soak.counts["games started"] += 1
@@ -913,6 +910,7 @@ class Player(Conn):
         if game is None or record.gamenumber != game.number:
             self.soak.fail("stray moves", f"{self.label}: DG_MY_GAME_RESULT {record!r}"[:200])
             return
+        game.ended = min(game.ended, time.perf_counter())
         game.results[self.name] = (record.result_code, record.score, record.description)
         game.finals[self.name] = list(self.seen)
         if self.soak.live.get(game.number) is game:
@@ -1981,6 +1979,23 @@ def check_messages(soak: Soak) -> None:
                 )
 
 
+def check_numbers(soak: Soak) -> None:
+    """Two games with one number must not run at once (a second of slack: the players of
+    the game that ended and those of the next one read their sockets in any order)."""
+    by_number: dict[int, list[BenchGame]] = {}
+    for game in soak.games.values():
+        by_number.setdefault(game.number, []).append(game)
+    for games in by_number.values():
+        games.sort(key=lambda game: game.started)
+        for before, after in pairwise(games):
+            if after.started < before.ended - 1.0:
+                soak.fail(
+                    "two running games with one number",
+                    f"game {after.number}: {before.white}-{before.black} (id {before.game_id}) "
+                    f"and {after.white}-{after.black} (id {after.game_id})",
+                )
+
+
 def check_observations(soak: Soak) -> None:
     for seen in soak.observations:
         games = soak.by_key.get((seen.number, seen.white, seen.black), [])
@@ -2168,7 +2183,8 @@ def report(soak: Soak, shutdown: float, status: int | None, server_cpu: float) -
     print(
         f"moves: {counts['plies']} plies, {counts['plies in the phase'] / phase:.1f} moves/s in "
         f"the phase; {counts['observer boards']} boards to observers in "
-        f"{counts['observations']} observations"
+        f"{counts['observations']} observations "
+        f"({counts['observations of unknown or ambiguous games']} of games not identified)"
     )
     gone = sorted((k, v) for k, v in counts.items() if k.startswith("after a disconnection: "))
     if gone:
@@ -2255,6 +2271,7 @@ def report(soak: Soak, shutdown: float, status: int | None, server_cpu: float) -
         "illegal move replies",
         "corrupted boards",
         "games that never ended",
+        "two running games with one number",
         "finished games not stored",
         "finished games stored wrong",
         "adjourned games not resumed with their moves",
@@ -2286,6 +2303,7 @@ async def soak_main(args: argparse.Namespace, server: ServerProcess, data_dir: P
         server_cpu = server.cpu_seconds()
         shutdown, status = await asyncio.to_thread(server.stop)
     await asyncio.sleep(0.5)  # the clients read the server's goodbye and their EOF
+    check_numbers(soak)
     check_observations(soak)
     check_store(soak, data_dir)
     return report(soak, shutdown, status, server_cpu)
