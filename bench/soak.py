@@ -426,6 +426,7 @@ class Soak:
         self.rss: list[tuple[float, int]] = []  # (seconds since t0, kB)
         self.hostile_actions: Counter[str] = Counter()
         self.hostile_outcomes: Counter[str] = Counter()
+        self.population: dict[str, int] = {}
 
     def now(self) -> float:
         return time.perf_counter() - self.t0
@@ -1338,6 +1339,7 @@ class Chatter(Conn):
         soak.counts[f"{kind}s sent"] += 1
         if soak.in_phase():
             soak.counts["chat messages in the phase"] += 1
+            soak.counts[f"{kind}s in the phase"] += 1
 
     def tell(self) -> None:
         targets = self.soak.targets(self)
@@ -1819,6 +1821,7 @@ async def run(
 ) -> Soak:
     soak = Soak(args, server.port)
     counts = spread(args.clients)
+    soak.population = {**counts, "probe": 1}
     print(
         f"population: {counts['players']} players ({len(accounts)} registered), "
         f"{counts['observers']} observers, {counts['chatters']} chatters, "
@@ -1980,7 +1983,7 @@ def check_messages(soak: Soak) -> None:
 
 
 def check_numbers(soak: Soak) -> None:
-    """Two games with one number must not run at once (a second of slack: the players of
+    """Two games with one number must not run at once (two seconds of slack: the players of
     the game that ended and those of the next one read their sockets in any order)."""
     by_number: dict[int, list[BenchGame]] = {}
     for game in soak.games.values():
@@ -1988,7 +1991,7 @@ def check_numbers(soak: Soak) -> None:
     for games in by_number.values():
         games.sort(key=lambda game: game.started)
         for before, after in pairwise(games):
-            if after.started < before.ended - 1.0:
+            if after.started < before.ended - 2.0:
                 soak.fail(
                     "two running games with one number",
                     f"game {after.number}: {before.white}-{before.black} (id {before.game_id}) "
@@ -2173,7 +2176,10 @@ def report(soak: Soak, shutdown: float, status: int | None, server_cpu: float) -
     args, counts = soak.args, soak.counts
     phase = counts["phase ms"] / 1000 or 1.0
     print()
-    print(f"phase: {phase:.1f} s with every client kind at work (seed {args.seed})")
+    print(
+        f"phase: {phase:.1f} s with every client kind at work (seed {args.seed}): "
+        + ", ".join(f"{v} {k}" for k, v in soak.population.items())
+    )
     results = sorted((k, v) for k, v in counts.items() if k.startswith("stored results: "))
     print(
         f"games: {counts['games started']} started, {counts['games checked in the store']} "
@@ -2191,8 +2197,8 @@ def report(soak: Soak, shutdown: float, status: int | None, server_cpu: float) -
         print("disconnections mid-game: " + "; ".join(f"{k[23:]}: {v}" for k, v in gone))
     sent = ", ".join(f"{counts[k + 's sent']} {k}s" for k in ("tell", "channel", "shout", "kibitz"))
     print(
-        f"chat: {sent}; "
-        f"{counts['chat messages in the phase'] / phase:.1f} messages/s; "
+        f"chat: {sent}; {counts['tells in the phase'] / phase:.1f} tells/s, "
+        f"{counts['chat messages in the phase'] / phase:.1f} messages/s of all kinds; "
         f"{counts['messages received']} deliveries checked "
         f"({counts['messages received'] / phase:.0f}/s); "
         f"{counts['chat messages declined']} declined"
@@ -2285,6 +2291,14 @@ def report(soak: Soak, shutdown: float, status: int | None, server_cpu: float) -
         print(f"  [{'FAIL' if failed else 'ok'}] {check}" + (f": {failed}" if failed else ""))
         for sample in soak.samples.get(check, []):
             print(f"         {sample}")
+    probe = sorted(soak.probe_phase)
+    if probe:
+        print(
+            f"\nsummary: date p99 {ms(percentile(probe, 99))} (p50 {ms(percentile(probe, 50))}, "
+            f"max {ms(probe[-1])}), {counts['plies in the phase'] / phase:.1f} moves/s, "
+            f"{counts['tells in the phase'] / phase:.1f} tells/s, server CPU "
+            f"{server_phase:.1f} s in {phase:.0f} s; {sum(soak.failures.values())} failures"
+        )
     if soak.failures:
         print(f"FAIL: {len(soak.failures)} checks failed")
         return 1
