@@ -321,11 +321,9 @@ class Sent:
     text: str  # exactly what receivers must get
     hostile: bool
     at: float
-    sender_whole: bool = False
     confirmed: int | None = None  # receivers the server counted (1 for a tell)
     declined: str = ""  # the server's reply when it did not send it
     received: int = 0
-    whole_received: int = 0
 
 
 @dataclass(eq=False)
@@ -512,6 +510,7 @@ class Conn(asyncio.Protocol):
         self.prompts = 0
         self.last_text = ""
         self.last_from: dict[str, int] = {}
+        self.shouts = array("I")  # the shouts it got (each must reach every whole client)
         self.events = 0
 
     @property
@@ -735,8 +734,8 @@ class Conn(asyncio.Protocol):
         else:
             self.last_from[sender] = sent.ident
         sent.received += 1
-        if self.whole:
-            sent.whole_received += 1
+        if kind == "shout":
+            self.shouts.append(sent.ident)
         soak.counts["messages received"] += 1
 
     # -- for the kinds of client -----------------------------------------------------------
@@ -1333,7 +1332,6 @@ class Chatter(Conn):
         ident = soak.new_id()
         text = normal_payload(ident, self.rng)
         sent = Sent(ident, kind, self.name, target, text, False, time.perf_counter())
-        sent.sender_whole = self.whole
         self.pending.append(soak.register(sent))
         self.send(f"{command} {text}")
         soak.counts[f"{kind}s sent"] += 1
@@ -1940,7 +1938,11 @@ async def run(
 
 
 def check_messages(soak: Soak) -> None:
-    whole = soak.counts["whole clients"]
+    whole = [c for c in soak.stable if c.whole]
+    names = {c.name for c in whole}
+    shouts: Counter[int] = Counter()
+    for client in whole:
+        shouts.update(client.shouts)
     for sent in soak.sent.values():
         if sent.confirmed is None:
             if sent.hostile:
@@ -1973,11 +1975,11 @@ def check_messages(soak: Soak) -> None:
                 f"{sent.kind} {sent.ident}: counted {sent.confirmed}, {sent.received} got it",
             )
         if sent.kind == "shout" and soak.phase_start <= sent.at < soak.deadline:
-            expected = whole - (1 if sent.sender_whole else 0)
-            if sent.whole_received != expected:
+            expected = len(whole) - (sent.sender in names)
+            if shouts[sent.ident] != expected:
                 soak.fail(
                     "lost messages",
-                    f"shout {sent.ident} of {sent.sender}: {sent.whole_received} of the "
+                    f"shout {sent.ident} of {sent.sender}: {shouts[sent.ident]} of the "
                     f"{expected} clients connected all along got it",
                 )
 
