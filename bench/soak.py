@@ -45,6 +45,13 @@ The population (``--clients`` N, the probe extra):
   counts as fine); oversized commands (up to 4000 bytes).
 - **the probe**: one normal user sending ``date`` every 0.5 s and timing the reply.
 
+The run: ramp-up (every normal client logs in, ``--concurrency`` at a time), the phase
+(``--minutes``, hostile clients join at its start), then the wind-down: hostile clients
+stop, chatters and observers stop acting, each player resigns at its next turn; once
+every game has ended the bench waits ``--settle`` seconds (messages in flight arrive, the
+server's queued saves are written) and stops the server with SIGTERM, then checks the
+store.
+
 Checked, for every normal client (players, observers, chatters, the probe):
 
 - its decoder never reports an ``Error``, it never gets a control-Z (output dropped), a
