@@ -399,6 +399,7 @@ class Observation:
     refreshes: int = 0  # refreshes asked for, their board not seen yet
     ended: str = ""  # the score, if it saw the game end
     broken: bool = False
+    at: float = field(default_factory=time.perf_counter)  # when its first board came
 
 
 class Soak:
@@ -2008,13 +2009,32 @@ def check_numbers(soak: Soak) -> None:
                 )
 
 
+def observed_game(soak: Soak, seen: Observation) -> BenchGame | None:
+    """The game an observation was of. A pair keeps its names and may get the same number
+    again (the lowest free one), so the number and names may fit several games: the one
+    running when the first board came (two seconds of slack, as the players read their
+    sockets in any order), whose position at that ply is the board's, is it."""
+    games = soak.by_key.get((seen.number, seen.white, seen.black), [])
+    slack = 2.0
+    running = [g for g in games if g.started - slack <= seen.at <= g.ended + slack]
+    if len(running) > 1:
+        fitting = [
+            g
+            for g in running
+            if seen.first < len(g.fingerprints()) and g.fingerprints()[seen.first] == seen.prints[0]
+        ]
+        running = fitting or running
+    if len(running) > 1:
+        running = [g for g in running if g.started <= seen.at <= g.ended] or running
+    return running[0] if len(running) == 1 else None
+
+
 def check_observations(soak: Soak) -> None:
     for seen in soak.observations:
-        games = soak.by_key.get((seen.number, seen.white, seen.black), [])
-        if len(games) != 1:
+        game = observed_game(soak, seen)
+        if game is None:
             soak.counts["observations of unknown or ambiguous games"] += 1
             continue
-        game = games[0]
         prints = game.fingerprints()
         for offset, fingerprint in enumerate(seen.prints):
             ply = seen.first + offset
