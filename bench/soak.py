@@ -1174,6 +1174,14 @@ class Pair:
 # -- observers ---------------------------------------------------------------------------
 
 
+OBSERVE_REFUSED = (
+    "There is no such game.",
+    "You are already observing",
+    "No user named",
+    "You are playing",
+)
+
+
 class Observer(Conn):
     kind = "observer"
 
@@ -1282,9 +1290,7 @@ class Observer(Conn):
             if watching is not None:
                 self.watching = None
                 self.changed.set()
-        elif text in ("There is no such game.",) or text.startswith(
-            ("You are already observing", "No user named", "You are playing")
-        ):
+        elif text.startswith(OBSERVE_REFUSED):
             self._answered()
 
 
