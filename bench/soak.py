@@ -84,7 +84,8 @@ Checked, for every normal client (players, observers, chatters, the probe):
   RSS, while caches and pools that fill up during warm-up do not, nor do transient spikes
   (each argon2 password check holds 64 MiB for a moment: medians, not single samples).
   Max RSS, a timeline and the growth rate after warm-up are reported as well;
-- **normal clients stay connected** (the server never cuts one off).
+- **normal clients stay connected** (the server never cuts one off);
+- **the server's log** has no traceback (a command or a save that failed).
 
 Reported: p50/p99/max of the probe's ``date`` round trip in the phase (and in the
 ramp-up), moves/s, tells/s and deliveries/s, counts of each client kind, hostile actions
@@ -1998,6 +1999,18 @@ def check_messages(soak: Soak) -> None:
                 )
 
 
+def check_log(soak: Soak, path: Path) -> None:
+    """The server logs an exception (a command that failed, a save that failed) with its
+    traceback: there must be none."""
+    lines = path.read_text("utf-8", "replace").splitlines()
+    for at, line in enumerate(lines):
+        if line.startswith("Traceback"):
+            said = lines[at - 1] if at else ""
+            error = next((x for x in lines[at + 1 :] if x and not x.startswith(" ")), "")
+            soak.fail("server errors in its log", f"{said[:100]} / {error[:120]}")
+    soak.counts["server log lines"] = len(lines)
+
+
 def check_numbers(soak: Soak) -> None:
     """Two games with one number must not run at once (two seconds of slack: the players of
     the game that ended and those of the next one read their sockets in any order)."""
@@ -2318,6 +2331,7 @@ def report(soak: Soak, shutdown: float, status: int | None, server_cpu: float) -
         "adjourned games not resumed with their moves",
         "disconnections ended games against the rule",
         "normal clients cut off by the server",
+        "server errors in its log",
         "RSS not bounded",
     )
     print("\nchecks:")
@@ -2352,6 +2366,7 @@ async def soak_main(args: argparse.Namespace, server: ServerProcess, data_dir: P
         server_cpu = server.cpu_seconds()
         shutdown, status = await asyncio.to_thread(server.stop)
     await asyncio.sleep(0.5)  # the clients read the server's goodbye and their EOF
+    check_log(soak, server.log_path)
     check_numbers(soak)
     check_observations(soak)
     check_store(soak, data_dir)
