@@ -43,7 +43,9 @@ The population (``--clients`` N, the probe extra):
   ``<12>`` board look-alikes trying to forge datagrams and lines (``~H<id>:`` ...); tell
   floods (tagged ``level1=5`` commands, so each reply is known: a rate-limit reply
   counts as fine); oversized commands (up to 4000 bytes).
-- **the probe**: one normal user sending ``date`` every 0.5 s and timing the reply.
+- **the probe**: one normal user (shouts off) sending ``date`` every 0.5 s and timing the
+  reply, in a process of its own: the bench's event loop, busy with 2000 clients, would
+  delay the replies it reads (its lag is reported too).
 
 The run: ramp-up (every normal client logs in, ``--concurrency`` at a time), the phase
 (``--minutes``, hostile clients join at its start), then the wind-down: hostile clients
@@ -108,6 +110,7 @@ import asyncio
 import contextlib
 import gc
 import math
+import multiprocessing
 import os
 import random
 import re
@@ -120,6 +123,7 @@ from collections import Counter, deque
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from itertools import pairwise
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
@@ -684,7 +688,7 @@ class Conn(asyncio.Protocol):
         """A line that may carry a message: check it; False if it is none of ours."""
         for kind, pattern in FORMS:
             found = pattern.fullmatch(text)
-            if found is not None and found["said"].startswith("~"):
+            if found is not None and MARKER.match(found["said"]):
                 where = found.groupdict().get("where")
                 self.receive(kind, found["sender"], int(where) if where else None, found["said"])
                 return True
@@ -695,7 +699,7 @@ class Conn(asyncio.Protocol):
 
     def message_datagram(self, number: int, record: Any) -> None:
         text: str = record.text
-        if not text.startswith("~"):
+        if not MARKER.match(text):
             if MARKER.search(text):
                 self.soak.fail("forged or misplaced texts", f"{self.label} got {record!r}"[:200])
             return
@@ -1300,7 +1304,7 @@ class Observer(Conn):
 CHATTER_QUIET = re.compile(
     r"$|\[\d+\] (added to|is already on) your channel list\.|Game \d+: |You are now observing"
     r"|Removing game|There is no such game|You are already observing|\{Game \d+ |style set to"
-    r"|You are not observing"
+    r"|You are not observing|--> "
 )
 
 
@@ -1414,34 +1418,75 @@ class Chatter(Conn):
 
 
 class Probe(Conn):
-    """A normal user typing ``date`` every half second."""
+    """A normal user typing ``date`` every half second, with shouts off (it hears nothing
+    but its replies). It runs in a process of its own (:func:`probe_process`): its round
+    trips are the server's, not delayed by this bench's busy event loop."""
 
     kind = "probe"
 
-    def __init__(self, soak: Soak) -> None:
+    def __init__(self, soak: Soak, stop: Connection) -> None:
         super().__init__(soak, 0, PROBE_ADDRESS, frozenset(), ())
+        self.stop = stop
         self.reply: asyncio.Future[float] | None = None
+        self.samples: list[tuple[float, float]] = []  # (wall clock time sent, seconds)
+
+    def after_login(self) -> None:
+        self.send("set shout 0")
 
     async def live(self) -> None:
         soak = self.soak
         loop = asyncio.get_running_loop()
-        while not soak.stopping and self.connected:
+        while self.connected and not self.stop.poll():
             self.reply = reply = loop.create_future()
-            sent = time.perf_counter()
+            wall, sent = time.time(), time.perf_counter()
             self.send("date")
             try:
                 answered = await asyncio.wait_for(asyncio.shield(reply), PROBE_TIMEOUT)
             except TimeoutError:
                 soak.fail("date never answered", f"no reply in {PROBE_TIMEOUT:g} s")
                 continue
-            (soak.probe_phase if sent >= soak.phase_start else soak.probe_ramp).append(
-                answered - sent
-            )
-            await soak.pause(max(0.0, PROBE_EVERY - (time.perf_counter() - sent)))
+            self.samples.append((wall, answered - sent))
+            await asyncio.sleep(max(0.0, PROBE_EVERY - (time.perf_counter() - sent)))
 
     def on_text(self, text: str, now: float) -> None:
         if text.startswith("GMT ") and self.reply is not None and not self.reply.done():
             self.reply.set_result(now)
+
+    def receive(self, kind: str, sender: str, where: int | None, said: str) -> None:
+        """A message that came before ``set shout 0``: the other process has the registry
+        of what was sent, the probe can check its checksum only."""
+        checked = CHECKED.fullmatch(said)
+        if said.startswith("~S") and (
+            checked is None or int(checked[1], 16) != zlib.crc32(checked[2].encode("latin-1"))
+        ):
+            self.soak.fail("corrupted messages (bad checksum)", f"{self.label}: {said[:160]!r}")
+
+
+def probe_process(port: int, seed: int, pipe: Connection) -> None:
+    """The probe's process: logs in, says so on ``pipe`` (``ready`` or ``error``), probes
+    until told to stop, then sends its samples and the failures its checks found."""
+
+    async def probe() -> dict[str, Any]:
+        soak = Soak(argparse.Namespace(seed=seed), port)
+        client = Probe(soak, pipe)
+        if not await client.log_in():
+            said = [note for notes in soak.notes.values() for note in notes]
+            return {"error": "; ".join(said) or "refused"}
+        pipe.send({"ready": client.name})
+        await client.live()
+        await client.close()
+        return {"samples": client.samples, "failures": soak.failures, "found": soak.samples}
+
+    pipe.send(asyncio.run(probe()))
+    pipe.close()
+
+
+async def probe_result(pipe: Connection, seconds: float) -> dict[str, Any]:
+    """The next message of the probe's process (a dict), or an error after ``seconds``."""
+    if not await asyncio.to_thread(pipe.poll, seconds):
+        return {"error": f"no word from the probe's process in {seconds:g} s"}
+    found: dict[str, Any] = pipe.recv()
+    return found
 
 
 # -- hostile clients ---------------------------------------------------------------------
@@ -1852,8 +1897,7 @@ async def run(
         Hostile(soak, i, HOSTILE_ADDRESSES[i % len(HOSTILE_ADDRESSES)])
         for i in range(counts["hostile"])
     ]
-    probe = Probe(soak)
-    normal: list[Conn] = [probe, *players, *observers, *chatters]
+    normal: list[Conn] = [*players, *observers, *chatters]
     background = [
         asyncio.create_task(sample_rss(soak, server.process.pid)),
         asyncio.create_task(watch_loop_lag(soak)),
@@ -1872,9 +1916,15 @@ async def run(
 
     # -- ramp-up: everybody normal logs in, then starts living -----------------------------
     started = time.perf_counter()
-    if not await probe.log_in():
-        raise SetupError("the probe could not log in")
-    spawn("probe", probe.live())
+    context = multiprocessing.get_context("spawn")
+    probe_pipe, child_pipe = context.Pipe()
+    prober = context.Process(
+        target=probe_process, args=(server.port, args.seed, child_pipe), daemon=True
+    )
+    prober.start()
+    ready = await probe_result(probe_pipe, LOGIN_TIMEOUT * LOGIN_TRIES + 30)
+    if "ready" not in ready:
+        raise SetupError(f"the probe could not log in: {ready.get('error')}")
 
     async def enter(client: Conn) -> bool:
         if not await client.log_in():
@@ -1884,15 +1934,15 @@ async def run(
             spawn(client.label, client.live())
         return True
 
-    logged = await bounded(args.concurrency, [enter(c) for c in normal[1:]])
+    logged = await bounded(args.concurrency, [enter(c) for c in normal])
     for pair in pairs:
         spawn(f"pair {pair.index}", pair.run())
     ramp = time.perf_counter() - started
     print(
-        f"{sum(logged) + 1} of {len(normal)} normal clients logged in in {ramp:.1f} s",
+        f"{sum(logged)} of {len(normal)} normal clients and the probe logged in in {ramp:.1f} s",
         flush=True,
     )
-    if not any(logged) and len(normal) > 1:
+    if not any(logged) and normal:
         raise SetupError("no normal client could log in")
     gc.collect()
     gc.freeze()
@@ -1900,6 +1950,7 @@ async def run(
     # -- the phase -------------------------------------------------------------------------
     soak.phase_start = time.perf_counter()
     soak.deadline = soak.phase_start + args.minutes * 60
+    phase_wall = time.time()
     for client in soak.stable:
         client.whole = client.connected
     hostile_tasks = [asyncio.create_task(one.live()) for one in hostile]
@@ -1921,6 +1972,8 @@ async def run(
                 flush=True,
             )
     soak.stop()
+    deadline_wall = time.time()
+    probe_pipe.send("stop")
     for observer in observers:
         observer.changed.set()
     for task in hostile_tasks:
@@ -1944,10 +1997,24 @@ async def run(
         soak.fail("bench errors", f"a client task did not end: {task.get_name()}")
         task.cancel()
     await asyncio.sleep(args.settle)
+    found = await probe_result(probe_pipe, 60)
+    prober.join(10)
+    if "error" in found:
+        soak.fail("date never answered", f"the probe: {found['error']}")
+    for wall, seconds in found.get("samples", []):
+        if wall < phase_wall:
+            soak.probe_ramp.append(seconds)
+        elif wall < deadline_wall:
+            soak.probe_phase.append(seconds)
+    for check, count in found.get("failures", {}).items():
+        soak.failures[check] += count
+        soak.samples.setdefault(check, []).extend(found["found"].get(check, [])[:SAMPLES])
     for task in background:
         task.cancel()
     soak.counts["whole clients"] = sum(1 for c in soak.stable if c.whole)
     soak.counts["connected at the end"] = sum(1 for c in normal if c.connected)
+    if found.get("samples"):
+        soak.counts["connected at the end"] += 1  # the probe
     check_messages(soak)
     return soak
 
@@ -2141,7 +2208,8 @@ def check_store(soak: Soak, data_dir: Path) -> None:
             soak.counts[f"stored results: {score}"] += 1
             wanted = expected_status(game)
             if game.left is not None:
-                soak.counts[f"after a disconnection: {description}"] += 1
+                what = description.replace(game.left[0], "X")
+                soak.counts[f"after a disconnection: {what}"] += 1
                 if wanted != status:
                     soak.fail(
                         "disconnections ended games against the rule",
