@@ -1958,8 +1958,12 @@ async def run(
     bench_cpu = time.process_time()
     report_every = max(30.0, args.minutes * 6)
     next_report = soak.phase_start + report_every
+    next_freeze = soak.phase_start + 30.0
     while time.perf_counter() < soak.deadline:
         await asyncio.sleep(min(1.0, soak.deadline - time.perf_counter()))
+        if time.perf_counter() >= next_freeze:  # what piled up (messages, games) is kept:
+            next_freeze += 30.0  # full collections need not walk it again and again
+            gc.freeze()
         if time.perf_counter() >= next_report:
             next_report += report_every
             rss = soak.rss[-1][1] / 1024 if soak.rss else float("nan")
