@@ -6,7 +6,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from icswire.protocol import ivars
+from icswire.protocol import ivars, timeseal
 from icswire.protocol.datagrams import (
     FORMS,
     MOVE_PART_DGS,
@@ -210,3 +210,42 @@ ivar_records = st.one_of(
     ),
     st.builds(ivars.PlayerDeparted, board_tokens),
 )
+
+
+# -- timeseal --------------------------------------------------------------------------
+
+# What a timeseal line can carry: 7-bit text without \x18, which ends the text.
+sealed_text = st.text(
+    st.characters(max_codepoint=127, exclude_characters="\x18"), max_size=40
+).filter(lambda text: text != timeseal.PONG)
+timestamps = st.integers(0, 10**12)
+key_offsets = st.integers(0, len(timeseal.KEY) - 1)
+
+
+@st.composite
+def paddings(draw: st.DrawFn, before: str) -> str:
+    """Padding that fills the last 12-byte group after ``before``, or one more group (PyChess
+    pads 1 to 12 bytes, openseal 0 to 11)."""
+    size = -len(before) % 12 + 12 * draw(st.integers(0, 1))
+    return draw(st.text(st.characters(max_codepoint=127), min_size=size, max_size=size))
+
+
+@st.composite
+def sealed_events(
+    draw: st.DrawFn, hello: bool = False
+) -> timeseal.SealedLine | timeseal.Hello | timeseal.Pong:
+    """A line a timeseal client may send (the hello when ``hello``): its decoded event."""
+    timestamp = draw(timestamps)
+    offset = draw(key_offsets)
+    if hello:
+        user = draw(sealed_text.filter(lambda text: "|" not in text))
+        system = draw(sealed_text)
+        text = timeseal.hello_text(user, system)
+        padding = draw(paddings(f"{text}..{timestamp}"))
+        return timeseal.Hello(user, system, timestamp, padding, offset)
+    kind = draw(st.integers(0, 3))
+    text = timeseal.PONG if kind == 0 else draw(sealed_text)
+    padding = draw(paddings(f"{text}..{timestamp}"))
+    if kind == 0:
+        return timeseal.Pong(timestamp, padding, offset)
+    return timeseal.SealedLine(text, timestamp, padding, offset)
