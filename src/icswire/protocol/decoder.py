@@ -309,7 +309,7 @@ class Decoder:
                     else:
                         line.append(c)
                         end = i + 1
-            elif 0x15 <= c <= 0x19 and not datagrams:
+            elif not datagrams and 0x15 <= c <= 0x19:
                 self._flush(base + i)
                 end = self._block_byte(i)
             elif c == 0x19:
