@@ -103,6 +103,9 @@ class Decoder:
     ``datagrams`` are the DG numbers the receiver has on (they decide the form of
     DG_SEND_MOVES, DG_PLAYER_ARRIVED, DG_MATCH ...); change them with
     :meth:`set_datagram` or let :meth:`note_command` follow what the client sends.
+    ``block_mode`` says the stream is a FICS session in block mode (``iset block 1``; also
+    :meth:`set_block_mode` and :meth:`note_command`): bytes 0x15 to 0x19 are then FICS's
+    block bytes, and no ICC frame is read.
 
     >>> d = Decoder(datagrams=[24, 33])
     >>> d.feed(b"fics% \\x19(24 7 e4\\x19)")
