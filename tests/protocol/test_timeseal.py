@@ -90,7 +90,7 @@ def test_seal_pads_with_ones_and_key_offset_zero_by_default() -> None:
     assert len(line) == 14 and line[-2:] == b"\x80\n"
     assert unseal(line[:-1]) == SealedLine("e2e4", 1234, "11", 0)
     assert unseal(seal("abcdef", 1234)[:-1]).padding == ""  # 12 bytes fill a group
-    assert all(0x60 <= b < 0xE0 for b in seal("x" * 40 + "\x7f\x00", 0, offset=49)[:-2])
+    assert all(0x60 <= b < 0xE0 for b in seal("x" * 40 + "\x7f\x00", 0, key_offset=49)[:-2])
 
 
 def test_the_hello_is_only_the_first_line_and_pongs_come_any_time() -> None:
@@ -158,7 +158,7 @@ def test_the_stream_may_end_inside_a_line() -> None:
         ("caf\xe9", 0, {}),
         ("a\x18b", 0, {}),
         ("a", -1, {}),
-        ("a", 0, {"offset": len(KEY)}),
+        ("a", 0, {"key_offset": len(KEY)}),
         ("a", 0, {"padding": "1"}),
         ("a", 0, {"padding": "\xe9" * 8}),
     ],

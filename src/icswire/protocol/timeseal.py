@@ -60,12 +60,12 @@ _HIGH_BIT: Final = bytes(b | 0x80 for b in range(256))
 
 class SealedLine(NamedTuple):
     """A line the client sent, its ``timestamp`` (ms, the client's clock) and how it was
-    sealed: the ``padding`` and the key ``offset`` (0..49)."""
+    sealed: the ``padding`` and the ``key_offset`` (0..49)."""
 
     text: str
     timestamp: int
     padding: str
-    offset: int
+    key_offset: int
 
 
 class Hello(NamedTuple):
@@ -75,7 +75,7 @@ class Hello(NamedTuple):
     system: str
     timestamp: int
     padding: str
-    offset: int
+    key_offset: int
 
 
 class Pong(NamedTuple):
@@ -83,7 +83,7 @@ class Pong(NamedTuple):
 
     timestamp: int
     padding: str
-    offset: int
+    key_offset: int
 
 
 TimesealEvent = SealedLine | Hello | Pong | Error
@@ -101,26 +101,26 @@ def _xor(a: bytes, b: bytes) -> bytes:
     return (int.from_bytes(a, "big") ^ int.from_bytes(b, "big")).to_bytes(len(a), "big")
 
 
-def seal(text: str, timestamp: int, *, offset: int = 0, padding: str | None = None) -> bytes:
+def seal(text: str, timestamp: int, *, key_offset: int = 0, padding: str | None = None) -> bytes:
     """The bytes a timeseal client sends for ``text``, newline included.
 
     ``padding`` defaults to the ``1``s up to the next multiple of 12 (openseal's choice);
-    PyChess sends 1 to 12 random letters and digits and a random ``offset``. Raises
+    PyChess sends 1 to 12 random letters and digits and a random ``key_offset``. Raises
     ValueError for what cannot be sealed: text with bytes over 127 or ``\\x18``, a negative
-    timestamp, an offset outside 0..49, padding of the wrong length.
+    timestamp, a key offset outside 0..49, padding of the wrong length.
     """
     if not text.isascii() or "\x18" in text:
         raise ValueError(f"timeseal: text must be 7-bit without \\x18, got {text[:40]!r}")
-    if timestamp < 0 or not 0 <= offset < len(KEY):
-        raise ValueError(f"timeseal: bad timestamp {timestamp} or offset {offset}")
+    if timestamp < 0 or not 0 <= key_offset < len(KEY):
+        raise ValueError(f"timeseal: bad timestamp {timestamp} or key offset {key_offset}")
     plain = f"{text}\x18{timestamp}\x19"
     if padding is None:
         padding = "1" * (-len(plain) % _GROUP)
     if not padding.isascii() or (len(plain) + len(padding)) % _GROUP:
         raise ValueError(f"timeseal: padding {padding!r} does not fill a 12-byte group")
     swapped = _swap((plain + padding).encode("ascii")).translate(_HIGH_BIT)
-    body = _xor(swapped, _key_stream(offset, len(swapped))).translate(_MINUS_32)
-    return body + bytes((0x80 | offset, 0x0A))
+    body = _xor(swapped, _key_stream(key_offset, len(swapped))).translate(_MINUS_32)
+    return body + bytes((0x80 | key_offset, 0x0A))
 
 
 def hello_text(user: str, system: str) -> str:
@@ -136,7 +136,7 @@ def encode_sealed(event: SealedLine | Hello | Pong) -> bytes:
         text = PONG
     else:
         text = event.text
-    return seal(text, event.timestamp, offset=event.offset, padding=event.padding)
+    return seal(text, event.timestamp, key_offset=event.key_offset, padding=event.padding)
 
 
 def unseal(line: bytes) -> SealedLine:
