@@ -65,6 +65,20 @@ def test_decode_then_encode_reproduces_any_bytes(data: bytes) -> None:
     assert encoded.stdout_bytes == data
 
 
+def test_decode_reads_fics_block_mode_when_told() -> None:
+    stream = b"\x1554\x16156\x16<sr> 8 17 30\n\rYour seeks have been removed.\n\r\x17\nfics% \x19("
+    result = CliRunner().invoke(main, ["decode", "--block-mode"], input=stream)
+    assert result.exit_code == 0, result.output
+    objects = [json.loads(line) for line in result.output.splitlines()]
+    assert objects[0] == {"event": "block_start", "id": 54, "code": 156}
+    assert objects[1] == {"event": "seeks_removed", "numbers": [8, 17, 30], "end": "\n\r"}
+    assert [o["event"] for o in objects[3:]] == ["block_end", "text", "prompt", "pose_end", "text"]
+    encoded = CliRunner().invoke(main, ["encode"], input=result.stdout_bytes)
+    assert encoded.stdout_bytes == stream
+    plain = CliRunner().invoke(main, ["decode"], input=stream)
+    assert "block_start" not in plain.output and '"error"' in plain.output
+
+
 def test_unreadable_input_exits_2_with_a_message(tmp_path: Path) -> None:
     missing = run("decode", str(tmp_path / "missing.bin"))
     assert missing.returncode == 2 and b"cannot read" in missing.stderr

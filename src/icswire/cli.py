@@ -1,6 +1,7 @@
 """The ``icswire`` command line: ``decode``, ``encode`` and ``pgn`` (more commands join later).
 
-``icswire decode [FILE|-] [--datagrams LIST]`` prints one JSON object per event;
+``icswire decode [FILE|-] [--datagrams LIST] [--block-mode]`` prints one JSON object per
+event;
 ``icswire encode [FILE|-]`` turns those objects back into the exact original bytes. An
 event whose bytes on the wire differ from the canonical encoding of its fields (extra
 blanks, unusual quoting) carries them as ``"raw"``, so ``decode | encode`` reproduces any
@@ -66,11 +67,11 @@ def _chunks(stream: BinaryIO, path: str) -> Iterator[bytes]:
 
 
 def decode_stream(
-    stream: BinaryIO, path: str, datagrams: list[int]
+    stream: BinaryIO, path: str, datagrams: list[int], block_mode: bool = False
 ) -> Iterator[list[dict[str, object]]]:
     """Decode a byte stream into JSON-ready dicts, adding ``raw`` where needed: one list
     per chunk read, so a live stream's events come out as they arrive."""
-    decoder = Decoder(datagrams)
+    decoder = Decoder(datagrams, block_mode=block_mode)
     ends: list[int] = []
     decoder.ends = ends
     window = bytearray()  # the stream's bytes from offset `start` on
@@ -110,7 +111,12 @@ def main() -> None:
     metavar="LIST",
     help="DGs the receiver had on: numbers or names, comma separated (e.g. 24,33,DG_MSEC).",
 )
-def decode(file: str, datagrams: str) -> None:
+@click.option(
+    "--block-mode",
+    is_flag=True,
+    help="The stream is a FICS session in block mode (iset block 1): 0x19 ends a pose.",
+)
+def decode(file: str, datagrams: str, block_mode: bool) -> None:
     """Decode a captured server stream (FILE or - for stdin) into JSON Lines."""
     try:
         enabled = parse_datagram_list(datagrams)
@@ -118,7 +124,7 @@ def decode(file: str, datagrams: str) -> None:
         raise click.BadParameter(str(exc), param_hint="--datagrams") from None
     stream = _open_input(file)
     try:
-        for objects in decode_stream(stream, file, enabled):
+        for objects in decode_stream(stream, file, enabled, block_mode):
             sys.stdout.writelines(json.dumps(obj) + "\n" for obj in objects)
             sys.stdout.flush()
     finally:

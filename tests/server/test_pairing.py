@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from icswire.protocol.datagrams import DG
-from icswire.protocol.events import Style12Line, Text
+from icswire.protocol.events import IvarLine, Style12Line, Text
+from icswire.protocol.ivars import format_ivar
 from icswire.server.app import Server
 from icswire.server.core.render import Batch
 from icswire.server.core.store import Store
@@ -51,6 +52,15 @@ def is_text(text: str) -> Any:
 
 def has_text(fragment: str) -> Any:
     return lambda e: isinstance(e, Text) and fragment in e.text
+
+
+def is_ivar_line(line: str) -> Any:
+    """A FICS interface variable line (``<s>``, ``<sr>`` ...) decoded, that is ``line``."""
+    return lambda e: isinstance(e, IvarLine) and format_ivar(e.record) == line
+
+
+def has_ivar_line(start: str) -> Any:
+    return lambda e: isinstance(e, IvarLine) and format_ivar(e.record).startswith(start)
 
 
 def texts(client: Client) -> list[str]:
@@ -306,13 +316,13 @@ async def test_unseek_replace_manual_seeks_and_seekinfo(server: Server) -> None:
     await alpha.command("seek 3 0 m 0-2000")
     await beta.expect(has_text('Alpha (++++) seeking 3 0 unrated blitz 0-2000 m ("play 1"'))
     await beta.expect(
-        is_text("<s> 1 w=Alpha ti=01 rt=0P t=3 i=0 r=u tp=blitz c=? rr=0-2000 a=f f=f")
+        is_ivar_line("<s> 1 w=Alpha ti=01 rt=0P t=3 i=0 r=u tp=blitz c=? rr=0-2000 a=f f=f")
     )
     await alpha.send("seek 3 0 m 0-2000")  # the same ad again replaces it
     removed = await alpha.expect_dg(DG.SEEK_REMOVED)
     assert (removed.index, removed.reason) == (1, pairing.SEEK_REPLACED)
     await alpha.expect_dg(DG.SEEK, index=1)
-    await beta.expect(is_text("<sr> 1"))
+    await beta.expect(is_ivar_line("<sr> 1"))
     await beta.send("play 1")  # a manual seek: a challenge instead of a game
     await beta.expect(is_text("Issuing match request since the seek was set to manual."))
     await alpha.expect(is_text("Challenge: Beta (----) Alpha (----) unrated blitz 3 0."))
@@ -331,12 +341,12 @@ async def test_unseek_replace_manual_seeks_and_seekinfo(server: Server) -> None:
     await alpha.send("unseek")
     await alpha.expect(is_text("You have no active seeks."))
     await alpha.command("seek 1 0")
-    await beta.expect(has_text("<s> 1 w=Alpha ti=01 rt=0P t=1 i=0 r=u tp=bullet"))
+    await beta.expect(has_ivar_line("<s> 1 w=Alpha ti=01 rt=0P t=1 i=0 r=u tp=bullet"))
     await watcher.expect_dg(DG.SEEK, index=1, time=1)
     session = server.world.find("Alpha")
     assert session is not None
     pairing.player_left(server.core, session)  # what the server does when Alpha disconnects
-    await beta.expect(is_text("<sr> 1"))
+    await beta.expect(is_ivar_line("<sr> 1"))
     removed = await watcher.expect_dg(DG.SEEK_REMOVED, index=1)
     assert removed.reason == pairing.SEEKER_LEFT
     assert server.core.state(pairing.Pairing).seeks == {}

@@ -10,7 +10,12 @@ events it gives all at once, because the decoder only ever decides on complete f
 - level 1 (icc-formats.txt section 3): ``^Y[cn issuer[ tag]`` unit starts, ``^Y]`` unit
   ends (and the extra one at disconnect), ``^Y<``/``^Y>`` command brackets, ``^Z`` overflow;
 - level 2 (section 4): ``^Y(...^Y)`` datagrams, decoded by the DG catalog in the form the
-  receiver's settings give them (DG_SET2 acknowledgements update those settings).
+  receiver's settings give them (DG_SET2 acknowledgements update those settings);
+- FICS interface variable lines (``<s>``, ``<sr>``, ``<pf>``, ``<g1>``, ``<wa>`` ...) as
+  records (:mod:`icswire.protocol.ivars`);
+- in FICS block mode (``block_mode``, :mod:`icswire.protocol.block`), block headers and the
+  block end and pose bytes; byte 0x19 is then FICS's ``BLOCK_POSE_END``, not control-Y, and
+  a block's output comes as the usual events between its start and end.
 
 Malformed bytes become an :class:`~icswire.protocol.events.Error` with the bytes and their
 offset, and decoding goes on after them. No frame may grow past ``max_size`` bytes (1 MiB
@@ -24,16 +29,29 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from icswire.protocol.block import (
+    BLOCK_END,
+    BLOCK_POSE_START,
+    BLOCK_SEPARATOR,
+    BLOCK_START,
+    HeaderError,
+    read_header,
+)
 from icswire.protocol.bughouse import parse_b1
 from icswire.protocol.datagrams import DG, DatagramRecord, decode_fields, decoder_for
 from icswire.protocol.datagrams import Decoder as DatagramDecoder
 from icswire.protocol.events import (
+    BlockEnd,
+    BlockStart,
     BughouseLine,
     CommandEnd,
     CommandStart,
     Error,
     Event,
+    IvarLine,
     Overflow,
+    PoseEnd,
+    PoseStart,
     Prompt,
     SessionEnd,
     Style10Block,
@@ -43,6 +61,7 @@ from icswire.protocol.events import (
     UnitEnd,
     UnitStart,
 )
+from icswire.protocol.ivars import ivar_parser
 from icswire.protocol.level2 import split_fields
 from icswire.protocol.style10 import STYLE10_BLOCK_LINES, parse_style10
 from icswire.protocol.style12 import parse_style12
@@ -55,6 +74,9 @@ ERROR_SAMPLE = 1024
 HEADER_MAX = 256
 
 _SPECIAL = re.compile(rb"[\n\r\x07\x19\x1a\xff]")
+_SPECIAL_BLOCK_MODE = re.compile(rb"[\n\r\x07\x15-\x1a\xff]")
+#: How many open FICS blocks the decoder remembers (FICS nests two: a pose and its block).
+MAX_OPEN_BLOCKS = 8
 _CONTROL = re.compile(rb"[\x19\x1a]")
 # A whole datagram: no control-Y inside but those quoting strings, no control-Z.
 _WHOLE_DATAGRAM = re.compile(rb"\x19\(([^\x19\x1a]*(?:\x19[{}][^\x19\x1a]*)*)\x19\)")
@@ -81,6 +103,9 @@ class Decoder:
     ``datagrams`` are the DG numbers the receiver has on (they decide the form of
     DG_SEND_MOVES, DG_PLAYER_ARRIVED, DG_MATCH ...); change them with
     :meth:`set_datagram` or let :meth:`note_command` follow what the client sends.
+    ``block_mode`` says the stream is a FICS session in block mode (``iset block 1``; also
+    :meth:`set_block_mode` and :meth:`note_command`): bytes 0x15 to 0x19 are then FICS's
+    block bytes, and no ICC frame is read.
 
     >>> d = Decoder(datagrams=[24, 33])
     >>> d.feed(b"fics% \\x19(24 7 e4\\x19)")
@@ -93,6 +118,7 @@ class Decoder:
         *,
         max_size: int = DEFAULT_MAX_SIZE,
         prompts: Iterable[str] = DEFAULT_PROMPTS,
+        block_mode: bool = False,
     ) -> None:
         self.max_size = max_size
         self._prompts = tuple(p.encode("latin-1") for p in prompts)
@@ -112,6 +138,9 @@ class Decoder:
         self._skipped = bytearray()
         self._skip_count = 0
         self._hint = (-1, 0)  # (frame start, where to resume looking for its end)
+        self._block_mode = block_mode
+        self._special = _SPECIAL_BLOCK_MODE if block_mode else _SPECIAL
+        self._open_blocks: list[int] = []  # ids of the FICS blocks started and not ended
         self._events: list[Event] = []
         #: Set to a list to have the stream offset just past each event's bytes appended
         #: to it (each event's bytes begin where the previous event's end).
@@ -131,9 +160,19 @@ class Decoder:
     def set_datagram(self, dg: int, on: bool) -> None:
         self.set_datagrams(self._enabled | {dg} if on else self._enabled - {dg})
 
+    @property
+    def block_mode(self) -> bool:
+        """Whether the stream is in FICS block mode (``iset block 1``)."""
+        return self._block_mode
+
+    def set_block_mode(self, on: bool) -> None:
+        self._block_mode = on
+        self._special = _SPECIAL_BLOCK_MODE if on else _SPECIAL
+
     def note_command(self, line: str) -> None:
         """Follow a line the client sends: ``set-2 N 0|1`` and ``level2settings=0101...``
-        (with or without a leading ``$`` or backquote tag) change the settings."""
+        (with or without a leading ``$`` or backquote tag) change the settings, and
+        ``iset block 0|1`` (in block mode after the command's number) the block mode."""
         text = line.strip()
         if text.startswith("`"):
             text = text[text.find("`", 1) + 1 :] if text.count("`") > 1 else text
@@ -145,6 +184,10 @@ class Decoder:
         words = text.split()
         if len(words) >= 3 and words[0] == "set-2" and words[1].isdigit():
             self.set_datagram(int(words[1]), words[2] != "0")
+        if self._block_mode and words and words[0].isdigit():
+            del words[0]
+        if len(words) >= 3 and words[0] == "iset" and words[1] == "block":
+            self.set_block_mode(words[2] != "0")
 
     # -- feeding ---------------------------------------------------------------------
 
@@ -206,7 +249,8 @@ class Decoder:
         base = self._base
         pos = 0
         line = self._line
-        search = _SPECIAL.search
+        search = self._special.search
+        datagrams = not self._block_mode
         while pos < n:
             if self._skip is not None:
                 end = self._skip_to(pos)
@@ -214,7 +258,7 @@ class Decoder:
                     break  # an unpaired control-Y at the end: wait for the next byte
                 pos = end
                 continue
-            if buf.startswith(b"\x19(", pos):
+            if datagrams and buf.startswith(b"\x19(", pos):
                 end = self._simple_datagrams(pos)
                 if end > pos:
                     pos = end
@@ -268,6 +312,9 @@ class Decoder:
                     else:
                         line.append(c)
                         end = i + 1
+            elif not datagrams and 0x15 <= c <= 0x19:
+                self._flush(base + i)
+                end = self._block_byte(i)
             elif c == 0x19:
                 self._flush(base + i)  # every control-Y frame ends pending text
                 if i + 1 < n:
@@ -312,6 +359,37 @@ class Decoder:
         else:
             self._emit_error("control-Y outside a frame", base + i, bytes(buf[i : i + 2]))
         return i + 2
+
+    def _block_byte(self, i: int) -> int:
+        """Handle a FICS block mode byte at ``i`` (pending text is already out); return
+        where scanning goes on, or -1 to wait for the rest of a block header."""
+        buf = self._buf
+        base = self._base
+        c = buf[i]
+        if c == BLOCK_START:
+            try:
+                header = read_header(buf, i)
+            except HeaderError as exc:
+                self._emit_error(str(exc), base + i, bytes(buf[i : i + exc.length]))
+                return i + exc.length
+            if header is None:
+                return -1
+            block_id, code, end = header
+            self._open_blocks.append(block_id)
+            del self._open_blocks[:-MAX_OPEN_BLOCKS]
+            self._emit(BlockStart(block_id, code), base + end)
+            return end
+        if c == BLOCK_END:
+            self._emit(
+                BlockEnd(self._open_blocks.pop() if self._open_blocks else None), base + i + 1
+            )
+        elif c == BLOCK_SEPARATOR:
+            self._emit_error(
+                "block separator outside a block header", base + i, bytes(buf[i : i + 1])
+            )
+        else:
+            self._emit(PoseStart() if c == BLOCK_POSE_START else PoseEnd(), base + i + 1)
+        return i + 1
 
     def _simple_datagrams(self, i: int) -> int:
         """The hot path: consecutive complete, well-formed datagrams from ``i`` on, decoded
@@ -493,6 +571,9 @@ class Decoder:
                 return self._parsed_line(parse_style12, Style12Line, text, end, stop)
             if text.startswith("<b1> "):
                 return self._parsed_line(parse_b1, BughouseLine, text, end, stop)
+            parse = ivar_parser(text)
+            if parse is not None:
+                return self._parsed_line(parse, IvarLine, text, end, stop)
         if (first == "<" or first == '"') and text.rstrip() in STYLE10_BLOCK_LINES:
             self._block = [text + end]
             self._block_size = len(text)

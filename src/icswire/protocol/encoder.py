@@ -9,15 +9,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from icswire.protocol.block import format_header
 from icswire.protocol.bughouse import format_b1
 from icswire.protocol.datagrams import DatagramRecord, UnknownDatagram, encode_datagram
 from icswire.protocol.events import (
+    BlockEnd,
+    BlockStart,
     BughouseLine,
     CommandEnd,
     CommandStart,
     Error,
     Event,
+    IvarLine,
     Overflow,
+    PoseEnd,
+    PoseStart,
     Prompt,
     SessionEnd,
     Style10Block,
@@ -27,6 +33,7 @@ from icswire.protocol.events import (
     UnitEnd,
     UnitStart,
 )
+from icswire.protocol.ivars import format_ivar
 from icswire.protocol.style10 import format_style10
 from icswire.protocol.style12 import format_style12
 
@@ -34,6 +41,8 @@ UNIT_END = b"\x19]"
 COMMAND_START = b"\x19<"
 COMMAND_END = b"\x19>"
 OVERFLOW = b"\x1a"
+#: FICS block mode's single-byte events (:mod:`icswire.protocol.block`).
+BLOCK_BYTES: dict[type, bytes] = {BlockEnd: b"\x17", PoseStart: b"\x18", PoseEnd: b"\x19"}
 
 
 def encode_text(text: str) -> bytes:
@@ -78,6 +87,12 @@ def encode_event(event: Event) -> bytes:
         return OVERFLOW
     if isinstance(event, Telnet | Error):
         return event.data
+    if isinstance(event, IvarLine):
+        return encode_text(format_ivar(event.record) + event.end)
+    if isinstance(event, BlockStart):
+        return format_header(event.id, event.code)
+    if isinstance(event, BlockEnd | PoseStart | PoseEnd):
+        return BLOCK_BYTES[type(event)]
     raise TypeError(f"not an event: {event!r}")
 
 

@@ -1,7 +1,8 @@
 """Events as JSON-ready dicts and back: the contract of ``icswire decode`` / ``encode``.
 
 Every object has ``"event"`` (see :data:`~icswire.protocol.events.EVENT_NAMES`; datagrams
-are ``"datagram"`` with ``"dg"`` and ``"name"``) and the event's fields by name. Nested
+are ``"datagram"`` with ``"dg"`` and ``"name"``; FICS interface variable lines are named by
+their kind, :data:`~icswire.protocol.events.IVAR_NAMES`) and the event's fields by name. Nested
 records become objects, tuples become lists, and bytes become strings with one character
 per byte (latin-1), as all wire text does.
 """
@@ -15,17 +16,21 @@ from icswire.protocol.bughouse import Bughouse
 from icswire.protocol.datagrams import DatagramRecord, UnknownDatagram, record_from_fields
 from icswire.protocol.events import (
     EVENT_NAMES,
+    IVAR_NAMES,
     BughouseLine,
     Error,
     Event,
+    IvarLine,
     Style10Block,
     Style12Line,
     Telnet,
+    event_name,
 )
 from icswire.protocol.style10 import Style10
 from icswire.protocol.style12 import Style12
 
 _BY_NAME = {name: cls for cls, name in EVENT_NAMES.items()}
+_IVAR_BY_NAME = {name: cls for cls, name in IVAR_NAMES.items()}
 _LINE_RECORDS: dict[type, type] = {
     Style12Line: Style12,
     BughouseLine: Bughouse,
@@ -51,7 +56,7 @@ def event_to_dict(event: Event) -> dict[str, Any]:
         if isinstance(event, UnknownDatagram):
             return {**head, "fields": fields["fields"]}
         return {**head, **fields}
-    out: dict[str, Any] = {"event": EVENT_NAMES[type(event)]}
+    out: dict[str, Any] = {"event": event_name(event)}
     for key, value in event._asdict().items():
         if key == "record":
             out.update(_plain(value))
@@ -70,6 +75,10 @@ def event_from_dict(data: Mapping[str, Any]) -> Event:
     kind = data.get("event")
     if kind == "datagram":
         return record_from_fields(int(data["dg"]), data)
+    ivar: Any = _IVAR_BY_NAME.get(str(kind))
+    if ivar is not None:
+        record = ivar(**{k: _tuples(data[k]) for k in ivar._fields if k in data})
+        return IvarLine(record, data["end"])
     cls = _BY_NAME.get(str(kind))
     if cls is None:
         raise ValueError(f"unknown event {kind!r}")
