@@ -240,9 +240,10 @@ def sealed_events(
     if hello:
         user = draw(sealed_text.filter(lambda text: "|" not in text))
         system = draw(sealed_text)
-        text = timeseal.hello_text(user, system)
+        tag = draw(st.sampled_from([timeseal.HELLO_TAG, timeseal.HELLO_TAG2]))
+        text = timeseal.hello_text(user, system, tag)
         padding = draw(paddings(f"{text}..{timestamp}"))
-        return timeseal.Hello(user, system, timestamp, padding, offset)
+        return timeseal.Hello(user, system, timestamp, padding, offset, tag)
     kind = draw(st.integers(0, 3))
     text = timeseal.PONG if kind == 0 else draw(sealed_text)
     padding = draw(paddings(f"{text}..{timestamp}"))

@@ -20,6 +20,7 @@ from icswire.protocol.timeseal import (
     SealedLine,
     TimesealDecoder,
     TimesealEvent,
+    elapsed,
     encode_sealed,
     hello_text,
     seal,
@@ -237,3 +238,30 @@ def test_pings_are_found_however_the_output_comes(data: bytes, cuts: list[int]) 
         part, found = filter_.feed(data[start:cut])
         out, count, start = out + part, count + found, max(start, cut)
     assert (out + filter_.close(), count) == (data.replace(PING, b""), data.count(PING))
+
+
+# eboard 1.1.3's zseal helper (Debian's /usr/share/games/eboard/timeseal.Linux), captured on
+# loopback: its hello, the line ``guest`` and its answer to ``[G]\0``.
+ZSEAL_HELLO = bytes.fromhex(
+    "9b8071809f91809ea2cdba72c797d361a165b4b4bc607caf6cb2b6b7a0b7bdbcb7b669b2a8a9de7063"
+    "b27f736089bc8db860c1bda06370b977b9a978cdc57bc3d3c4d085c17fd5606dd0998d8e9e9c858099"
+    "8689ceb2b9b8deb391aabdabc767a1aebca7887c756bcb98b098a17879dfd8d2c29071a76076800a"
+)
+ZSEAL_GUEST = bytes.fromhex("c27cbe76a7ccb079a2a57f81d8bac27871a7607f61717c78800a")
+ZSEAL_PONG = bytes.fromhex("c5b0b8b4a1a0b5b9a79891a4800a")
+
+
+def test_zseal_timeseal_2_as_eboard_sends_it() -> None:
+    events = TimesealDecoder().feed(ZSEAL_HELLO + ZSEAL_GUEST + ZSEAL_PONG)
+    hello, guest, pong = events
+    assert isinstance(hello, Hello)
+    assert (hello.tag, hello.version, hello.user) == ("TIMESEAL2", 2, "root (zseal 1.0 20160229)")
+    assert hello.system.startswith("Linux vm ") and hello.timestamp == 1138819
+    assert guest == SealedLine("guest", 1423768, "1111111111", 0)
+    assert pong == Pong(1444275, "1", 0)
+    assert b"".join(encode_sealed(e) for e in events) == ZSEAL_HELLO + ZSEAL_GUEST + ZSEAL_PONG
+
+
+def test_elapsed_goes_across_the_clock_wrap() -> None:
+    assert elapsed(1_000, 4_500) == 3_500
+    assert elapsed(9_999_000, 500) == 1_500  # the client's clock wrapped at 10**7 ms

@@ -13,6 +13,11 @@ The first line is the hello, ``TIMESTAMP|user|system|``. The server sends ``[G]\
 (:data:`PING`) now and then and the client answers each with the sealed line ``\\x029``
 (:data:`PONG`).
 
+Timeseal 2 (zseal, the helper eboard runs) seals lines the same way with key offset 0; its
+hello begins ``TIMESEAL2|`` and it answers only the ping ``[G]\\0`` (:data:`PING2`).
+Both clocks wrap every :data:`STAMP_MODULUS` ms (PyChess: ``time * 1000 % 1e7``; zseal:
+``(seconds % 10000) * 1000 + ms``): :func:`elapsed` takes that into account.
+
 Sans-I/O, both sides: :func:`seal` and :func:`encode_sealed` (client), :class:`TimesealDecoder`
 (server: bytes in, :class:`Hello`, :class:`Pong`, :class:`SealedLine` or
 :class:`~icswire.protocol.events.Error` out) and :class:`PingFilter` (client: takes the pings
@@ -28,12 +33,14 @@ from icswire.protocol.events import Error
 __all__ = [
     "KEY",
     "PING",
+    "PING2",
     "PONG",
     "Hello",
     "PingFilter",
     "Pong",
     "SealedLine",
     "TimesealDecoder",
+    "elapsed",
     "encode_sealed",
     "hello_text",
     "seal",
@@ -42,8 +49,12 @@ __all__ = [
 
 KEY: Final = b"Timestamp (FICS) v1.0 - programmed by Henrik Gram."
 PING: Final = b"[G]\n\r"
+PING2: Final = b"[G]\x00"
 PONG: Final = "\x029"
 HELLO_TAG: Final = "TIMESTAMP"
+HELLO_TAG2: Final = "TIMESEAL2"
+#: Client timestamps count milliseconds modulo this (about 2 h 47 min).
+STAMP_MODULUS: Final = 10_000_000
 DEFAULT_MAX_SIZE = 1 << 16
 #: How much of a bad line an Error event keeps.
 ERROR_SAMPLE = 1024
@@ -69,13 +80,20 @@ class SealedLine(NamedTuple):
 
 
 class Hello(NamedTuple):
-    """The first line, ``TIMESTAMP|user|system|``: the client's user and system names."""
+    """The first line, ``TIMESTAMP|user|system|`` (``TIMESEAL2|...`` from zseal): the
+    client's user and system names, and which timeseal it speaks (``tag``)."""
 
     user: str
     system: str
     timestamp: int
     padding: str
     key_offset: int
+    tag: str = HELLO_TAG
+
+    @property
+    def version(self) -> int:
+        """1 (``TIMESTAMP``) or 2 (``TIMESEAL2``): which ping the client answers."""
+        return 2 if self.tag == HELLO_TAG2 else 1
 
 
 class Pong(NamedTuple):
@@ -123,15 +141,20 @@ def seal(text: str, timestamp: int, *, key_offset: int = 0, padding: str | None 
     return body + bytes((0x80 | key_offset, 0x0A))
 
 
-def hello_text(user: str, system: str) -> str:
+def hello_text(user: str, system: str, tag: str = HELLO_TAG) -> str:
     """The hello's text, ``TIMESTAMP|user|system|``, to :func:`seal` as the first line."""
-    return f"{HELLO_TAG}|{user}|{system}|"
+    return f"{tag}|{user}|{system}|"
+
+
+def elapsed(earlier: int, later: int) -> int:
+    """Milliseconds from client timestamp ``earlier`` to ``later``, across the wrap."""
+    return (later - earlier) % STAMP_MODULUS
 
 
 def encode_sealed(event: SealedLine | Hello | Pong) -> bytes:
     """The bytes of a decoded event; inverse of :class:`TimesealDecoder`."""
     if isinstance(event, Hello):
-        text = hello_text(event.user, event.system)
+        text = hello_text(event.user, event.system, event.tag)
     elif isinstance(event, Pong):
         text = PONG
     else:
@@ -163,8 +186,8 @@ def _classify(sealed: SealedLine, first: bool) -> SealedLine | Hello | Pong:
     if text == PONG:
         return Pong(timestamp, padding, offset)
     parts = text.split("|")
-    if first and len(parts) >= 4 and parts[0] == HELLO_TAG and parts[-1] == "":
-        return Hello(parts[1], "|".join(parts[2:-1]), timestamp, padding, offset)
+    if first and len(parts) >= 4 and parts[0] in (HELLO_TAG, HELLO_TAG2) and parts[-1] == "":
+        return Hello(parts[1], "|".join(parts[2:-1]), timestamp, padding, offset, parts[0])
     return sealed
 
 
