@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from icswire.protocol.block import BLOCK_END, format_header
 from icswire.protocol.datagrams import encode_datagram
 from icswire.protocol.encoder import encode_text
 
@@ -66,6 +67,19 @@ class Lines(Message):
 
 def lines(*text: str) -> Lines:
     return Lines(tuple(text))
+
+
+@dataclass(frozen=True, eq=False)
+class Raw(Message):
+    """Bytes sent as they are, whatever the receiver's settings (a timeseal ping)."""
+
+    data: bytes
+
+    def render(self, receiver: Session) -> bytes:
+        return self.data
+
+    def key(self, receiver: Session) -> Any:
+        return ()
 
 
 @dataclass(frozen=True, eq=False)
@@ -127,20 +141,30 @@ class Batch:
 
     ``cn`` is the level 1 command number (icc-formats.txt Appendix 1), ``issuer`` the
     session that caused it (None: the server itself), ``tag`` the issuer's backquote word.
+    ``block`` is (id, code) when the issuer is in FICS's block mode (help ``iv_block``):
+    its output is then one block, ``\\x15id\\x16code\\x16 ... \\x17``, before its prompt.
     """
 
     def __init__(
-        self, cn: int, issuer: Session | None, tag: str | None = None, issuer_name: str = ""
+        self,
+        cn: int,
+        issuer: Session | None,
+        tag: str | None = None,
+        issuer_name: str = "",
+        block: tuple[int, int] | None = None,
     ) -> None:
         self.cn = cn
         self.issuer = issuer
         self.tag = tag
+        self.block = block
         self.issuer_name = issuer.name if issuer is not None else issuer_name or "$server$"
         self._messages: dict[Session, list[Message]] = {}
 
-    def command_cn(self, cn: int) -> None:
+    def command_cn(self, cn: int, block_code: int | None = None) -> None:
         """The command turned out to be another (a tell to a channel, a bad command)."""
         self.cn = cn
+        if block_code is not None and self.block is not None:
+            self.block = (self.block[0], block_code)
 
     def add(self, receiver: Session, message: Message) -> None:
         self._messages.setdefault(receiver, []).append(message)
@@ -184,5 +208,8 @@ class Batch:
             tag = f" {self.tag}" if is_issuer and self.tag and level1 & 4 else ""
             return f"\x19[{self.cn} {who}{tag}\n".encode("latin-1") + body + b"\x19]"
         if is_issuer:  # the prompt follows every command, even one with no output
+            if self.block is not None:
+                framed = format_header(*self.block) + body + bytes((BLOCK_END,))
+                return framed + b"\n" + receiver.prompt_bytes()
             return body + receiver.prompt_bytes()
         return NEWLINE.encode() + body + receiver.prompt_bytes() if body else b""

@@ -1,7 +1,11 @@
 """One connection: its settings, the lines it sends and the bytes it is sent.
 
 Input: lines ending ``\\n`` or ``\\r\\n``; telnet commands are taken out (a reply to our
-timing mark answers a ping) and control characters cleaned from the text.
+timing mark answers a ping) and control characters cleaned from the text. A client whose
+first line is a timeseal hello (FICS timeseal 1, or zseal's timeseal 2 as eboard runs it)
+sends every line sealed with its own timestamp: the session unseals them, keeps each
+line's timestamp (:attr:`Session.line_stamp`) and hands the answers to its ``[G]`` pings
+to whoever asked (:meth:`Session.timeseal_ping`).
 
 Output (icc-formats.txt Appendix 3): at most :data:`OUTPUT_LIMIT` characters may wait for
 a receiver. A unit that does not fit is dropped and a control-Z sent in its place; a
@@ -14,9 +18,12 @@ from __future__ import annotations
 import asyncio
 import re
 import time
+from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from icswire.protocol.timeseal import PING, PING2, Hello, Pong, SealedLine, TimesealDecoder
 from icswire.server.core.variables import IVARIABLES, VARIABLES
 
 OUTPUT_LIMIT = 122_000
@@ -65,7 +72,16 @@ class Session:
     overflows: int = 0  # units dropped for a full output buffer
     _stuck_since: float | None = None
     _buffer: bytearray = field(default_factory=bytearray)
-    _lines: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(256))
+    #: 0 for a plain client, else the timeseal version it speaks (1, or 2 for zseal).
+    timeseal: int = 0
+    #: The client's timestamp of the line :meth:`read_line` returned last (timeseal only).
+    line_stamp: int | None = None
+    _lines: asyncio.Queue[tuple[str, int | None] | None] = field(
+        default_factory=lambda: asyncio.Queue(256)
+    )
+    _sealed: TimesealDecoder | None = None
+    _first_line: bool = True
+    _pong_waiters: deque[Callable[[int], None]] = field(default_factory=deque)
     _pump: asyncio.Task[None] | None = None
     _ping_waiters: list[asyncio.Future[float]] = field(default_factory=list)
 
@@ -153,7 +169,11 @@ class Session:
         """
         if self._pump is None:
             self._pump = asyncio.create_task(self._read_input())
-        return await self._lines.get()
+        item = await self._lines.get()
+        if item is None:
+            return None
+        text, self.line_stamp = item
+        return text
 
     async def _read_input(self) -> None:
         buffer = self._buffer
@@ -165,16 +185,53 @@ class Session:
                     break
                 if not chunk:
                     break
+                if self._sealed is not None:
+                    await self._read_sealed(chunk)
+                    continue
                 buffer += self._strip_telnet(chunk)
                 while (end := buffer.find(b"\n")) >= 0:
-                    raw = bytes(buffer[:end])
+                    raw = bytes(buffer[: end + 1])
                     del buffer[: end + 1]
+                    if self._first_line and self._starts_timeseal(raw):
+                        await self._read_sealed(bytes(buffer))
+                        buffer.clear()
+                        break
+                    self._first_line = False
                     self.last_input = time.monotonic()
-                    await self._lines.put(clean_text(raw.decode("latin-1"))[:MAX_LINE])
+                    text = clean_text(raw[:-1].decode("latin-1"))[:MAX_LINE]
+                    await self._lines.put((text, None))
                 if len(buffer) > MAX_LINE * 4:  # an endless line: keep its start only
                     del buffer[MAX_LINE:]
         finally:
             await self._lines.put(None)
+
+    def _starts_timeseal(self, line: bytes) -> bool:
+        """Whether the first line is a timeseal hello (then every line is sealed)."""
+        self._first_line = False
+        decoder = TimesealDecoder(max_size=MAX_LINE * 4)
+        events = decoder.feed(line)
+        if not (events and isinstance(events[0], Hello)):
+            return False
+        self._sealed, self.timeseal = decoder, events[0].version
+        return True
+
+    async def _read_sealed(self, data: bytes) -> None:
+        """Sealed lines with their timestamps; pongs to whoever pinged; a line that is not
+        sealed (or too long) is dropped, as FICS drops it."""
+        assert self._sealed is not None
+        for event in self._sealed.feed(data):
+            if isinstance(event, SealedLine):
+                self.last_input = time.monotonic()
+                text = clean_text(event.text)[:MAX_LINE]
+                await self._lines.put((text, event.timestamp))
+            elif isinstance(event, Pong) and self._pong_waiters:
+                self._pong_waiters.popleft()(event.timestamp)
+
+    def timeseal_ping(self, answered: Callable[[int], None]) -> bytes:
+        """The ``[G]`` ping this client's timeseal answers; ``answered`` gets the client's
+        timestamp of the moment it read it (pings are answered in the order sent)."""
+        self._pong_waiters.append(answered)
+        return PING2 if self.timeseal == 2 else PING
 
     def _strip_telnet(self, chunk: bytes) -> bytes:
         """Take telnet commands out of the input; note replies to our timing mark."""

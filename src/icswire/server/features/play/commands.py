@@ -104,7 +104,7 @@ async def flag(ctx: Context, args: str) -> None:
     if game is None:
         return
     color = game.color_of(ctx.session)
-    if game.board.turn == color or game.clock_now(game.board.turn) > 0:
+    if game.board.turn == color or not _games(ctx).flag_fell(game):
         ctx.reply("Your opponent is not out of time.")
         return
     _games(ctx).out_of_time(game, ctx.batch)

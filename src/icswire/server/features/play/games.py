@@ -47,6 +47,7 @@ from icswire.protocol.datagrams import DG, MOVE_PART_DGS
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.protocol.style10 import format_style10
 from icswire.protocol.style12 import format_style12
+from icswire.protocol.timeseal import elapsed
 from icswire.server.core.boards import (
     BLACK,
     COLOR_LETTER,
@@ -60,7 +61,7 @@ from icswire.server.core.boards import (
 )
 from icswire.server.core.ratings import RATING_TYPES
 from icswire.server.core.records import GameRecord
-from icswire.server.core.render import NEWLINE, Batch, Datagram, Message, lines
+from icswire.server.core.render import NEWLINE, Batch, Datagram, Message, Raw, lines
 from icswire.server.core.tables import Terms
 from icswire.server.core.texts import clock_text, kind_text, rating_text
 from icswire.server.features.play.rated import update_ratings
@@ -70,6 +71,9 @@ if TYPE_CHECKING:
     from icswire.server.core.session import Session
 
 log = logging.getLogger("icswire.server")
+#: The most a timeseal client's own timestamps may take off the server's measure of one
+#: move (lag compensation); the rest of what a client claims is not believed.
+MAX_LAG_CREDIT_MS = 2000
 
 
 @dataclass(eq=False)
@@ -89,6 +93,8 @@ class Game:
     moves: list[ServerMove] = field(default_factory=list)
     clock_ms: dict[bool, int] = field(default_factory=dict)
     turn_started: float = field(default_factory=time.monotonic)
+    #: A timeseal player's own timestamp of when the board of its turn reached it.
+    turn_stamp: dict[bool, int] = field(default_factory=dict)
     observers: set[Session] = field(default_factory=set)
     flipped: set[Session] = field(default_factory=set)  # turned their board with ``flip``
     offers: dict[str, set[bool]] = field(default_factory=dict)
@@ -539,6 +545,7 @@ class Games:
         for session in self.core.world.online.values():
             if DG.GAME_STARTED in session.level2:
                 batch.add(session, listed)
+        self._stamp_turn(game, batch)
 
     def send_lists(self, session: Session, number: int, batch: Batch) -> None:
         """Turning on DG_MY_GAME_STARTED (15) or DG_STARTED_OBSERVING (18) shows my games
@@ -586,7 +593,8 @@ class Games:
                 game, session, text, IllegalMoveReason.NOT_YOUR_MOVE, "It is not your move.", batch
             )
             return
-        left = game.clock_now(color)
+        used = self._charged(game, session, color)
+        left = game.clock_ms[color] - used
         if left <= 0:
             self._illegal(
                 game, session, text, IllegalMoveReason.LOST_ON_TIME, "You lost on time.", batch
@@ -599,9 +607,46 @@ class Games:
             reason = illegal_reason(game.board, text)
             self._illegal(game, session, text, reason, f"Illegal move ({text}).", batch)
             return
-        used = game.clock_ms[color] - left
         self._push(game, move, used, left + game.terms.increment * 1000)
         self._after_move(game, batch)
+
+    @staticmethod
+    def _charged(game: Game, session: Session, color: bool) -> int:
+        """The time the mover's clock is charged for this move: the server's measure, or a
+        timeseal client's own (from the board reaching it to its move, by its timestamps),
+        which takes the network's delay off, as FICS does; but never more than
+        :data:`MAX_LAG_CREDIT_MS` off, so a client lying about its time gains little."""
+        server_used = game.clock_ms[color] - game.clock_now(color)
+        started, moved = game.turn_stamp.get(color), session.line_stamp
+        if started is None or moved is None:
+            return server_used
+        credit = server_used - elapsed(started, moved)
+        return server_used - min(max(credit, 0), MAX_LAG_CREDIT_MS)
+
+    def _stamp_turn(self, game: Game, batch: Batch) -> None:
+        """The player to move, if it speaks timeseal, gets a ``[G]`` after the board: its
+        answer carries its own time of the turn's start."""
+        color, ply = game.board.turn, len(game.moves)
+        game.turn_stamp.pop(color, None)
+        mover = game.player(color)
+        if not mover.timeseal:
+            return
+
+        def answered(stamp: int) -> None:
+            if len(game.moves) == ply and game.board.turn == color:  # not a stale answer
+                game.turn_stamp[color] = stamp
+
+        batch.add(mover, Raw(mover.timeseal_ping(answered)))
+
+    @staticmethod
+    def _grace(game: Game) -> int:
+        """How far past zero a timeseal player's clock may look on the server before the
+        flag falls: its move may be on the way, and its own clock decides."""
+        return MAX_LAG_CREDIT_MS if game.player(game.board.turn).timeseal else 0
+
+    def flag_fell(self, game: Game) -> bool:
+        """Whether the side to move is out of time."""
+        return game.clock_now(game.board.turn) + self._grace(game) <= 0
 
     def _push(self, game: Game, move: chess.Move, used: int, clock: int) -> None:
         board = game.board
@@ -636,6 +681,7 @@ class Games:
             self.end(game, 1, 5, board.turn, batch)
         else:
             self._arm_timer(game)
+            self._stamp_turn(game, batch)
 
     def _illegal(
         self, game: Game, session: Session, text: str, reason: int, said: str, batch: Batch
@@ -663,6 +709,7 @@ class Games:
             batch.add_all(audience, Datagram(msec))
         batch.add_all(audience, BoardMessage(game))
         self._arm_timer(game)
+        self._stamp_turn(game, batch)
 
     def rearm(self, game: Game) -> None:
         """The clocks changed (moretime): the flag timer follows."""
@@ -688,14 +735,14 @@ class Games:
     def _arm_timer(self, game: Game) -> None:
         if game.timer is not None:
             game.timer.cancel()
-        left = game.clock_now(game.board.turn)
+        left = game.clock_now(game.board.turn) + self._grace(game)
         loop = asyncio.get_running_loop()
         game.timer = loop.call_later(max(left, 0) / 1000 + 0.001, self._timer_fired, game)
 
     def _timer_fired(self, game: Game) -> None:
         if self.by_number.get(game.number) is not game:
             return
-        if game.clock_now(game.board.turn) > 0:
+        if not self.flag_fell(game):
             self._arm_timer(game)
             return
         batch = Batch(CN.SCN_TIMEOUT, None)
