@@ -14,8 +14,16 @@ import signal
 import time
 
 from icswire.protocol import datagrams as dg
+from icswire.protocol.block import BlockCode
 from icswire.protocol.level1 import CommandNumber as CN
-from icswire.server.core.commands import expand_alias, looks_like_move, split_tag, unknown
+from icswire.server.core.commands import (
+    block_code,
+    expand_alias,
+    looks_like_move,
+    split_block_id,
+    split_tag,
+    unknown,
+)
 from icswire.server.core.hub import Command, Context, Core
 from icswire.server.core.render import Batch, Datagram, Lines, lines
 from icswire.server.core.session import Session
@@ -154,23 +162,44 @@ class Server:
                 self.world.depart(session)
 
     async def execute(self, session: Session, line: str) -> None:
-        """Run one line the user typed, as one unit of output."""
-        tag, text = split_tag(line.strip())
+        """Run one line the user typed, as one unit of output (one block in FICS's block
+        mode, where every line begins with its identifier)."""
+        text = line.strip()
+        block_id: int | None = None
+        if session.ivariables["block"] and not session.level1 & 1:
+            block_id, text = split_block_id(text)
+            if block_id is None:
+                no_id = Batch(CN.SCN_BAD, session, block=(0, BlockCode.BLKCMD_ERROR_NOSEQUENCE))
+                no_id.add(session, Lines(()))
+                no_id.flush()
+                return
+        tag, text = split_tag(text)
         text = expand_alias(session.aliases, text.strip().lstrip("$").strip())
         word, _, args = text.partition(" ")
         if not word:
-            if not session.level1 & 1:
+            if block_id is not None:
+                nothing = Batch(CN.SCN_BAD, session, block=(block_id, BlockCode.BLKCMD_NULL))
+                nothing.add(session, Lines(()))
+                nothing.flush()
+            elif not session.level1 & 1:
                 session.send_unit(session.prompt_bytes())
             return
         registry = self.core.registry
         if looks_like_move(text.strip()):
-            batch = Batch(CN.SCN_MOVE, session, tag)
+            moved = None if block_id is None else (block_id, BlockCode.BLKCMD_GAME_MOVE)
+            batch = Batch(CN.SCN_MOVE, session, tag, block=moved)
             batch.add(session, Lines(()))
             if registry.take_move(session, text.strip(), batch):
                 batch.flush()
                 return
         found = registry.find_command(word)
-        batch = Batch(found.cn if isinstance(found, Command) else CN.SCN_BAD, session, tag)
+        block: tuple[int, int] | None = None
+        if block_id is not None:
+            code = block_code(found.name) if isinstance(found, Command) else BlockCode.BLKCMD_NULL
+            block = (block_id, code)
+        batch = Batch(
+            found.cn if isinstance(found, Command) else CN.SCN_BAD, session, tag, block=block
+        )
         batch.add(session, Lines(()))  # the issuer always gets a unit (and a prompt)
         brackets = bool(session.level1 & 2)
         if brackets:

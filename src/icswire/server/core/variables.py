@@ -96,6 +96,7 @@ IVARIABLES = VariableTable(
             "ms",
             "startpos",
             "lock",
+            "block",
             "defprompt",
             "nowrap",
             "smartmove",
