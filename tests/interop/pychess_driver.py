@@ -62,6 +62,7 @@ import json
 import logging
 import os
 import re
+import shutil
 import signal
 import socket
 import sys
@@ -91,10 +92,16 @@ def emit(client: str | None, event: str, **fields: Any) -> dict[str, Any]:
     return record
 
 
+#: A temporary home made by isolate_home(), removed at exit.
+TEMP_HOME: list[str] = []
+
+
 def hard_exit(code: int) -> None:
     try:
         OUT.flush()
         sys.stderr.flush()
+        for path in TEMP_HOME:
+            shutil.rmtree(path, ignore_errors=True)
     finally:
         os._exit(code)
 
@@ -106,6 +113,7 @@ def isolate_home() -> None:
     if os.environ.get("PYCHESS_DRIVER_KEEP_HOME"):
         return
     base = tempfile.mkdtemp(prefix="pychess-driver-")
+    TEMP_HOME.append(base)
     for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"):
         os.environ[var] = os.path.join(base, var.lower())
         os.makedirs(os.environ[var], exist_ok=True)
