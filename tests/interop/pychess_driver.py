@@ -47,10 +47,12 @@ A step is one of
   client ``a`` logged in with. A failed wait ends the run (exit status 2) unless optional;
 - ``{"sleep": SECONDS}``.
 
-Clients log in one after the other before the first step. The run ends after the last
-step (plus ``--linger`` seconds for late events), at ``--timeout`` (exit status 3), or when
-a wait fails; the connections are closed and the process exits with ``os._exit``, since
-PyChess's read loop spins forever once a server has closed the connection.
+Clients log in one after the other before the first step, except those with
+``"late": true``, which log in at a ``{"do": "connect", "client": KEY}`` step.
+The run ends after the last step (plus ``--linger`` seconds for late events), at
+``--timeout`` (exit status 3), or when a wait fails; the connections are closed and the
+process exits with ``os._exit``, since PyChess's read loop spins forever once a server has
+closed the connection.
 """
 
 from __future__ import annotations
@@ -666,23 +668,30 @@ class Driver:
                 return bool(step.get("optional"))
             await asyncio.sleep(0.02)
 
-    async def connect_all(self) -> bool:
-        for key, spec in self.scenario.get("clients", {"a": {}}).items():
-            client = Client(self, key, spec or {})
-            self.clients[key] = client
-            self.connecting = key
-            await client.start()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(client.finished.wait(), self.args.wait)
-            if not client.connected.is_set():
-                emit(key, "wait_failed", step="login", wait="connected")
-                return False
-            if client.helper == "connection" and not client.conn.ICC:
-                try:
-                    await asyncio.wait_for(client.helper_ready.wait(), self.args.wait)
-                except TimeoutError:
-                    emit(key, "wait_timeout", step="login", wait="helper_connected")
+    async def connect(self, key: str, spec: dict[str, Any]) -> bool:
+        """Log one client in (and its helper connection); False if it could not."""
+        client = Client(self, key, spec or {})
+        self.clients[key] = client
+        self.connecting = key
+        await client.start()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(client.finished.wait(), self.args.wait)
+        if not client.connected.is_set():
+            emit(key, "wait_failed", step="login", wait="connected")
+            return False
+        if client.helper == "connection" and not client.conn.ICC:
+            try:
+                await asyncio.wait_for(client.helper_ready.wait(), self.args.wait)
+            except TimeoutError:
+                emit(key, "wait_timeout", step="login", wait="helper_connected")
         self.connecting = None
+        return True
+
+    async def connect_all(self) -> bool:
+        """The clients not marked ``"late": true`` (those log in at a ``connect`` step)."""
+        for key, spec in self.scenario.get("clients", {"a": {}}).items():
+            if not (spec or {}).get("late") and not await self.connect(key, spec):
+                return False
         await asyncio.sleep(self.args.settle)  # the replies to PyChess's setup commands
         return True
 
@@ -696,6 +705,11 @@ class Driver:
                     return 2
             elif "sleep" in step:
                 await asyncio.sleep(float(step["sleep"]))
+            elif step.get("do") == "connect":  # a late client logs in now
+                mark = len(EVENTS)
+                key = step.get("client", "a")
+                if not await self.connect(key, self.scenario["clients"][key]):
+                    return 2
             elif "do" in step:
                 mark = len(EVENTS)
                 client = self.clients[step.get("client", "a")]
