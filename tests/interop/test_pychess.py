@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from icswire.server import store
+from icswire.server.core import store
 from icswire.server.app import Server
 
 from .pychess_harness import PyChessRun, requires_pychess, run_pychess

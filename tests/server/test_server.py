@@ -133,7 +133,8 @@ async def test_level_0_1_and_2_users_hear_one_tell_each_their_way(server: Server
 async def test_level1_brackets_tags_and_the_extra_close_at_quit(server: Server) -> None:
     client = await connect(server)
     await client.login("Tagger", None, "level1=7")
-    events = await client.command("`abc`date")
+    # the newline after the login unit's ^Y] (ICC framing) may come first
+    events = [e for e in await client.command("`abc`date") if e != Text("", "\n")]
     assert isinstance(events[0], CommandStart)
     assert events[1] == UnitStart(177, "*", "abc", 1)
     assert any(isinstance(e, Text) and e.text.startswith("Server time") for e in events)
@@ -529,3 +530,18 @@ async def test_what_xboard_and_pychess_send_after_login_is_understood(server: Se
     assert [e.command for e in later if isinstance(e, UnitStart)] == [107, 107, 216, 216, 107]
     assert server.world.online[pychess.name.lower()].variables["style"] == 13
     assert not pychess.errors()
+
+
+async def test_every_top_level_unit_ends_with_a_newline(server: Server) -> None:
+    """ICC clients read a line at a time: ``^Y]`` is followed by ``\\n``, the extra one at
+    disconnect too (NOTES.md, "ICC framing")."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+    writer.write(b"level1=5\nguest\n\n")
+    await asyncio.wait_for(reader.readuntil(b"\x19]"), 10)  # the login unit
+    assert await asyncio.wait_for(reader.readexactly(1), 10) == b"\n"
+    writer.write(b"date\nquit\n")
+    data = await asyncio.wait_for(reader.read(-1), 10)
+    assert data.count(b"\x19]") == 3  # date, quit, and the extra one at disconnect
+    assert data.count(b"\x19]") == data.count(b"\x19]\n")
+    assert data.endswith(b"\x19]\n")
+    writer.close()

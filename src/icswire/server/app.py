@@ -25,7 +25,7 @@ from icswire.server.core.commands import (
     unknown,
 )
 from icswire.server.core.hub import Command, Context, Core
-from icswire.server.core.render import Batch, Datagram, Lines, lines
+from icswire.server.core.render import UNIT_END, Batch, Datagram, Lines, lines
 from icswire.server.core.session import Session
 from icswire.server.core.store import Account, Store
 from icswire.server.core.world import World
@@ -216,7 +216,7 @@ class Server:
         batch.flush()
         if session.leaving:
             if session.level1 & 1:
-                session.send_raw(b"\x19]")  # the extra ^Y] at disconnect (section 3)
+                session.send_raw(UNIT_END)  # the extra ^Y] at disconnect (section 3)
         elif brackets:
             session.send_raw(b"\x19>")
 

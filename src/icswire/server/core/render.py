@@ -25,6 +25,10 @@ if TYPE_CHECKING:
     from icswire.server.core.session import Session
 
 NEWLINE = "\r\n"
+#: The end of a top-level level 1 unit. ICC follows it with a newline, and ICC clients
+#: (PyChess's ICC mode, Jin) read a line at a time: without it the last unit of a burst
+#: waits for unrelated output (NOTES.md, "ICC framing").
+UNIT_END = b"\x19]\n"
 
 
 class Message:
@@ -206,7 +210,7 @@ class Batch:
             else:
                 who = "*" if is_issuer else self.issuer_name
             tag = f" {self.tag}" if is_issuer and self.tag and level1 & 4 else ""
-            return f"\x19[{self.cn} {who}{tag}\n".encode("latin-1") + body + b"\x19]"
+            return f"\x19[{self.cn} {who}{tag}\n".encode("latin-1") + body + UNIT_END
         if is_issuer:  # the prompt follows every command, even one with no output
             if self.block is not None:
                 framed = format_header(*self.block) + body + bytes((BLOCK_END,))
