@@ -91,7 +91,8 @@ def _castling_to(
 ) -> chess.Move | None:
     """The legal castling whose king goes from ``from_square`` to ``to_square``, if any
     (ICC help ``Fischer-random``: "If your king is moving two squares or more, you can
-    just move the king and it will be understood that you intend to castle")."""
+    just move the king and it will be understood that you intend to castle"; a king that
+    moves one square makes a king move)."""
     for move in board.generate_castling_moves(chess.BB_SQUARES[from_square]):
         if _king_destination(board, move) == to_square and board.is_legal(move):
             return move
@@ -291,8 +292,13 @@ def move_from_wire(board: chess.Board, text: str) -> chess.Move:
             return board.parse_uci(m[1] + m[2] + m[3].lower())
         except ValueError:
             castling = None
-            if not m[3] and board.piece_type_at(chess.parse_square(m[1])) == chess.KING:
-                castling = _castling_to(board, chess.parse_square(m[1]), chess.parse_square(m[2]))
+            from_square, to_square = chess.parse_square(m[1]), chess.parse_square(m[2])
+            if (
+                not m[3]
+                and board.piece_type_at(from_square) == chess.KING
+                and abs(chess.square_file(from_square) - chess.square_file(to_square)) >= 2
+            ):
+                castling = _castling_to(board, from_square, to_square)
             if castling is None:
                 raise _illegal(board, text) from None
             return castling
