@@ -205,6 +205,7 @@ def test_unknown_wilds_and_names_are_refused() -> None:
         ("crazyhouse", "fics", "crazyhouse"),
         ("zh", "fics", "crazyhouse"),
         ("bughouse", "icc", "bughouse"),
+        ("wild bughouse", "fics", "bughouse"),
         ("suicide", "fics", "suicide"),
         ("losers", "fics", "losers"),
         ("Losers", "icc", "losers"),
@@ -234,9 +235,19 @@ def test_spellings(text: str, dialect: str, name: str) -> None:
     assert variant_from_spelling(text, dialect).name == name  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("text", ["w9", "wild 16", "w28", "kriegspiel", "wild 8b", "w"])
-def test_refused_spellings(text: str) -> None:
-    with pytest.raises(UnsupportedVariantError):
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("w9", "two kings"),
+        ("wild 16", "kriegspiel"),
+        ("kriegspiel", "kriegspiel"),
+        ("w28", "shatranj"),
+        ("wild 8b", "no variant is called 'wild 8b'"),
+        ("w", "no variant is called 'w'"),
+    ],
+)
+def test_refused_spellings_say_why(text: str, why: str) -> None:
+    with pytest.raises(UnsupportedVariantError, match=why):
         variant_from_spelling(text)
 
 

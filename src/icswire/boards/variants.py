@@ -203,7 +203,7 @@ CRAZYHOUSE: Final = Variant(
 )  # fmt: skip
 BUGHOUSE: Final = Variant(
     "bughouse", "Bughouse", BughouseBoard, wild=24, fics_type="bughouse",
-    spellings=("bughouse",), icc_rating="Bughouse", fics_rating="bughouse",
+    spellings=("bughouse", "wild bughouse"), icc_rating="Bughouse", fics_rating="bughouse",
     pgn_variant="Bughouse", pgn_replayable=False,
 )  # fmt: skip
 LOSERS: Final = Variant(
@@ -261,6 +261,9 @@ REFUSED_WILDS: Final = {
     29: "random wild: a lottery over other wilds, two of which (9 and 18) are refused",
 }
 """ICC wild numbers not played, with the reason (others above 29 are unknown)."""
+
+_REFUSED_NAMES: Final = {"kriegspiel": 16, "shatranj": 28}
+"""Names of refused wilds that ICC's ``match`` takes ("match wendigo 5 12 kriegspiel")."""
 
 _BY_NAME: Final = {v.name: v for v in VARIANTS}
 _BY_WILD: Final = {v.wild: v for v in VARIANTS if v.wild is not None}
@@ -326,6 +329,8 @@ def variant_from_spelling(text: str, dialect: Dialect = "fics") -> Variant:
     for variant in VARIANTS:
         if words in variant.spellings or words == variant.fics_type:
             return variant
+    if words in _REFUSED_NAMES:
+        return variant_from_wild(_REFUSED_NAMES[words])
     raise UnsupportedVariantError(f"no variant is called {text[:40]!r}")
 
 
