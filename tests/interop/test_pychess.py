@@ -23,8 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from icswire.server.core import store
 from icswire.server.app import Server
+from icswire.server.core import store
 
 from .pychess_harness import PyChessRun, requires_pychess, run_pychess
 
