@@ -11,7 +11,7 @@ the reason (issues 11 and 12): flip them on as the server learns what PyChess ex
 The ``*_through_relay`` tests run the same games through the driver's diagnostic relay,
 which stands in for one missing server behaviour, to show that nothing else stands in the
 way; they should keep passing when the server has the fix (the relay then changes nothing).
-The map of what PyChess sends and expects is in the project notes (pychess-notes.md).
+The map of what PyChess sends and expects is docs/clients/pychess.md.
 
 Skipped when PyChess is not installed (Debian: ``apt-get install pychess``).
 """
@@ -32,16 +32,6 @@ pytestmark = requires_pychess
 
 #: A wait step's limit (s): long enough for a loaded machine, short for expected failures.
 WAIT = 5.0
-#: Issue 11: FICS mode needs FICS block mode.
-BLOCK_MODE = (
-    "issue 11: PyChess's FICS mode sends 'iset block 1' and prefixes every command with an "
-    "id; the server refuses block mode, so every command fails ('2: Command not found')"
-)
-#: Issue 12: ICC mode reads a line at a time.
-ICC_FRAMING = (
-    "issue 12: PyChess's ICC mode reads up to a newline; a level 1 unit's ^Y] is not "
-    "followed by one, so the last unit of each burst waits for later output"
-)
 
 
 @pytest.fixture
@@ -97,10 +87,10 @@ async def test_registered_login(server: Server, tmp_path: Path, mode: str) -> No
     assert bad.first("error", "a")["type"] == "LogOnException", bad.explain()
 
 
-async def test_icc_game_through_newline_relay(server: Server, tmp_path: Path) -> None:
-    """ICC mode plays a whole game once each unit ends with a newline: seek, play N, moves
-    with clocks (DG_SEND_MOVES), mate, DG_MY_GAME_RESULT."""
-    run = await drive(server, tmp_path, "seek-play", "icc", "--proxy", "icc-newline")
+async def test_icc_mode_plays_a_whole_game(server: Server, tmp_path: Path) -> None:
+    """ICC mode plays a whole game: seek, play N, moves with clocks (DG_SEND_MOVES), mate,
+    DG_MY_GAME_RESULT (each level 1 unit ends with a newline)."""
+    run = await drive(server, tmp_path, "seek-play", "icc")
     assert run.ok, run.explain()
     for client in ("a", "b"):
         moves = [e["move"] for e in run.of("move", client)]
@@ -110,10 +100,10 @@ async def test_icc_game_through_newline_relay(server: Server, tmp_path: Path) ->
         assert (ended["result"], ended["reason"]) == ("0-1", "WON_MATE"), run.explain()
 
 
-async def test_fics_game_through_block_relay(server: Server, tmp_path: Path) -> None:
-    """FICS mode plays a whole game once commands lose their block ids and a blank line
-    follows {Game N ... Creating ...}: <s>/<sr>, the game start, style 12 moves, the end."""
-    relay = ("--proxy", "strip-block-ids,game-blank-line")
+async def test_fics_game_through_blank_line_relay(server: Server, tmp_path: Path) -> None:
+    """FICS mode (block mode) plays a whole game once a blank line follows {Game N ...
+    Creating ...}: <s>/<sr>, the game start, style 12 moves, the end."""
+    relay = ("--proxy", "game-blank-line")
     run = await drive(server, tmp_path, "seek-play", "fics", *relay)
     assert run.ok, run.explain()
     for client in ("a", "b"):
@@ -125,19 +115,14 @@ async def test_fics_game_through_block_relay(server: Server, tmp_path: Path) -> 
 # -- what needs server work ----------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="PyChess's log-on dialog has timeseal on by default (conf timesealCheck); its "
-    "FICS mode then sends the encoded TIMESTAMP|user|os| hello and encoded lines, which the "
-    "server reads as a login name ('names may be at most 15 characters long')",
-)
 async def test_fics_mode_timeseal_login(server: Server, tmp_path: Path) -> None:
+    """PyChess's log-on dialog has timeseal on by default: its hello and sealed lines."""
     run = await drive(server, tmp_path, "login", "fics", "--timeseal", "--helper", "none")
     assert run.first("connected", "a")["username"].startswith("Guest"), run.explain()
 
 
 SCENARIOS = ["seek", "seek-play", "match", "observe", "chat", "lists"]
-#: Beyond issue 11, what each FICS scenario also needs (see pychess-notes.md).
+#: What each FICS scenario still needs of the server (PyChess's parsers; issue 11).
 FICS_ALSO = {
     "seek-play": "a blank line between {Game N ... Creating ...} and <12>",
     "match": "pendinfo: <pf> lines for match offers (OfferManager -> onChallengeAdd)",
@@ -149,15 +134,15 @@ ICC_ALSO = {
 }
 
 
-def _xfail(reason: str, extra: dict[str, str], scenario: str) -> pytest.MarkDecorator:
-    if scenario in extra:
-        reason += "; also " + extra[scenario]
-    return pytest.mark.xfail(strict=False, reason=reason)
+def _xfail(issue: str, needs: dict[str, str], scenario: str) -> tuple[pytest.MarkDecorator, ...]:
+    if scenario not in needs:
+        return ()
+    return (pytest.mark.xfail(strict=False, reason=f"{issue}: {needs[scenario]}"),)
 
 
 @pytest.mark.parametrize(
     "scenario",
-    [pytest.param(s, marks=_xfail(BLOCK_MODE, FICS_ALSO, s)) for s in SCENARIOS],
+    [pytest.param(s, marks=_xfail("issue 11", FICS_ALSO, s)) for s in SCENARIOS],
 )
 async def test_fics_mode_scenario(server: Server, tmp_path: Path, scenario: str) -> None:
     run = await drive(server, tmp_path, scenario, "fics")
@@ -167,7 +152,7 @@ async def test_fics_mode_scenario(server: Server, tmp_path: Path, scenario: str)
 
 @pytest.mark.parametrize(
     "scenario",
-    [pytest.param(s, marks=_xfail(ICC_FRAMING, ICC_ALSO, s)) for s in SCENARIOS],
+    [pytest.param(s, marks=_xfail("issue 12", ICC_ALSO, s)) for s in SCENARIOS],
 )
 async def test_icc_mode_scenario(server: Server, tmp_path: Path, scenario: str) -> None:
     run = await drive(server, tmp_path, scenario, "icc")
