@@ -226,7 +226,7 @@ _GAME = (
     " irregular_legality:b? irregular_semantics:b? uses_plunkers:b? fancy_timecontrol:w?"
     " promote_to_king:b?"
 )
-_RESULT = "gamenumber:i become_examined:b result_code:w score:w description:s eco:w?"
+_RESULT = "gamenumber:i become_examined:b result_code:w score:w description:q eco:w?"
 _ARRIVED = "playername:w ratings:R open:b@10 state:w@11 state_game:i@11 uid:i@131"
 _MOVE = "gamenumber:i algebraic:w@33 smith:w@34 time:i@35 clock:i@36 variation:i@113"
 _RATING = "playername:w rating:i annotation:i"
