@@ -307,7 +307,11 @@ async def test_examine_a_new_game_with_an_observer(server: Server) -> None:
         2,
     )
 
-    games_list = texts(await lister.command("games"))
+    games_list = texts(await lister.command("games"))  # a level 2 client: ICC's layout
+    assert games_list[0] == f"   1      {'Teacher':<20}      {'Teacher':<20} Ex: scratch      W:  3"
+    assert games_list[-1] == "1 games displayed (0 played, 1 examined)."
+    plain = await user(server, "Plain")  # a FICS client: FICS's layout
+    games_list = texts(await plain.command("games"))
     assert games_list[0] == "  1 (Exam. ---- Teacher    ---- Teacher   ) [ uu  0   0] W:  3"
     events = await examiner.command("unexamine")
     assert texts(events)[0] == "You are no longer examining game 1."

@@ -27,6 +27,8 @@ from icswire.protocol.timeseal import PING, PING2, Hello, Pong, SealedLine, Time
 from icswire.server.core.variables import IVARIABLES, VARIABLES
 
 OUTPUT_LIMIT = 122_000
+#: ICC's prompt, where FICS's is ``fics%``.
+ICC_PROMPT = "aics%"
 MAX_LINE = 1024
 _IAC = 0xFF
 _TELNET_DO, _TELNET_WILL, _TELNET_WONT = 0xFD, 0xFB, 0xFC
@@ -96,6 +98,13 @@ class Session:
     def display_name(self) -> str:
         return self.name if self.registered else f"{self.name}(U)"
 
+    @property
+    def talks_icc(self) -> bool:
+        """Whether this is an ICC client: it turned level 1 or level 2 on (at login or
+        later), which FICS clients never do. It gets ICC's text layouts and prompt where
+        the two servers differ (README, "Two faces")."""
+        return bool(self.level1 or self.level2)
+
     # -- output ------------------------------------------------------------------------
 
     def prompt_bytes(self) -> bytes:
@@ -106,13 +115,15 @@ class Session:
             return b""
         if self.ivariables["defprompt"] or prompt == "1":
             prompt = str(VARIABLES.defaults["prompt"])
+        if prompt == VARIABLES.defaults["prompt"] and self.talks_icc:
+            prompt = ICC_PROMPT
         return (prompt + " ").encode("latin-1")
 
     def wrap_key(self, is_issuer: bool) -> Any:
         """What of this receiver's settings the wrapping of a unit depends on."""
         if self.level1 & 1:
             return (self.level1, is_issuer)
-        return (0, is_issuer, self.variables["prompt"], self.ivariables["defprompt"], self.leaving)
+        return (0, is_issuer, self.prompt_bytes(), self.leaving)
 
     def pending(self) -> int:
         transport = self.writer.transport

@@ -86,8 +86,8 @@ class Table(Protocol):
         """What a new observer gets besides what every one at the table gets."""
         ...
 
-    def games_row(self) -> str:
-        """This game's line in ``games``."""
+    def games_row(self, icc: bool) -> str:
+        """This game's line in ``games``, in ICC's layout if ``icc``, else FICS's."""
         ...
 
     def observe_title(self) -> str:

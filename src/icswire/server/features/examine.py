@@ -52,7 +52,7 @@ from icswire.server.core.names import name_key
 from icswire.server.core.ratings import RATING_TYPES
 from icswire.server.core.records import GameRecord
 from icswire.server.core.render import Batch, Datagram, Message, lines
-from icswire.server.core.texts import kind_text, rating_text
+from icswire.server.core.texts import icc_games_row, kind_text, rating_text
 
 if TYPE_CHECKING:
     from icswire.server.core.hub import Core
@@ -158,7 +158,16 @@ class ExaminedGame:
     def greet_observer(self, session: Session, batch: Batch) -> None:
         """Nothing more than everybody at the table gets."""
 
-    def games_row(self) -> str:
+    def games_row(self, icc: bool) -> str:
+        if icc:
+            return icc_games_row(
+                self.number,
+                (self.white, self.white_rating),
+                (self.black, self.black_rating),
+                self.ex_string,
+                "W" if self.board.turn == WHITE else "B",
+                self.board.fullmove_number,
+            )
         kind = kind_text(self.rating_type, self.rated, self.initial, self.increment)
         white = rating_text(self.white_rating)
         black = rating_text(self.black_rating)

@@ -91,10 +91,19 @@ def _named_game(ctx: Context, args: str) -> Table | None:
 @command("games", CN.CN_GAMES, "games")
 async def games(ctx: Context, args: str) -> None:
     shown = ctx.core.tables.all()
+    icc = ctx.session.talks_icc
     if not shown:
         ctx.reply("There are no games in progress.")
         return
-    ctx.reply(*(g.games_row() for g in shown), "", f"  {len(shown)} games displayed.")
+    rows = [g.games_row(icc) for g in shown]
+    if icc:
+        examined = sum(g.examined for g in shown)
+        total = (
+            f"{len(shown)} games displayed ({len(shown) - examined} played, {examined} examined)."
+        )
+        ctx.reply(*rows, "", total)
+    else:
+        ctx.reply(*rows, "", f"  {len(shown)} games displayed.")
 
 
 def send_lists(core: Core, session: Session, number: int, batch: Batch) -> None:

@@ -63,7 +63,13 @@ from icswire.server.core.ratings import RATING_TYPES
 from icswire.server.core.records import GameRecord
 from icswire.server.core.render import NEWLINE, Batch, Datagram, Message, Raw, lines
 from icswire.server.core.tables import Terms
-from icswire.server.core.texts import clock_text, kind_text, rating_text
+from icswire.server.core.texts import (
+    clock_text,
+    icc_games_row,
+    icc_kind_text,
+    kind_text,
+    rating_text,
+)
 from icswire.server.features.play.rated import update_ratings
 
 if TYPE_CHECKING:
@@ -239,8 +245,17 @@ class Game:
         for tag, value in self.pgn_tags():
             batch.add(session, Datagram(dg.PgnTag(self.number, tag, value)))
 
-    def games_row(self) -> str:
+    def games_row(self, icc: bool) -> str:
         t, board = self.terms, self.board
+        if icc:
+            return icc_games_row(
+                self.number,
+                (self.white.name, self.white_rating),
+                (self.black.name, self.black_rating),
+                icc_kind_text(t.rating_type, t.wild, t.rated, t.initial, t.increment),
+                "W" if board.turn == WHITE else "B",
+                board.fullmove_number,
+            )
         kind = kind_text(t.rating_type, t.rated, t.initial, t.increment)
         white = rating_text(self.white_rating, self.white.registered)
         black = rating_text(self.black_rating, self.black.registered)
