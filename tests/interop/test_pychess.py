@@ -129,9 +129,7 @@ FICS_ALSO = {
     "observe": "a blank line between 'Game N: ...' and <12>, and 'moves N' (Movelist ...)",
     "lists": "gin ({Game N ... Creating}), availinfo lines (PyChess 1.0.3 cannot parse who I)",
 }
-ICC_ALSO = {
-    "lists": "ICC's layout of 'games' output (no brackets, blank ratings, type like bu)",
-}
+ICC_ALSO: dict[str, str] = {}
 
 
 def _xfail(issue: str, needs: dict[str, str], scenario: str) -> tuple[pytest.MarkDecorator, ...]:
