@@ -17,8 +17,8 @@ Hooks, in the order features were installed:
 - ``left(session)``: a user's connection is gone (each feature tells others itself);
 - ``dg_on(session, number, batch)``: DG ``number`` was turned on, with ``set-2`` or at
   login: send the list section 4 says comes with it;
-- ``game_started(table, batch)`` / ``game_ended(table, batch)``: a played game began or
-  ended (after the players and observers were told);
+- ``game_started(table, batch)``: a game began, played or examined (after its players
+  or examiner were told); ``game_ended(table, batch)``: a played game ended;
 - ``moves(session, text, batch) -> bool``: a line that looks like a move; the first
   feature that takes it (the mover plays or examines a game) returns True.
 """

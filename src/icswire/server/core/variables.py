@@ -20,11 +20,18 @@ class Variable:
     high: int = 1
     choices: tuple[int, ...] = ()
     help: str = ""
+    #: The values a text variable may take (any, when empty); matched without case.
+    words: tuple[str, ...] = ()
 
     def parse(self, text: str) -> Any:
         """The value of ``set NAME text``; ValueError with the usual message if bad."""
         if self.kind == "str":
-            return text
+            if not self.words:
+                return text
+            for word in self.words:
+                if word.lower() == text.strip().lower():
+                    return word
+            raise ValueError(f"{self.name} must be one of: {', '.join(self.words)}.")
         word = text.strip().lower()
         if self.kind == "bool":
             value = {"1": 1, "0": 0, "on": 1, "off": 0, "true": 1, "false": 0}.get(word)
@@ -85,6 +92,11 @@ VARIABLES = VariableTable(
         Variable("height", "int", 24, low=5, high=240),
         Variable("level1", "int", 0, low=0, high=15, help="level 1 output (bits 1 2 4 8)"),
         Variable("interface", "str", ""),
+        Variable(
+            "unobserve", "int", 0, low=0, high=3, help="stop observing: 1 to play, 2 to examine"
+        ),
+        Variable("autoflag", "bool", 1, help="flag the opponent when his time runs out"),
+        Variable("lang", "str", "English", words=("English",), help="the server's language"),
         *(Variable(note, "str", "", help="finger note") for note in NOTES),
     ]
 )

@@ -121,8 +121,19 @@ async def remove_channel(ctx: Context, args: str) -> None:
     await ctx.save("remove_channel", channel)
 
 
-@command("inchannel", CN.CN_INCHANNEL, "inchannel [number]")
+@command("inchannel", CN.CN_INCHANNEL, "inchannel [number|name]")
 async def inchannel(ctx: Context, args: str) -> None:
+    word = args.strip()
+    if word and not (word.isascii() and word.isdigit()):
+        player = ctx.world.find(word)
+        if player is None:
+            ctx.reply(f'No user named "{word}" is logged in.')
+        elif not player.channels:
+            ctx.reply(f"{player.name} is in no channels.")
+        else:
+            numbers = " ".join(f"{c:<5}" for c in sorted(player.channels)).rstrip()
+            ctx.reply(f"{player.name} is in the following channels:", numbers)
+        return
     wanted = (
         [int(args)]
         if args.strip().isdigit()

@@ -319,6 +319,7 @@ def start_examining(core: Core, session: Session, exam: ExaminedGame, batch: Bat
     for other in core.world.online.values():
         if DG.GAME_STARTED in other.level2:
             batch.add(other, listed)
+    core.registry.table_started(exam, batch)
 
 
 def stop_examining(core: Core, session: Session, batch: Batch) -> bool:

@@ -221,7 +221,18 @@ async def follow(ctx: Context, args: str) -> None:
 
 
 def game_started(core: Core, game: Table, batch: Batch) -> None:
-    """A played game began: those who follow one of its players observe it."""
+    """A game began. Its players (examiners) who ``set unobserve`` to 1 or 3 (2 or 3)
+    stop observing other games; for a played game, those who follow one of its players
+    observe it."""
+    bit = 2 if game.examined else 1
+    for seat in game.seats():
+        if seat.variables["unobserve"] & bit:
+            for number in sorted(seat.observing):
+                other = core.tables.find(number)
+                if other is not None and other is not game and seat in other.observers:
+                    unobserve(seat, other, batch)
+    if game.examined:
+        return
     white, black = game.seats()
     keys = {name_key(white.name): white, name_key(black.name): black}
     for follower, followed in list(core.state(Watchers).follows.items()):

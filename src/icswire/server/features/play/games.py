@@ -760,6 +760,8 @@ class Games:
         if not self.flag_fell(game):
             self._arm_timer(game)
             return
+        if not game.player(not game.board.turn).variables["autoflag"]:
+            return  # ``set autoflag 0``: the opponent calls ``flag`` himself
         batch = Batch(CN.SCN_TIMEOUT, None)
         self.out_of_time(game, batch)
         batch.flush()
