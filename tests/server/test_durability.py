@@ -28,7 +28,7 @@ from icswire.server.core.records import GameRecord
 from icswire.server.core.render import Batch
 from icswire.server.core.store import SQLITE_FILE, Store, StoreUnavailable, database_url
 from icswire.server.core.tables import Terms
-from icswire.server.core.writes import KEPT, SAVED
+from icswire.server.core.writes import KEPT, NOT_ANSWERING, SAVED
 from icswire.server.features.play.games import NOT_CREATED, Game
 
 from .client import Client
@@ -181,6 +181,27 @@ async def test_a_rated_game_ending_while_the_database_is_locked_is_stored_whole_
         await white.settle(0.5)
         assert len(texts(white, KEPT)) == 1 and len(texts(white, SAVED)) == 1
         assert len(texts(white, "rating adjustment")) == 1
+    assert problems.errors() == []
+
+
+async def test_a_login_while_the_database_is_locked_is_told_and_works_after(
+    sqlite_store: Store, data_dir: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    problems = Problems(caplog)
+    async with running(sqlite_store) as server:
+        somebody = await guest(server, "Somebody")
+        fred = await Client.connect(server.port)
+        with locked(data_dir / SQLITE_FILE):
+            await fred.send("Fred pw")
+            await fred.expect_text(NOT_ANSWERING)
+            for command in ("finger Fred", "history Fred", "stored Fred", "examine Fred"):
+                reply = await somebody.command(command)
+                said = [e.text for e in reply if isinstance(e, Text)]
+                assert NOT_ANSWERING in said, command
+        await fred.send("Fred pw")
+        await fred.expect_text("**** Starting FICS session as Fred")
+        reply = await somebody.command("finger Fred")
+        assert any("Finger of Fred" in e.text for e in reply if isinstance(e, Text))
     assert problems.errors() == []
 
 

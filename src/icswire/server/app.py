@@ -19,8 +19,9 @@ from icswire.server.core.commands import expand_alias, looks_like_move, split_ta
 from icswire.server.core.hub import Command, Context, Core
 from icswire.server.core.render import Batch, Datagram, Lines, lines
 from icswire.server.core.session import Session
-from icswire.server.core.store import Account, Store
+from icswire.server.core.store import Account, Store, StoreUnavailable
 from icswire.server.core.world import World
+from icswire.server.core.writes import NOT_ANSWERING
 from icswire.server.features import (
     accounts,
     chat,
@@ -186,6 +187,9 @@ class Server:
         if isinstance(found, Command):
             try:
                 await found.handler(Context(self.core, session, batch, found.name), args.strip())
+            except StoreUnavailable as exc:
+                log.warning("command %r of %s: %s", text, session.name, exc)
+                batch.reply(NOT_ANSWERING)
             except Exception:
                 log.exception("command %r of %s failed", text, session.name)
                 batch.reply("Sorry, that command failed on the server.")
