@@ -20,6 +20,7 @@ import socket
 import sqlite3
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
@@ -217,6 +218,38 @@ async def test_a_login_while_the_database_is_locked_is_told_and_works_after(
         await fred.expect_text("**** Starting FICS session as Fred")
         reply = await somebody.command("finger Fred")
         assert any("Finger of Fred" in e.text for e in reply if isinstance(e, Text))
+    assert problems.errors() == []
+
+
+async def test_a_late_rating_change_reaches_the_player_logged_in_again(
+    sqlite_store: Store, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    problems = Problems(caplog)
+    may_finish = threading.Event()
+    real_finish = sqlite_store.finish_game
+
+    def late_finish(*args: Any, **kwargs: Any) -> Any:
+        may_finish.wait(30)  # the database answers only once White is back
+        return real_finish(*args, **kwargs)
+
+    monkeypatch.setattr(sqlite_store, "finish_game", late_finish)
+    async with running(sqlite_store) as server:
+        white = await registered(server, "Whitey", *GRAMS)
+        black = await registered(server, "Blacky", *GRAMS)
+        await start(server, "Whitey", "Blacky")
+        await play(white, black, FOOLS_MATE[:3])
+        await black.send(FOOLS_MATE[3])
+        await white.expect_dg(DG.MY_GAME_RESULT)
+        await white.close()
+        async with asyncio.timeout(10):
+            while "whitey" in server.world.online:
+                await asyncio.sleep(0.01)
+        again = await registered(server, "Whitey", *GRAMS)
+        may_finish.set()
+        await again.expect_text("Blitz rating adjustment: 0 --> ")
+        new = await again.expect_dg(DG.NEW_MY_RATING)
+        assert 0 < new.ratings[1] < 1500
+        assert server.world.online["whitey"].ratings["Blitz"][0] == new.ratings[1]
     assert problems.errors() == []
 
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from icswire.protocol import datagrams as dg
 from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
+from icswire.server.core.names import name_key
 from icswire.server.core.ratings import RATING_TYPES
 from icswire.server.core.records import RatingChange, shown_rating
 from icswire.server.core.render import Batch, Datagram, lines
@@ -33,7 +34,10 @@ def announce_ratings(core: Core, game: Any, changes: Sequence[RatingChange]) -> 
     if not changes:
         return
     batch = Batch(CN.SCN_AUTOMATIC, None)
-    for player, change in zip((game.white, game.black), changes, strict=True):
+    for seated, change in zip((game.white, game.black), changes, strict=True):
+        # the write may come long after the game (the database did not answer): the
+        # player may have logged in again meanwhile, as another session
+        player = core.world.online.get(name_key(seated.name), seated)
         before, after = change.before, change.after
         kind = after.rating_type
         old = round(before.glicko.rating) if before.games else 0
