@@ -210,3 +210,21 @@ async def test_close_waits_for_the_queue_but_not_forever(
     with caplog.at_level(logging.ERROR, logger="icswire.server"):
         queue.put(db.write(3), "after the stop")  # nothing runs, and the log says so
     assert "after the stop" in caplog.text
+
+
+async def test_a_failure_to_tell_never_stops_the_queue(
+    queue: WriteQueue, caplog: pytest.LogCaptureFixture
+) -> None:
+    def tell(names: Iterable[str], text: str) -> None:
+        raise ConnectionResetError("gone")
+
+    queue.tell = tell
+    db = Database()
+    db.answering.clear()
+    queue.put(db.write(1), "one", concerns=["Fred"])
+    await until(lambda: db.tries >= 2)
+    db.answering.set()
+    queue.put(db.write(2), "two", concerns=["Fred"])
+    await until(lambda: len(queue) == 0)
+    assert db.written == [1, 2]
+    assert "could not tell fred" in caplog.text

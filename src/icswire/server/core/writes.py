@@ -145,6 +145,7 @@ class WriteQueue:
             self._tell_kept(added)
         if self._worker is None or self._worker.done():
             self._worker = asyncio.get_running_loop().create_task(self._work())
+            self._worker.add_done_callback(_worker_done)
 
     async def barrier(self) -> None:
         """Return once every job queued before this call is written.
@@ -210,8 +211,7 @@ class WriteQueue:
             except Exception:
                 log.exception("could not save %s; it is dropped", job.what)
                 self._finish(job)
-                if self.tell is not None and job.concerns:
-                    self.tell(job.concerns, NOT_SAVED)
+                self._say(job.concerns, NOT_SAVED)
                 continue
             delay = self.first_delay
             if self._failing_since is not None:
@@ -237,8 +237,7 @@ class WriteQueue:
                 del self._pending[name]
                 if name in self._told:
                     self._told.discard(name)
-                    if self.tell is not None:
-                        self.tell((name,), SAVED)
+                    self._say((name,), SAVED)
         first = self._jobs[0].seq if self._jobs else self._seq + 1
         ready = [b for b in self._barriers if b.seq < first]
         for barrier in ready:
@@ -274,5 +273,19 @@ class WriteQueue:
         if not new:
             return
         self._told.update(new)
-        if self.tell is not None:
-            self.tell(new, KEPT)
+        self._say(new, KEPT)
+
+    def _say(self, names: Iterable[str], text: str) -> None:
+        """Tell users; a failure to tell never stops the queue."""
+        names = list(names)
+        if self.tell is None or not names:
+            return
+        try:
+            self.tell(names, text)
+        except Exception:
+            log.exception("could not tell %s: %s", ", ".join(names), text)
+
+
+def _worker_done(task: asyncio.Task[None]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("the write queue stopped", exc_info=task.exception())
