@@ -27,8 +27,9 @@ from icswire.server.core.commands import (
 from icswire.server.core.hub import Command, Context, Core
 from icswire.server.core.render import UNIT_END, Batch, Datagram, Lines, lines
 from icswire.server.core.session import Session
-from icswire.server.core.store import Account, Store
+from icswire.server.core.store import Account, Store, StoreUnavailable
 from icswire.server.core.world import World
+from icswire.server.core.writes import NOT_ANSWERING
 from icswire.server.features import (
     accounts,
     chat,
@@ -44,6 +45,8 @@ from icswire.server.features.play.games import Games
 log = logging.getLogger("icswire.server")
 #: Connections the kernel may queue before we accept them (bursts of logins).
 LISTEN_BACKLOG = 1024
+#: Seconds a stopping server waits for the database to take the writes still queued.
+WRITE_PATIENCE = 20.0
 
 
 class Server:
@@ -58,6 +61,8 @@ class Server:
         self.games: Games = play.install(core)
         for feature in (info, settings, chat, watching, examine, pairing):
             feature.install(core)
+        #: Seconds the stop waits for queued writes (games' moves and ends, settings).
+        self.write_patience = WRITE_PATIENCE
         self._server: asyncio.Server | None = None
         self._sessions: set[Session] = set()
         self._tasks: set[asyncio.Task[None]] = set()
@@ -89,7 +94,9 @@ class Server:
         log.info("listening on %s:%d", self.host, self.port)
 
     async def stop(self) -> None:
-        """Stop accepting, say goodbye to everybody, close every connection."""
+        """Stop accepting, say goodbye to everybody, close every connection, then wait up
+        to :attr:`write_patience` seconds for the writes still queued (the database may not
+        be answering); what is left then is logged."""
         self.core.stopping = True
         if self._server is not None:
             self._server.close()
@@ -102,6 +109,7 @@ class Server:
         await asyncio.gather(*self._tasks, return_exceptions=True)
         if self._server is not None:
             await self._server.wait_closed()
+        await self.core.writes.close(self.write_patience)
 
     async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
@@ -208,6 +216,9 @@ class Server:
         if isinstance(found, Command):
             try:
                 await found.handler(Context(self.core, session, batch, found.name), args.strip())
+            except StoreUnavailable as exc:
+                log.warning("command %r of %s: %s", text, session.name, exc)
+                batch.reply(NOT_ANSWERING)
             except Exception:
                 log.exception("command %r of %s failed", text, session.name)
                 batch.reply("Sorry, that command failed on the server.")

@@ -26,20 +26,26 @@ Hooks, in the order features were installed:
 from __future__ import annotations
 
 import asyncio
+import functools
+import logging
 from collections.abc import Awaitable, Callable, Coroutine, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
+from icswire.protocol.level1 import CommandNumber as CN
+from icswire.server.core.render import Batch, lines
 from icswire.server.core.tables import Table, Tables, Terms
 from icswire.server.core.world import World
+from icswire.server.core.writes import WriteQueue
 
 if TYPE_CHECKING:
     import chess
 
     from icswire.server.core.records import GameRecord
-    from icswire.server.core.render import Batch
     from icswire.server.core.session import Session
     from icswire.server.core.store import Store
+
+log = logging.getLogger("icswire.server")
 
 State = TypeVar("State")
 Handler = Callable[["Context", str], Awaitable[None]]
@@ -168,21 +174,33 @@ class PlayService(Protocol):
         start: chess.Board | None = None,
         resumed: GameRecord | None = None,
     ) -> Table:
-        """Create a game, tell the players and those who list games, start the clock."""
+        """Create a game, tell the players and those who list games, start the clock.
+
+        The game is stored first; when it cannot be, it does not start: both players are
+        told and StoreUnavailable is raised."""
         ...
 
     def player_gone(self, session: Session, batch: Batch) -> None:
         """``session``'s connection went away: its game ends as its terms say."""
         ...
 
+    def busy(self, session: Session) -> bool:
+        """Whether ``session`` plays a game or one is being created for it."""
+        ...
+
     async def flush(self) -> None:
-        """Wait until every game's moves and results are stored."""
+        """Wait until every game's moves and results are stored; StoreUnavailable when the
+        database does not answer (they are kept, and stored once it does)."""
         ...
 
 
 @dataclass(eq=False)
 class Core:
-    """The parts of the server that know no command, shared by every feature."""
+    """The parts of the server that know no command, shared by every feature.
+
+    ``writes`` is where everything that must be stored goes (see
+    :mod:`~icswire.server.core.writes`): in order, retried until the database takes it.
+    """
 
     store: Store
     world: World = field(default_factory=World)
@@ -195,6 +213,20 @@ class Core:
     _play: PlayService | None = None
     _states: dict[type[Any], Any] = field(default_factory=dict)
     _background: set[asyncio.Task[Any]] = field(default_factory=set)
+    writes: WriteQueue = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.writes = WriteQueue(self.tell)
+
+    def tell(self, name_keys: Iterable[str], text: str) -> None:
+        """Say ``text`` to each of these users who is online (a notice of the server)."""
+        batch = Batch(CN.SCN_AUTOMATIC, None)
+        said = lines(text)
+        for key in name_keys:
+            session = self.world.online.get(key)
+            if session is not None:
+                batch.add(session, said)
+        batch.flush()
 
     @property
     def play(self) -> PlayService:
@@ -219,10 +251,16 @@ class Core:
         self._states[type(state)] = state
 
     def spawn(self, work: Coroutine[Any, Any, None]) -> None:
-        """Run ``work`` in the background, keeping it referenced until it is done."""
+        """Run ``work`` in the background, keeping it referenced until it is done; an
+        exception it raises is logged (never left unretrieved in the task)."""
         task = asyncio.get_running_loop().create_task(work)
         self._background.add(task)
-        task.add_done_callback(self._background.discard)
+        task.add_done_callback(self._background_done)
+
+    def _background_done(self, task: asyncio.Task[Any]) -> None:
+        self._background.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("background work failed", exc_info=task.exception())
 
 
 @dataclass
@@ -246,7 +284,12 @@ class Context:
     def reply(self, *text: str) -> None:
         self.batch.reply(*text)
 
-    async def save(self, method: str, *args: Any) -> None:
-        """Keep a registered user's change in the database (guests keep nothing)."""
+    def save(self, method: str, *args: Any) -> None:
+        """Keep a registered user's change in the database (guests keep nothing): the
+        store's ``method(name, *args)``, queued in ``core.writes``, so it is kept and
+        retried while the database does not answer."""
         if self.session.registered:
-            await asyncio.to_thread(getattr(self.core.store, method), self.session.name, *args)
+            name = self.session.name
+            run = functools.partial(getattr(self.core.store, method), name, *args)
+            described = ", ".join(repr(arg) for arg in args)
+            self.core.writes.put(run, f"{method}({name!r}, {described})", concerns=(name,))

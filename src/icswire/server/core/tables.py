@@ -101,6 +101,7 @@ class Tables:
 
     def __init__(self) -> None:
         self._sources: list[tuple[Mapping[int, Table], Mapping[Session, Table]]] = []
+        self._reserved: set[int] = set()
 
     def add_source(self, by_number: Mapping[int, Table], by_seat: Mapping[Session, Table]) -> None:
         self._sources.append((by_number, by_seat))
@@ -127,8 +128,21 @@ class Tables:
         return sorted(found, key=lambda table: table.number)
 
     def free_number(self) -> int:
-        """The lowest number no game has."""
+        """The lowest number no game has (nor is being given, see :meth:`reserve`)."""
         number = 1
-        while any(number in by_number for by_number, _ in self._sources):
+        while number in self._reserved or any(
+            number in by_number for by_number, _ in self._sources
+        ):
             number += 1
         return number
+
+    def reserve(self) -> int:
+        """A free number, kept from others until :meth:`release`: for a game that takes
+        some time (an await) to be made before it is registered with its number."""
+        number = self.free_number()
+        self._reserved.add(number)
+        return number
+
+    def release(self, number: int) -> None:
+        """Stop keeping ``number`` (the game is registered with it, or was not made)."""
+        self._reserved.discard(number)

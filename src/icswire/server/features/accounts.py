@@ -7,7 +7,8 @@ and unregistered names press return to enter; registered names give their passwo
 echo is switched off around it, as telnet servers do). Failures give DG_LOGIN_FAILED's
 text, and the datagram too when level 2 asked for it. A registered user's saved
 variables, channels, notify list, aliases and ratings are loaded once the password is
-right (:func:`load_account`).
+right (:func:`load_account`). When the database does not answer, the user is told so
+(:data:`~icswire.server.core.writes.NOT_ANSWERING`) and ``login:`` comes again.
 """
 
 from __future__ import annotations
@@ -21,7 +22,9 @@ from icswire.protocol.datagrams import DG, encode_datagram
 from icswire.server.core.names import check_name, name_key
 from icswire.server.core.records import shown_rating
 from icswire.server.core.session import WILL_ECHO, WONT_ECHO, Session
+from icswire.server.core.store import StoreUnavailable
 from icswire.server.core.variables import VARIABLES
+from icswire.server.core.writes import NOT_ANSWERING
 
 if TYPE_CHECKING:
     from icswire.server.core.hub import Core
@@ -74,7 +77,11 @@ async def login(core: Core, session: Session) -> Account | bool | None:
         if code is not None:
             _failed(session, code, name)
             continue
-        account = await asyncio.to_thread(core.store.load, name)
+        try:
+            account = await asyncio.to_thread(core.store.load, name)
+        except StoreUnavailable:
+            _say(session, NOT_ANSWERING, "")
+            continue
         if name_key(name) in core.world.online:
             _failed(session, LoginFailed.ALREADY_LOGGED_IN, account.name if account else name)
             continue
@@ -98,7 +105,13 @@ async def login(core: Core, session: Session) -> Account | bool | None:
             password = answer.strip()
             if not password:
                 continue
-        if not await asyncio.to_thread(core.store.check_password, account.name, password):
+        try:
+            right = await asyncio.to_thread(core.store.check_password, account.name, password)
+            ratings = await asyncio.to_thread(core.store.ratings, account.name) if right else {}
+        except StoreUnavailable:
+            _say(session, NOT_ANSWERING, "")
+            continue
+        if not right:
             _say(session, "**** Invalid password! ****", "")
             if DG.LOGIN_FAILED in session.level2:
                 text = login_failed_text(LoginFailed.INVALID_PASSWORD)
@@ -107,6 +120,7 @@ async def login(core: Core, session: Session) -> Account | bool | None:
                 )
             continue
         session.name, session.registered = account.name, True
+        session.ratings.update({kind: shown_rating(record) for kind, record in ratings.items()})
         return account
 
 
@@ -132,8 +146,8 @@ async def _enter(session: Session, name: str, guest: bool) -> bool | None:
 
 
 async def load_account(core: Core, session: Session, account: Account) -> None:
-    """A registered user's saved variables, channels, notify list and aliases, and every
-    rating (for DG_PLAYER_ARRIVED and finger)."""
+    """A registered user's saved variables, channels, notify list and aliases (``login``
+    read every rating, for DG_PLAYER_ARRIVED and finger, with the password)."""
     for key, value in account.settings.items():
         variable = VARIABLES.by_name.get(key)
         if variable is None:
@@ -150,5 +164,3 @@ async def load_account(core: Core, session: Session, account: Account) -> None:
     session.notify = {name.lower() for name in account.notify}
     session.aliases = dict(account.aliases)
     core.world.uids[name_key(account.name)] = account.uid
-    records = await asyncio.to_thread(core.store.ratings, session.name)
-    session.ratings.update({kind: shown_rating(record) for kind, record in records.items()})

@@ -105,7 +105,7 @@ async def add_channel(ctx: Context, args: str) -> None:
         return
     ctx.world.join(ctx.session, channel, ctx.batch)
     ctx.reply(f"[{channel}] added to your channel list.")
-    await ctx.save("add_channel", channel)
+    ctx.save("add_channel", channel)
 
 
 @command("-channel", CN.CN_MINUS, "-channel <number>")
@@ -118,7 +118,7 @@ async def remove_channel(ctx: Context, args: str) -> None:
         return
     ctx.world.leave(ctx.session, channel, ctx.batch)
     ctx.reply(f"[{channel}] removed from your channel list.")
-    await ctx.save("remove_channel", channel)
+    ctx.save("remove_channel", channel)
 
 
 @command("inchannel", CN.CN_INCHANNEL, "inchannel [number|name]")
@@ -159,7 +159,7 @@ async def add_notify(ctx: Context, args: str) -> None:
     session.notify.add(name_key(name))
     ctx.reply(f"[{name}] added to your notify list.")
     ctx.batch.add(session, Datagram(dg.MyNotifyList(name, True)))
-    await ctx.save("add_notify", name)
+    ctx.save("add_notify", name)
 
 
 @command("-notify", CN.CN_MINUS, "-notify <name>")
@@ -172,7 +172,7 @@ async def remove_notify(ctx: Context, args: str) -> None:
     session.notify.discard(name_key(name))
     ctx.reply(f"[{name}] removed from your notify list.")
     ctx.batch.add(session, Datagram(dg.MyNotifyList(name, False)))
-    await ctx.save("remove_notify", name)
+    ctx.save("remove_notify", name)
 
 
 def install(core: Core) -> None:

@@ -671,7 +671,7 @@ async def examine(ctx: Context, args: str) -> None:
     if examining(core, session) is not None:
         ctx.reply("You are already examining a game.")
         return
-    if session in core.play.by_player:
+    if core.play.busy(session):
         ctx.reply("You are playing a game.")
         return
     if not args.strip():
@@ -681,7 +681,7 @@ async def examine(ctx: Context, args: str) -> None:
         record = await find_record(ctx, args)
         if record is None:
             return
-        if examining(core, session) is not None or session in core.play.by_player:
+        if examining(core, session) is not None or core.play.busy(session):
             ctx.reply("You are busy.")  # something started while the store answered
             return
         start, moves = replay(record)

@@ -66,6 +66,7 @@ from icswire.server.core.names import name_key
 from icswire.server.core.ratings import rating_type, update
 from icswire.server.core.records import GameRecord
 from icswire.server.core.render import Batch, Datagram, PerReceiver, TextOrDatagram, lines
+from icswire.server.core.store import StoreUnavailable
 from icswire.server.core.tables import Table, Terms
 
 if TYPE_CHECKING:
@@ -517,8 +518,9 @@ async def _start(
     black: Session,
     terms: Terms,
     resumed: GameRecord | None = None,
-) -> Table:
-    """Clear both players' seeks and challenges, then start the game."""
+) -> Table | None:
+    """Clear both players' seeks and challenges, then start the game (None when it could
+    not be stored: then it did not start, and the seeks and challenges stay gone)."""
     state = core.state(Pairing)
     players_busy(core, (white, black), batch)
     state.starting |= {white, black}
@@ -529,6 +531,8 @@ async def _start(
         start = chess.Board.from_chess960_pos(random.randrange(960))
     try:
         game = await core.play.start(white, black, terms, batch, start=start, resumed=resumed)
+    except StoreUnavailable:  # the game could not be stored: it did not start, both were told
+        return None
     finally:
         state.starting -= {white, black}
     state.last_color[name_key(white.name)] = WHITE

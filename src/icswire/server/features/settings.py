@@ -98,7 +98,7 @@ async def apply_variable(ctx: Context, variable: Variable, value: Any) -> None:
     elif variable.name in ("shout", "sshout"):
         world.shouts_changed(session, ctx.batch)
     stored = session.level1 if variable.name == "level1" else session.variables[variable.name]
-    await ctx.save("save_setting", variable.name, str(stored) if stored != "" else None)
+    ctx.save("save_setting", variable.name, str(stored) if stored != "" else None)
 
 
 @command("style", CN.CN_STYLE, "style <10|12|13>")
@@ -159,7 +159,7 @@ async def alias(ctx: Context, args: str) -> None:
     else:
         aliases[word.lower()] = expansion
         ctx.reply(f"Alias '{word}' set.")
-        await ctx.save("save_alias", word.lower(), expansion)
+        ctx.save("save_alias", word.lower(), expansion)
 
 
 @command("unalias", CN.SCN_MISCELLANEOUS, "unalias <word>")
@@ -169,7 +169,7 @@ async def unalias(ctx: Context, args: str) -> None:
         ctx.reply(f"You have no alias named '{word}'.")
         return
     ctx.reply(f"Alias '{word}' removed.")
-    await ctx.save("save_alias", word, None)
+    ctx.save("save_alias", word, None)
 
 
 def install(core: Core) -> None:

@@ -16,10 +16,11 @@ resigns} 1-0``) and DG_MY_GAME_STARTED / DG_MY_GAME_RESULT / DG_GAME_RESULT.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import re
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -62,6 +63,7 @@ from icswire.server.core.boards import (
 from icswire.server.core.ratings import RATING_TYPES
 from icswire.server.core.records import GameRecord
 from icswire.server.core.render import NEWLINE, Batch, Datagram, Message, Raw, lines
+from icswire.server.core.store import StoreUnavailable
 from icswire.server.core.tables import Terms
 from icswire.server.core.texts import (
     clock_text,
@@ -70,7 +72,7 @@ from icswire.server.core.texts import (
     kind_text,
     rating_text,
 )
-from icswire.server.features.play.rated import update_ratings
+from icswire.server.features.play.rated import announce_ratings
 
 if TYPE_CHECKING:
     from icswire.server.core.hub import Core
@@ -419,6 +421,10 @@ class MoveDatagrams(Message):
 # -- the games of a server ------------------------------------------------------------------
 
 
+NOT_CREATED = "The game could not be created: the database is not answering. Try again in a moment."
+"""Told to both players when a game cannot be stored: it does not start."""
+
+
 class Games:
     """Every game being played, by number and by player."""
 
@@ -426,50 +432,35 @@ class Games:
         self.core = core
         self.by_number: dict[int, Game] = {}
         self.by_player: dict[Session, Game] = {}
-        self._saves: asyncio.Queue[Callable[[], None]] = asyncio.Queue()
-        self._progress: dict[Game, GameRecord] = {}
-        self._saver: asyncio.Task[None] | None = None
+        self.starting: set[Session] = set()  # a game is being stored for them
 
-    # -- saving, in order, off the hot path -----------------------------------------------
-
-    def save(self, job: Callable[[], None]) -> None:
-        """Queue a store call; one task runs them in order, in a thread."""
-        if self._saver is None or self._saver.done():
-            self._saver = asyncio.get_running_loop().create_task(self._save_forever())
-        self._saves.put_nowait(job)
+    # -- saving: through the core's write queue, in order, retried, off the hot path ------
 
     def save_progress(self, game: Game) -> None:
-        """Save ``game``'s moves and clocks. Under load the saves of one game coalesce:
-        only the latest state is written, once per trip through the queue."""
-        first = game not in self._progress
-        self._progress[game] = game.record()
-        if first:
-            self.save(lambda: self._write_progress(game))
-
-    def _write_progress(self, game: Game) -> None:
-        record = self._progress.pop(game, None)
-        if record is None:  # already written (by the game's end)
-            return
+        """Save ``game``'s moves and clocks (after every move: it survives a crash). The
+        saves of one game coalesce: a waiting save is replaced by the newer state."""
+        record = game.record()
         assert game.game_id is not None
-        self.core.store.save_progress(
-            game.game_id, record.moves, record.clocks, record.times,
+        store = self.core.store
+        run = functools.partial(
+            store.save_progress, game.game_id, record.moves, record.clocks, record.times,
             record.white_clock, record.black_clock,
         )  # fmt: skip
-
-    async def _save_forever(self) -> None:
-        while True:
-            job = await self._saves.get()
-            try:
-                await asyncio.to_thread(job)
-            except Exception:  # one failed write must not stop the ones behind it
-                log.exception("saving a game failed")
-            finally:
-                self._saves.task_done()
+        self.core.writes.put(
+            run,
+            f"game {game.game_id} ({game.white.name} vs. {game.black.name}) at ply"
+            f" {len(record.moves)}",
+            concerns=game.player_names(),
+            key=("game", game.game_id),
+        )
 
     async def flush(self) -> None:
-        """Wait until every queued save is done."""
-        if self._saver is not None and not self._saver.done():
-            await self._saves.join()
+        """Wait until every queued save is done (StoreUnavailable while the database does
+        not answer)."""
+        await self.core.writes.barrier()
+
+    def busy(self, session: Session) -> bool:
+        return session in self.by_player or session in self.starting
 
     # -- starting --------------------------------------------------------------------------
 
@@ -482,25 +473,25 @@ class Games:
         start: chess.Board | None = None,
         resumed: GameRecord | None = None,
     ) -> Game:
-        """Create a game, tell both players (and DG_GAME_STARTED listeners), start the clock.
+        """Store a game, then tell both players (and DG_GAME_STARTED listeners), start the
+        clock.
 
-        A resumed adjourned game goes on as a new stored row with its moves so far (the old
-        row is marked resumed), from its own start position."""
+        A game that cannot be stored does not start: both players are told (NOT_CREATED),
+        nothing is registered, and StoreUnavailable is raised. A resumed adjourned game goes
+        on as a new stored row with its moves so far (the old row is marked resumed in the
+        same transaction), from its own start position."""
         # the players' ratings as their sessions keep them (loaded at login, updated
         # after each rated game); a player's record against the other only for DG_PSTAT
         white_rating, black_rating = (
             p.ratings.get(terms.rating_type, (0, 0))[0] for p in (white, black)
         )
         store = self.core.store
-        past: list[GameRecord] = []
-        if any(DG.PSTAT in p.level2 for p in (white, black)):
-            past = await asyncio.to_thread(store.history, white.name, 1000)
         if start is None:
             fen = resumed.start_fen if resumed is not None else None
             start = new_board(terms.wild, fen)
-        game = Game(
-            self.core.tables.free_number(), white, black, terms, start, white_rating, black_rating
-        )
+        tables = self.core.tables
+        number = tables.reserve()  # taken before the first await: no other game gets it
+        game = Game(number, white, black, terms, start, white_rating, black_rating)
         if resumed is not None:
             for san, clock, used in zip(resumed.moves, resumed.clocks, resumed.times, strict=True):
                 move = game.board.parse_san(san)
@@ -508,11 +499,26 @@ class Games:
                 game.moves.append(ServerMove(move, san, smith, used, clock))
                 game.board.push(move)
             game.clock_ms = {WHITE: resumed.white_clock, BLACK: resumed.black_clock}
-        self.by_number[game.number] = game  # taken before the first await
+        resumes = resumed.id if resumed is not None else None
+        self.starting |= {white, black}
+        try:
+            try:
+                game.game_id = await asyncio.to_thread(store.start_game, game.record(), resumes)
+            except StoreUnavailable as exc:
+                log.warning("game %s vs. %s not started: %s", white.name, black.name, exc)
+                batch.add_all((white, black), lines(NOT_CREATED))
+                raise
+            past: list[GameRecord] = []
+            if any(DG.PSTAT in p.level2 for p in (white, black)):
+                try:
+                    past = await asyncio.to_thread(store.history, white.name, 1000)
+                except StoreUnavailable as exc:  # DG_PSTAT counts nothing then
+                    log.warning("no history for DG_PSTAT: %s", exc)
+        finally:
+            tables.release(number)
+            self.starting -= {white, black}
+        self.by_number[game.number] = game
         self.by_player[white] = self.by_player[black] = game
-        game.game_id = await asyncio.to_thread(store.start_game, game.record())
-        if resumed is not None and resumed.id is not None:
-            await asyncio.to_thread(store.resume_done, resumed.id)
         for session in (white, black):
             session.state, session.state_game = "P", game.number
             self.core.world.state_changed(session, batch)
@@ -755,7 +761,7 @@ class Games:
         game.timer = loop.call_later(max(left, 0) / 1000 + 0.001, self._timer_fired, game)
 
     def _timer_fired(self, game: Game) -> None:
-        if self.by_number.get(game.number) is not game:
+        if self.by_number.get(game.number) is not game or self.core.stopping:
             return
         if not self.flag_fell(game):
             self._arm_timer(game)
@@ -809,19 +815,28 @@ class Games:
                 player.state, player.state_game = "X", 0
                 self.core.world.state_changed(player, batch)
         self.core.registry.table_ended(game, batch)
+        self._store_end(game, status, mode, color)
+
+    def _store_end(self, game: Game, status: int, mode: int, color: bool) -> None:
+        """Queue the end: the final moves, the result and (rated) both ratings in one
+        transaction; the rating changes are announced once it is written."""
+        assert game.game_id is not None
+        final = game.record()
         clocks = game.clock_ms[WHITE], game.clock_ms[BLACK]
         loser = 1 if color == WHITE else 0
-        store = self.core.store
-
-        def finish() -> None:
-            if game in self._progress:
-                self._write_progress(game)
-            assert game.game_id is not None
-            store.finish_game(game.game_id, status, mode, loser, score, "?", *clocks)
-
-        self.save(finish)
-        if game.terms.rated and status in (0, 1):
-            self.core.spawn(update_ratings(self.core, game, score))
+        score = _score(status, color)
+        run = functools.partial(
+            self.core.store.finish_game, game.game_id, status, mode, loser, score, "?",
+            *clocks, final=final, rate=game.terms.rated,
+        )  # fmt: skip
+        self.core.writes.put(
+            run,
+            f"the end of game {game.game_id} ({game.white.name} vs. {game.black.name},"
+            f" {score}, {len(final.moves)} plies)",
+            concerns=game.player_names(),
+            key=("game", game.game_id),
+            done=lambda changes: announce_ratings(self.core, game, changes),
+        )
 
 
 def pstat(p1: str, p2: str, rating_type: str, past: Iterable[GameRecord]) -> Any:
