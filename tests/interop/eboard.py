@@ -172,8 +172,8 @@ class Eboard:
         assert eboard is not None
         with (self.folder / "eboard.out").open("wb") as out:
             # cwd = HOME: eboard looks for ./timeseal.Linux first, then ~/.eboard/, then
-            # /usr/share/games/eboard/. Its own session: eboard and its zseal child are
-            # stopped together.
+            # /usr/share/games/eboard/. Its zseal runs in a process group of its own
+            # (network.cc) and exits on the end of its input, when eboard is gone.
             self._processes.append(
                 subprocess.Popen(
                     [eboard, "-log", "-debug"],

@@ -32,6 +32,7 @@ import pytest
 from icswire.protocol.events import Style12Line, Text
 from icswire.server.app import Server
 from icswire.server.core import store
+from icswire.server.core.session import Session
 
 from ..server.client import Client
 from .eboard import HELPER, WAIT_LIMIT, Eboard, requires_eboard, running_eboard
@@ -60,6 +61,23 @@ async def sees(client: Client, what: str, predicate: Callable[[object], bool]) -
         raise AssertionError(f"{client.name} did not get {what}; last events:\n{last}") from None
 
 
+def count_pongs(session: Session, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The time stamps of the answers to the ``[G]`` pings the server sends ``session``
+    from now on, in a list that grows as they come."""
+    stamps: list[int] = []
+    ping = session.timeseal_ping
+
+    def counted(answered: Callable[[int], None]) -> bytes:
+        def note(stamp: int) -> None:
+            stamps.append(stamp)
+            answered(stamp)
+
+        return ping(note)
+
+    monkeypatch.setattr(session, "timeseal_ping", counted)
+    return stamps
+
+
 @pytest.fixture
 async def server(tmp_path: Path) -> AsyncIterator[Server]:
     data = store.Store(store.database_url(tmp_path / "data", None))
@@ -78,10 +96,10 @@ async def opponent(server: Server) -> AsyncIterator[Client]:
 
 
 async def test_eboard_logs_in_with_timeseal_and_plays_a_game_to_mate(
-    server: Server, opponent: Client, tmp_path: Path
+    server: Server, opponent: Client, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async with running_eboard(tmp_path / "eboard", server.port) as eboard:
-        me, them, pgn = await play(server, eboard, opponent)
+        me, them, pgn = await play(server, eboard, opponent, monkeypatch)
         assert "DirectConnection" not in eboard.log.text(), "eboard fell back to plain TCP"
 
     # -- the PGN eboard wrote, from the positions it parsed
@@ -107,7 +125,9 @@ async def test_eboard_logs_in_with_timeseal_and_plays_a_game_to_mate(
     assert (stored.initial, stored.increment, stored.rated) == (5, 0, False)
 
 
-async def play(server: Server, eboard: Eboard, opponent: Client) -> tuple[str, str, str]:
+async def play(
+    server: Server, eboard: Eboard, opponent: Client, monkeypatch: pytest.MonkeyPatch
+) -> tuple[str, str, str]:
     """eboard connects, logs in, seeks and mates the opponent; its name, the opponent's and
     the PGN eboard appended."""
     # -- connect with the default "FICS" bookmark, log in as a guest
@@ -118,6 +138,7 @@ async def play(server: Server, eboard: Eboard, opponent: Client) -> tuple[str, s
     assert session is not None, f"{me} is not online"
     assert session.timeseal == 2, f"{me} logged in without zseal's timeseal"
     assert await eboard.timeseal_icon_lit(), "eboard's timeseal icon is not lit"
+    pongs = count_pongs(session, monkeypatch)
 
     them = await opponent.login()
     await opponent.send("style 12")
@@ -154,6 +175,9 @@ async def play(server: Server, eboard: Eboard, opponent: Client) -> tuple[str, s
     await eboard.wait_log(mated)
     await eboard.wait_debug(r"FicsProtocol::gameOver")
     await sees(opponent, "the end of the game", text_matching(mated))
+    # the server sent a [G] ping with the board of each of eboard's four turns; zseal
+    # answered each (before eboard's move, on the same connection)
+    assert len(pongs) == 4, pongs
     pgn = await eboard.wait_pgn(r"\} 1-0\s*$")
     await eboard.shot("game-over")
     return me, them, pgn
