@@ -61,7 +61,8 @@ TOOLS = {
 }
 #: eboard's zseal build, which its "FICS" bookmarks run (Debian's path).
 HELPER = "/usr/share/games/eboard/timeseal.Linux"
-#: The screen of the Xvfb display; eboard's main window is 800x600 at its top left.
+#: The screen of the Xvfb display; eboard's main window opens at its top left, 800x600
+#: (a game widens it).
 SCREEN = "1024x768x24"
 #: Time limits (s): for Xvfb and eboard to start, and for each wait on eboard.
 START_LIMIT = 30.0
