@@ -10,6 +10,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -545,3 +546,24 @@ async def test_every_top_level_unit_ends_with_a_newline(server: Server) -> None:
     assert data.count(b"\x19]") == data.count(b"\x19]\n")
     assert data.endswith(b"\x19]\n")
     writer.close()
+
+
+async def test_a_login_reads_what_the_same_user_saved_just_before(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Saves are queued; logging in again at once must still find them (a slow write of
+    ``+channel`` must not be overtaken by the next login's read of the account)."""
+    await asyncio.to_thread(server.store.add_user, "Member", "pw")
+    add_channel = server.store.add_channel
+
+    def slow_add_channel(*args: object) -> None:
+        time.sleep(0.5)
+        add_channel(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(server.store, "add_channel", slow_add_channel)
+    member = await connect(server)
+    await member.send("Member pw", "+channel 3", "quit")
+    await member.expect_text("Thank you for using icswire.")
+    again = await connect(server)
+    await again.login("Member", "pw")
+    assert server.world.online["member"].channels == {3}

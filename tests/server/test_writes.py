@@ -228,3 +228,30 @@ async def test_a_failure_to_tell_never_stops_the_queue(
     await until(lambda: len(queue) == 0)
     assert db.written == [1, 2]
     assert "could not tell fred" in caplog.text
+
+
+async def test_settled_waits_for_the_writes_of_one_user_only(queue: WriteQueue) -> None:
+    """A login reads the account after its queued writes: ``settled(name)`` waits for the
+    jobs concerning that name, not for others', and fails while the database does not
+    answer."""
+    db = Database()
+    gate = threading.Event()
+
+    def slow() -> object:
+        gate.wait(10)
+        return db.write("fred's channel")()
+
+    await queue.settled("Bob")  # nothing concerns Bob: at once
+    queue.put(slow, "fred's channel", concerns=["Fred"])
+    waiting = asyncio.ensure_future(queue.settled("fred"))
+    await asyncio.sleep(0.05)
+    assert not waiting.done()
+    await queue.settled("Bob")  # still at once
+    gate.set()
+    await asyncio.wait_for(waiting, 10)
+    assert db.written == ["fred's channel"]
+    db.answering.clear()
+    queue.put(db.write("again"), "again", concerns=["Fred"])
+    await until(lambda: queue.failing)
+    with pytest.raises(StoreUnavailable):
+        await queue.settled("Fred")

@@ -97,6 +97,7 @@ class WriteQueue:
         self._pending: Counter[str] = Counter()  # queued jobs per concerned name key
         self._told: set[str] = set()  # told KEPT, not told SAVED yet
         self._barriers: list[_Barrier] = []
+        self._settling: dict[str, list[asyncio.Future[None]]] = {}  # by name key
         self._seq = 0
         self._worker: asyncio.Task[None] | None = None
         self._failing_since: float | None = None
@@ -160,6 +161,19 @@ class WriteQueue:
         barrier = _Barrier(self._seq, asyncio.get_running_loop().create_future())
         self._barriers.append(barrier)
         await barrier.future
+
+    async def settled(self, name: str) -> None:
+        """Return once no queued job concerns ``name``: what that user saved is in the
+        database for the next read (a login loading the account). Raises
+        :class:`StoreUnavailable` like :meth:`barrier` while some wait and it fails."""
+        key = name_key(name)
+        if not self._pending.get(key):
+            return
+        if self.failing:
+            raise StoreUnavailable("the database is not answering")
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._settling.setdefault(key, []).append(future)
+        await future
 
     async def close(self, timeout: float) -> list[str]:
         """Stop: wait up to ``timeout`` seconds for the queue to be written, then give up
@@ -235,6 +249,9 @@ class WriteQueue:
             self._pending[name] -= 1
             if self._pending[name] <= 0:
                 del self._pending[name]
+                for future in self._settling.pop(name, ()):
+                    if not future.done():
+                        future.set_result(None)
                 if name in self._told:
                     self._told.discard(name)
                     self._say((name,), SAVED)
@@ -267,6 +284,10 @@ class WriteQueue:
         for barrier in barriers:
             if not barrier.future.done():
                 barrier.future.set_exception(StoreUnavailable(str(exc)))
+        settling, self._settling = self._settling, {}
+        for future in (f for futures in settling.values() for f in futures):
+            if not future.done():
+                future.set_exception(StoreUnavailable(str(exc)))
 
     def _tell_kept(self, names: Iterable[str]) -> None:
         new = [name for name in names if name not in self._told]

@@ -78,6 +78,7 @@ async def login(core: Core, session: Session) -> Account | bool | None:
             _failed(session, code, name)
             continue
         try:
+            await core.writes.settled(name)  # what it saved last time is stored
             account = await asyncio.to_thread(core.store.load, name)
         except StoreUnavailable:
             _say(session, NOT_ANSWERING, "")
