@@ -231,9 +231,9 @@ async def test_a_failure_to_tell_never_stops_the_queue(
 
 
 async def test_settled_waits_for_the_writes_of_one_user_only(queue: WriteQueue) -> None:
-    """A login reads the account after its queued writes: ``settled(name)`` waits for the
-    jobs concerning that name, not for others', and fails while the database does not
-    answer."""
+    """A login reads the account after its queued account writes: ``settled(name)`` waits
+    for the jobs changing that user's account, not for others' nor his games', and fails
+    while the database does not answer."""
     db = Database()
     gate = threading.Event()
 
@@ -242,16 +242,18 @@ async def test_settled_waits_for_the_writes_of_one_user_only(queue: WriteQueue) 
         return db.write("fred's channel")()
 
     await queue.settled("Bob")  # nothing concerns Bob: at once
-    queue.put(slow, "fred's channel", concerns=["Fred"])
+    queue.put(db.write("fred's game"), "fred's game", concerns=["Fred"])  # not his account
+    await queue.settled("Fred")  # at once
+    queue.put(slow, "fred's channel", concerns=["Fred"], account=True)
     waiting = asyncio.ensure_future(queue.settled("fred"))
     await asyncio.sleep(0.05)
     assert not waiting.done()
     await queue.settled("Bob")  # still at once
     gate.set()
     await asyncio.wait_for(waiting, 10)
-    assert db.written == ["fred's channel"]
+    assert db.written == ["fred's game", "fred's channel"]
     db.answering.clear()
-    queue.put(db.write("again"), "again", concerns=["Fred"])
+    queue.put(db.write("again"), "again", concerns=["Fred"], account=True)
     await until(lambda: queue.failing)
     with pytest.raises(StoreUnavailable):
         await queue.settled("Fred")

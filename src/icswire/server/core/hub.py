@@ -292,4 +292,5 @@ class Context:
             name = self.session.name
             run = functools.partial(getattr(self.core.store, method), name, *args)
             described = ", ".join(repr(arg) for arg in args)
-            self.core.writes.put(run, f"{method}({name!r}, {described})", concerns=(name,))
+            what = f"{method}({name!r}, {described})"
+            self.core.writes.put(run, what, concerns=(name,), account=True)

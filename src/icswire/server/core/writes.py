@@ -71,6 +71,7 @@ class _Job:
     key: Hashable | None
     done: Callable[[Any], None] | None
     seq: int
+    account: bool = False
     tries: int = 0
 
 
@@ -98,6 +99,7 @@ class WriteQueue:
         self._told: set[str] = set()  # told KEPT, not told SAVED yet
         self._barriers: list[_Barrier] = []
         self._settling: dict[str, list[asyncio.Future[None]]] = {}  # by name key
+        self._account_writes: Counter[str] = Counter()  # queued account jobs per name key
         self._seq = 0
         self._worker: asyncio.Task[None] | None = None
         self._failing_since: float | None = None
@@ -120,10 +122,13 @@ class WriteQueue:
         concerns: Iterable[str] = (),
         key: Hashable | None = None,
         done: Callable[[Any], None] | None = None,
+        account: bool = False,
     ) -> None:
         """Queue ``run`` (called in a thread; ``what`` names it in the log). ``done`` gets
         its result, on the event loop, once it succeeded. ``concerns``: the names of the
-        users to tell while it waits. ``key``: see the module's documentation."""
+        users to tell while it waits. ``key``: see the module's documentation.
+        ``account``: it changes the accounts of ``concerns`` (their saved settings), which
+        :meth:`settled` waits for."""
         if self._closed:
             log.error("the server has stopped: %s is not saved", what)
             return
@@ -136,8 +141,10 @@ class WriteQueue:
             self._pending.update(added)
         else:
             self._seq += 1
-            job = _Job(run, what, names, key, done, self._seq)
+            job = _Job(run, what, names, key, done, self._seq, account)
             self._jobs.append(job)
+            if account:
+                self._account_writes.update(names)
             if key is not None:
                 self._waiting[key] = job
             self._pending.update(names)
@@ -163,11 +170,11 @@ class WriteQueue:
         await barrier.future
 
     async def settled(self, name: str) -> None:
-        """Return once no queued job concerns ``name``: what that user saved is in the
-        database for the next read (a login loading the account). Raises
+        """Return once no queued account job concerns ``name``: what that user saved is in
+        the database for the next read (a login loading the account). Raises
         :class:`StoreUnavailable` like :meth:`barrier` while some wait and it fails."""
         key = name_key(name)
-        if not self._pending.get(key):
+        if not self._account_writes.get(key):
             return
         if self.failing:
             raise StoreUnavailable("the database is not answering")
@@ -246,12 +253,16 @@ class WriteQueue:
         """``job`` leaves the queue: written, given up for a newer one, or dropped."""
         self._jobs.popleft()
         for name in job.concerns:
+            if job.account:
+                self._account_writes[name] -= 1
+                if self._account_writes[name] <= 0:
+                    del self._account_writes[name]
+                    for future in self._settling.pop(name, ()):
+                        if not future.done():
+                            future.set_result(None)
             self._pending[name] -= 1
             if self._pending[name] <= 0:
                 del self._pending[name]
-                for future in self._settling.pop(name, ()):
-                    if not future.done():
-                        future.set_result(None)
                 if name in self._told:
                     self._told.discard(name)
                     self._say((name,), SAVED)
