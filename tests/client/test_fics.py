@@ -72,7 +72,8 @@ async def test_guests_and_registered_users_log_in_as_fics_clients_do(server: Ser
         session = server.world.online[guest.name.lower()]
         assert session.level1 == 0 and not session.level2  # no ICC settings
         assert session.variables["style"] == 12
-        for name in ("block", "ms", "seekinfo", "seekremove", "pendinfo", "gameinfo"):
+        ivariables = ("block", "ms", "seekinfo", "seekremove", "showownseek", "pendinfo")
+        for name in (*ivariables, "gameinfo", "defprompt", "nowrap"):
             assert session.ivariables[name], name
         assert guest.name in guest.state.players  # from who
     await asyncio.to_thread(server.store.add_user, "Owner", "secret")
@@ -200,15 +201,16 @@ async def test_seeks_are_seen_and_removed_in_both_modes(server: Server) -> None:
         assert (seeks["Ben"].time, seeks["Ben"].increment, seeks["Ben"].color) == (5, 0, "?")
         assert (seeks["Cat"].time, seeks["Cat"].increment, seeks["Cat"].color) == (3, 2, "B")
         assert ann.state.players["Cat"].titles == "U"  # ti=01: unregistered
-        assert {s.name for s in cat.state.seeks.values()} == {"Ben"}  # not its own (<sn>)
+        assert {s.name for s in cat.state.seeks.values()} == {"Ben", "Cat"}  # showownseek
         await ben.run("unseek")
         await sync(ann)
         await sync(cat)
-        assert {s.name for s in ann.state.seeks.values()} == {"Cat"} and cat.state.seeks == {}
+        assert {s.name for s in ann.state.seeks.values()} == {"Cat"}
+        assert {s.name for s in cat.state.seeks.values()} == {"Cat"}
         await cat.run("unseek")
         await sync(ann)
         await until(lambda: not ben.state.seeks)
-        assert ann.state.seeks == {}
+        assert ann.state.seeks == {} and cat.state.seeks == {}
 
 
 @pytest.mark.xfail(reason="the server sends no <sc> and seek list on iset seekinfo 1 (yet)")

@@ -50,8 +50,9 @@ __all__ = ["FICS_SETTINGS", "Block", "FicsConnection", "parse_movelist"]
 
 #: What a FICS-mode connection sets after ``iset block 1`` (each answered by its own
 #: block): prompts always ``fics%``, no wrapping, style 12 with clocks in ms, seeks as
-#: ``<s>``/``<sr>`` (seekremove first, as ``iv_seekinfo`` says), offers as ``<pf>``/
-#: ``<pt>``/``<pr>``, ``<g1>`` for each game, arrivals and departures.
+#: ``<s>``/``<sr>`` (seekremove first, as ``iv_seekinfo`` says) with my own seeks too (as
+#: DG_SEEK gives them), offers as ``<pf>``/``<pt>``/``<pr>``, ``<g1>`` for each game,
+#: arrivals and departures.
 FICS_SETTINGS: Final = (
     "iset defprompt 1",
     "iset nowrap 1",
@@ -59,6 +60,7 @@ FICS_SETTINGS: Final = (
     "set style 12",
     "iset seekremove 1",
     "iset seekinfo 1",
+    "iset showownseek 1",
     "iset pendinfo 1",
     "iset gameinfo 1",
     "set pin 1",
