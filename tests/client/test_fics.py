@@ -86,6 +86,13 @@ async def test_guests_and_registered_users_log_in_as_fics_clients_do(server: Ser
     with pytest.raises(LoginError, match="password is needed"):
         async with fics(server, "Owner"):
             pass
+    with pytest.raises(LoginError, match="not a registered name"):
+        async with fics(server, "Nobody", "secret"):
+            pass
+    async with fics(server, "Ann"):
+        with pytest.raises(LoginError, match="already logged in"):
+            async with fics(server, "Ann"):
+                pass
 
 
 async def test_five_concurrent_commands_each_get_their_own_block(server: Server) -> None:
@@ -180,6 +187,30 @@ async def test_an_observer_who_comes_midway_gets_the_earlier_moves(server: Serve
         await sync(obs)  # its block came before this one
         game = obs.state.my_games[1].game
         assert [m.san for m in game.moves] == ["e4", "c5"] and game.start == chess.Board()
+
+
+async def test_a_dropped_fics_observer_logs_in_again_and_observes_again(
+    server: Server,
+) -> None:
+    async with (
+        connect("127.0.0.1", server.port, "Ann") as ann,
+        connect("127.0.0.1", server.port, "Ben") as ben,
+        fics(server, "Obs") as obs,
+    ):
+        await ann.run("match Ben 5 0 white")
+        await ben.run("accept Ann")
+        await obs.run("observe 1")
+        await ann.send("d4")
+        await until(lambda: 1 in obs.state.my_games and len(obs.state.my_games[1].game.moves) == 1)
+        server.world.online["obs"].abort()  # the connection drops
+        await until(lambda: obs.reconnects == 1 and 1 in obs.state.my_games)
+        game = server.games.by_number[1]
+        assert obs.state.my_games[1].game.board.fen() == game.board.fen()
+        assert server.world.online["obs"].ivariables["block"]  # set up again
+        await ben.run("d5")
+        await until(lambda: len(obs.state.my_games[1].game.moves) == 1)
+        assert obs.state.my_games[1].game.moves[-1].san == "d5"
+        assert obs.state.my_games[1].game.board.fen() == game.board.fen()
 
 
 # -- seeks, challenges ---------------------------------------------------------------------

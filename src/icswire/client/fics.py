@@ -30,7 +30,7 @@ from typing import Any, Final
 
 from icswire.boards.game import Game, PlayedMove
 from icswire.boards.moves import IllegalMoveError, move_from_san, san_from_move, smith_from_move
-from icswire.client.connection import Connection
+from icswire.client.connection import Connection, LoginError
 from icswire.client.state import first_ply
 from icswire.protocol.block import BlockCode
 from icswire.protocol.decoder import Decoder
@@ -123,6 +123,8 @@ class FicsConnection(Connection):
         self._waiting: dict[int, asyncio.Future[Block]] = {}
         self._then: dict[int, Callable[[Block], object]] = {}
         self._ping_filter = PingFilter()
+        self._login_prompts = 0  # login: prompts seen while logging in
+        self._login_said = ""  # the last line the server said while logging in
         self._tasks: set[asyncio.Task[None]] = set()
 
     # -- login -------------------------------------------------------------------------
@@ -130,6 +132,8 @@ class FicsConnection(Connection):
     def _new_decoder(self) -> Decoder:
         self._ping_filter = PingFilter()
         self._blocks = []
+        self._login_prompts = 0
+        self._login_said = ""
         return Decoder()
 
     def _send_login(self) -> None:
@@ -140,9 +144,21 @@ class FicsConnection(Connection):
             self._write("")  # guests and unregistered names press return
 
     def _during_login(self, login: asyncio.Future[str], event: Event) -> None:
+        """The password at ``password:``; a second ``login:`` means the name was refused
+        (the reason is the text before it)."""
         if isinstance(event, Prompt) and event.text == "password: " and self.password:
             self._write(self.password)
             return
+        if isinstance(event, Text) and event.text.strip():
+            self._login_said = event.text.strip()
+            if self.password and "is not a registered name" in event.text:
+                login.set_exception(LoginError(self._login_said))
+                return
+        if isinstance(event, Prompt) and event.text == "login: ":
+            self._login_prompts += 1
+            if self._login_prompts > 1:
+                login.set_exception(LoginError(self._login_said or "the name was refused"))
+                return
         super()._during_login(login, event)
 
     async def _setup(self) -> None:
