@@ -408,7 +408,7 @@ def _fics_board(state: State, record: Any) -> bool:
         _game_info_facts(mine.game, state.game_info.get(number))
         for name in (record.white_name, record.black_name):
             player = state.players.setdefault(name, Player(name))
-            player.state, player.game = ("E" if relation == "E" else "P"), number
+            player.state, player.game = ("E" if abs(record.relation) == 2 else "P"), number
     else:
         mine.relation = relation
         mine.game.apply_style12(record)
