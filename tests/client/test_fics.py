@@ -28,6 +28,7 @@ from icswire.protocol.events import Style12Line, Text
 from icswire.protocol.ivars import PendingFrom, Seek
 from icswire.protocol.style12 import Style12
 from icswire.server.app import Server
+from icswire.server.core.records import GameRecord
 from icswire.server.core.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -51,6 +52,16 @@ async def until(condition: object, timeout: float = 10.0) -> None:
             await asyncio.sleep(0.02)
 
     await asyncio.wait_for(poll(), timeout)
+
+
+async def stored(server: Server, game_id: int) -> GameRecord:
+    """The stored record of a game once its result is stored (writes may be queued)."""
+    async with asyncio.timeout(10):
+        while True:
+            record = await asyncio.to_thread(server.store.game, game_id)
+            if record is not None and record.status is not None:
+                return record
+            await asyncio.sleep(0.02)
 
 
 async def sync(client: Connection) -> None:
@@ -162,8 +173,8 @@ async def test_a_fics_client_and_an_icc_client_play_a_game_and_agree_with_the_se
             assert client.state.my_games == {}
         assert "checkmated" in (ann.state.finished[-1].game.result_description or "")
         assert game.game_id is not None
-        record = await asyncio.to_thread(server.store.game, game.game_id)
-        assert record is not None and record.score == "0-1"
+        record = await stored(server, game.game_id)  # stored once the result is
+        assert record.score == "0-1"
         assert list(record.moves) == [*moves, "Qh4#"]
         # the stored game's moves, as FICS's moves/smoves list them, read back
         listed = await ann.run(f"smoves #{game.game_id}")
