@@ -185,4 +185,9 @@ class Batch:
             return f"\x19[{self.cn} {who}{tag}\n".encode("latin-1") + body + b"\x19]"
         if is_issuer:  # the prompt follows every command, even one with no output
             return body + receiver.prompt_bytes()
-        return NEWLINE.encode() + body + receiver.prompt_bytes() if body else b""
+        if not body:
+            return b""
+        # output nobody asked for starts on a new line, below the prompt; a board brings
+        # its own empty line (FICS's "\n<12> ...") and needs no other
+        newline = NEWLINE.encode()
+        return (body if body.startswith(newline) else newline + body) + receiver.prompt_bytes()
