@@ -36,7 +36,9 @@ def _game(ctx: Context) -> Game | None:
 
 
 def _show_offers(ctx: Context, game: Game) -> None:
+    """DG_OFFERS_IN_MY_GAME to the table, ``<pf>``/``<pt>`` to the players."""
     ctx.batch.add_all(game.audience(), Datagram(game.offers_record()))
+    _games(ctx).sync_offers(game, ctx.batch)
 
 
 async def _offer(ctx: Context, kind: str, status: int, mode: int) -> None:
