@@ -657,6 +657,8 @@ async def sposition(ctx: Context, args: str) -> None:
         record.white_clock,
         record.black_clock,
         moves[-1].time_ms if moves else 0,
+        ply=len(moves),
+        recent=recent_moves(moves),
     )
     ctx.reply(f"Position of {record.white} vs. {record.black} ({len(moves)} half-moves):")
     ctx.batch.add(ctx.session, isolated_board(board, facts))
