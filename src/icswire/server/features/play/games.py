@@ -556,7 +556,8 @@ class Games:
                 batch.add(session, told)
         world, playing = self.core.world, self.by_player.keys()
         for player in game.players:
-            world.availability_changed(player, False, batch, playing)
+            if player.variables["open"]:  # FICS: only an open player was available
+                world.availability_changed(player, False, batch, playing)
 
     def send_lists(self, session: Session, number: int, batch: Batch) -> None:
         """Turning on DG_MY_GAME_STARTED (15) or DG_STARTED_OBSERVING (18) shows my games
