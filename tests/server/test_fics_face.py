@@ -81,8 +81,19 @@ async def moved(mover: Client, other: Client, san: str) -> None:
     """``mover`` plays ``san``; both have seen its board (and the mover its prompt)."""
     await mover.send(san)
     for client in (mover, other):
-        await client.expect(lambda e: isinstance(e, Style12Line) and e.record.pretty_move == san)
-    await mover.expect(lambda e: isinstance(e, Prompt))
+        await heard(client, lambda e: isinstance(e, Style12Line) and e.record.pretty_move == san)
+
+
+async def heard(client: Client, predicate: Any) -> Any:
+    """The next event ``predicate`` takes, and the prompt that ends its unit (so that the
+    client's next ``command`` gets only its own output)."""
+    found = await client.expect(predicate)
+    await client.expect(lambda e: isinstance(e, Prompt))
+    return found
+
+
+def challenged(e: Any) -> bool:
+    return isinstance(e, Text) and e.text.startswith("Challenge:")
 
 
 # -- styles ---------------------------------------------------------------------------------
@@ -295,7 +306,7 @@ async def test_style_10_12_13_and_the_empty_line_before_the_first_board(server: 
     ten = await user(server, "Tenner", "style 10")
     none = await user(server, "Nothing", "style 13")
     await white.send("match blacky 5 0 black")
-    await black.expect(lambda e: isinstance(e, Text) and e.text.startswith("Challenge:"))
+    await heard(black, challenged)
     await black.command("accept")
     creating = "Creating: Blacky (++++) Whitey (++++) unrated blitz 5 0"
     started = "{Game 1 (Blacky vs. Whitey) Creating unrated blitz match.}"
@@ -377,7 +388,7 @@ async def test_moves_with_startpos_shows_a_fischer_random_start(server: Server) 
     white = await user(server, "Whitey", "set style 12")
     black = await user(server, "Blacky", "set style 12", "iset startpos 1")
     await white.send("match blacky 3 0 white fr")
-    await black.expect(lambda e: isinstance(e, Text) and e.text.startswith("Challenge:"))
+    await heard(black, challenged)
     await black.command("accept")
     first = await white.expect(lambda e: isinstance(e, Style12Line))
     events = await black.command("moves")
@@ -468,36 +479,38 @@ async def test_pendinfo_numbers_match_and_game_offers(server: Server) -> None:
     events = await white.command("match blacky 5 0 white")
     params = "Whitey (----) [white] Blacky (----) unrated blitz 5 0"
     assert records(events) == [ivars.PendingTo(1, "Blacky", "match", params)]
-    offered = await black.expect(lambda e: isinstance(e, IvarLine))
+    offered = await heard(black, lambda e: isinstance(e, IvarLine))
     assert offered.record == ivars.PendingFrom(1, "Whitey", "match", params)
     events = await black.command("decline 1")
     assert texts(events)[0] == "You decline the match offer from Whitey."
     assert records(events) == [ivars.PendingRemoved((1,))]
-    await white.expect(lambda e: isinstance(e, IvarLine) and e.record == ivars.PendingRemoved((1,)))
+    await heard(white, lambda e: isinstance(e, IvarLine) and e.record == ivars.PendingRemoved((1,)))
     await white.command("match blacky 5 0 white")
+    await heard(black, lambda e: isinstance(e, IvarLine) and e.record.number == 1)
     await black.command("accept 1")
-    await white.expect(lambda e: isinstance(e, Style12Line))
-    await white.send("e4")
-    await black.expect(lambda e: isinstance(e, Style12Line) and e.record.pretty_move == "e4")
+    await heard(white, lambda e: isinstance(e, Style12Line))
+    await moved(white, black, "e4")
     events = await black.command("takeback 1")
     assert records(events) == [ivars.PendingTo(1, "Whitey", "takeback", "1")]
-    await white.expect(
+    await heard(
+        white,
         lambda e: (
             isinstance(e, IvarLine) and e.record == ivars.PendingFrom(1, "Blacky", "takeback", "1")
-        )
+        ),
     )
     events = await white.command("decline 1")
     assert texts(events)[0] == "You decline the takeback request from Blacky."
     assert records(events) == [ivars.PendingRemoved((1,))]
-    await black.expect(
-        lambda e: isinstance(e, Text) and e.text == "Whitey declines the takeback request."
+    await heard(
+        black, lambda e: isinstance(e, Text) and e.text == "Whitey declines the takeback request."
     )
     events = await black.command("draw")
     assert records(events) == [ivars.PendingTo(1, "Whitey", "draw", "#")]
-    await white.expect(
+    await heard(
+        white,
         lambda e: (
             isinstance(e, IvarLine) and e.record == ivars.PendingFrom(1, "Blacky", "draw", "#")
-        )
+        ),
     )
     events = await white.command("accept 1")  # as FICS: the same as typing "draw"
     assert "{Game 1 (Whitey vs. Blacky) Game drawn by mutual agreement} 1/2-1/2" in texts(events)
@@ -508,7 +521,7 @@ async def test_gameinfo_comes_before_the_first_board(server: Server) -> None:
     white = await user(server, "Whitey", "style 12", "iset gameinfo 1")
     black = await user(server, "Blacky", "style 12")
     await white.send("match blacky 5 2 black")
-    await black.expect(lambda e: isinstance(e, Text) and e.text.startswith("Challenge:"))
+    await heard(black, challenged)
     await black.command("accept")
     line = await white.expect(lambda e: isinstance(e, IvarLine))
     assert line.record == ivars.GameInfo(
@@ -537,7 +550,7 @@ async def test_pin_gin_allresults_and_availinfo(server: Server) -> None:
     assert ivars.format_ivar(arrived.record) == "<wa> Whitey 010P0P0P0P0P0P0P0P0P"
     black = await user(server, "Blacky", "style 12")
     await white.send("match blacky 1 0 black")
-    await black.expect(lambda e: isinstance(e, Text) and e.text.startswith("Challenge:"))
+    await heard(black, challenged)
     await black.command("accept")
     started = "{Game 1 (Blacky vs. Whitey) Creating unrated lightning match.}"
     await pinned.expect(lambda e: isinstance(e, Text) and e.text == started)
@@ -546,6 +559,7 @@ async def test_pin_gin_allresults_and_availinfo(server: Server) -> None:
         assert gone in texts(pinned.events) or await pinned.expect(
             lambda e, gone=gone: isinstance(e, Text) and e.text == gone
         )
+    await heard(white, lambda e: isinstance(e, Style12Line))
     await white.command("resign")
     ended = "{Game 1 (Blacky vs. Whitey) Whitey resigns} 1-0"
     await pinned.expect(lambda e: isinstance(e, Text) and e.text == ended)
@@ -578,3 +592,34 @@ async def test_compressmove_sends_delta_boards_after_moves(server: Server) -> No
     await asyncio.sleep(0.05)
     assert not [e for e in black.events[-3:] if isinstance(e, Style12Line)]
     assert game.clock_ms[WHITE] == made.clock_ms and game.clock_ms[BLACK] == 300_000
+
+
+# -- texts FICS clients read ----------------------------------------------------------------
+
+
+async def test_texts_pychess_reads_around_games(server: Server) -> None:
+    alpha = await user(server, "Alpha", "style 12")
+    beta = await user(server, "Beta", "style 12")
+    await alpha.command("seek 5 0")
+    await beta.expect_text("Alpha (++++) seeking 5 0 unrated blitz")
+    events = await beta.command("seek 5 0")
+    shown = [getattr(e, "text", type(e).__name__) for e in events]
+    # PyChess: from "Your seek matches ..." to the board, the Creating lines 4th and 3rd
+    # from the end, then the empty line
+    at = shown.index("Your seek matches one already posted by Alpha.")
+    assert shown[-5:-1] == [
+        shown[-5],
+        "{Game 1 (" + shown[-5].split(" ")[1] + " vs. " + shown[-5].split(" ")[3] + ")"
+        " Creating unrated blitz match.}",
+        BLANK,
+        "Style12Line",
+    ] and shown[-5].startswith("Creating: ")
+    assert at < len(shown) - 5
+    await heard(alpha, lambda e: isinstance(e, Style12Line))
+    white, black = (alpha, beta) if "Creating: Alpha" in shown[-5] else (beta, alpha)
+    assert texts(await black.command("takeback")) == ["There are no moves in your game."]
+    assert texts(await black.command("flag")) == [
+        "Opponent is not out of time, wait for server autoflag."
+    ]
+    await moved(white, black, "d4")
+    assert texts(await white.command("takeback 2")) == ["There are only 1 half moves in your game."]

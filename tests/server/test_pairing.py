@@ -275,7 +275,7 @@ async def test_seeks_are_announced_and_matching_seeks_pair_at_once(server: Serve
     assert rows[0].split() == ["1", "++++", "Alpha", "3", "0", "unrated", "blitz", "0-9999"]
     assert rows[1] == "1 ad(s) displayed."
     await beta.send("seek 3 0")
-    await beta.expect(is_text("Your seek matches one posted by Alpha."))
+    await beta.expect(is_text("Your seek matches one already posted by Alpha."))
     await alpha.expect(is_text("Your seek 1 matches one posted by Beta."))
     for client in (alpha, watcher):
         removed = await client.expect_dg(DG.SEEK_REMOVED)

@@ -619,7 +619,8 @@ async def seek_(ctx: Context, args: str) -> None:
         return
     for old in sorted(state.seeks.values(), key=lambda s: s.index):
         if _pairs_with(old, new) and not _playing(state, core, old.seeker):
-            ctx.reply(f"Your seek matches one posted by {old.seeker.name}.")
+            # FICS's words, which PyChess reads (then the Creating lines)
+            ctx.reply(f"Your seek matches one already posted by {old.seeker.name}.")
             ctx.batch.add(
                 old.seeker,
                 lines(f"Your seek {old.index} matches one posted by {session.name}."),

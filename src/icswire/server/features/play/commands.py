@@ -107,7 +107,8 @@ async def flag(ctx: Context, args: str) -> None:
         return
     color = game.color_of(ctx.session)
     if game.board.turn == color or game.clock_now(game.board.turn) > 0:
-        ctx.reply("Your opponent is not out of time.")
+        # FICS's words (PyChess reads them as a flag call refused)
+        ctx.reply("Opponent is not out of time, wait for server autoflag.")
         return
     _games(ctx).out_of_time(game, ctx.batch)
 
@@ -150,7 +151,11 @@ async def takeback(ctx: Context, args: str) -> None:
         return
     plies = int(args) if args.strip().isdigit() else 1
     if not 1 <= plies <= len(game.moves):
-        ctx.reply("There are not that many moves to take back.")
+        # FICS's words, which PyChess reads
+        if game.moves:
+            ctx.reply(f"There are only {len(game.moves)} half moves in your game.")
+        else:
+            ctx.reply("There are no moves in your game.")
         return
     color = game.color_of(ctx.session)
     assert color is not None
