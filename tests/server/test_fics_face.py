@@ -540,7 +540,7 @@ async def test_gameinfo_comes_before_the_first_board(server: Server) -> None:
 
 
 async def test_pin_gin_allresults_and_availinfo(server: Server) -> None:
-    pinned = await user(server, "Pinned", "iset pin 1", "set gin 1", "set availinfo 1")
+    pinned = await user(server, "Pinned", "iset pin 1", "set pin 1", "set gin 1", "set availinfo 1")
     results = await user(server, "Results", "iset allresults 1")
     white = await user(server, "Whitey", "style 12")
     arrived = await pinned.expect(
@@ -548,6 +548,7 @@ async def test_pin_gin_allresults_and_availinfo(server: Server) -> None:
     )
     assert arrived.record == ivars.PlayerArrived("Whitey", " ", "01", ((0, "P"),) * 9)
     assert ivars.format_ivar(arrived.record) == "<wa> Whitey 010P0P0P0P0P0P0P0P0P"
+    assert "[Whitey has connected.]" in texts(pinned.events)  # set pin 1: FICS's text
     black = await user(server, "Blacky", "style 12")
     await white.send("match blacky 1 0 black")
     await heard(black, challenged)
@@ -577,6 +578,7 @@ async def test_pin_gin_allresults_and_availinfo(server: Server) -> None:
     await black.close()
     left = await pinned.expect(lambda e: isinstance(e, IvarLine) and e.record != arrived.record)
     assert left.record == ivars.PlayerDeparted("Blacky")
+    assert "[Blacky has disconnected.]" in texts(pinned.events)  # just before <wd>
 
 
 async def test_compressmove_sends_delta_boards_after_moves(server: Server) -> None:

@@ -92,7 +92,14 @@ VARIABLES = VariableTable(
         Variable("shout", "bool", 1, help="hear shouts"),
         Variable("sshout", "bool", 1, help="hear sshouts"),
         Variable("tell", "bool", 1, help="hear tells from unregistered players"),
-        Variable("pin", "bool", 0, help="hear arrivals and departures"),
+        Variable(
+            "pin",
+            "bool",
+            0,
+            help="hear arrivals and departures",
+            on_text="You will now hear logins/logouts.",
+            off_text="You will not hear logins/logouts.",
+        ),
         Variable(
             "gin",
             "bool",

@@ -160,7 +160,7 @@ class World:
         batch.add(session, greeting)
         arrived = self._arrived(session, DG.PLAYER_ARRIVED)
         simple = Datagram(dg.PlayerArrivedSimple(session.name))
-        pin = lines(f"[{session.display_name} has arrived.]")
+        pin = lines(f"[{session.name} has connected.]")  # FICS's words (set pin 1)
         pin_line = lines(arrival_line(session))
         shouts = session.variables["shout"] or session.variables["sshout"]
         sees = self._sees_shouts(session) if shouts else None
@@ -201,7 +201,7 @@ class World:
             return
         batch = Batch(CN.SCN_LOGOUT, None, issuer_name=session.name)
         left = Datagram(dg.PlayerLeft(session.name))
-        pin = lines(f"[{session.display_name} has departed.]")
+        pin = lines(f"[{session.name} has disconnected.]")
         pin_line = lines(ivars.format_player_departed(ivars.PlayerDeparted(session.name)))
         notice = TextOrDatagram(
             (f"Notification: {session.name} has departed.",),
