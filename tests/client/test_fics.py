@@ -182,7 +182,6 @@ async def test_a_fics_client_and_an_icc_client_play_a_game_and_agree_with_the_se
         assert ann.state.players["Ben"].state == "X"
 
 
-@pytest.mark.xfail(reason="the server has no moves command (yet)")
 async def test_an_observer_who_comes_midway_gets_the_earlier_moves(server: Server) -> None:
     async with (
         fics(server, "Ann") as ann,
@@ -255,7 +254,6 @@ async def test_seeks_are_seen_and_removed_in_both_modes(server: Server) -> None:
         assert ann.state.seeks == {} and cat.state.seeks == {}
 
 
-@pytest.mark.xfail(reason="the server sends no <sc> and seek list on iset seekinfo 1 (yet)")
 async def test_seeks_posted_before_login_come_with_iset_seekinfo(server: Server) -> None:
     async with connect("127.0.0.1", server.port, "Ben") as ben:
         await ben.run("seek 5 0")
@@ -280,7 +278,6 @@ async def test_a_challenge_reaches_a_fics_client(server: Server) -> None:
             await reading
 
 
-@pytest.mark.xfail(reason="the server sends no <pf>/<pt>/<pr> for iset pendinfo 1 (yet)")
 async def test_a_challenge_is_a_pf_line_and_goes_with_pr(server: Server) -> None:
     async with fics(server, "Ann") as ann, connect("127.0.0.1", server.port, "Ben") as ben:
         await ben.run("match Ann 3 0 white")

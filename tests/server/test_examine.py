@@ -127,7 +127,7 @@ async def test_history_of_a_played_game_and_of_stored_ones(server: Server) -> No
     first = await stored_game(server, "Fred", "Joe", SCHOLARS, 0, 1, 0)  # Black checkmated
     await stored_game(server, "Joe", "Fred", ["d4", "d5"], 1, 0, 1)  # drawn by agreement
     white = await user(server, "Fred")
-    black = await user(server, "Joe")
+    black = await user(server, "Joe", (), "set style 12")
     batch = Batch(CN.CN_MATCH, None)
     online = server.world.online
     await server.games.start(online["fred"], online["joe"], Terms(initial=5), batch)
@@ -235,7 +235,7 @@ async def test_smoves_text_and_move_list_with_game_number_minus_one(server: Serv
 
 async def test_sposition_gives_an_isolated_board(server: Server) -> None:
     await stored_game(server, "Fred", "Joe", SCHOLARS[:3], 0, 0, 0)
-    lister = await user(server, "Lister", LIST_GRAMS)
+    lister = await user(server, "Lister", LIST_GRAMS, "set style 12")
     events = await lister.command("sposition fred -1")
     (isolated,) = grams(events, DG.ISOLATED_BOARD)
     assert isolated.gamenumber == -1

@@ -225,7 +225,7 @@ async def connect(port: int, name: str, sealed: bool, tag: str = "TIMESTAMP") ->
     client.send("")
     await client.wait_for(b"**** Starting FICS session as " + name.encode())
     client.send("set style 12")
-    await client.wait_for(b"style set to 12.")
+    await client.wait_for(b"Style 12 set.")
     return client
 
 

@@ -52,7 +52,7 @@ async def start(server: Server, white: str, black: str, terms: Terms) -> Any:
 async def test_set_lang_knows_only_english(server: Server) -> None:
     client = await user(server, "Speaker")
     assert texts(await client.command("set Lang English")) == ["lang set to English."]
-    assert texts(await client.command("set lang french")) == ["lang must be one of: English."]
+    assert texts(await client.command("set lang french")) == ["Bad value given for variable lang."]
 
 
 async def test_inchannel_name_lists_that_players_channels(server: Server) -> None:

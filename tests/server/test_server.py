@@ -165,7 +165,7 @@ async def test_set2_acknowledges_and_turning_on_sends_the_lists(server: Server) 
     assert len(client.received(DG.DUMMY_RESPONSE)) == 1
     assert client.received(DG.NEW_MY_RATING)[0].ratings[0] == 0
     variables = {e.variable: e.value for e in client.received(DG.MY_VARIABLE)}
-    assert variables["style"] == 12 and variables["ms"] == 0
+    assert variables["style"] == 1 and variables["ms"] == 0  # FICS's default style
     assert {e.variable for e in client.received(DG.MY_STRING_VARIABLE)} >= {"prompt", "interface"}
     await client.send("set-2 999 1")
     await client.expect_text("Usage: set-2")
@@ -326,7 +326,9 @@ async def test_everyday_commands(server: Server) -> None:
     assert any("locked" in getattr(e, "text", "") for e in await client.command("iset ms 0"))
     await client.command("style 10")
     assert any("style=10" in getattr(e, "text", "") for e in await client.command("vars"))
-    assert any("must be one of" in getattr(e, "text", "") for e in await client.command("style 7"))
+    assert "Style 7 set." in [getattr(e, "text", "") for e in await client.command("style 7")]
+    bad = [getattr(e, "text", "") for e in await client.command("style 14")]
+    assert "Bad value given for variable style." in bad
     assert any(getattr(e, "text", "") == "Commands:" for e in await client.command("help"))
     assert any("Usage: tell" in getattr(e, "text", "") for e in await client.command("help tell"))
     assert any(

@@ -44,12 +44,12 @@ def bits(*numbers: int) -> str:
 
 
 async def user(server: Server, name: str, grams: tuple[int, ...] = (), *setup: str) -> Client:
-    """A logged-in guest; with datagrams, style 13 (no boards)."""
+    """A logged-in guest; with datagrams, style 13 (no boards), else style 12 (not FICS's
+    default, style 1)."""
     client = await Client.connect(server.port, grams)
     login = (f"level2settings={bits(*grams)}",) if grams else ()
     await client.login(name, None, *login)
-    if grams:
-        await client.command("set style 13")
+    await client.command("set style 13" if grams else "set style 12")
     for line in setup:
         await client.command(line)
     return client

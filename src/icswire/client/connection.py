@@ -112,6 +112,9 @@ class Connection:
     async def _setup(self) -> None:
         """What is done once logged in, before :meth:`open` returns."""
         await self._confirm()
+        # boards come from datagrams; style 12 lines, not FICS's default text boards (style
+        # 1), are what the console leaves out
+        await self.run("set style 12")
 
     async def _confirm(self) -> None:
         """Check that the server took the settings: DG_WHO_AM_I comes right after login

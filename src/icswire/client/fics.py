@@ -67,7 +67,11 @@ FICS_SETTINGS: Final = (
 )
 _DO_TIMING_MARK: Final = b"\xff\xfd\x06"
 _WONT_TIMING_MARK: Final = b"\xff\xfc\x06"
-_SET: Final = re.compile(r"\S+ (set|unset)\b|Style \d+ set|style set to \d+", re.IGNORECASE)
+#: What FICS answers a setting it took: ``ms set.``, ``Style 12 set.``, or for ``set pin``
+#: its own words (``You will now hear logins/logouts.``).
+_SET: Final = re.compile(
+    r"\S+ (set|unset)\b|Style \d+ set|style set to \d+|You will (now|not) hear", re.IGNORECASE
+)
 _TIME: Final = r"(?:\s+(\(\d+:\d\d(?:\.\d{3})?\)))?"  # the time a move took
 _MOVE_ROW: Final = re.compile(rf"\s*\d+\.\s+(\.\.\.|\S+){_TIME}(?:\s+(\S+){_TIME})?\s*")
 

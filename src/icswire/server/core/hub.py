@@ -20,7 +20,10 @@ Hooks, in the order features were installed:
 - ``game_started(table, batch)``: a game began, played or examined (after its players
   or examiner were told); ``game_ended(table, batch)``: a played game ended;
 - ``moves(session, text, batch) -> bool``: a line that looks like a move; the first
-  feature that takes it (the mover plays or examines a game) returns True.
+  feature that takes it (the mover plays or examines a game) returns True;
+- ``variable_set(session, name, value, batch, interface)``: ``set`` (``interface``
+  False) or ``iset`` (True) changed a variable; a feature sends what turning it on brings
+  (``iset seekinfo 1``: the seeks; ``iset pendinfo 1``: the offers).
 """
 
 from __future__ import annotations
@@ -100,6 +103,7 @@ LeftHook = Callable[["Session"], None]
 DatagramHook = Callable[["Session", int, "Batch"], None]
 TableHook = Callable[["Table", "Batch"], None]
 MoveTaker = Callable[["Session", str, "Batch"], bool]
+VariableHook = Callable[["Session", str, Any, "Batch", bool], None]
 
 
 @dataclass
@@ -113,6 +117,7 @@ class Registry:
     game_started: list[TableHook] = field(default_factory=list)
     game_ended: list[TableHook] = field(default_factory=list)
     moves: list[MoveTaker] = field(default_factory=list)
+    variable_set: list[VariableHook] = field(default_factory=list)
 
     def add_commands(self, commands: Iterable[Command]) -> None:
         for command in commands:
@@ -152,6 +157,12 @@ class Registry:
 
     def take_move(self, session: Session, text: str, batch: Batch) -> bool:
         return any(taker(session, text, batch) for taker in self.moves)
+
+    def variable_changed(
+        self, session: Session, name: str, value: Any, batch: Batch, interface: bool
+    ) -> None:
+        for hook in self.variable_set:
+            hook(session, name, value, batch, interface)
 
 
 # -- the core --------------------------------------------------------------------------------

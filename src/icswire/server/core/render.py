@@ -216,4 +216,9 @@ class Batch:
                 framed = format_header(*self.block) + body + bytes((BLOCK_END,))
                 return framed + b"\n" + receiver.prompt_bytes()
             return body + receiver.prompt_bytes()
-        return NEWLINE.encode() + body + receiver.prompt_bytes() if body else b""
+        if not body:
+            return b""
+        # output nobody asked for starts on a new line, below the prompt; a board brings
+        # its own empty line (FICS's "\n<12> ...") and needs no other
+        newline = NEWLINE.encode()
+        return (body if body.startswith(newline) else newline + body) + receiver.prompt_bytes()

@@ -14,8 +14,13 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     import chess
 
+    from icswire.server.core.movelist import Movelist
     from icswire.server.core.render import Batch, Message
     from icswire.server.core.session import Session
+
+
+#: FICS's names of this server's rating types, where they differ from the lower-case name.
+FICS_TYPES = {"Bullet": "lightning", "Chess960": "wild/fr"}
 
 
 @dataclass(frozen=True)
@@ -29,9 +34,16 @@ class Terms:
     rating_type: str = "Blitz"
 
     @property
+    def fics_type(self) -> str:
+        """The game's type as FICS names it in its texts and ``<s>`` lines (``blitz``,
+        ``lightning``, ``wild/fr``, ``crazyhouse``): the keys FICS clients look types up
+        by (PyChess's ``GAME_TYPES``)."""
+        return FICS_TYPES.get(self.rating_type, self.rating_type.lower())
+
+    @property
     def words(self) -> str:
         """``rated blitz``: how match lines name the game."""
-        return f"{'rated' if self.rated else 'unrated'} {self.rating_type.lower()}"
+        return f"{'rated' if self.rated else 'unrated'} {self.fics_type}"
 
 
 class Table(Protocol):
@@ -92,6 +104,10 @@ class Table(Protocol):
 
     def observe_title(self) -> str:
         """The line under ``You are now observing game N.``"""
+        ...
+
+    def movelist(self) -> Movelist:
+        """What ``moves`` shows: the moves so far and what the game is."""
         ...
 
 

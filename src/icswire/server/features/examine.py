@@ -24,6 +24,7 @@ import asyncio
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import chess
@@ -46,12 +47,15 @@ from icswire.server.core.boards import (
     illegal_reason,
     isolated_board,
     line_datagrams,
+    recent_moves,
 )
 from icswire.server.core.hub import CommandSet, Context
+from icswire.server.core.movelist import Movelist
 from icswire.server.core.names import name_key
 from icswire.server.core.ratings import RATING_TYPES
 from icswire.server.core.records import GameRecord
 from icswire.server.core.render import Batch, Datagram, Message, lines
+from icswire.server.core.tables import Terms
 from icswire.server.core.texts import icc_games_row, kind_text, rating_text
 
 if TYPE_CHECKING:
@@ -180,6 +184,17 @@ class ExaminedGame:
     def observe_title(self) -> str:
         return f"Game {self.number}: {self.white} vs. {self.black} (examined)"
 
+    def movelist(self) -> Movelist:
+        """The moves up to the position shown (FICS lists an examined game so)."""
+        fics_type = Terms(self.wild, self.rated, self.initial, self.increment, self.rating_type)
+        return Movelist(
+            self.number, self.white, self.black, self.white_rating, self.black_rating,
+            datetime.now(UTC), self.rated, fics_type.fics_type, self.initial, self.increment,
+            self.start, self.start_fen is None,
+            tuple((m.san, m.time_ms) for m in self.line[: self.ply]),
+            self.initial * 60_000, self.initial * 60_000,
+        )  # fmt: skip
+
     # -- the position ------------------------------------------------------------------
 
     @property
@@ -251,6 +266,8 @@ class ExaminedGame:
             clocks[WHITE],
             clocks[BLACK],
             self.line[ply - 1].time_ms if ply else 0,
+            ply=ply,
+            recent=recent_moves(self.line[:ply]),
         )
 
     def board_message(self) -> PositionBoard:
@@ -650,6 +667,8 @@ async def sposition(ctx: Context, args: str) -> None:
         record.white_clock,
         record.black_clock,
         moves[-1].time_ms if moves else 0,
+        ply=len(moves),
+        recent=recent_moves(moves),
     )
     ctx.reply(f"Position of {record.white} vs. {record.black} ({len(moves)} half-moves):")
     ctx.batch.add(ctx.session, isolated_board(board, facts))

@@ -58,14 +58,23 @@ import chess
 
 from icswire.boards.positions import CHESS960, CRAZYHOUSE, new_board
 from icswire.protocol import datagrams as dg
+from icswire.protocol import ivars
 from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.boards import BLACK, WHITE
 from icswire.server.core.hub import CommandSet, Context
 from icswire.server.core.names import name_key
+from icswire.server.core.offers import Offer, Offers
 from icswire.server.core.ratings import rating_type, update
 from icswire.server.core.records import GameRecord
-from icswire.server.core.render import Batch, Datagram, PerReceiver, TextOrDatagram, lines
+from icswire.server.core.render import (
+    Batch,
+    Datagram,
+    Message,
+    PerReceiver,
+    TextOrDatagram,
+    lines,
+)
 from icswire.server.core.store import StoreUnavailable
 from icswire.server.core.tables import Table, Terms
 
@@ -139,6 +148,7 @@ class Challenge:
     color: bool | None  # the challenger's request; None either
     adjourned: GameRecord | None = None
     assessment: dict[Session, tuple[int, int, int]] = field(default_factory=dict)
+    offer: Offer | None = None  # its number among the pending offers (iset pendinfo)
 
     def involves(self, session: Session) -> bool:
         return session is self.challenger or session is self.receiver
@@ -160,6 +170,7 @@ class Pairing:
     challenges: list[Challenge] = field(default_factory=list)
     starting: set[Session] = field(default_factory=set)  # a game is being created for them
     last_color: dict[str, bool] = field(default_factory=dict)  # by name key
+    offers: Offers = field(default_factory=Offers)  # the server's, given at install
 
     def seeks_of(self, session: Session) -> list[Seek]:
         return [s for s in self.seeks.values() if s.seeker is session]
@@ -272,18 +283,26 @@ def _seek_announcement(seek: Seek) -> str:
     return f'{player.name} ({rating}) seeking {_seek_words(seek)} ("play {seek.index}" to respond)'
 
 
-def _seekinfo_line(seek: Seek) -> str:
-    """FICS's ``<s>`` line (``iset seekinfo 1``)."""
+def _seekinfo_record(seek: Seek, own: bool = False) -> ivars.Seek:
+    """FICS's ``<s>`` line (``iset seekinfo 1``; ``<sn>`` for the seeker's own seek with
+    ``iset showownseek 1``): titles as two hex digits (1 unregistered), the rating with its
+    provshow character (`` `` established, ``P`` provisional), FICS's type name."""
     t, player = seek.terms, seek.seeker
     rating, note = _rating(player, t.rating_type)
     color = "?" if seek.color is None else ("W" if seek.color == WHITE else "B")
-    return (
-        f"<s> {seek.index} w={player.name} ti={0 if player.registered else 1:02x}"
-        f" rt={rating}{' ' if note == 2 else 'P'} t={t.initial} i={t.increment}"
-        f" r={'r' if t.rated else 'u'} tp={t.rating_type.lower()} c={color}"
-        f" rr={seek.low}-{seek.high} a={'f' if seek.manual else 't'}"
-        f" f={'t' if seek.formula else 'f'}"
-    )
+    return ivars.Seek(
+        seek.index, player.name, f"{0 if player.registered else 1:02x}", rating,
+        " " if note == 2 else "P", t.initial, t.increment, t.rated, t.fics_type, color,
+        seek.low, seek.high, not seek.manual, seek.formula, own=own,
+    )  # fmt: skip
+
+
+def _seekinfo_line(seek: Seek, own: bool = False) -> str:
+    return ivars.format_seek(_seekinfo_record(seek, own))
+
+
+def _sees_own(session: Session) -> bool:
+    return bool(session.ivariables["seekinfo"] and session.ivariables["showownseek"])
 
 
 def _sought_row(seek: Seek) -> str:
@@ -322,27 +341,45 @@ def _pairs_with(old: Seek, new: Seek) -> bool:
 
 
 def _remove_seek(core: Core, state: Pairing, seek: Seek, reason: int, batch: Batch) -> None:
-    if state.seeks.get(seek.index) is not seek:
+    _remove_seeks(core, state, [seek], reason, batch)
+
+
+def _remove_seeks(
+    core: Core, state: Pairing, seeks: Iterable[Seek], reason: int, batch: Batch
+) -> None:
+    """Seeks are gone: DG_SEEK_REMOVED each, and one ``<sr> N...`` line to those with
+    ``iset seekinfo`` or ``iset seekremove`` (FICS help ``iv_seekremove``)."""
+    gone = [seek for seek in seeks if state.seeks.get(seek.index) is seek]
+    if not gone:
         return
-    del state.seeks[seek.index]
-    gone = Datagram(dg.SeekRemoved(seek.index, reason))
-    info = lines(f"<sr> {seek.index}")
+    for seek in gone:
+        del state.seeks[seek.index]
+    numbers = tuple(seek.index for seek in gone)
+    info = lines(ivars.format_seeks_removed(ivars.SeeksRemoved(numbers)))
+    datagrams = [Datagram(dg.SeekRemoved(seek.index, reason)) for seek in gone]
+    seeker = gone[0].seeker
     for other in core.world.online.values():
-        if other is seek.seeker and reason == SEEKER_LEFT:
+        if other is seeker and reason == SEEKER_LEFT:
             continue
         if DG.SEEK_REMOVED in other.level2:
-            batch.add(other, gone)
-        if other.ivariables["seekinfo"] or other.ivariables["seekremove"]:
+            for datagram in datagrams:
+                batch.add(other, datagram)
+        told = other.ivariables["seekremove"] or (
+            other.ivariables["seekinfo"] and (other is not seeker or _sees_own(other))
+        )
+        if told:
             batch.add(other, info)
 
 
 def _remove_challenge(
     state: Pairing, challenge: Challenge, why: str, batch: Batch, to: Iterable[Session] = ()
 ) -> None:
-    """Take a challenge away: DG_MATCH_REMOVED with ``why`` to both (or to ``to``)."""
+    """Take a challenge away: DG_MATCH_REMOVED with ``why`` to both (or to ``to``), and
+    ``<pr>`` for its offer number."""
     if challenge not in state.challenges:
         return
     state.challenges.remove(challenge)
+    state.offers.close(challenge.offer, batch)
     record = dg.MatchRemoved(challenge.challenger.name, challenge.receiver.name, why)
     receivers = list(to) or [challenge.challenger, challenge.receiver]
     batch.add_all(receivers, Datagram(record))
@@ -354,8 +391,7 @@ def players_busy(core: Core, players: Iterable[Session], batch: Batch) -> None:
     state = core.state(Pairing)
     players = list(players)
     for player in players:
-        for seek in state.seeks_of(player):
-            _remove_seek(core, state, seek, SEEKER_PLAYING, batch)
+        _remove_seeks(core, state, state.seeks_of(player), SEEKER_PLAYING, batch)
     for player in players:
         for challenge in state.challenges_of(player):
             other = challenge.other(player)
@@ -384,8 +420,7 @@ def player_left(core: Core, session: Session) -> None:
     if not state.seeks_of(session) and not state.challenges_of(session):
         return
     batch = Batch(CN.SCN_LOGOUT, None, issuer_name=session.name)
-    for seek in state.seeks_of(session):
-        _remove_seek(core, state, seek, SEEKER_LEFT, batch)
+    _remove_seeks(core, state, state.seeks_of(session), SEEKER_LEFT, batch)
     for challenge in state.challenges_of(session):
         other = challenge.other(session)
         if session is challenge.challenger:
@@ -588,7 +623,8 @@ async def seek_(ctx: Context, args: str) -> None:
         return
     for old in sorted(state.seeks.values(), key=lambda s: s.index):
         if _pairs_with(old, new) and not _playing(state, core, old.seeker):
-            ctx.reply(f"Your seek matches one posted by {old.seeker.name}.")
+            # FICS's words, which PyChess reads (then the Creating lines)
+            ctx.reply(f"Your seek matches one already posted by {old.seeker.name}.")
             ctx.batch.add(
                 old.seeker,
                 lines(f"Your seek {old.index} matches one posted by {session.name}."),
@@ -612,7 +648,9 @@ async def seek_(ctx: Context, args: str) -> None:
 
 
 def _announce_seek(core: Core, seek: Seek, batch: Batch) -> int:
-    """DG_SEEK or the text to those who fit the seek; how many saw it."""
+    """DG_SEEK or the text to those who fit the seek and set ``seek``; ``<s>`` to those
+    with ``iset seekinfo`` (``<sn>`` to the seeker with ``iset showownseek``); how many
+    saw it."""
     record = _seek_record(seek)
     told = TextOrDatagram((_seek_announcement(seek),), DG.SEEK, record)
     own = Datagram(record)
@@ -623,12 +661,42 @@ def _announce_seek(core: Core, seek: Seek, batch: Batch) -> int:
         mine = other is seek.seeker
         if mine:
             batch.add(other, own)
-        elif _fits(seek, other) and (DG.SEEK in other.level2 or other not in playing):
+            if _sees_own(other):
+                batch.add(other, lines(_seekinfo_line(seek, own=True)))
+            continue
+        if _fits(seek, other) and (
+            DG.SEEK in other.level2 or (other not in playing and other.variables["seek"])
+        ):
             batch.add(other, told)
             seen += 1
-        if other.ivariables["seekinfo"] and (not mine or other.ivariables["showownseek"]):
+        if other.ivariables["seekinfo"]:
             batch.add(other, info)
     return seen
+
+
+def seek_list(core: Core, session: Session) -> list[Message]:
+    """``iset seekinfo 1``: ``<sc>``, then an ``<s>`` line for every seek (FICS help
+    ``iv_seekinfo``; the seeker's own as ``<sn>`` with ``iset showownseek``)."""
+    state = core.state(Pairing)
+    shown: list[Message] = [lines(ivars.format_seeks_cleared(ivars.SeeksCleared()))]
+    for index in sorted(state.seeks):
+        seek = state.seeks[index]
+        if seek.seeker is not session:
+            shown.append(lines(_seekinfo_line(seek)))
+        elif _sees_own(session):
+            shown.append(lines(_seekinfo_line(seek, own=True)))
+    return shown
+
+
+def variable_set(core: Core, session: Session, name: str, value: Any, batch: Batch) -> None:
+    """``iset seekinfo 1`` brings the seeks, ``iset pendinfo 1`` the pending offers."""
+    if not value:
+        return
+    if name == "seekinfo":
+        for message in seek_list(core, session):
+            batch.add(session, message)
+    elif name == "pendinfo":
+        core.state(Pairing).offers.send_all(session, batch)
 
 
 @command("unseek", CN.CN_UNSEEKING, "unseek [number]")
@@ -640,13 +708,16 @@ async def unseek(ctx: Context, args: str) -> None:
         if not word.isdigit() or int(word) not in {s.index for s in mine}:
             ctx.reply(f"You have no seek number {word}.")
             return
-        mine = [state.seeks[int(word)]]
+        seek = state.seeks[int(word)]
+        _remove_seeks(ctx.core, state, [seek], SEEK_REMOVED, ctx.batch)
+        ctx.reply(f"Your seek {seek.index} has been removed.")
+        return
     if not mine:
         ctx.reply("You have no active seeks.")
         return
-    for seek in mine:
-        ctx.reply(f"Your seek {seek.index} has been removed.")
-        _remove_seek(ctx.core, state, seek, SEEK_REMOVED, ctx.batch)
+    # FICS: the <sr> line, then the text PyChess reads after it
+    _remove_seeks(ctx.core, state, mine, SEEK_REMOVED, ctx.batch)
+    ctx.reply("Your seeks have been removed.")
 
 
 @command("sought", CN.CN_SOUGHT, "sought [all]")
@@ -804,6 +875,9 @@ async def _challenge(
         return
     state.challenges.append(new)
     text = challenge_text(new)
+    new.offer = state.offers.open(
+        "match", session, receiver, batch, text.removesuffix("."), owner=new
+    )
     batch.add(
         receiver,
         lines(
@@ -817,31 +891,50 @@ async def _challenge(
     batch.add(session, message)
 
 
-def _offers(ctx: Context, name: str, to_me: bool, verb: str) -> Challenge | None:
-    """The one challenge ``name`` names (to me, or from me), or None after saying why."""
-    state = ctx.core.state(Pairing)
+#: The kinds of offers ``accept``, ``decline`` and ``withdraw`` take as a word.
+OFFER_KINDS = ("match", "draw", "abort", "adjourn", "takeback")
+
+
+def _offers(ctx: Context, word: str, to_me: bool, verb: str) -> Offer | None:
+    """The one pending offer ``word`` names, to me (or from me): by its number (as
+    ``<pf>`` showed it), its kind, or the other player's name; the only one when ``word``
+    is empty. None after saying why."""
+    offers = ctx.core.state(Offers)
     session = ctx.session
-    if to_me:
-        mine = [c for c in state.challenges if c.receiver is session]
-        other_of = [(c, c.challenger) for c in mine]
-    else:
-        mine = [c for c in state.challenges if c.challenger is session]
-        other_of = [(c, c.receiver) for c in mine]
-    if not name:
+    mine = offers.to(session) if to_me else offers.sent_by(session)
+    if not word:
         if len(mine) == 1:
             return mine[0]
         if not mine:
             ctx.reply(f"You have no offers to {verb}.")
         else:
-            ctx.reply(f'You have more than one offer; say which one to {verb} ("pending").')
+            ctx.reply(
+                f"You have more than one offer to {verb}.",
+                f'Use "pending" to see them and "{verb} n" to choose which one.',
+            )
         return None
-    key = name_key(name)
-    exact = [c for c, other in other_of if name_key(other.name) == key]
-    found = exact or [c for c, other in other_of if name_key(other.name).startswith(key)]
-    if len(found) == 1:
+    if word.isdigit():
+        found = [o for o in mine if o.number == int(word)]
+        if not found:
+            ctx.reply('Out of range. Use "pending" to see the list of offers.')
+            return None
+        return found[0]
+    if word.lower() in OFFER_KINDS:
+        found = [o for o in mine if o.kind == word.lower()]
+        if not found:
+            ctx.reply(f"There are no pending {word.lower()} offers.")
+            return None
+        return found[0]
+    key = name_key(word)
+
+    def other(offer: Offer) -> str:
+        return name_key((offer.sender if to_me else offer.receiver).name)
+
+    found = [o for o in mine if other(o) == key] or [o for o in mine if other(o).startswith(key)]
+    if len({other(o) for o in found}) == 1:
         return found[0]
     direction = "from" if to_me else "to"
-    ctx.reply(f"There are no offers pending {direction} {name}.")
+    ctx.reply(f"There are no offers pending {direction} {word}.")
     return None
 
 
@@ -868,18 +961,27 @@ async def _accept(ctx: Context, challenge: Challenge, wants: bool | None = None)
     await _start(core, batch, white, black, challenge.terms, resumed=record)
 
 
-@command("accept", CN.CN_ACCEPT, "accept [name]")
+@command("accept", CN.CN_ACCEPT, "accept [n|name|kind]")
 async def accept(ctx: Context, args: str) -> None:
-    challenge = _offers(ctx, args.strip(), to_me=True, verb="accept")
-    if challenge is not None:
-        await _accept(ctx, challenge)
-
-
-@command("decline", CN.CN_DECLINE, "decline [name]")
-async def decline(ctx: Context, args: str) -> None:
-    challenge = _offers(ctx, args.strip(), to_me=True, verb="decline")
-    if challenge is None:
+    offer = _offers(ctx, args.strip(), to_me=True, verb="accept")
+    if offer is None:
         return
+    if isinstance(offer.owner, Challenge):
+        await _accept(ctx, offer.owner)
+    elif offer.accept is not None:
+        await offer.accept(ctx)
+
+
+@command("decline", CN.CN_DECLINE, "decline [n|name|kind]")
+async def decline(ctx: Context, args: str) -> None:
+    offer = _offers(ctx, args.strip(), to_me=True, verb="decline")
+    if offer is None:
+        return
+    if not isinstance(offer.owner, Challenge):
+        if offer.decline is not None:
+            await offer.decline(ctx)
+        return
+    challenge = offer.owner
     name = ctx.session.name
     ctx.reply(f"You decline the match offer from {challenge.challenger.name}.")
     ctx.batch.add(challenge.challenger, lines(f"{name} declines the match offer."))
@@ -888,11 +990,16 @@ async def decline(ctx: Context, args: str) -> None:
     )
 
 
-@command("withdraw", CN.CN_DECLINE, "withdraw [name]")
+@command("withdraw", CN.CN_DECLINE, "withdraw [n|name|kind]")
 async def withdraw(ctx: Context, args: str) -> None:
-    challenge = _offers(ctx, args.strip(), to_me=False, verb="withdraw")
-    if challenge is None:
+    offer = _offers(ctx, args.strip(), to_me=False, verb="withdraw")
+    if offer is None:
         return
+    if not isinstance(offer.owner, Challenge):
+        if offer.withdraw is not None:
+            await offer.withdraw(ctx)
+        return
+    challenge = offer.owner
     name = ctx.session.name
     ctx.reply(f"You withdraw the match offer to {challenge.receiver.name}.")
     ctx.batch.add(challenge.receiver, lines(f"{name} withdraws the match offer."))
@@ -1009,7 +1116,13 @@ async def resume(ctx: Context, args: str) -> None:
 
 def install(core: Core) -> None:
     """Pairing on ``core``: its commands and hooks."""
+    core.state(Pairing).offers = core.state(Offers)
     registry = core.registry
     registry.add_commands(COMMANDS)
+    registry.variable_set.append(
+        lambda session, name, value, batch, interface: (
+            variable_set(core, session, name, value, batch) if interface else None
+        )
+    )
     registry.dg_on.append(lambda session, number, batch: send_lists(core, session, number, batch))
     registry.left.append(lambda session: player_left(core, session))

@@ -1,5 +1,5 @@
 """Watching games: ``games``, ``observe``, ``unobserve``, ``follow``, ``allobservers``,
-``refresh``, ``flip``, ``kibitz`` and ``whisper``.
+``moves``, ``refresh``, ``flip``, ``kibitz`` and ``whisper``.
 
 Observers get what players get (icc-formats.txt section 4, "MY GAMES"): DG_STARTED_OBSERVING
 (18), DG_FLIP (39), the moves so far (DG_MOVE_LIST or DG_POSITION_BEGIN(2)) and the clocks
@@ -27,6 +27,7 @@ from icswire.protocol import datagrams as dg
 from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.hub import CommandSet, Context
+from icswire.server.core.movelist import movelist_lines
 from icswire.server.core.names import name_key
 from icswire.server.core.render import Batch, Datagram, TextOrDatagram, lines
 from icswire.server.core.tables import Table
@@ -291,6 +292,29 @@ def _game_or_current(ctx: Context, args: str) -> Table | None:
     if game is None:
         ctx.reply("You are neither playing, observing nor examining a game.")
     return game
+
+
+@command("moves", CN.CN_MOVES, "moves [game number|name]")
+async def moves(ctx: Context, args: str) -> None:
+    """FICS's move list of a game being played or examined (:mod:`~icswire.server.core.
+    movelist`); without a game, the one played or examined, else every game observed
+    (FICS's ``com_moves``)."""
+    session = ctx.session
+    if args.strip():
+        game = _named_game(ctx, args)
+        shown = [game] if game is not None else []
+    else:
+        seated = ctx.core.tables.seated(session)
+        if seated is not None:
+            shown = [seated]
+        else:
+            shown = [g for n in sorted(session.observing) if (g := ctx.core.tables.find(n))]
+            if not shown:
+                ctx.reply("You are neither playing, observing nor examining a game.")
+    precise = bool(session.ivariables["ms"])
+    startpos = bool(session.ivariables["startpos"])
+    for game in shown:
+        ctx.reply(*movelist_lines(game.movelist(), precise, startpos))
 
 
 @command("refresh", CN.CN_REFRESH, "refresh [game number|name]")

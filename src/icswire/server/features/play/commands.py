@@ -36,7 +36,9 @@ def _game(ctx: Context) -> Game | None:
 
 
 def _show_offers(ctx: Context, game: Game) -> None:
+    """DG_OFFERS_IN_MY_GAME to the table, ``<pf>``/``<pt>`` to the players."""
     ctx.batch.add_all(game.audience(), Datagram(game.offers_record()))
+    _games(ctx).sync_offers(game, ctx.batch)
 
 
 async def _offer(ctx: Context, kind: str, status: int, mode: int) -> None:
@@ -105,7 +107,8 @@ async def flag(ctx: Context, args: str) -> None:
         return
     color = game.color_of(ctx.session)
     if game.board.turn == color or not _games(ctx).flag_fell(game):
-        ctx.reply("Your opponent is not out of time.")
+        # FICS's words (PyChess reads them as a flag call refused)
+        ctx.reply("Opponent is not out of time, wait for server autoflag.")
         return
     _games(ctx).out_of_time(game, ctx.batch)
 
@@ -148,7 +151,11 @@ async def takeback(ctx: Context, args: str) -> None:
         return
     plies = int(args) if args.strip().isdigit() else 1
     if not 1 <= plies <= len(game.moves):
-        ctx.reply("There are not that many moves to take back.")
+        # FICS's words, which PyChess reads
+        if game.moves:
+            ctx.reply(f"There are only {len(game.moves)} half moves in your game.")
+        else:
+            ctx.reply("There are no moves in your game.")
         return
     color = game.color_of(ctx.session)
     assert color is not None

@@ -23,6 +23,7 @@ import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import chess
@@ -38,16 +39,12 @@ from icswire.boards.positions import (
     CRAZYHOUSE,
     new_board,
     strength,
-    style10_from_board,
-    style12_from_board,
 )
 from icswire.protocol import datagrams as dg
-from icswire.protocol.bughouse import Bughouse, format_b1
 from icswire.protocol.codes import IllegalMoveReason, IsVariation, describe_result
 from icswire.protocol.datagrams import DG, MOVE_PART_DGS
+from icswire.protocol.ivars import DeltaBoard, GameInfo, format_delta_board, format_game_info
 from icswire.protocol.level1 import CommandNumber as CN
-from icswire.protocol.style10 import format_style10
-from icswire.protocol.style12 import format_style12
 from icswire.protocol.timeseal import elapsed
 from icswire.server.core.boards import (
     BLACK,
@@ -56,10 +53,16 @@ from icswire.server.core.boards import (
     BoardFacts,
     PositionBoard,
     ServerMove,
+    board_bytes,
+    board_key,
     illegal_reason,
     isolated_board,
     line_datagrams,
+    recent_moves,
 )
+from icswire.server.core.hub import Context
+from icswire.server.core.movelist import Movelist
+from icswire.server.core.offers import NO_PARAMS, Offer, Offers
 from icswire.server.core.ratings import RATING_TYPES
 from icswire.server.core.records import GameRecord
 from icswire.server.core.render import NEWLINE, Batch, Datagram, Message, Raw, lines
@@ -107,6 +110,7 @@ class Game:
     flipped: set[Session] = field(default_factory=set)  # turned their board with ``flip``
     offers: dict[str, set[bool]] = field(default_factory=dict)
     takeback: dict[bool, int] = field(default_factory=dict)
+    pending: dict[tuple[str, bool], Offer] = field(default_factory=dict)  # numbered offers
     timer: asyncio.TimerHandle | None = None
     last_move_time_ms: int = 0
     started: datetime = field(default_factory=lambda: datetime.now(UTC))
@@ -210,6 +214,7 @@ class Game:
         return self.white.name, self.black.name
 
     def facts(self) -> BoardFacts:
+        last = self.moves[-1] if self.moves else None
         return BoardFacts(
             self.number,
             self.white.name,
@@ -220,6 +225,9 @@ class Game:
             self.clock_now(BLACK),
             self.last_move_time_ms,
             True,
+            ply=len(self.moves),
+            recent=recent_moves(self.moves),
+            last_move=(last.verbose, last.san) if last is not None and last.verbose else None,
         )
 
     def board_message(self) -> Message:
@@ -242,7 +250,11 @@ class Game:
         )
 
     def greet_observer(self, session: Session, batch: Batch) -> None:
-        """The offers standing (DG_OFFERS_IN_MY_GAME) and the PGN tags."""
+        """The offers standing (DG_OFFERS_IN_MY_GAME) and the PGN tags; ``<g1>`` to an
+        observer who set ``iset gameinfo 1`` (FICS help ``iv_gameinfo``: "when you start
+        observing a game")."""
+        if session.ivariables["gameinfo"]:
+            batch.add(session, lines(game_info_line(self)))
         batch.add(session, Datagram(self.offers_record()))
         for tag, value in self.pgn_tags():
             batch.add(session, Datagram(dg.PgnTag(self.number, tag, value)))
@@ -274,6 +286,15 @@ class Game:
         white = f"{self.white.name} ({rating_text(self.white_rating, self.white.registered)})"
         black = f"{self.black.name} ({rating_text(self.black_rating, self.black.registered)})"
         return f"Game {self.number}: {white} {black} {t.words} {t.initial} {t.increment}"
+
+    def movelist(self) -> Movelist:
+        t = self.terms
+        return Movelist(
+            self.number, self.white.name, self.black.name, self.white_rating,
+            self.black_rating, self.started, t.rated, t.fics_type, t.initial, t.increment,
+            self.start, self.start_fen is None, tuple((m.san, m.time_ms) for m in self.moves),
+            t.initial * 60_000, t.initial * 60_000,
+        )  # fmt: skip
 
     # -- what players are sent -----------------------------------------------------------
 
@@ -320,60 +341,48 @@ class Game:
 
 
 class BoardMessage(Message):
-    """The board after the last move, in the receiver's style and relation."""
+    """The board after the last move, in the receiver's style and relation. After a move
+    (``after_move``), a style 12 receiver who set ``iset compressmove 1`` gets FICS's delta
+    board instead: ``<d1> game half-moves SAN SMITH time-taken-ms clock-ms lag-ms``, the
+    clock the mover's (FICS help ``iv_compressmove``; the seventh field as FatICS sends
+    it)."""
 
     datagram_kinds = frozenset({DG.BUGHOUSE_HOLDINGS})
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, after_move: bool = False) -> None:
         self.game = game
         self.board = game.board.copy(stack=1)  # the last move is all a board line shows
-        last = game.moves[-1] if game.moves else None
-        self.last_move = (last.verbose, last.san) if last is not None and last.verbose else None
-        self.clocks = {WHITE: game.clock_now(WHITE), BLACK: game.clock_now(BLACK)}
-        self.time_ms = game.last_move_time_ms
+        self.facts = game.facts()
+        last = game.moves[-1] if after_move and game.moves else None
+        self.delta: str | None = None
+        if last is not None and not hasattr(game.board, "pockets"):
+            record = DeltaBoard(
+                game.number, len(game.moves), last.san, last.smith, last.time_ms,
+                last.clock_ms, ("0",),
+            )  # fmt: skip
+            self.delta = format_delta_board(record)
+
+    def _delta(self, receiver: Session) -> bool:
+        return (
+            self.delta is not None
+            and receiver.variables["style"] == 12
+            and bool(receiver.ivariables["compressmove"])
+        )
 
     def key(self, receiver: Session) -> Any:
-        return (
-            receiver.variables["style"],
-            receiver.ivariables["ms"],
-            self.game.relation(receiver),
-            self.game.is_flipped(receiver),
-            DG.BUGHOUSE_HOLDINGS in receiver.level2,
-        )
+        game = self.game
+        if self._delta(receiver):
+            return ("d1", receiver.level1 & 1)
+        return board_key(receiver, game.relation(receiver), game.is_flipped(receiver))
 
     def render(self, receiver: Session) -> bytes:
-        style = receiver.variables["style"]
-        if style == 13:
-            return b""
-        game, ms = self.game, bool(receiver.ivariables["ms"])
-        facts: dict[str, Any] = {
-            "game_number": game.number,
-            "white_name": game.white.name,
-            "black_name": game.black.name,
-            "relation": game.relation(receiver),
-            "initial_time": game.terms.initial,
-            "increment": game.terms.increment,
-            "white_time": self.clocks[WHITE] if ms else self.clocks[WHITE] // 1000,
-            "black_time": self.clocks[BLACK] if ms else self.clocks[BLACK] // 1000,
-            "move_time_ms": self.time_ms,
-            "move_time_precise": ms,
-        }
-        if style == 10:
-            return format_style10(style10_from_board(self.board, **facts)).encode("latin-1")
-        record = style12_from_board(
-            self.board,
-            **facts,
-            flip=game.is_flipped(receiver),
-            clock_ticking=True,
-            lag_ms=0,
-            last_move=self.last_move,
+        game = self.game
+        if self.delta is not None and self._delta(receiver):
+            blank = "" if receiver.level1 & 1 else NEWLINE
+            return (blank + self.delta + NEWLINE).encode("latin-1")
+        return board_bytes(
+            self.board, self.facts, receiver, game.relation(receiver), game.is_flipped(receiver)
         )
-        line = format_style12(record) + NEWLINE
-        pockets = getattr(self.board, "pockets", None)
-        if pockets is not None:
-            white, black = (str(pockets[c]).upper() for c in (WHITE, BLACK))
-            line += format_b1(Bughouse(game.number, white, black)) + NEWLINE
-        return line.encode("latin-1")
 
 
 class MoveDatagrams(Message):
@@ -532,18 +541,21 @@ class Games:
         self, game: Game, batch: Batch, resumed: bool, past: list[GameRecord]
     ) -> None:
         t = game.terms
-        w = f"{game.white.name} ({rating_text(game.white_rating)})"
-        b = f"{game.black.name} ({rating_text(game.black_rating)})"
+        w = f"{game.white.name} ({rating_text(game.white_rating, game.white.registered)})"
+        b = f"{game.black.name} ({rating_text(game.black_rating, game.black.registered)})"
         verb = "Continuing" if resumed else "Creating"
         title = f"Game {game.number} ({game.white.name} vs. {game.black.name})"
-        text = lines(
-            f"Creating: {w} {b} {t.words} {t.initial} {t.increment}",
-            f"{{{title} {verb} {t.words} match.}}",
-        )
+        started = f"{{{title} {verb} {t.words} match.}}"
+        # PyChess and eboard read these two lines together (eboard: at most 4 lines
+        # apart), then an empty line and the board; <g1> comes before that empty line
+        text = lines(f"Creating: {w} {b} {t.words} {t.initial} {t.increment}", started)
+        info = lines(game_info_line(game))
         board = BoardMessage(game)
         for session in game.players:
             color = game.color_of(session)
             batch.add(session, text)
+            if session.ivariables["gameinfo"]:
+                batch.add(session, info)
             batch.add(session, Datagram(game.started_record(DG.MY_GAME_STARTED)))
             batch.add(session, Datagram(dg.Flip(game.number, color == BLACK)))
             game.send_history(session, batch)
@@ -563,9 +575,16 @@ class Games:
             if color == game.board.turn:
                 batch.add(session, Datagram(dg.MyTurn(game.number)))
         listed = Datagram(game.started_record(DG.GAME_STARTED))
+        told = lines(started)
         for session in self.core.world.online.values():
             if DG.GAME_STARTED in session.level2:
                 batch.add(session, listed)
+            if session.variables["gin"] and game.color_of(session) is None:
+                batch.add(session, told)
+        world, playing = self.core.world, self.by_player.keys()
+        for player in game.players:
+            if player.variables["open"]:  # FICS: only an open player was available
+                world.availability_changed(player, False, batch, playing)
         self._stamp_turn(game, batch)
 
     def send_lists(self, session: Session, number: int, batch: Batch) -> None:
@@ -688,10 +707,11 @@ class Games:
         self.save_progress(game)
 
     def _after_move(self, game: Game, batch: Batch) -> None:
-        board_message, grams = BoardMessage(game), MoveDatagrams(game)
+        board_message, grams = BoardMessage(game, after_move=True), MoveDatagrams(game)
         for receiver in game.audience():
             batch.add(receiver, grams)
             batch.add(receiver, board_message)
+        self.sync_offers(game, batch)
         board = game.board
         if board.is_checkmate():
             loser = board.turn
@@ -729,8 +749,63 @@ class Games:
             msec = dg.Msec(game.number, COLOR_LETTER[color], game.clock_ms[color], running)
             batch.add_all(audience, Datagram(msec))
         batch.add_all(audience, BoardMessage(game))
+        self.sync_offers(game, batch)
         self._arm_timer(game)
         self._stamp_turn(game, batch)
+
+    # -- pending offers (FICS's numbers, iset pendinfo) ------------------------------------
+
+    def sync_offers(self, game: Game, batch: Batch) -> None:
+        """Open and close ``game``'s numbered offers (``<pf>``/``<pt>``/``<pr>``) to match
+        the draw, abort, adjourn and takeback requests standing; all close at its end."""
+        offers = self.core.state(Offers)
+        live = self.by_number.get(game.number) is game
+        wanted: dict[tuple[str, bool], str] = {}
+        if live:
+            for kind in ("draw", "abort", "adjourn"):
+                for color in game.offers.get(kind, set()):
+                    wanted[(kind, color)] = NO_PARAMS
+            for color, plies in game.takeback.items():
+                wanted[("takeback", color)] = str(plies)
+        for key, offer in list(game.pending.items()):
+            if wanted.get(key) != offer.params:
+                offers.close(offer, batch)
+                del game.pending[key]
+        for key, params in wanted.items():
+            if key in game.pending:
+                continue
+            kind, color = key
+            game.pending[key] = offers.open(
+                kind,
+                game.player(color),
+                game.player(not color),
+                batch,
+                params,
+                accept=partial(_run_command, kind, "" if kind != "takeback" else params),
+                decline=partial(self._refuse, game, kind, color, False),
+                withdraw=partial(self._refuse, game, kind, color, True),
+            )
+
+    async def _refuse(
+        self, game: Game, kind: str, color: bool, withdrawn: bool, ctx: Context
+    ) -> None:
+        """``decline N`` of a request to me or ``withdraw N`` of mine (FICS ``pending.c``;
+        PyChess reads ``X declines the draw request.``)."""
+        if self.by_number.get(game.number) is not game:
+            return
+        if kind == "takeback":
+            game.takeback.pop(color, None)
+        else:
+            game.offers.get(kind, set()).discard(color)
+        sender, receiver = game.player(color), game.player(not color)
+        if withdrawn:
+            ctx.reply(f"You withdraw the {kind} request to {receiver.name}.")
+            ctx.batch.add(receiver, lines(f"{sender.name} withdraws the {kind} request."))
+        else:
+            ctx.reply(f"You decline the {kind} request from {sender.name}.")
+            ctx.batch.add(sender, lines(f"{receiver.name} declines the {kind} request."))
+        ctx.batch.add_all(game.audience(), Datagram(game.offers_record()))
+        self.sync_offers(game, ctx.batch)
 
     def rearm(self, game: Game) -> None:
         """The clocks changed (moretime): the flag timer follows."""
@@ -805,15 +880,23 @@ class Games:
             batch.add(receiver, said)
             batch.add(receiver, Datagram(record))
             batch.add(receiver, gone)
+        audience = set(game.audience())
         for session in self.core.world.online.values():
             if DG.GAME_RESULT in session.level2:
                 batch.add(session, Datagram(listed))
+            heard = session.variables["gin"] or session.ivariables["allresults"]
+            if heard and session not in audience:
+                batch.add(session, said)
         del self.by_number[game.number]
+        self.sync_offers(game, batch)
         for player in game.players:
             if self.by_player.get(player) is game:
                 del self.by_player[player]
                 player.state, player.state_game = "X", 0
                 self.core.world.state_changed(player, batch)
+        for player in game.players:
+            if player in self.core.world.online.values() and player.variables["open"]:
+                self.core.world.availability_changed(player, True, batch, self.by_player.keys())
         self.core.registry.table_ended(game, batch)
         self._store_end(game, status, mode, color)
 
@@ -837,6 +920,44 @@ class Games:
             key=("game", game.game_id),
             done=lambda changes: announce_ratings(self.core, game, changes),
         )
+
+
+async def _run_command(name: str, args: str, ctx: Context) -> None:
+    """``accept N`` of a request in a game: what FICS does, the command of the request
+    (``draw``, ``takeback 2`` ...) as if the receiver typed it."""
+    command = ctx.core.registry.commands[name]
+    await command.handler(Context(ctx.core, ctx.session, ctx.batch, name), args)
+
+
+def game_info_line(game: Game) -> str:
+    """``<g1>`` (FICS help ``iv_gameinfo``) in the form FICS sends: ``it=`` White's initial
+    seconds and increment, ``i=`` Black's (FatICS found FICS's fields so, against the help
+    file's wording), then ``m=2 n=0``. ``u=`` 1 for a registered player, ``rt=`` the ratings
+    with ``P`` when provisional, ``ts=`` whether each player's client uses timeseal."""
+    t = game.terms
+
+    def rating(player: Session, value: int) -> tuple[int, str]:
+        note = player.ratings.get(t.rating_type, (0, 0))[1] if player.registered else 0
+        return value, "" if note == 2 else "P"
+
+    clock = (t.initial * 60, t.increment)
+    record = GameInfo(
+        game.number,
+        False,
+        t.fics_type,
+        t.rated,
+        (game.white.registered, game.black.registered),
+        clock,
+        clock,
+        0,
+        (rating(game.white, game.white_rating), rating(game.black, game.black_rating)),
+        (
+            bool(getattr(game.white, "timeseal", False)),
+            bool(getattr(game.black, "timeseal", False)),
+        ),
+        ("m=2", "n=0"),
+    )
+    return format_game_info(record)
 
 
 def pstat(p1: str, p2: str, rating_type: str, past: Iterable[GameRecord]) -> Any:
