@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from icswire.server.core.numbers import parse_number
+
 
 @dataclass(frozen=True)
 class Variable:
@@ -31,16 +33,15 @@ class Variable:
             if value is None:
                 raise ValueError(f"Bad value given for variable {self.name}.")
             return value
-        try:
-            number = int(word)
-        except ValueError:
-            raise ValueError(f"Bad value given for variable {self.name}.") from None
-        if self.choices and number not in self.choices:
+        value = parse_number(word, signed=True)
+        if value is None:
+            raise ValueError(f"Bad value given for variable {self.name}.")
+        if self.choices and value not in self.choices:
             listed = ", ".join(map(str, self.choices))
             raise ValueError(f"{self.name} must be one of {listed}.")
-        if not self.choices and not self.low <= number <= self.high:
+        if not self.choices and not self.low <= value <= self.high:
             raise ValueError(f"{self.name} must be between {self.low} and {self.high}.")
-        return number
+        return value
 
     def show(self, value: Any) -> str:
         return str(value)

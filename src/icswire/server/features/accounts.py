@@ -19,6 +19,7 @@ from icswire.protocol import datagrams as dg
 from icswire.protocol.codes import LoginFailed, login_failed_text
 from icswire.protocol.datagrams import DG, encode_datagram
 from icswire.server.core.names import check_name, name_key
+from icswire.server.core.numbers import parse_number
 from icswire.server.core.records import shown_rating
 from icswire.server.core.session import WILL_ECHO, WONT_ECHO, Session
 from icswire.server.core.variables import VARIABLES
@@ -59,8 +60,9 @@ async def login(core: Core, session: Session) -> Account | bool | None:
             return False
         text = line.strip()
         setting, _, value = text.partition("=")
-        if setting == "level1" and value.isdigit():
-            session.level1 = min(int(value), 15)
+        level1 = parse_number(value) if setting == "level1" else None
+        if level1 is not None:
+            session.level1 = min(level1, 15)
             continue
         if setting == "level2settings" and set(value) <= {"0", "1"}:
             session.level2 = frozenset(n for n, bit in enumerate(value) if bit == "1")

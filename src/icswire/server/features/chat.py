@@ -12,6 +12,7 @@ from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.commands import first_word
 from icswire.server.core.hub import CommandSet, Context
 from icswire.server.core.names import check_name, name_key
+from icswire.server.core.numbers import parse_number
 from icswire.server.core.render import Datagram, TextOrDatagram
 
 if TYPE_CHECKING:
@@ -28,8 +29,9 @@ async def tell(ctx: Context, args: str) -> None:
     if not target or not text:
         ctx.reply("Usage: tell <name|channel> <message>")
         return
-    if target.isdigit():
-        await channel_tell(ctx, int(target), text)
+    channel = parse_number(target)
+    if channel is not None:
+        await channel_tell(ctx, channel, text)
         return
     session, receiver = ctx.session, ctx.world.find(target)
     if receiver is None:
@@ -89,8 +91,9 @@ async def sshout(ctx: Context, args: str) -> None:
 
 
 def _channel(ctx: Context, text: str) -> int | None:
-    if text.strip().isdigit() and int(text) in CHANNELS:
-        return int(text)
+    channel = parse_number(text.strip())
+    if channel is not None and channel in CHANNELS:
+        return channel
     ctx.reply(f"The channel must be a number from {CHANNELS.start} to {CHANNELS.stop - 1}.")
     return None
 
@@ -123,11 +126,13 @@ async def remove_channel(ctx: Context, args: str) -> None:
 
 @command("inchannel", CN.CN_INCHANNEL, "inchannel [number]")
 async def inchannel(ctx: Context, args: str) -> None:
-    wanted = (
-        [int(args)]
-        if args.strip().isdigit()
-        else sorted(c for c, m in ctx.world.channels.items() if m)
-    )
+    if args.strip():
+        channel = _channel(ctx, args)
+        if channel is None:
+            return
+        wanted = [channel]
+    else:
+        wanted = sorted(c for c, m in ctx.world.channels.items() if m)
     rows = []
     for channel in wanted:
         members = sorted(s.display_name for s in ctx.world.channels.get(channel, ()))

@@ -63,6 +63,7 @@ from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.boards import BLACK, WHITE
 from icswire.server.core.hub import CommandSet, Context
 from icswire.server.core.names import name_key
+from icswire.server.core.numbers import parse_number
 from icswire.server.core.ratings import rating_type, update
 from icswire.server.core.records import GameRecord
 from icswire.server.core.render import Batch, Datagram, PerReceiver, TextOrDatagram, lines
@@ -95,7 +96,7 @@ MAX_INCREMENT = 999
 #: DG_SEEK_REMOVED reasons.
 SEEKER_LEFT, SEEKER_PLAYING, SEEK_REMOVED, SEEK_REPLACED = 1, 2, 3, 4
 GUESTS_UNRATED = "Unregistered players cannot play rated games."
-_RANGE = re.compile(r"(\d{0,4})-(\d{0,4})")
+_RANGE = re.compile(r"([0-9]{0,4})-([0-9]{0,4})")
 COMMANDS = CommandSet()
 command = COMMANDS.command
 _WILD_WORDS = {"fr": CHESS960, "chess960": CHESS960, "zh": CRAZYHOUSE, "crazyhouse": CRAZYHOUSE}
@@ -432,8 +433,8 @@ def _parse(words: list[str], seek: bool) -> _Asked | str:
     tokens: Iterator[str] = iter(words)
     for token in tokens:
         word = token.lower()
-        if word.isdigit():
-            asked.times.append(int(word))
+        if (value := parse_number(word)) is not None:
+            asked.times.append(value)
         elif word in ("r", "rated"):
             asked.rated = True
         elif word in ("u", "unrated"):
@@ -443,12 +444,12 @@ def _parse(words: list[str], seek: bool) -> _Asked | str:
         elif word in ("b", "black"):
             asked.color = BLACK
         elif word == "wild":
-            number = next(tokens, "")
-            if not number.isdigit():
+            wild = parse_number(next(tokens, ""))
+            if wild is None:
                 return "Usage: wild <number>"
-            asked.wild = int(number)
-        elif word.startswith("wild") and word[4:].lstrip("/").isdigit():
-            asked.wild = int(word[4:].lstrip("/"))
+            asked.wild = wild
+        elif word.startswith("wild") and (wild := parse_number(word[4:].lstrip("/"))) is not None:
+            asked.wild = wild
         elif word in _WILD_WORDS:
             asked.wild = _WILD_WORDS[word]
         elif seek and (found := _RANGE.fullmatch(word)):
@@ -633,10 +634,11 @@ async def unseek(ctx: Context, args: str) -> None:
     mine = state.seeks_of(ctx.session)
     word = args.strip()
     if word:
-        if not word.isdigit() or int(word) not in {s.index for s in mine}:
+        index = parse_number(word)
+        if index is None or index not in {s.index for s in mine}:
             ctx.reply(f"You have no seek number {word}.")
             return
-        mine = [state.seeks[int(word)]]
+        mine = [state.seeks[index]]
     if not mine:
         ctx.reply("You have no active seeks.")
         return
@@ -665,8 +667,9 @@ async def play(ctx: Context, args: str) -> None:
     if not word:
         ctx.reply("Usage: play <number|name>")
         return
-    if word.isdigit():
-        seek = state.seeks.get(int(word))
+    index = parse_number(word)
+    if index is not None:
+        seek = state.seeks.get(index)
     else:
         seeker = ctx.world.find(word)
         found = state.seeks_of(seeker) if seeker is not None else []
