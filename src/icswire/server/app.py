@@ -17,6 +17,7 @@ from icswire.protocol import datagrams as dg
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.commands import expand_alias, looks_like_move, split_tag, unknown
 from icswire.server.core.hub import Command, Context, Core
+from icswire.server.core.names import name_key
 from icswire.server.core.render import Batch, Datagram, Lines, lines
 from icswire.server.core.session import Session
 from icswire.server.core.store import Account, Store
@@ -109,6 +110,8 @@ class Server:
             if account is not False:
                 if isinstance(account, Account):
                     await accounts.load_account(self.core, session, account)
+                if not self._admit(session):
+                    return
                 self._enter(session)
                 while not session.closed:
                     line = await session.read_line()
@@ -132,6 +135,21 @@ class Server:
                 time.monotonic() - started,
                 commands,
             )
+
+    def _admit(self, session: Session) -> bool:
+        """One session per name, checked and taken with no await in between: a registered
+        user who is online already takes over (the old session leaves at once, its
+        connection is closed), an unregistered name taken meanwhile is refused."""
+        old = self.world.online.get(name_key(session.name))
+        if old is None or old is session:
+            return True
+        if not session.registered:
+            accounts.name_taken(session)
+            return False
+        accounts.take_over(session, old)
+        self._leave(old)
+        self.core.spawn(old.close())
+        return True
 
     def _enter(self, session: Session) -> None:
         """Greet a user who logged in, tell the others, send the lists the DGs it turned

@@ -8,6 +8,13 @@ echo is switched off around it, as telnet servers do). Failures give DG_LOGIN_FA
 text, and the datagram too when level 2 asked for it. A registered user's saved
 variables, channels, notify list, aliases and ratings are loaded once the password is
 right (:func:`load_account`).
+
+One session per name. An unregistered name that is online is refused at once. A registered
+user who logs in again takes over, as on FICS: the old connection is told "you can't both
+be logged in" and closed (its games end as a disconnection's do), so someone whose old
+connection hangs can always get back in, and the password proves the account is theirs.
+The app decides this when the user enters (:func:`take_over`, :func:`name_taken`), with no
+await between the check and the entry: two logins of one account at once leave one.
 """
 
 from __future__ import annotations
@@ -77,8 +84,8 @@ async def login(core: Core, session: Session) -> Account | bool | None:
             _failed(session, code, name)
             continue
         account = await asyncio.to_thread(core.store.load, name)
-        if name_key(name) in core.world.online:
-            _failed(session, LoginFailed.ALREADY_LOGGED_IN, account.name if account else name)
+        if account is None and name_key(name) in core.world.online:
+            _failed(session, LoginFailed.ALREADY_LOGGED_IN, name)
             continue
         if account is None:
             if password:
@@ -110,6 +117,20 @@ async def login(core: Core, session: Session) -> Account | bool | None:
             continue
         session.name, session.registered = account.name, True
         return account
+
+
+def take_over(session: Session, old: Session) -> None:
+    """FICS's texts when a registered user logs in again: the old connection is told why it
+    goes (clients such as PyChess look for this line), the new one whom it replaced."""
+    old.send_raw(
+        f"\r\n**** {old.name} has arrived - you can't both be logged in. ****\r\n".encode()
+    )
+    _say(session, f"**** {session.name} is already logged in - kicking them out. ****", "")
+
+
+def name_taken(session: Session) -> None:
+    """Somebody took this unregistered name while ``session`` was pressing return."""
+    _failed(session, LoginFailed.ALREADY_LOGGED_IN, session.name)
 
 
 async def _enter(session: Session, name: str, guest: bool) -> bool | None:

@@ -203,6 +203,12 @@ def _seek_rating(player: Session, kind: str) -> str:
     return str(rating) if rating else "----"
 
 
+def same_player(one: Session, other: Session) -> bool:
+    """The same account (or guest name) on both sides: players are compared by name, not
+    by session, so nobody is ever paired with himself."""
+    return name_key(one.name) == name_key(other.name)
+
+
 def _playing(state: Pairing, core: Core, session: Session) -> bool:
     return session in core.play.by_player or session in state.starting
 
@@ -308,7 +314,7 @@ def _fits(seek: Seek, player: Session) -> bool:
 def _pairs_with(old: Seek, new: Seek) -> bool:
     """Do two automatic seeks of two players make a game?"""
     return (
-        old.seeker is not new.seeker
+        not same_player(old.seeker, new.seeker)
         and old.terms == new.terms
         and not old.manual
         and not new.manual
@@ -520,6 +526,8 @@ async def _start(
     resumed: GameRecord | None = None,
 ) -> Table:
     """Clear both players' seeks and challenges, then start the game."""
+    if same_player(white, black):
+        raise ValueError(f"{white.name} cannot play himself")
     state = core.state(Pairing)
     players_busy(core, (white, black), batch)
     state.starting |= {white, black}
@@ -677,7 +685,7 @@ async def play(ctx: Context, args: str) -> None:
     if seek is None:
         ctx.reply("That seek is not available.")
         return
-    if seek.seeker is session:
+    if same_player(seek.seeker, session):
         ctx.reply("You cannot respond to your own seek.")
         return
     if _playing(state, core, session):
@@ -743,7 +751,7 @@ def _opponent(ctx: Context, name: str) -> Session | None:
     if receiver is None:
         ctx.reply(f'No user named "{name}" is logged in.')
         return None
-    if receiver is session:
+    if same_player(receiver, session):
         ctx.reply("You can't match yourself.")
         return None
     if _playing(state, core, session):
@@ -998,7 +1006,7 @@ async def resume(ctx: Context, args: str) -> None:
             return
     for record in records:
         other = ctx.world.find(_opponent_name(record, session))
-        if other is not None and other.registered and other is not session:
+        if other is not None and other.registered and not same_player(other, session):
             if _opponent(ctx, other.name) is None:
                 return
             await _offer_resume(ctx, other, record)
