@@ -11,6 +11,7 @@ import pytest
 
 from icswire.protocol.events import Prompt, Text
 from icswire.server.app import Server
+from icswire.server.core.limits import Backoff, Limits
 from icswire.server.core.session import Session
 from icswire.server.core.store import Store
 from icswire.server.core.tables import Terms
@@ -118,3 +119,94 @@ def test_pairing_compares_players_by_name_not_by_session() -> None:
     assert not pairing._pairs_with(*ads)
     ads[1].seeker = Session(None, None, name="Eve")  # type: ignore[arg-type]
     assert pairing._pairs_with(*ads)
+
+
+# -- passwords and names ---------------------------------------------------------------------
+
+
+async def test_wrong_passwords_on_one_connection_end_it_before_the_right_one(
+    server: Server,
+) -> None:
+    await asyncio.to_thread(server.store.add_user, "Dan", "secret")
+    client = await connect(server)
+    await client.send(*(f"Dan guess{n}" for n in range(5)), "Dan secret")
+    assert await closed(client)
+    said = texts(client)
+    assert said.count("**** Invalid password! ****") == 3
+    assert "**** Too many failed logins; disconnecting. ****" in said
+    assert not any("Starting FICS session" in text for text in said)
+
+
+@pytest.mark.parametrize(
+    "name", ["admin", "Administrator", "root", "Server", "ROOT", "GuestABCD", "who", "tell", "quit"]
+)
+async def test_reserved_names_and_command_words_are_refused_to_guests(
+    server: Server, name: str
+) -> None:
+    client = await connect(server)
+    await client.send(name)
+    await client.expect_text(f'Sorry, "{name}" is a reserved name; please choose another.')
+    assert await client.login("Fred") == "Fred"
+
+
+async def from_address(server: Server, address: str) -> Client:
+    """A connection from another loopback address (all of 127/8 is this machine)."""
+    reader, writer = await asyncio.open_connection(
+        "127.0.0.1", server.port, local_addr=(address, 0)
+    )
+    return Client(reader, writer, ())
+
+
+async def attempt(client: Client, line: str) -> str:
+    """What the server says to one ``name password`` line."""
+    await client.send(line)
+    outcome = await client.expect(
+        lambda e: (
+            isinstance(e, Text)
+            and any(
+                word in e.text
+                for word in ("Starting FICS session", "Invalid password", "Too many failed logins")
+            )
+        )
+    )
+    return str(outcome.text)
+
+
+async def test_failed_logins_make_the_address_and_the_account_wait(server: Server) -> None:
+    limits = server.limits
+    limits.free_failures, limits.failure_delay = 2, 30.0
+    for name, password in (("Dan", "secret"), ("Eve", "secret2")):
+        await asyncio.to_thread(server.store.add_user, name, password)
+    guesser = await from_address(server, "127.0.0.2")
+    for n in range(2):
+        assert await attempt(guesser, f"Dan guess{n}") == "**** Invalid password! ****"
+    assert await attempt(guesser, "Dan guess2") == "**** Invalid password! ****"
+    assert await closed(guesser)  # three wrong passwords on one connection
+    # the right password is not even checked while the account must wait, from anywhere
+    dan = await from_address(server, "127.0.0.3")
+    assert await attempt(dan, "Dan secret") == (
+        '**** Too many failed logins for "Dan"; try again in 30 seconds. ****'
+    )
+    # nor is any account's from the guessing address
+    again = await from_address(server, "127.0.0.2")
+    assert await attempt(again, "Eve secret2") == (
+        "**** Too many failed logins from your address; try again in 30 seconds. ****"
+    )
+    eve = await from_address(server, "127.0.0.3")
+    assert await attempt(eve, "Eve secret2") == "**** Starting FICS session as Eve ****"
+    limits.failure_delay = 0.01  # as if the wait were over
+    assert await attempt(dan, "Dan secret") == "**** Starting FICS session as Dan ****"
+
+
+def test_the_waits_grow_to_a_cap_and_are_forgotten() -> None:
+    limits = Limits(free_failures=3, failure_delay=2.0, max_failure_delay=60.0)
+    limits.forget_failures = 3600.0
+    backoff = Backoff()
+    waits = []
+    for second in range(10):
+        waits.append(backoff.wait("address 10.0.0.1", limits, float(second)))
+        backoff.failed("address 10.0.0.1", limits, float(second))
+    assert waits == [0.0] * 4 + [1.0, 3.0, 7.0, 15.0, 31.0, 59.0]  # 2, 4, 8, ... s after
+    assert backoff.wait("address 10.0.0.1", limits, 9.0) == 60.0  # the cap
+    assert backoff.wait("address 10.0.0.2", limits, 9.0) == 0.0
+    assert backoff.wait("address 10.0.0.1", limits, 9.0 + 3601) == 0.0

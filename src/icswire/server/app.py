@@ -17,6 +17,7 @@ from icswire.protocol import datagrams as dg
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.commands import expand_alias, looks_like_move, split_tag, unknown
 from icswire.server.core.hub import Command, Context, Core
+from icswire.server.core.limits import Limits
 from icswire.server.core.names import name_key
 from icswire.server.core.render import Batch, Datagram, Lines, lines
 from icswire.server.core.session import Session
@@ -42,10 +43,16 @@ LISTEN_BACKLOG = 1024
 class Server:
     """An Internet Chess Server on ``host``:``port`` keeping accounts in ``store``."""
 
-    def __init__(self, store: Store, host: str = "127.0.0.1", port: int = 5000) -> None:
+    def __init__(
+        self,
+        store: Store,
+        host: str = "127.0.0.1",
+        port: int = 5000,
+        limits: Limits | None = None,
+    ) -> None:
         self.host = host
         self.port = port
-        self.core = core = Core(store)
+        self.core = core = Core(store, limits=limits or Limits())
         # the order of installation is the order hooks run in: a player who leaves ends
         # his game first, then stops watching and examining, then his offers go
         self.games: Games = play.install(core)
@@ -62,6 +69,11 @@ class Server:
     @property
     def world(self) -> World:
         return self.core.world
+
+    @property
+    def limits(self) -> Limits:
+        """Timeouts, caps and rates (change them before or while serving)."""
+        return self.core.limits
 
     @property
     def stuck_after(self) -> float:
@@ -101,7 +113,9 @@ class Server:
         assert task is not None
         self._tasks.add(task)
         host, port = writer.get_extra_info("peername")[:2]
-        session = Session(reader, writer, peer=f"{host}:{port}", stuck_after=self.stuck_after)
+        session = Session(
+            reader, writer, peer=f"{host}:{port}", host=host, stuck_after=self.stuck_after
+        )
         self._sessions.add(session)
         started = time.monotonic()
         commands = 0

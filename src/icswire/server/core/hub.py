@@ -30,6 +30,7 @@ from collections.abc import Awaitable, Callable, Coroutine, Iterable, Iterator, 
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
+from icswire.server.core.limits import Limits
 from icswire.server.core.tables import Table, Tables, Terms
 from icswire.server.core.world import World
 
@@ -114,6 +115,10 @@ class Registry:
                 raise ValueError(f"two features define the command {command.name!r}")
             self.commands[command.name] = command
 
+    def words(self) -> frozenset[str]:
+        """Every command name and short form (names nobody may log in as)."""
+        return frozenset((*self.commands, *ABBREVIATIONS))
+
     def find_command(self, word: str) -> Command | list[str]:
         """The command ``word`` names, or the (possibly empty) list of commands it could be."""
         word = ABBREVIATIONS.get(word.lower(), word.lower())
@@ -188,6 +193,8 @@ class Core:
     world: World = field(default_factory=World)
     tables: Tables = field(default_factory=Tables)
     registry: Registry = field(default_factory=Registry)
+    #: What a connection, an address and a user may do (timeouts, caps, rates).
+    limits: Limits = field(default_factory=Limits)
     #: Seconds a receiver may stay over the output limit before it is cut off.
     stuck_after: float = 30.0
     #: True while the server shuts down: nobody is told who leaves, no game ends.

@@ -42,7 +42,8 @@ class Session:
 
     reader: asyncio.StreamReader
     writer: asyncio.StreamWriter
-    peer: str = ""
+    peer: str = ""  # host:port
+    host: str = ""  # the address, which per-address limits count by
     name: str = ""
     registered: bool = False
     logged_in: bool = False

@@ -20,12 +20,14 @@ await between the check and the entry: two logins of one account at once leave o
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import TYPE_CHECKING
 
 from icswire.protocol import datagrams as dg
 from icswire.protocol.codes import LoginFailed, login_failed_text
 from icswire.protocol.datagrams import DG, encode_datagram
-from icswire.server.core.names import check_name, name_key
+from icswire.server.core.limits import Backoff, seconds_text
+from icswire.server.core.names import check_name, is_reserved, name_key
 from icswire.server.core.numbers import parse_number
 from icswire.server.core.records import shown_rating
 from icswire.server.core.session import WILL_ECHO, WONT_ECHO, Session
@@ -43,23 +45,73 @@ WELCOME = (
     "",
 )
 PROMPT = "login: "
+TOO_MANY_TRIES = "**** Too many failed logins; disconnecting. ****"
 
 
 def _say(session: Session, *text: str) -> None:
     session.send_raw("".join(line + "\r\n" for line in text).encode("latin-1"))
 
 
-def _failed(session: Session, code: int, name: str = "") -> None:
-    text = login_failed_text(code, name=name)
+def _failed(session: Session, code: int, name: str = "", text: str = "") -> None:
+    """A refusal: the spec's text for ``code`` (or ``text``), and DG_LOGIN_FAILED."""
+    text = text or login_failed_text(code, name=name)
     _say(session, text, "")
     if DG.LOGIN_FAILED in session.level2:
         session.send_raw(encode_datagram(dg.LoginFailed(code, text)))
 
 
+def _reserved(core: Core, name: str) -> bool:
+    """Is ``name`` one that nobody may take as a guest (the server's, an administrator's,
+    a command word)?"""
+    return is_reserved(name) or name_key(name) in core.registry.words()
+
+
+def _address_key(session: Session) -> str:
+    return f"address {session.host}"
+
+
+def _account_key(account: Account) -> str:
+    return f"account {name_key(account.name)}"
+
+
+def _must_wait(core: Core, session: Session, account: Account) -> str | None:
+    """Why a password for ``account`` from this address is not checked now (too many
+    failures lately, from here or for this account), or None."""
+    failures, limits, now = core.state(Backoff), core.limits, time.monotonic()
+    by_address = failures.wait(_address_key(session), limits, now)
+    by_account = failures.wait(_account_key(account), limits, now)
+    if by_address <= 0 and by_account <= 0:
+        return None
+    where = f'for "{account.name}"' if by_account >= by_address else "from your address"
+    wait = seconds_text(max(by_address, by_account))
+    return f"**** Too many failed logins {where}; try again in {wait}. ****"
+
+
+async def _password(core: Core, session: Session, account: Account, password: str) -> bool:
+    """Check ``password`` (unless this address or account must wait), counting failures."""
+    refusal = _must_wait(core, session, account)
+    if refusal is not None:
+        _failed(session, LoginFailed.SOMETHING_WRONG, text=refusal)
+        return False
+    if await asyncio.to_thread(core.store.check_password, account.name, password):
+        core.state(Backoff).forget(_account_key(account))
+        return True
+    failures, limits, now = core.state(Backoff), core.limits, time.monotonic()
+    failures.failed(_address_key(session), limits, now)
+    failures.failed(_account_key(account), limits, now)
+    _say(session, "**** Invalid password! ****", "")
+    if DG.LOGIN_FAILED in session.level2:
+        text = login_failed_text(LoginFailed.INVALID_PASSWORD)
+        session.send_raw(encode_datagram(dg.LoginFailed(LoginFailed.INVALID_PASSWORD, text)))
+    return False
+
+
 async def login(core: Core, session: Session) -> Account | bool | None:
     """Run the dialogue. Returns the account of a registered user, None for a guest or an
-    unregistered name (``session.name`` is set), or False if the connection went away."""
+    unregistered name (``session.name`` is set), or False if the connection went away or
+    was closed (too many wrong passwords)."""
     _say(session, *WELCOME)
+    tries = core.limits.login_tries
     while True:
         session.send_raw(PROMPT.encode())
         line = await session.read_line()
@@ -90,8 +142,12 @@ async def login(core: Core, session: Session) -> Account | bool | None:
         if account is None:
             if password:
                 _failed(session, LoginFailed.UNREGISTERED_NAME_WITH_PASSWORD, name)
-                continue
-            return await _enter(session, name, guest=False)
+            elif _reserved(core, name):
+                reserved = f'Sorry, "{name}" is a reserved name; please choose another.'
+                _failed(session, LoginFailed.UNREGISTERED_NAME_FILTERED, text=reserved)
+            else:
+                return await _enter(session, name, guest=False)
+            continue
         if not password:
             _say(
                 session,
@@ -107,16 +163,13 @@ async def login(core: Core, session: Session) -> Account | bool | None:
             password = answer.strip()
             if not password:
                 continue
-        if not await asyncio.to_thread(core.store.check_password, account.name, password):
-            _say(session, "**** Invalid password! ****", "")
-            if DG.LOGIN_FAILED in session.level2:
-                text = login_failed_text(LoginFailed.INVALID_PASSWORD)
-                session.send_raw(
-                    encode_datagram(dg.LoginFailed(LoginFailed.INVALID_PASSWORD, text))
-                )
-            continue
-        session.name, session.registered = account.name, True
-        return account
+        if await _password(core, session, account, password):
+            session.name, session.registered = account.name, True
+            return account
+        tries -= 1
+        if tries == 0:
+            _failed(session, LoginFailed.SOMETHING_WRONG, text=TOO_MANY_TRIES)
+            return False
 
 
 def take_over(session: Session, old: Session) -> None:
