@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+import socket
+from collections.abc import AsyncIterator, Callable
 
 import pytest
 
@@ -38,10 +39,15 @@ def texts(client: Client) -> list[str]:
 
 
 async def closed(client: Client, timeout: float = 10.0) -> bool:
-    """Wait until the server closes the connection; False if it stays open."""
-    with contextlib.suppress(ConnectionError, TimeoutError):
+    """Wait until the server closes the connection (or resets it: lines sent after the
+    server closed it); False if it stays open."""
+    try:
         await client.expect(lambda e: False, timeout)
-    return client.reader.at_eof()
+    except ConnectionError:
+        return True
+    except TimeoutError:
+        return False
+    raise AssertionError("unreachable")
 
 
 async def connect(server: Server) -> Client:
@@ -210,3 +216,92 @@ def test_the_waits_grow_to_a_cap_and_are_forgotten() -> None:
     assert backoff.wait("address 10.0.0.1", limits, 9.0) == 60.0  # the cap
     assert backoff.wait("address 10.0.0.2", limits, 9.0) == 0.0
     assert backoff.wait("address 10.0.0.1", limits, 9.0 + 3601) == 0.0
+
+
+# -- timeouts --------------------------------------------------------------------------------
+
+
+async def test_a_connection_that_does_not_log_in_in_time_is_closed(server: Server) -> None:
+    server.limits.login_timeout = 0.5
+    silent = await connect(server)
+    slow = await connect(server)  # a slowloris: a blank line now and then, never a name
+    for _ in range(8):
+        with contextlib.suppress(ConnectionError):
+            await slow.send("")
+        await asyncio.sleep(0.1)
+    assert await closed(silent)
+    assert await closed(slow)
+    for client in (silent, slow):
+        assert "**** LOGIN TIMEOUT ****" in texts(client)
+    fresh = await connect(server)
+    assert await fresh.login("Fred") == "Fred"  # in time
+
+
+async def test_idle_users_are_logged_out_unless_playing_or_examining(server: Server) -> None:
+    server.limits.idle_timeout = 0.5
+    white, black, examiner, idler = [await connect(server) for _ in range(4)]
+    for client, name in (
+        (white, "White"),
+        (black, "Black"),
+        (examiner, "Teacher"),
+        (idler, "Idle"),
+    ):
+        await client.login(name)
+    await white.command("match Black 5 0")
+    await black.command("accept")
+    await examiner.command("examine")
+    assert await closed(idler)
+    assert texts(idler)[-1] == "**** Auto-logout because you were idle more than 0.5 seconds. ****"
+    assert "idle" not in server.world.online
+    await asyncio.sleep(1.0)  # twice the idle time: players and examiners stay
+    assert not any(client.reader.at_eof() for client in (white, black, examiner))
+    await white.send("resign")  # the game is over: both idle out in time
+    assert await closed(black) and await closed(white)
+    assert list(server.world.online) == ["teacher"]
+
+
+# -- connection caps -------------------------------------------------------------------------
+
+
+async def welcomed(client: Client) -> bool:
+    """Did the server greet the connection with the login prompt (not turn it away)?"""
+    try:
+        await client.expect(lambda e: isinstance(e, Prompt) and e.text == "login: ", 5.0)
+    except ConnectionError:
+        return False
+    return True
+
+
+async def until(condition: Callable[[], bool], timeout: float = 5.0) -> None:
+    async with asyncio.timeout(timeout):
+        while not condition():
+            await asyncio.sleep(0.01)
+
+
+async def test_connections_are_capped_per_address_and_in_all(server: Server) -> None:
+    server.limits.max_per_address, server.limits.max_connections = 2, 4
+    first = [await from_address(server, "127.0.0.1") for _ in range(2)]
+    assert all([await welcomed(client) for client in first])
+    third = await from_address(server, "127.0.0.1")
+    assert not await welcomed(third)
+    assert texts(third) == [
+        "Sorry, there are already 2 connections from your address; please try again later."
+    ]
+    others = [await from_address(server, "127.0.0.2") for _ in range(2)]
+    assert all([await welcomed(client) for client in others])
+    fifth = await from_address(server, "127.0.0.3")
+    assert not await welcomed(fifth)
+    assert texts(fifth) == ["Sorry, the chess server is full; please try again later."]
+    await first[0].close()
+    await until(lambda: server.connections == 3)
+    again = await from_address(server, "127.0.0.1")
+    assert await again.login("Fred") == "Fred"
+
+
+async def test_accepted_connections_send_small_writes_at_once(server: Server) -> None:
+    """TCP_NODELAY, as asyncio's own servers set it: without it, a reply written in two
+    pieces waits for the client's delayed ACK (40 ms a command on Linux)."""
+    client = await connect(server)
+    await client.login("Fred")
+    sock = server.world.online["fred"].writer.get_extra_info("socket")
+    assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)

@@ -12,6 +12,7 @@ Nobody waits for a slow reader: writes never block the server.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import time
 from dataclasses import dataclass, field
@@ -21,6 +22,8 @@ from icswire.server.core.variables import IVARIABLES, VARIABLES
 
 OUTPUT_LIMIT = 122_000
 MAX_LINE = 1024
+#: Seconds a connection the server ends waits for its peer to close (Session.close).
+LINGER = 2.0
 _IAC = 0xFF
 _TELNET_DO, _TELNET_WILL, _TELNET_WONT = 0xFD, 0xFB, 0xFC
 TIMING_MARK = 6
@@ -132,29 +135,55 @@ class Session:
         self.closed = True
         self.writer.transport.abort()
 
-    async def close(self) -> None:
-        if self._pump is not None:
-            self._pump.cancel()
+    async def close(self, linger: float = 0.0) -> None:
+        """Close the connection. With ``linger``, first end our side once everything is
+        sent, and drop what the peer still sends for up to ``linger`` seconds (until it
+        closes too): a peer that is still typing would otherwise get a reset, which can
+        destroy the last lines it was sent (a refusal, a goodbye) before it reads them."""
         if self.closed:
+            if self._pump is not None:
+                self._pump.cancel()
             return
         self.closed = True
         try:
+            pump = self._pump
+            if linger > 0 and pump is not None and not pump.done() and self.writer.can_write_eof():
+                self.writer.write_eof()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._drop_input(), linger)
+            if pump is not None:
+                pump.cancel()
             self.writer.close()
             await asyncio.wait_for(self.writer.wait_closed(), 2)
         except (TimeoutError, OSError):
             self.writer.transport.abort()
 
+    async def _drop_input(self) -> None:
+        while await self._lines.get() is not None:
+            pass
+
+    def hang_up(self) -> None:
+        """End the connection from outside its own task (a takeover): no more prompts, and
+        the line its task waits for comes back None, so the task leaves and closes it."""
+        self.leaving = True
+        with contextlib.suppress(asyncio.QueueFull):
+            self._lines.put_nowait(None)
+
     # -- input -------------------------------------------------------------------------
 
-    async def read_line(self) -> str | None:
-        """The next line the user sent, cleaned; None when the connection is gone.
+    async def read_line(self, timeout: float | None = None) -> str | None:
+        """The next line the user sent, cleaned; None when the connection is gone;
+        TimeoutError when none comes within ``timeout`` seconds.
 
         A reading task takes the input as it comes, so telnet replies (a ping's answer)
         are seen even while a command of this user is running; lines wait in a queue.
         """
         if self._pump is None:
             self._pump = asyncio.create_task(self._read_input())
-        return await self._lines.get()
+        if timeout is None or not self._lines.empty():
+            return await self._lines.get()
+        async with asyncio.timeout(timeout):
+            return await self._lines.get()
 
     async def _read_input(self) -> None:
         buffer = self._buffer

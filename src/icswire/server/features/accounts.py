@@ -46,6 +46,7 @@ WELCOME = (
 )
 PROMPT = "login: "
 TOO_MANY_TRIES = "**** Too many failed logins; disconnecting. ****"
+LOGIN_TIMEOUT = "**** LOGIN TIMEOUT ****"
 
 
 def _say(session: Session, *text: str) -> None:
@@ -109,7 +110,21 @@ async def _password(core: Core, session: Session, account: Account, password: st
 async def login(core: Core, session: Session) -> Account | bool | None:
     """Run the dialogue. Returns the account of a registered user, None for a guest or an
     unregistered name (``session.name`` is set), or False if the connection went away or
-    was closed (too many wrong passwords)."""
+    is to be closed (too many wrong passwords, or no login within
+    :attr:`~icswire.server.core.limits.Limits.login_timeout` seconds: FICS's
+    ``**** LOGIN TIMEOUT ****``)."""
+    deadline = asyncio.timeout(core.limits.login_timeout or None)
+    try:
+        async with deadline:
+            return await _dialogue(core, session)
+    except TimeoutError:
+        if not deadline.expired():
+            raise
+        _say(session, "", LOGIN_TIMEOUT, "")
+        return False
+
+
+async def _dialogue(core: Core, session: Session) -> Account | bool | None:
     _say(session, *WELCOME)
     tries = core.limits.login_tries
     while True:
