@@ -6,9 +6,12 @@ Seeks (``seek``, ``unseek``, ``sought``, ``play``)
   defaults to 0; a seek is unrated, for either colour, wild 0, for ratings 0-9999 and
   automatic unless it says otherwise. Seeks are numbered 1..1999 (DG_SEEK, 50); a player
   keeps at most :data:`MAX_SEEKS` of them, and seeking again with the same terms replaces
-  the old ad (DG_SEEK_REMOVED reason 4). A new automatic seek that matches an automatic
-  seek already posted (same time, increment, rated, wild; colours that fit together; each
-  player within the other's rating range) starts the game at once and is never posted.
+  the old ad (DG_SEEK_REMOVED reason 4). One address posts at most
+  :attr:`~icswire.server.core.limits.Limits.seeks_per_address` (10) at once, so that many
+  guests from one machine cannot fill the table for everybody else. A new automatic seek
+  that matches an automatic seek already posted (same time, increment, rated, wild;
+  colours that fit together; each player within the other's rating range) starts the game
+  at once and is never posted.
 
   Those who fit a seek (rated needs a registered player, and a rating in the range) are
   told of it: DG_SEEK if they have it on (the seeker too), else the FICS text
@@ -163,6 +166,10 @@ class Pairing:
 
     def seeks_of(self, session: Session) -> list[Seek]:
         return [s for s in self.seeks.values() if s.seeker is session]
+
+    def seeks_from(self, host: str) -> list[Seek]:
+        """The seeks posted from one address (Limits.seeks_per_address)."""
+        return [s for s in self.seeks.values() if s.seeker.host == host]
 
     def free_index(self) -> int | None:
         for index in range(1, MAX_SEEK_INDEX + 1):
@@ -601,6 +608,10 @@ async def seek_(ctx: Context, args: str) -> None:
             white, black = _colors(state, old.seeker, old.color, session, new.color)
             await _start(core, ctx.batch, white, black, terms)
             return
+    cap = core.limits.seeks_per_address
+    if cap and len(state.seeks_from(session.host)) - len(replaced) >= cap:
+        ctx.reply(f"Sorry, there are already {cap} seeks from your address; try again later.")
+        return
     for old in replaced:
         _remove_seek(core, state, old, SEEK_REPLACED, ctx.batch)
     index = state.free_index()
