@@ -26,11 +26,12 @@ Hooks, in the order features were installed:
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable, Callable, Coroutine, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
-from icswire.server.core.limits import Limits
+from icswire.server.core.limits import RATE_KINDS, Bucket, Limits, seconds_text
 from icswire.server.core.tables import Table, Tables, Terms
 from icswire.server.core.world import World
 
@@ -252,6 +253,23 @@ class Context:
 
     def reply(self, *text: str) -> None:
         self.batch.reply(*text)
+
+    def too_fast(self, kind: str) -> bool:
+        """Has the user used up its rate of ``kind`` (a token bucket per user and kind,
+        :attr:`Limits.rates <icswire.server.core.limits.Limits.rates>`)? Then it is told
+        to slow down and True is returned; else the action is counted."""
+        rate = self.core.limits.rates.get(kind)
+        if rate is None:
+            return False
+        now = time.monotonic()
+        bucket = self.session.buckets.setdefault(kind, Bucket(rate.burst, now))
+        wait = bucket.take(rate, now)
+        if wait <= 0:
+            return False
+        self.reply(
+            f"You are sending {RATE_KINDS[kind]} too fast; please wait {seconds_text(wait)}."
+        )
+        return True
 
     async def save(self, method: str, *args: Any) -> None:
         """Keep a registered user's change in the database (guests keep nothing)."""

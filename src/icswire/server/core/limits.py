@@ -14,7 +14,12 @@ limits in one place, so an operator (``icswire serve --limit NAME=VALUE``) and t
 - Talking and offers: a token bucket per user and kind (:data:`RATE_KINDS`), and at most
   :attr:`Limits.seeks_per_address` seeks posted from one address.
 
-A limit of 0 is no limit.
+A cap, a timeout or a wait of 0 is none (``login_tries=0``: as many tries as one likes;
+``failure_delay=0``: failures never make anyone wait; ``idle_timeout=0``: nobody idles out).
+
+Rates (``Limits.rates``) are FICS-like: FICS has a shout quota ("two shouts per quota_time
+seconds"); here every kind of talk and offer has a bucket, generous enough for people and
+the bots and clients they use (XBoard's zippy seeks after each game), far below a flood.
 """
 
 from __future__ import annotations
@@ -87,7 +92,7 @@ def _default_rates() -> dict[str, Rate]:
 
 @dataclass
 class Limits:
-    """The admission and abuse limits of one server (0 turns a limit off)."""
+    """The admission and abuse limits of one server (0: no cap, timeout or wait)."""
 
     #: Seconds a connection has to log in, from its first byte to the prompt.
     login_timeout: float = 60.0

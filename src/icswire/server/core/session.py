@@ -18,6 +18,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from icswire.server.core.limits import Bucket
 from icswire.server.core.variables import IVARIABLES, VARIABLES
 
 OUTPUT_LIMIT = 122_000
@@ -67,6 +68,7 @@ class Session:
     last_input: float = field(default_factory=time.monotonic)
     stuck_after: float = 30.0
     overflows: int = 0  # units dropped for a full output buffer
+    buckets: dict[str, Bucket] = field(default_factory=dict)  # rate limits, by kind
     _stuck_since: float | None = None
     _buffer: bytearray = field(default_factory=bytearray)
     _lines: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(256))

@@ -40,6 +40,8 @@ async def tell(ctx: Context, args: str) -> None:
     if not session.registered and not receiver.variables["tell"]:
         ctx.reply(f"Not sent -- {receiver.name} does not get messages from unregistered players.")
         return
+    if ctx.too_fast("tell"):
+        return
     record = dg.PersonalTell(session.name, session.titles, text, 1)
     told = f"{session.display_name} tells you: {text}"
     ctx.batch.add(receiver, TextOrDatagram((told,), DG.PERSONAL_TELL, record))
@@ -54,6 +56,8 @@ async def channel_tell(ctx: Context, channel: int, text: str) -> None:
     if session not in members:
         ctx.reply(f"You are not in channel {channel}.")
         return
+    if ctx.too_fast("channel"):
+        return
     record = dg.ChannelTell(channel, session.name, session.titles, text, 1)
     said = TextOrDatagram((f"{session.display_name}({channel}): {text}",), DG.CHANNEL_TELL, record)
     listeners = [m for m in members if m is not session]
@@ -66,6 +70,8 @@ async def _shout(ctx: Context, text: str, kind: int, variable: str) -> None:
     session = ctx.session
     if not text:
         ctx.reply(f"Usage: {ctx.command} <message>")
+        return
+    if ctx.too_fast("shout"):
         return
     form = {0: f"{session.display_name} shouts: {text}", 1: f"--> {session.display_name} {text}"}
     line = form.get(kind, f"{session.display_name} sshouts: {text}")

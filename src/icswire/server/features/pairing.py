@@ -593,6 +593,8 @@ async def seek_(ctx: Context, args: str) -> None:
     if _playing(state, core, session):
         ctx.reply("You cannot seek while you are playing a game.")
         return
+    if ctx.too_fast("seek"):
+        return
     new = Seek(0, session, terms, asked.color, asked.low, asked.high, asked.manual, asked.formula)
     replaced = [s for s in state.seeks_of(session) if s.same_ad(new)]
     if not replaced and len(state.seeks_of(session)) >= MAX_SEEKS:
@@ -799,6 +801,9 @@ async def _challenge(
         if fits and same_game:
             await _accept(ctx, theirs, color)
             return
+    if ctx.too_fast("match"):
+        return
+    if theirs is not None:
         batch.add(
             receiver, lines(f"{session.name} declines your offer and proposes a counteroffer.")
         )
