@@ -13,7 +13,7 @@
   client is accepted, told that the server is full and closed, the spare is opened again,
   and accepting pauses until a connection closes (or :attr:`Limits.accept_pause` seconds
   pass). Clients still in the kernel's queue get in once descriptors are free; the users
-  already connected notice nothing. One warning is logged per such episode.
+  already connected notice nothing. One warning is logged a minute at most.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import errno
 import logging
+import math
 import os
 import socket
 from collections import Counter
@@ -39,6 +40,9 @@ TOO_MANY_FROM_ADDRESS = (
     "Sorry, there are already {count} connections from your address; please try again later."
 )
 _OUT_OF_FDS = (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM)
+#: Seconds between two warnings of running out of descriptors (a lasting shortage pauses
+#: and resumes accepting with each connection that closes).
+WARN_EVERY = 60.0
 
 Handler = Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]]
 
@@ -51,8 +55,9 @@ class Listener:
         self._handler = handler
         self._limits = limits
         self._backlog = backlog
-        self._socket: socket.socket | None = None
-        self._accepting: asyncio.Task[None] | None = None
+        self._sockets: list[socket.socket] = []
+        self._accepting: list[asyncio.Task[None]] = []
+        self._warned = -math.inf
         self._spare: int | None = None
         self._freed = asyncio.Event()
         self.by_address: Counter[str] = Counter()
@@ -66,26 +71,34 @@ class Listener:
         return self.by_address.total()
 
     async def start(self, host: str, port: int) -> None:
+        """Listen on every address ``host`` names (all of them for ``""``), on one port
+        (the one the system picks for the first address when ``port`` is 0)."""
         loop = asyncio.get_running_loop()
         found = await loop.getaddrinfo(
             host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
         )
-        family, _, _, _, address = found[0]
-        sock = socket.create_server(address[:2], family=family, backlog=self._backlog)
-        sock.setblocking(False)
-        self._socket = sock
-        self.port = sock.getsockname()[1]
+        addresses = list(dict.fromkeys((family, address[0]) for family, *_, address in found))
+        try:
+            for family, address in addresses:
+                sock = socket.create_server((address, port), family=family, backlog=self._backlog)
+                sock.setblocking(False)
+                self._sockets.append(sock)
+                port = port or sock.getsockname()[1]
+        except OSError:
+            for sock in self._sockets:
+                sock.close()
+            raise
+        self.port = port
         self._spare = self._open_spare()
-        self._accepting = loop.create_task(self._accept_forever(sock))
+        self._accepting = [loop.create_task(self._accept_forever(s)) for s in self._sockets]
 
     async def stop(self) -> None:
         """Stop accepting (the connections let in are the caller's to close)."""
-        if self._accepting is not None:
-            self._accepting.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._accepting
-        if self._socket is not None:
-            self._socket.close()
+        for task in self._accepting:
+            task.cancel()
+        await asyncio.gather(*self._accepting, return_exceptions=True)
+        for sock in self._sockets:
+            sock.close()
         if self._spare is not None:
             os.close(self._spare)
             self._spare = None
@@ -137,7 +150,10 @@ class Listener:
     async def _out_of_descriptors(self, sock: socket.socket, exc: OSError) -> None:
         """No descriptor for the next client: tell it so with the spare one, then wait
         until a connection closes (or a while) before accepting again."""
-        log.warning(
+        now = asyncio.get_running_loop().time()
+        quiet, self._warned = now - self._warned < WARN_EVERY, now
+        log.log(
+            logging.DEBUG if quiet else logging.WARNING,
             "out of file descriptors (%s) with %d connections: accepting paused",
             errno.errorcode.get(exc.errno or 0, exc.errno),
             self.connections,
