@@ -69,9 +69,9 @@ async def test_two_logins_of_one_account_at_once_leave_one_session(server: Serve
     await first.expect_text("**** Starting FICS session as Dan ****")
     await second.expect_text("**** Starting FICS session as Dan ****")
     # the later one took over: the other was told why and cut off
-    done = {await closed(first, 1.0), await closed(second, 1.0)}
-    assert done == {True, False}
-    winner, loser = (second, first) if first.reader.at_eof() else (first, second)
+    first_closed, second_closed = await closed(first, 1.0), await closed(second, 1.0)
+    assert first_closed != second_closed
+    loser, winner = (first, second) if first_closed else (second, first)
     assert KICKED in texts(loser)
     assert KICKING in texts(winner)
     assert await who(winner) == ["---- Dan", "1 players displayed (of 1)."]
@@ -184,19 +184,18 @@ async def test_failed_logins_make_the_address_and_the_account_wait(server: Serve
     for name, password in (("Dan", "secret"), ("Eve", "secret2")):
         await asyncio.to_thread(server.store.add_user, name, password)
     guesser = await from_address(server, "127.0.0.2")
-    for n in range(2):
+    for n in range(3):
         assert await attempt(guesser, f"Dan guess{n}") == "**** Invalid password! ****"
-    assert await attempt(guesser, "Dan guess2") == "**** Invalid password! ****"
     assert await closed(guesser)  # three wrong passwords on one connection
     # the right password is not even checked while the account must wait, from anywhere
     dan = await from_address(server, "127.0.0.3")
-    assert await attempt(dan, "Dan secret") == (
-        '**** Too many failed logins for "Dan"; try again in 30 seconds. ****'
+    assert (await attempt(dan, "Dan secret")).startswith(
+        '**** Too many failed logins for "Dan"; try again in '
     )
     # nor is any account's from the guessing address
     again = await from_address(server, "127.0.0.2")
-    assert await attempt(again, "Eve secret2") == (
-        "**** Too many failed logins from your address; try again in 30 seconds. ****"
+    assert (await attempt(again, "Eve secret2")).startswith(
+        "**** Too many failed logins from your address; try again in "
     )
     eve = await from_address(server, "127.0.0.3")
     assert await attempt(eve, "Eve secret2") == "**** Starting FICS session as Eve ****"

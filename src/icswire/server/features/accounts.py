@@ -15,6 +15,13 @@ be logged in" and closed (its games end as a disconnection's do), so someone who
 connection hangs can always get back in, and the password proves the account is theirs.
 The app decides this when the user enters (:func:`take_over`, :func:`name_taken`), with no
 await between the check and the entry: two logins of one account at once leave one.
+
+Against guessing and squatting (:class:`~icswire.server.core.limits.Limits`): the whole
+dialogue has ``login_timeout`` seconds; ``login_tries`` wrong passwords close the
+connection; an address or an account with more than ``free_failures`` recent failures
+waits longer after each (:class:`~icswire.server.core.limits.Backoff`), and a password
+sent during the wait is refused unchecked. Guests cannot take the server's names or a
+command word (:func:`~icswire.server.core.names.is_reserved`, ``Registry.words``).
 """
 
 from __future__ import annotations
