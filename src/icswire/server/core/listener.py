@@ -40,6 +40,10 @@ TOO_MANY_FROM_ADDRESS = (
     "Sorry, there are already {count} connections from your address; please try again later."
 )
 _OUT_OF_FDS = (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM)
+#: Seconds a refused connection is kept open (its side ended) before it is closed, and
+#: how many may be kept at once (beyond that they are closed at once).
+REFUSAL_LINGER = 1.0
+REFUSALS_KEPT = 64
 #: Seconds between two warnings of running out of descriptors (a lasting shortage pauses
 #: and resumes accepting with each connection that closes).
 WARN_EVERY = 60.0
@@ -58,6 +62,7 @@ class Listener:
         self._sockets: list[socket.socket] = []
         self._accepting: list[asyncio.Task[None]] = []
         self._warned = -math.inf
+        self._refused: dict[socket.socket, asyncio.TimerHandle] = {}  # kept a moment
         self._spare: int | None = None
         self._freed = asyncio.Event()
         self.by_address: Counter[str] = Counter()
@@ -99,6 +104,10 @@ class Listener:
         await asyncio.gather(*self._accepting, return_exceptions=True)
         for sock in self._sockets:
             sock.close()
+        for conn, closing in self._refused.items():
+            closing.cancel()
+            _close(conn)
+        self._refused.clear()
         if self._spare is not None:
             os.close(self._spare)
             self._spare = None
@@ -121,14 +130,28 @@ class Listener:
     def _let_in(self, conn: socket.socket, host: str) -> None:
         cap, per_address = self._limits.connection_cap(), self._limits.max_per_address
         if cap and self.connections >= cap:
-            _turn_away(conn, FULL)
+            self._refuse(conn, FULL)
         elif per_address and self.by_address[host] >= per_address:
-            _turn_away(conn, TOO_MANY_FROM_ADDRESS.format(count=per_address))
+            self._refuse(conn, TOO_MANY_FROM_ADDRESS.format(count=per_address))
         else:
             self.by_address[host] += 1
             task = asyncio.get_running_loop().create_task(self._serve(conn, host))
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
+
+    def _refuse(self, conn: socket.socket, text: str) -> None:
+        """Turn a client away, keeping the socket a moment (at most :data:`REFUSALS_KEPT`
+        at once) so that a client that types at once still reads why."""
+        if len(self._refused) >= REFUSALS_KEPT:
+            _turn_away(conn, text)
+            return
+        _say_and_end(conn, text)
+
+        def close() -> None:
+            del self._refused[conn]
+            _close(conn)
+
+        self._refused[conn] = asyncio.get_running_loop().call_later(REFUSAL_LINGER, close)
 
     async def _serve(self, conn: socket.socket, host: str) -> None:
         try:
@@ -166,7 +189,8 @@ class Listener:
             if self._spare is None:
                 self._spare = self._open_spare()
             if self._spare is not None and _descriptor_free():
-                log.info("accepting again with %d connections", self.connections)
+                level = logging.DEBUG if quiet else logging.INFO
+                log.log(level, "accepting again with %d connections", self.connections)
                 return
 
     def _turn_one_away(self, sock: socket.socket) -> None:
@@ -199,9 +223,29 @@ def _descriptor_free() -> bool:
     return True
 
 
-def _turn_away(conn: socket.socket, text: str) -> None:
-    """Say ``text`` on a connection that is not let in, and close it."""
+def _say_and_end(conn: socket.socket, text: str) -> None:
+    """Say ``text`` and end our side of a connection that is not let in."""
     with contextlib.suppress(OSError):
         conn.setblocking(False)
         conn.send(f"{text}\r\n".encode())
+        conn.shutdown(socket.SHUT_WR)
+    _read_away(conn)
+
+
+def _read_away(conn: socket.socket) -> None:
+    """Drop what the client sent: closing a socket with unread input resets the
+    connection, and a reset can destroy what the client was sent before it reads it."""
+    with contextlib.suppress(OSError):  # BlockingIOError: nothing more for now
+        while conn.recv(4096):
+            pass
+
+
+def _close(conn: socket.socket) -> None:
+    _read_away(conn)
+    conn.close()
+
+
+def _turn_away(conn: socket.socket, text: str) -> None:
+    """Say ``text`` on a connection that is not let in, and close it at once."""
+    _say_and_end(conn, text)
     conn.close()
