@@ -229,14 +229,34 @@ def _size(stream: BinaryIO) -> int | None:
     help="folder for the SQLite database",
 )
 @click.option("--database", default=None, metavar="URL", help="a database URL (PostgreSQL)")
-def serve(host: str, port: int, data_dir: Path, database: str | None) -> None:
+@click.option(
+    "--limit",
+    "limit",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="change a limit (repeatable): login_timeout=60, idle_timeout=3600 (0: never),"
+    " max_connections=auto, max_per_address=30, login_tries=3, free_failures=3,"
+    " failure_delay=2, max_failure_delay=300, forget_failures=3600, seeks_per_address=10,"
+    " accept_pause=1; rates per user as BURST/SECONDS or off: tell=10/1, channel=6/2,"
+    " shout=3/20, seek=6/3, match=6/3. 0 turns a limit off.",
+)
+def serve(
+    host: str, port: int, data_dir: Path, database: str | None, limit: tuple[str, ...]
+) -> None:
     """Run the chess server until SIGINT or SIGTERM."""
     import asyncio
     import logging
 
     from icswire.server.app import serve as run_server
+    from icswire.server.core.limits import Limits
     from icswire.server.core.store import Store, database_url
 
+    limits = Limits()
+    for assignment in limit:
+        try:
+            limits.set(assignment)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--limit") from None
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     data_dir.mkdir(parents=True, exist_ok=True)
     try:
@@ -244,7 +264,7 @@ def serve(host: str, port: int, data_dir: Path, database: str | None) -> None:
     except Exception as exc:  # a bad URL, a database that does not answer
         raise click.ClickException(f"cannot open the database: {exc}") from None
     try:
-        asyncio.run(run_server(store, host, port))
+        asyncio.run(run_server(store, host, port, limits))
     except OSError as exc:
         raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror}") from None
 

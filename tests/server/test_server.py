@@ -279,6 +279,7 @@ USER_TEXT = [
 
 
 async def test_no_user_text_can_forge_or_break_a_datagram(server: Server) -> None:
+    server.limits.rates.clear()  # a hundred tells and shouts at once
     sender = await connect(server)
     await sender.login("Sender")
     await sender.command("+channel 7")
@@ -392,6 +393,7 @@ async def test_accounts_and_settings_survive_a_restart(database_url: str) -> Non
 
 async def test_a_reader_that_never_reads_gets_overflow_and_is_cut_off(server: Server) -> None:
     server.stuck_after = 0.5
+    server.limits.rates.clear()  # shouts until a reader is cut off
     slow = socket.create_connection(("127.0.0.1", server.port))
     slow.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     slow.sendall(b"guest\n\n")

@@ -7,6 +7,9 @@ matched exactly or as the unique prefix of one command. Each command runs to com
 before the next (icc-formats.txt section 1), inside one :class:`Batch`: its output to the
 issuer and to everybody else is one unit each, labelled with Appendix 1's number.
 
+Numbers in a command's arguments are read with
+:func:`~icswire.server.core.numbers.parse_number` only.
+
 The core knows no command: each feature declares its own in a
 :class:`~icswire.server.core.hub.CommandSet`, and the app installs them in the registry.
 """

@@ -31,11 +31,13 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import time
 from collections.abc import Awaitable, Callable, Coroutine, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 from icswire.protocol.level1 import CommandNumber as CN
+from icswire.server.core.limits import RATE_KINDS, Bucket, Limits, seconds_text
 from icswire.server.core.render import Batch, lines
 from icswire.server.core.tables import Table, Tables, Terms
 from icswire.server.core.world import World
@@ -124,6 +126,10 @@ class Registry:
             if command.name in self.commands:
                 raise ValueError(f"two features define the command {command.name!r}")
             self.commands[command.name] = command
+
+    def words(self) -> frozenset[str]:
+        """Every command name and short form (names nobody may log in as)."""
+        return frozenset((*self.commands, *ABBREVIATIONS))
 
     def find_command(self, word: str) -> Command | list[str]:
         """The command ``word`` names, or the (possibly empty) list of commands it could be."""
@@ -217,6 +223,8 @@ class Core:
     world: World = field(default_factory=World)
     tables: Tables = field(default_factory=Tables)
     registry: Registry = field(default_factory=Registry)
+    #: What a connection, an address and a user may do (timeouts, caps, rates).
+    limits: Limits = field(default_factory=Limits)
     #: Seconds a receiver may stay over the output limit before it is cut off.
     stuck_after: float = 30.0
     #: True while the server shuts down: nobody is told who leaves, no game ends.
@@ -294,6 +302,23 @@ class Context:
 
     def reply(self, *text: str) -> None:
         self.batch.reply(*text)
+
+    def too_fast(self, kind: str) -> bool:
+        """Has the user used up its rate of ``kind`` (a token bucket per user and kind,
+        :attr:`Limits.rates <icswire.server.core.limits.Limits.rates>`)? Then it is told
+        to slow down and True is returned; else the action is counted."""
+        rate = self.core.limits.rates.get(kind)
+        if rate is None:
+            return False
+        now = time.monotonic()
+        bucket = self.session.buckets.setdefault(kind, Bucket(rate.burst, now))
+        wait = bucket.take(rate, now)
+        if wait <= 0:
+            return False
+        self.reply(
+            f"You are sending {RATE_KINDS[kind]} too fast; please wait {seconds_text(wait)}."
+        )
+        return True
 
     def save(self, method: str, *args: Any) -> None:
         """Keep a registered user's change in the database (guests keep nothing): the

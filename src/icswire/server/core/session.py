@@ -16,6 +16,7 @@ Nobody waits for a slow reader: writes never block the server.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import time
 from collections import deque
@@ -24,12 +25,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from icswire.protocol.timeseal import PING, PING2, Hello, Pong, SealedLine, TimesealDecoder
+from icswire.server.core.limits import Bucket
 from icswire.server.core.variables import IVARIABLES, VARIABLES
 
 OUTPUT_LIMIT = 122_000
 #: ICC's prompt, where FICS's is ``fics%``.
 ICC_PROMPT = "aics%"
 MAX_LINE = 1024
+#: Seconds a connection the server ends waits for its peer to close (Session.close).
+LINGER = 2.0
 _IAC = 0xFF
 _TELNET_DO, _TELNET_WILL, _TELNET_WONT = 0xFD, 0xFB, 0xFC
 TIMING_MARK = 6
@@ -51,7 +55,8 @@ class Session:
 
     reader: asyncio.StreamReader
     writer: asyncio.StreamWriter
-    peer: str = ""
+    peer: str = ""  # host:port
+    host: str = ""  # the address, which per-address limits count by
     name: str = ""
     registered: bool = False
     logged_in: bool = False
@@ -72,6 +77,7 @@ class Session:
     last_input: float = field(default_factory=time.monotonic)
     stuck_after: float = 30.0
     overflows: int = 0  # units dropped for a full output buffer
+    buckets: dict[str, Bucket] = field(default_factory=dict)  # rate limits, by kind
     _stuck_since: float | None = None
     _buffer: bytearray = field(default_factory=bytearray)
     #: 0 for a plain client, else the timeseal version it speaks (1, or 2 for zseal).
@@ -158,29 +164,56 @@ class Session:
         self.closed = True
         self.writer.transport.abort()
 
-    async def close(self) -> None:
-        if self._pump is not None:
-            self._pump.cancel()
+    async def close(self, linger: float = 0.0) -> None:
+        """Close the connection. With ``linger``, first end our side once everything is
+        sent, and drop what the peer still sends for up to ``linger`` seconds (until it
+        closes too): a peer that is still typing would otherwise get a reset, which can
+        destroy the last lines it was sent (a refusal, a goodbye) before it reads them."""
         if self.closed:
+            if self._pump is not None:
+                self._pump.cancel()
             return
         self.closed = True
         try:
+            pump = self._pump
+            if linger > 0 and pump is not None and not pump.done() and self.writer.can_write_eof():
+                self.writer.write_eof()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._drop_input(), linger)
+            if pump is not None:
+                pump.cancel()
             self.writer.close()
             await asyncio.wait_for(self.writer.wait_closed(), 2)
         except (TimeoutError, OSError):
             self.writer.transport.abort()
 
+    async def _drop_input(self) -> None:
+        while await self._lines.get() is not None:
+            pass
+
+    def hang_up(self) -> None:
+        """End the connection from outside its own task (a takeover): no more prompts, and
+        the line its task waits for comes back None, so the task leaves and closes it."""
+        self.leaving = True
+        with contextlib.suppress(asyncio.QueueFull):
+            self._lines.put_nowait(None)
+
     # -- input -------------------------------------------------------------------------
 
-    async def read_line(self) -> str | None:
-        """The next line the user sent, cleaned; None when the connection is gone.
+    async def read_line(self, timeout: float | None = None) -> str | None:
+        """The next line the user sent, cleaned; None when the connection is gone;
+        TimeoutError when none comes within ``timeout`` seconds.
 
         A reading task takes the input as it comes, so telnet replies (a ping's answer)
         are seen even while a command of this user is running; lines wait in a queue.
         """
         if self._pump is None:
             self._pump = asyncio.create_task(self._read_input())
-        item = await self._lines.get()
+        if timeout is None or not self._lines.empty():
+            item = await self._lines.get()
+        else:
+            async with asyncio.timeout(timeout):
+                item = await self._lines.get()
         if item is None:
             return None
         text, self.line_stamp = item

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from icswire.server.core.numbers import parse_number
+
 
 class BadValue(ValueError):
     """A value a variable does not take; the command says so in its own words."""
@@ -54,13 +56,10 @@ class Variable:
             if value is None:
                 raise BadValue(self.name)
             return value
-        try:
-            number = int(word)
-        except ValueError:
-            raise BadValue(self.name) from None
-        if not self.low <= number <= self.high:
+        value = parse_number(word, signed=True)
+        if value is None or not self.low <= value <= self.high:
             raise BadValue(self.name)
-        return number
+        return value
 
     def show(self, value: Any) -> str:
         return str(value)

@@ -155,7 +155,8 @@ class World:
         it asked for (at the login prompt, with ``level2settings=``). One pass over the
         others, and messages only for those who will get something."""
         key = name_key(session.name)
-        self.online[key] = session
+        if self.online.setdefault(key, session) is not session:
+            raise RuntimeError(f"{session.name} is online already")  # one session per name
         batch = Batch(CN.SCN_REALLY_LOG_IN, session)
         batch.add(session, greeting)
         arrived = self._arrived(session, DG.PLAYER_ARRIVED)

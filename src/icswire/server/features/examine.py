@@ -52,6 +52,7 @@ from icswire.server.core.boards import (
 from icswire.server.core.hub import CommandSet, Context
 from icswire.server.core.movelist import Movelist
 from icswire.server.core.names import name_key
+from icswire.server.core.numbers import parse_number
 from icswire.server.core.ratings import RATING_TYPES
 from icswire.server.core.records import GameRecord
 from icswire.server.core.render import Batch, Datagram, Message, lines
@@ -557,8 +558,9 @@ async def find_record(ctx: Context, args: str) -> GameRecord | None:
         return None
     if words[0].startswith("#"):
         found = None
-        if words[0][1:].isdigit():
-            found = await asyncio.to_thread(store.game, int(words[0][1:]))
+        game_id = parse_number(words[0][1:])
+        if game_id is not None:
+            found = await asyncio.to_thread(store.game, game_id)
         if found is None:
             ctx.reply(f"There is no stored game {words[0]}.")
         return found
@@ -569,15 +571,14 @@ async def find_record(ctx: Context, args: str) -> GameRecord | None:
         ctx.reply(f"{name} has no history games.")
         return None
     which = words[1] if len(words) > 1 else "-1"
-    try:
-        number = int(which)
-    except ValueError:
+    index = parse_number(which, signed=True)
+    if index is None:
         ctx.reply(f"Usage: {ctx.command} <name> [game number] | #id")
         return None
-    if 1 <= number <= len(records):
-        return records[number - 1]
-    if -len(records) <= number <= -1:
-        return records[number]
+    if 1 <= index <= len(records):
+        return records[index - 1]
+    if -len(records) <= index <= -1:
+        return records[index]
     ctx.reply(f"There is no history game {which} for {name}.")
     return None
 
@@ -725,8 +726,9 @@ def _steps(ctx: Context, args: str) -> int | None:
     text = args.strip()
     if not text:
         return 1
-    if text.isdigit() and int(text) > 0:
-        return int(text)
+    steps = parse_number(text)
+    if steps is not None and steps > 0:
+        return steps
     ctx.reply(f"Usage: {ctx.command} [number of half-moves]")
     return None
 
@@ -950,14 +952,12 @@ async def boardinfo(ctx: Context, args: str) -> None:
     if exam is None:
         return
     words = args.split()
-    numbers_ok = len(words) in (3, 4) and all(
-        w.lstrip("-").isdigit() for w in (words[0], *words[3:])
-    )
+    kind = parse_number(words[0], signed=True) if words else None
+    color = parse_number(words[3], signed=True) if len(words) == 4 else 0
     squares = [_square(w) for w in words[1:3]]
-    if not numbers_ok or None in squares:
+    if len(words) not in (3, 4) or kind is None or color is None or None in squares:
         ctx.reply("Usage: boardinfo <type> <square-a> <square-b> [<color>]")
         return
-    kind, color = int(words[0]), int(words[3]) if len(words) == 4 else 0
     a, b = str(squares[0]), str(squares[1])
     name, number = ctx.session.name, exam.number
     record = dg.Boardinfo(number, name, kind, a, b, color)

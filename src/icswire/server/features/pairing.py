@@ -6,9 +6,12 @@ Seeks (``seek``, ``unseek``, ``sought``, ``play``)
   defaults to 0; a seek is unrated, for either colour, wild 0, for ratings 0-9999 and
   automatic unless it says otherwise. Seeks are numbered 1..1999 (DG_SEEK, 50); a player
   keeps at most :data:`MAX_SEEKS` of them, and seeking again with the same terms replaces
-  the old ad (DG_SEEK_REMOVED reason 4). A new automatic seek that matches an automatic
-  seek already posted (same time, increment, rated, wild; colours that fit together; each
-  player within the other's rating range) starts the game at once and is never posted.
+  the old ad (DG_SEEK_REMOVED reason 4). One address posts at most
+  :attr:`~icswire.server.core.limits.Limits.seeks_per_address` (10) at once, so that many
+  guests from one machine cannot fill the table for everybody else. A new automatic seek
+  that matches an automatic seek already posted (same time, increment, rated, wild;
+  colours that fit together; each player within the other's rating range) starts the game
+  at once and is never posted.
 
   Those who fit a seek (rated needs a registered player, and a rating in the range) are
   told of it: DG_SEEK if they have it on (the seeker too), else the FICS text
@@ -64,6 +67,7 @@ from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.boards import BLACK, WHITE
 from icswire.server.core.hub import CommandSet, Context
 from icswire.server.core.names import name_key
+from icswire.server.core.numbers import parse_number
 from icswire.server.core.offers import Offer, Offers
 from icswire.server.core.ratings import rating_type, update
 from icswire.server.core.records import GameRecord
@@ -105,7 +109,7 @@ MAX_INCREMENT = 999
 #: DG_SEEK_REMOVED reasons.
 SEEKER_LEFT, SEEKER_PLAYING, SEEK_REMOVED, SEEK_REPLACED = 1, 2, 3, 4
 GUESTS_UNRATED = "Unregistered players cannot play rated games."
-_RANGE = re.compile(r"(\d{0,4})-(\d{0,4})")
+_RANGE = re.compile(r"([0-9]{0,4})-([0-9]{0,4})")
 COMMANDS = CommandSet()
 command = COMMANDS.command
 _WILD_WORDS = {"fr": CHESS960, "chess960": CHESS960, "zh": CRAZYHOUSE, "crazyhouse": CRAZYHOUSE}
@@ -175,6 +179,10 @@ class Pairing:
     def seeks_of(self, session: Session) -> list[Seek]:
         return [s for s in self.seeks.values() if s.seeker is session]
 
+    def seeks_from(self, host: str) -> list[Seek]:
+        """The seeks posted from one address (Limits.seeks_per_address)."""
+        return [s for s in self.seeks.values() if s.seeker.host == host]
+
     def free_index(self) -> int | None:
         for index in range(1, MAX_SEEK_INDEX + 1):
             if index not in self.seeks:
@@ -212,6 +220,12 @@ def _seek_rating(player: Session, kind: str) -> str:
         return "++++"
     rating = _rating(player, kind)[0]
     return str(rating) if rating else "----"
+
+
+def same_player(one: Session, other: Session) -> bool:
+    """The same account (or guest name) on both sides: players are compared by name, not
+    by session, so nobody is ever paired with himself."""
+    return name_key(one.name) == name_key(other.name)
 
 
 def _playing(state: Pairing, core: Core, session: Session) -> bool:
@@ -327,7 +341,7 @@ def _fits(seek: Seek, player: Session) -> bool:
 def _pairs_with(old: Seek, new: Seek) -> bool:
     """Do two automatic seeks of two players make a game?"""
     return (
-        old.seeker is not new.seeker
+        not same_player(old.seeker, new.seeker)
         and old.terms == new.terms
         and not old.manual
         and not new.manual
@@ -468,8 +482,8 @@ def _parse(words: list[str], seek: bool) -> _Asked | str:
     tokens: Iterator[str] = iter(words)
     for token in tokens:
         word = token.lower()
-        if word.isdigit():
-            asked.times.append(int(word))
+        if (value := parse_number(word)) is not None:
+            asked.times.append(value)
         elif word in ("r", "rated"):
             asked.rated = True
         elif word in ("u", "unrated"):
@@ -479,12 +493,12 @@ def _parse(words: list[str], seek: bool) -> _Asked | str:
         elif word in ("b", "black"):
             asked.color = BLACK
         elif word == "wild":
-            number = next(tokens, "")
-            if not number.isdigit():
+            wild = parse_number(next(tokens, ""))
+            if wild is None:
                 return "Usage: wild <number>"
-            asked.wild = int(number)
-        elif word.startswith("wild") and word[4:].lstrip("/").isdigit():
-            asked.wild = int(word[4:].lstrip("/"))
+            asked.wild = wild
+        elif word.startswith("wild") and (wild := parse_number(word[4:].lstrip("/"))) is not None:
+            asked.wild = wild
         elif word in _WILD_WORDS:
             asked.wild = _WILD_WORDS[word]
         elif seek and (found := _RANGE.fullmatch(word)):
@@ -556,6 +570,8 @@ async def _start(
 ) -> Table | None:
     """Clear both players' seeks and challenges, then start the game (None when it could
     not be stored: then it did not start, and the seeks and challenges stay gone)."""
+    if same_player(white, black):
+        raise ValueError(f"{white.name} cannot play himself")
     state = core.state(Pairing)
     players_busy(core, (white, black), batch)
     state.starting |= {white, black}
@@ -616,6 +632,8 @@ async def seek_(ctx: Context, args: str) -> None:
     if _playing(state, core, session):
         ctx.reply("You cannot seek while you are playing a game.")
         return
+    if ctx.too_fast("seek"):
+        return
     new = Seek(0, session, terms, asked.color, asked.low, asked.high, asked.manual, asked.formula)
     replaced = [s for s in state.seeks_of(session) if s.same_ad(new)]
     if not replaced and len(state.seeks_of(session)) >= MAX_SEEKS:
@@ -632,6 +650,10 @@ async def seek_(ctx: Context, args: str) -> None:
             white, black = _colors(state, old.seeker, old.color, session, new.color)
             await _start(core, ctx.batch, white, black, terms)
             return
+    cap = core.limits.seeks_per_address
+    if cap and len(state.seeks_from(session.host)) - len(replaced) >= cap:
+        ctx.reply(f"Sorry, there are already {cap} seeks from your address; try again later.")
+        return
     for old in replaced:
         _remove_seek(core, state, old, SEEK_REPLACED, ctx.batch)
     index = state.free_index()
@@ -705,10 +727,11 @@ async def unseek(ctx: Context, args: str) -> None:
     mine = state.seeks_of(ctx.session)
     word = args.strip()
     if word:
-        if not word.isdigit() or int(word) not in {s.index for s in mine}:
+        index = parse_number(word)
+        if index is None or index not in {s.index for s in mine}:
             ctx.reply(f"You have no seek number {word}.")
             return
-        seek = state.seeks[int(word)]
+        seek = state.seeks[index]
         _remove_seeks(ctx.core, state, [seek], SEEK_REMOVED, ctx.batch)
         ctx.reply(f"Your seek {seek.index} has been removed.")
         return
@@ -740,8 +763,9 @@ async def play(ctx: Context, args: str) -> None:
     if not word:
         ctx.reply("Usage: play <number|name>")
         return
-    if word.isdigit():
-        seek = state.seeks.get(int(word))
+    index = parse_number(word)
+    if index is not None:
+        seek = state.seeks.get(index)
     else:
         seeker = ctx.world.find(word)
         found = state.seeks_of(seeker) if seeker is not None else []
@@ -749,7 +773,7 @@ async def play(ctx: Context, args: str) -> None:
     if seek is None:
         ctx.reply("That seek is not available.")
         return
-    if seek.seeker is session:
+    if same_player(seek.seeker, session):
         ctx.reply("You cannot respond to your own seek.")
         return
     if _playing(state, core, session):
@@ -815,7 +839,7 @@ def _opponent(ctx: Context, name: str) -> Session | None:
     if receiver is None:
         ctx.reply(f'No user named "{name}" is logged in.')
         return None
-    if receiver is session:
+    if same_player(receiver, session):
         ctx.reply("You can't match yourself.")
         return None
     if _playing(state, core, session):
@@ -852,6 +876,9 @@ async def _challenge(
         if fits and same_game:
             await _accept(ctx, theirs, color)
             return
+    if ctx.too_fast("match"):
+        return
+    if theirs is not None:
         batch.add(
             receiver, lines(f"{session.name} declines your offer and proposes a counteroffer.")
         )
@@ -1106,7 +1133,7 @@ async def resume(ctx: Context, args: str) -> None:
             return
     for record in records:
         other = ctx.world.find(_opponent_name(record, session))
-        if other is not None and other.registered and other is not session:
+        if other is not None and other.registered and not same_player(other, session):
             if _opponent(ctx, other.name) is None:
                 return
             await _offer_resume(ctx, other, record)

@@ -13,6 +13,7 @@ from icswire.protocol import datagrams as dg
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.commands import first_word
 from icswire.server.core.hub import CommandSet, Context
+from icswire.server.core.numbers import parse_number
 from icswire.server.core.render import Datagram
 from icswire.server.core.variables import (
     IVARIABLES,
@@ -194,11 +195,12 @@ async def iset(ctx: Context, args: str) -> None:
 
 @command("set-2", CN.CN_SET2, "set-2 <datagram> <0|1>")
 async def set2(ctx: Context, args: str) -> None:
-    number, value = first_word(args)
-    if not number.isdigit() or value not in ("0", "1") or int(number) > 255:
+    word, value = first_word(args)
+    dg_number = parse_number(word)
+    if dg_number is None or value not in ("0", "1") or dg_number > 255:
         ctx.reply("Usage: set-2 <datagram number> <0|1>")
         return
-    dg_number, on = int(number), value == "1"
+    on = value == "1"
     session = ctx.session
     session.level2 = session.level2 | {dg_number} if on else session.level2 - {dg_number}
     ctx.batch.add(session, Datagram(dg.Set2(dg_number, on)))

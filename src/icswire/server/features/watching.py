@@ -29,6 +29,7 @@ from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.hub import CommandSet, Context
 from icswire.server.core.movelist import movelist_lines
 from icswire.server.core.names import name_key
+from icswire.server.core.numbers import parse_number
 from icswire.server.core.render import Batch, Datagram, TextOrDatagram, lines
 from icswire.server.core.tables import Table
 from icswire.server.core.texts import rating_text
@@ -74,8 +75,9 @@ def _named_game(ctx: Context, args: str) -> Table | None:
     """The game ``args`` names (a number, or a player who plays or examines it); None and
     the reason told when there is none."""
     text = args.strip().split()[0] if args.strip() else ""
-    if text.isdigit():
-        found = ctx.core.tables.find(int(text))
+    game_number = parse_number(text)
+    if game_number is not None:
+        found = ctx.core.tables.find(game_number)
         if found is None:
             ctx.reply("There is no such game.")
         return found

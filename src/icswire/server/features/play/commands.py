@@ -11,6 +11,7 @@ from icswire.protocol import datagrams as dg
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.boards import BLACK, WHITE
 from icswire.server.core.hub import CommandSet, Context
+from icswire.server.core.numbers import parse_number
 from icswire.server.core.render import Datagram, lines
 from icswire.server.features.play.games import BoardMessage, Game, Games
 
@@ -118,10 +119,10 @@ async def moretime(ctx: Context, args: str) -> None:
     game = _game(ctx)
     if game is None:
         return
-    if not args.strip().isdigit() or not 1 <= int(args) <= 36000:
+    seconds = parse_number(args.strip())
+    if seconds is None or not 1 <= seconds <= 36000:
         ctx.reply("Usage: moretime <seconds> (1 to 36000)")
         return
-    seconds = int(args)
     color = game.color_of(ctx.session)
     assert color is not None
     opponent = not color
@@ -149,7 +150,10 @@ async def takeback(ctx: Context, args: str) -> None:
     game = _game(ctx)
     if game is None:
         return
-    plies = int(args) if args.strip().isdigit() else 1
+    plies = parse_number(args.strip()) if args.strip() else 1
+    if plies is None:
+        ctx.reply("Usage: takeback [plies]")
+        return
     if not 1 <= plies <= len(game.moves):
         # FICS's words, which PyChess reads
         if game.moves:
