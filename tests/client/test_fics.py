@@ -98,7 +98,7 @@ async def test_guests_and_registered_users_log_in_as_fics_clients_do(server: Ser
         async with fics(server, "Owner"):
             pass
     with pytest.raises(LoginError, match="not a registered name"):
-        async with fics(server, "Nobody", "secret"):
+        async with fics(server, "Stranger", "secret"):
             pass
     async with fics(server, "Ann"):
         with pytest.raises(LoginError, match="already logged in"):

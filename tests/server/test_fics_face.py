@@ -377,7 +377,7 @@ async def test_moves_lists_a_played_and_an_observed_game(server: Server) -> None
         "  1.  e4      (0:01.200)      e5      (0:03.400)   ",
         "  2.  Nf3     (1:05.000)   ",
     ]
-    nobody = await user(server, "Nobody")
+    nobody = await user(server, "Bystander")
     assert texts(await nobody.command("moves")) == [
         "You are neither playing, observing nor examining a game."
     ]

@@ -87,6 +87,7 @@ async def typed(client: Client, line: str) -> list[str]:
 async def user(server: Server, name: str) -> Client:
     client = await Client.connect(server.port)
     await client.login(name)
+    await client.command("set style 13")  # replies only, no board lines
     return client
 
 
