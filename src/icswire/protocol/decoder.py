@@ -12,6 +12,9 @@ events it gives all at once, because the decoder only ever decides on complete f
 - level 2 (section 4): ``^Y(...^Y)`` datagrams, decoded by the DG catalog in the form the
   receiver's settings give them (DG_SET2 acknowledgements update those settings).
 
+Telnet (:mod:`icswire.protocol.telnet`): IAC IAC is a data byte 255, in text, headers and
+datagrams alike; any other IAC command between frames is a :class:`Telnet` event.
+
 Malformed bytes become an :class:`~icswire.protocol.events.Error` with the bytes and their
 offset, and decoding goes on after them. No frame may grow past ``max_size`` bytes (1 MiB
 by default): past that the decoder reports an error, drops the frame and resynchronises
@@ -46,6 +49,7 @@ from icswire.protocol.events import (
 from icswire.protocol.level2 import split_fields
 from icswire.protocol.style10 import STYLE10_BLOCK_LINES, parse_style10
 from icswire.protocol.style12 import parse_style12
+from icswire.protocol.telnet import IAC, OPTION_COMMANDS, SB, unescape
 
 DEFAULT_PROMPTS: tuple[str, ...] = ("fics% ", "aics% ", "login: ", "password: ")
 DEFAULT_MAX_SIZE = 1 << 20
@@ -62,13 +66,13 @@ _NEWLINE = re.compile(rb"\n")
 _RESYNC = re.compile(rb"\x19[()<>\[\]]|\x1a")  # where a frame can begin (or a datagram end)
 _SET2 = str(int(DG.SET2))
 _new = tuple.__new__
-_IAC = 0xFF
-_SB = 250
-_TELNET_OPTION_COMMANDS = range(251, 255)  # WILL, WONT, DO, DONT take one option byte
 
 
 def _fields(body: str) -> tuple[list[str], list[str]]:
-    """(values, wire tokens) of a datagram body; plain bodies need no quote handling."""
+    """(values, wire tokens) of a datagram body as read from the wire (IAC IAC undone);
+    plain bodies need no quote handling."""
+    if "\xff" in body:
+        body = unescape(body)
     if "{" in body or "}" in body or "\x19" in body:
         return split_fields(body)
     words = body.split()
@@ -393,7 +397,7 @@ class Decoder:
         except (ValueError, IndexError, KeyError) as exc:
             message = str(exc)
             try:
-                decode_fields(*split_fields(body), self._enabled)
+                decode_fields(*split_fields(unescape(body)), self._enabled)
             except ValueError as explained:
                 message = str(explained)
             raw = b"\x19(" + body.encode("latin-1") + b"\x19)"
@@ -417,7 +421,7 @@ class Decoder:
                 return -1
             self._emit_error("level 1 header without end of line", base + i, bytes(buf[i : i + 2]))
             return i + 2
-        header = buf[i + 2 : j].decode("latin-1")
+        header = unescape(buf[i + 2 : j].decode("latin-1"))
         end = "\n"
         if header.endswith("\r"):
             header, end = header[:-1], "\r\n"
@@ -436,17 +440,17 @@ class Decoder:
         if i + 1 >= n:
             return -1
         command = buf[i + 1]
-        if command == _IAC:  # IAC IAC: a data byte 255
-            self._line.append(_IAC)
+        if command == IAC:  # IAC IAC: a data byte 255
+            self._line.append(IAC)
             return i + 2
-        if command == _SB:
+        if command == SB:
             j = buf.find(b"\xff\xf0", i + 2)
             if j < 0:
                 return -1
             if j - i >= self.max_size:
                 return self._frame_too_long(i)
             end = j + 2
-        elif command in _TELNET_OPTION_COMMANDS:
+        elif command in OPTION_COMMANDS:
             end = i + 3
             if end > n:
                 return -1

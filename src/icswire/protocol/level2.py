@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import re
 
+from icswire.protocol.telnet import escape
+
 CTRL_Y = "\x19"
 DG_OPEN = b"\x19("
 DG_CLOSE = b"\x19)"
@@ -85,5 +87,6 @@ def quote_ctrl(text: str) -> str:
 
 
 def frame(fields: list[str]) -> bytes:
-    """Wrap already-quoted fields (the first is the DG number) as ``^Y(...^Y)`` bytes."""
-    return ("\x19(" + " ".join(fields) + "\x19)").encode("latin-1")
+    """Wrap already-quoted fields (the first is the DG number) as ``^Y(...^Y)`` bytes,
+    a 0xFF doubled (:mod:`icswire.protocol.telnet`)."""
+    return escape("\x19(" + " ".join(fields) + "\x19)")

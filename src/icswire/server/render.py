@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from icswire.protocol.datagrams import encode_datagram
-from icswire.protocol.encoder import encode_text
+from icswire.protocol.encoder import encode_text, encode_unit_start
 
 if TYPE_CHECKING:
     from icswire.server.session import Session
@@ -181,8 +181,8 @@ class Batch:
                 who = "*" if is_issuer else ("$server$" if self.issuer is None else "%")
             else:
                 who = "*" if is_issuer else self.issuer_name
-            tag = f" {self.tag}" if is_issuer and self.tag and level1 & 4 else ""
-            return f"\x19[{self.cn} {who}{tag}\n".encode("latin-1") + body + b"\x19]"
+            tag = self.tag if is_issuer and self.tag and level1 & 4 else None
+            return encode_unit_start(self.cn, who, tag) + body + b"\x19]"
         if is_issuer:  # the prompt follows every command, even one with no output
             return body + receiver.prompt_bytes()
         return NEWLINE.encode() + body + receiver.prompt_bytes() if body else b""
