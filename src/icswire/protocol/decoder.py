@@ -15,6 +15,10 @@ events it gives all at once, because the decoder only ever decides on complete f
 Telnet (:mod:`icswire.protocol.telnet`): IAC IAC is a data byte 255, in text, headers and
 datagrams alike; any other IAC command between frames is a :class:`Telnet` event.
 
+Each byte is scanned once, however the stream is cut: a frame still waiting for its end
+keeps where the search for that end left off (``_hint``), so feeding a long unfinished
+frame a byte at a time costs what feeding it whole does, not the square of its length.
+
 Malformed bytes become an :class:`~icswire.protocol.events.Error` with the bytes and their
 offset, and decoding goes on after them. No frame may grow past ``max_size`` bytes (1 MiB
 by default): past that the decoder reports an error, drops the frame and resynchronises
@@ -115,7 +119,9 @@ class Decoder:
         self._skip: re.Pattern[bytes] | None = None
         self._skipped = bytearray()
         self._skip_count = 0
-        self._hint = (-1, 0)  # (frame start, where to resume looking for its end)
+        # (stream offset of an unfinished datagram or telnet subnegotiation, where to
+        # resume looking for its end): each of its bytes is searched once, however fed
+        self._hint = (-1, 0)
         self._events: list[Event] = []
         #: Set to a list to have the stream offset just past each event's bytes appended
         #: to it (each event's bytes begin where the previous event's end).
@@ -320,9 +326,12 @@ class Decoder:
     def _simple_datagrams(self, i: int) -> int:
         """The hot path: consecutive complete, well-formed datagrams from ``i`` on, decoded
         without the general machinery. Returns where they end (``i`` if there is none);
-        anything else (errors, unfinished frames) is left to :meth:`_datagram`."""
+        anything else (errors, unfinished frames) is left to :meth:`_datagram`, which also
+        resumes the frame it already began to scan."""
         buf = self._buf
         base = self._base
+        if self._hint[0] == base + i:
+            return i
         if self._line or self._bells or self._block is not None:
             self._flush(base + i)
         match = _WHOLE_DATAGRAM.match
@@ -444,8 +453,10 @@ class Decoder:
             self._line.append(IAC)
             return i + 2
         if command == SB:
-            j = buf.find(b"\xff\xf0", i + 2)
-            if j < 0:
+            start = self._hint[1] - self._base if self._hint[0] == self._base + i else i + 2
+            j = buf.find(b"\xff\xf0", start)
+            if j < 0:  # IAC SE not yet in: search again from the last byte, which may be IAC
+                self._hint = (self._base + i, self._base + max(n - 1, i + 2))
                 return -1
             if j - i >= self.max_size:
                 return self._frame_too_long(i)
