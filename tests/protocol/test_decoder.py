@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from icswire.protocol import datagrams as d
+from icswire.protocol.bughouse import parse_b1
 from icswire.protocol.decoder import ERROR_SAMPLE, Decoder
 from icswire.protocol.encoder import encode_event, encode_events
 from icswire.protocol.events import (
@@ -348,3 +349,40 @@ def test_the_datagram_limit_is_exact_and_the_same_however_fed() -> None:
             chunked = Decoder(max_size=64)
             events = chunked.feed(stream[:cut]) + chunked.feed(stream[cut:]) + chunked.close()
             assert events == whole
+
+
+def test_bells_count_toward_the_limit_of_a_line() -> None:
+    decoder = Decoder(max_size=50)
+    events = decoder.feed(b"\x07" * 1000)
+    assert isinstance(events[0], Error) and (events[0].length, events[0].data) == (51, b"\x07" * 51)
+    for _ in range(100):
+        decoder.feed(b"\x07" * 1000)
+        assert decoder.buffered <= 50 + ERROR_SAMPLE
+    events = decoder.feed(b"\nok\x07\n") + decoder.close()
+    assert isinstance(events[0], Error) and events[0].length == 100_949
+    assert events[1:] == [Text("", "\n"), Text("ok", "\n", (2,))]
+
+
+def test_a_too_long_line_holding_iac_iac_is_reported_as_its_wire_bytes() -> None:
+    stream = b"\xff\xff" * 20 + b"\nok\n"
+    events = decode(stream, max_size=10)
+    assert [e.length for e in events if isinstance(e, Error)] == [11, 29]
+    assert events[-2:] == [Text("", "\n"), Text("ok")]
+    assert encode_events(events) == stream
+
+
+def test_text_before_a_telnet_subnegotiation_comes_out_without_waiting_for_its_end() -> None:
+    decoder = Decoder()
+    assert decoder.feed(b"abc\xff\xfa\x18") == [Text("abc", "")]
+    assert decoder.feed(b"\x01\xff\xf0") == [Telnet(b"\xff\xfa\x18\x01\xff\xf0")]
+
+
+def test_a_style12_line_cut_by_the_end_of_the_stream_or_a_frame_is_a_board() -> None:
+    (event,) = decode(FICS_MS.encode())
+    assert isinstance(event, Style12Line) and event.end == ""
+    assert event.record.white_name == "mgatto" and encode_event(event) == FICS_MS.encode()
+    events = decode(FICS_MS.encode() + b"\x19(81\x19)")
+    assert events == [event, d.DummyResponse()]
+    assert decode(b"<b1> game 6 white [PN] black []") == [
+        BughouseLine(parse_b1("<b1> game 6 white [PN] black []"), "")
+    ]

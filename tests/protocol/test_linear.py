@@ -23,6 +23,7 @@ UNFINISHED = {
     "level 1 header": b"\x19[101 " + b"a" * SIZE,
     "telnet subnegotiation": b"\xff\xfa\x18" + b"a" * SIZE,
     "text line": b"a" * SIZE,
+    "text line with bells": b"a\x07" * (SIZE // 2),
     "style 12 line": b"<12> rnbqkbnr pppppppp " + b"-" * SIZE,
     "style 10 block": b'"10"\n|r b kbnr|   \n' + b"a" * SIZE,
 }

@@ -53,7 +53,7 @@ from icswire.protocol.events import (
 from icswire.protocol.level2 import split_fields
 from icswire.protocol.style10 import STYLE10_BLOCK_LINES, parse_style10
 from icswire.protocol.style12 import parse_style12
-from icswire.protocol.telnet import IAC, OPTION_COMMANDS, SB, unescape
+from icswire.protocol.telnet import IAC, OPTION_COMMANDS, SB, escape, unescape
 
 DEFAULT_PROMPTS: tuple[str, ...] = ("fics% ", "aics% ", "login: ", "password: ")
 DEFAULT_MAX_SIZE = 1 << 20
@@ -62,7 +62,7 @@ ERROR_SAMPLE = 1024
 #: Longest ``^Y[`` header line: a command number, a name and a tag of at most 99 characters.
 HEADER_MAX = 256
 
-_SPECIAL = re.compile(rb"[\n\r\x07\x19\x1a\xff]")
+_SPECIAL = re.compile(rb"[\n\r\x19\x1a\xff]")
 _CONTROL = re.compile(rb"[\x19\x1a]")
 # A whole datagram: no control-Y inside but those quoting strings, no control-Z.
 _WHOLE_DATAGRAM = re.compile(rb"\x19\(([^\x19\x1a]*(?:\x19[{}][^\x19\x1a]*)*)\x19\)")
@@ -103,14 +103,13 @@ class Decoder:
         prompts: Iterable[str] = DEFAULT_PROMPTS,
     ) -> None:
         self.max_size = max_size
-        self._prompts = tuple(p.encode("latin-1") for p in prompts)
+        self._prompts = tuple(escape(p) for p in prompts)
         self._enabled = frozenset(datagrams)
         self._decoders: dict[str, DatagramDecoder] = {}
         self._buf = bytearray()
         self._base = 0  # stream offset of _buf[0]
         self._mark = 0  # stream offset where the next event's bytes begin
-        self._line = bytearray()
-        self._bells: list[int] = []
+        self._line = bytearray()  # the pending text, as wire bytes (bells, IAC IAC and all)
         self._depth = 0
         self._block: list[str] | None = None  # style 10 lines collected so far
         self._block_need = 0
@@ -236,7 +235,6 @@ class Decoder:
                 and i + 1 < n
                 and not line
                 and self._block is None
-                and not self._bells
                 and not buf.startswith(self._prompts, pos)
                 and i - pos <= self.max_size
             ):
@@ -257,7 +255,7 @@ class Decoder:
             if i > pos:
                 line += buf[pos:i]
                 pos = i
-                if self._prompts and not self._bells and line.startswith(self._prompts):
+                if self._prompts and line.startswith(self._prompts):
                     self._split_prompts()
                 if len(line) + self._block_size > self.max_size:
                     self._line_too_long()
@@ -276,15 +274,12 @@ class Decoder:
                         end = i + 2
                         self._finish_line("\r\n", base + end)
                     else:
-                        line.append(c)
+                        self._grow_line(b"\r")
                         end = i + 1
             elif c == 0x19:
                 self._flush(base + i)  # every control-Y frame ends pending text
                 if i + 1 < n:
                     end = self._control_y(i, buf[i + 1])
-            elif c == 0x07:
-                self._bells.append(len(line))
-                end = i + 1
             elif c == 0x1A:
                 self._flush(base + i)
                 self._emit(Overflow(), base + i + 1)
@@ -332,7 +327,7 @@ class Decoder:
         base = self._base
         if self._hint[0] == base + i:
             return i
-        if self._line or self._bells or self._block is not None:
+        if self._line or self._block is not None:
             self._flush(base + i)
         match = _WHOLE_DATAGRAM.match
         limit = self.max_size + 2
@@ -449,10 +444,11 @@ class Decoder:
         if i + 1 >= n:
             return -1
         command = buf[i + 1]
-        if command == IAC:  # IAC IAC: a data byte 255
-            self._line.append(IAC)
+        if command == IAC:  # IAC IAC: a data byte 255, kept as it came until the line ends
+            self._grow_line(b"\xff\xff")
             return i + 2
         if command == SB:
+            self._flush(self._base + i)  # pending text and a subnegotiation never pile up
             start = self._hint[1] - self._base if self._hint[0] == self._base + i else i + 2
             j = buf.find(b"\xff\xf0", start)
             if j < 0:  # IAC SE not yet in: search again from the last byte, which may be IAC
@@ -483,24 +479,26 @@ class Decoder:
                     if self._block is not None:
                         self._abort_block()
                     del line[: len(prompt)]
-                    self._emit(Prompt(prompt.decode("latin-1")), self._mark + len(prompt))
+                    text = unescape(prompt.decode("latin-1"))
+                    self._emit(Prompt(text), self._mark + len(prompt))
                     matched = True
 
     def _finish_line(self, end: str, stop: int) -> None:
         """The pending line ended at stream offset ``stop`` (just past its line ending)."""
         text = self._line.decode("latin-1")
         self._line.clear()
-        bells = self._bells
-        if not bells:
-            self._line_done(text, end, stop)
-            return
-        self._bells = []
-        if self._block is None or not self._add_block_line(text, end, True, stop):
-            self._emit(_new(Text, (text, end, tuple(bells))), stop)
+        self._line_done(text, end, stop)
 
     def _line_done(self, text: str, end: str, stop: int) -> None:
-        """A line without bells: a board line, part of a style 10 block, or text."""
-        if self._block is not None and self._add_block_line(text, end, False, stop):
+        """A whole line as it came (``end`` is ``""`` when a frame or the end of the stream
+        cut it): a board line, part of a style 10 block, or text. A line with bells is
+        always text."""
+        if "\xff" in text:
+            text = unescape(text)
+        if "\x07" in text:
+            self._bell_line(text, end, stop)
+            return
+        if self._block is not None and self._add_block_line(text, end, stop):
             return
         first = text[:1]
         if first == "<":
@@ -508,7 +506,7 @@ class Decoder:
                 return self._parsed_line(parse_style12, Style12Line, text, end, stop)
             if text.startswith("<b1> "):
                 return self._parsed_line(parse_b1, BughouseLine, text, end, stop)
-        if (first == "<" or first == '"') and text.rstrip() in STYLE10_BLOCK_LINES:
+        if end and (first == "<" or first == '"') and text.rstrip() in STYLE10_BLOCK_LINES:
             self._block = [text + end]
             self._block_size = len(text)
             self._block_need = STYLE10_BLOCK_LINES[text.rstrip()]
@@ -533,11 +531,23 @@ class Decoder:
             self.ends.append(stop)
         self._mark = stop
 
-    def _add_block_line(self, text: str, end: str, bells: bool, stop: int) -> bool:
+    def _bell_line(self, text: str, end: str, stop: int) -> None:
+        """Text with bells (``^G``): taken out of the text, their places kept."""
+        if self._block is not None:
+            self._abort_block()
+        parts = text.split("\x07")
+        bells = []
+        at = 0
+        for part in parts[:-1]:
+            at += len(part)
+            bells.append(at)
+        self._emit(_new(Text, ("".join(parts), end, tuple(bells))), stop)
+
+    def _add_block_line(self, text: str, end: str, stop: int) -> bool:
         """Take a line into the style 10 block; False if it cannot belong to it."""
         block = self._block
         assert block is not None
-        if bells or (1 <= len(block) <= 8 and not text.startswith("|")):
+        if 1 <= len(block) <= 8 and not text.startswith("|"):
             self._abort_block()
             return False
         block.append(text + end)
@@ -565,15 +575,18 @@ class Decoder:
 
     def _flush(self, at: int) -> None:
         """Something other than text starts at stream offset ``at``: what text is pending
-        goes out first (an unfinished line as Text with no line ending)."""
+        goes out first (an unfinished line with no line ending)."""
         if self._block is not None:
             self._abort_block()
-        if self._line or self._bells:
-            self._emit(Text(self._line.decode("latin-1"), "", tuple(self._bells)), at)
-            self._line.clear()
-            self._bells.clear()
+        if self._line:
+            self._finish_line("", at)
 
     # -- limits ----------------------------------------------------------------------
+
+    def _grow_line(self, data: bytes) -> None:
+        self._line += data
+        if len(self._line) + self._block_size > self.max_size:
+            self._line_too_long()
 
     def _line_too_long(self) -> None:
         """The pending text passed ``max_size``: report its first ``max_size + 1`` bytes,
@@ -582,18 +595,14 @@ class Decoder:
             self._abort_block()
             if len(self._line) <= self.max_size:
                 return
-        line, bells = self._line, self._bells
+        line = self._line
         cut = self.max_size + 1
-        kept = cut + sum(1 for at in bells if at < cut)
-        self._emit(
-            Error("text line too long", self._mark, bytes(line[: min(cut, ERROR_SAMPLE)]), kept),
-            self._mark + kept,
-        )
+        sample = bytes(line[: min(cut, ERROR_SAMPLE)])
+        self._emit(Error("text line too long", self._mark, sample, cut), self._mark + cut)
         self._skip = _NEWLINE
         self._skipped += line[cut : cut + ERROR_SAMPLE]
-        self._skip_count = len(line) - cut + sum(1 for at in bells if at >= cut)
+        self._skip_count = len(line) - cut
         line.clear()
-        bells.clear()
 
     def _frame_too_long(self, i: int) -> int:
         """The frame at ``i`` has no end within ``max_size`` bytes: report those bytes and
@@ -617,8 +626,9 @@ class Decoder:
         else:
             stop = m.end() if m.group() == b"\x19)" else m.start()
         self._skip_count += stop - pos
-        if len(self._skipped) < ERROR_SAMPLE:
-            self._skipped += buf[pos : min(stop, pos + ERROR_SAMPLE)]
+        room = ERROR_SAMPLE - len(self._skipped)
+        if room > 0:
+            self._skipped += buf[pos : min(stop, pos + room)]
         if m is not None:
             self._skipped_bytes(stop)
         return stop
