@@ -2,9 +2,9 @@
 
 ``icswire decode [FILE|-] [--datagrams LIST]`` prints one JSON object per event;
 ``icswire encode [FILE|-]`` turns those objects back into the exact original bytes. An
-event whose bytes on the wire differ from the canonical encoding of its fields (extra
-blanks, unusual quoting) carries them as ``"raw"``, so ``decode | encode`` reproduces any
-stream byte for byte.
+event whose fields do not give back its bytes (a datagram in another form than icswire's,
+an error too long to keep whole) carries them as ``"raw"`` (:mod:`icswire.protocol.jsonl`),
+so ``decode | encode`` reproduces any stream byte for byte.
 """
 
 from __future__ import annotations

@@ -20,11 +20,14 @@ Modifiers
 
 Fields after the documented ones are kept, as they stood on the wire, in ``extra``.
 DG numbers whose form the spec does not document decode to :class:`UnknownDatagram`.
+A record decoded from a datagram written otherwise than :func:`encode_datagram` writes it
+(two blanks, other quotes, ``007`` for ``7``) keeps the wire bytes in ``raw``.
 """
 
 from __future__ import annotations
 
 import keyword
+import re
 from collections import namedtuple
 from collections.abc import Callable, Iterable, Mapping
 from enum import IntEnum
@@ -398,10 +401,14 @@ class DatagramRecord(tuple):  # type: ignore[type-arg]
     """Base of every datagram record: a NamedTuple with ``dg`` and ``spec_name`` on its class.
 
     Records are immutable and compare by value; ``record._asdict()`` gives the fields by
-    name, and ``extra`` holds fields after the documented ones as wire tokens.
+    name, and ``extra`` holds fields after the documented ones as wire tokens. ``raw`` is
+    None, or for a record the decoder read from a non-canonical datagram, its wire bytes,
+    which :func:`encode_datagram` then gives back. It is not a field: it takes no part in
+    comparisons, and a record made anew (``_replace``, ``_make``) has none.
     """
 
     __slots__ = ()
+    raw: bytes | None = None
     dg: ClassVar[int]
     spec_name: ClassVar[str]
     form: ClassVar[tuple[Field, ...]]
@@ -412,12 +419,17 @@ class DatagramRecord(tuple):  # type: ignore[type-arg]
         def _asdict(self) -> dict[str, Any]: ...
 
 
-class UnknownDatagram(NamedTuple):
-    """A DG whose form the spec does not document (or a number it does not list):
-    its number and its fields as wire tokens (quotes included), so it re-encodes exactly."""
-
+class _UnknownFields(NamedTuple):
     dg: int
     fields: tuple[str, ...] = ()
+
+
+class UnknownDatagram(_UnknownFields):
+    """A DG whose form the spec does not document (or a number it does not list):
+    its number and its fields as wire tokens (quotes included), so it re-encodes exactly;
+    ``raw`` as for :class:`DatagramRecord` (blanks other than single spaces)."""
+
+    raw: bytes | None = None
 
     @property
     def spec_name(self) -> str:
@@ -439,8 +451,7 @@ def _make_record_class(dg: int, form: tuple[Field, ...]) -> type[DatagramRecord]
         names.append("extra")
         defaults.append(())
     base = namedtuple(name + "Fields", names, defaults=defaults)  # type: ignore[misc]
-    namespace = {
-        "__slots__": (),
+    namespace = {  # no __slots__: an instance may hold its wire bytes as ``raw``
         "__doc__": f"DG_{DG(dg).name} ({dg}): " + " ".join(names),
         "dg": dg,
         "spec_name": "DG_" + DG(dg).name,
@@ -571,7 +582,7 @@ def _move_info_decoder(enabled: frozenset[int]) -> Callable[[str], MoveInfo]:
         else:
             args.append("None")
     source = (
-        "def decode(text):\n    p = text.split()\n"
+        "def decode(text):\n    p = [x for x in text.split(' ') if x]\n"
         f"    if len(p) < {k}:\n        raise IndexError('a move has too few parts')\n"
         f"    return _MoveInfo({', '.join(args)})\n"
     )
@@ -728,8 +739,11 @@ def decode_datagram(body: str, enabled: Iterable[int] = ()) -> Record:
 
 
 def encode_datagram(record: Record) -> bytes:
-    """The wire bytes ``^Y(dg fields...^Y)`` of a record. Settings-dependent parts that are
-    None are left out, so a record built for a receiver encodes in that receiver's form."""
+    """The wire bytes ``^Y(dg fields...^Y)`` of a record (its ``raw`` bytes if it has them).
+    Settings-dependent parts that are None are left out, so a record built for a receiver
+    encodes in that receiver's form."""
+    if record.raw is not None:
+        return record.raw
     if isinstance(record, UnknownDatagram):
         return frame([str(record.dg), *record.fields])
     encode = _encoders.get(record.dg)
@@ -737,6 +751,72 @@ def encode_datagram(record: Record) -> bytes:
         source = _encode_source(RECORDS[record.dg].form)
         encode = _encoders[record.dg] = _compile(source, dict(_ENCODE_NAMESPACE))
     return frame([str(record.dg), *encode(record)])
+
+
+def bare_form(dg: int) -> bool:
+    """Whether every field of ``dg``'s form is written bare: numbers, flags and words, never
+    quoted (nor ``{}``, as DG_GAMELIST_ITEM's optional ``here`` is when absent). Such a
+    datagram whose fields are canonical numbers and words that need no quotes, one blank
+    apart, re-encodes to the same bytes; the decoder reads those without checking them."""
+    cls = RECORDS.get(dg)
+    return cls is not None and all(f.kind in "ibwR" for f in cls.form)
+
+
+# How the encoder writes each kind of field (quote_word, quote_brace, quote_ctrl, str()),
+# as regular expressions over a datagram's body text.
+_INT = r"(?:0|-?[1-9][0-9]*+)"
+_CTRL_NEEDED = r"\x19\{[^\x19\x1a]*?[{}\n\r][^\x19\x1a]*\x19\}"  # text {} cannot hold
+_WRITTEN = {
+    "i": _INT,
+    "b": "[01]",
+    "f": r"[01]|\{\}",
+    "w": r"[^\s{}\x19]++|\{(?:[^{}\x19\x1a\n\r]*?[^\S\n\r][^{}\x19\x1a\n\r]*)?\}|" + _CTRL_NEEDED,
+    "s": r"\{[^{}\x19\x1a\n\r]*\}|" + _CTRL_NEEDED,
+    "q": r"\x19\{[^\x19\x1a]*\x19\}",
+}
+_ANY_FIELD = r"(?:[^ {}\x19]++|\{[^{}\x19]*\}|\x19\{[^\x19]*\x19\})"  # as split_fields reads it
+_UNKNOWN_PATTERN = re.compile(f"{_INT}(?: {_ANY_FIELD})*+")
+_patterns: dict[tuple[int, frozenset[int]], re.Pattern[str] | None] = {}
+
+
+def canonical_pattern(dg: int, enabled: frozenset[int]) -> re.Pattern[str] | None:
+    """The bodies :func:`encode_datagram` writes for ``dg`` datagrams to a receiver with
+    ``enabled`` DGs on, as a regular expression: decoding a body it matches and encoding
+    the record again gives back that body, so such a datagram needs no ``raw``. None for
+    the forms it does not describe (DG_MOVE_LIST's moves, DG_PSTAT's records)."""
+    cls = RECORDS.get(dg)
+    if cls is None:
+        return _UNKNOWN_PATTERN
+    key = (dg, enabled & _relevant_settings(cls.form))
+    if key not in _patterns:
+        _patterns[key] = _canonical_pattern(dg, cls.form, key[1])
+    return _patterns[key]
+
+
+def _canonical_pattern(
+    dg: int, form: tuple[Field, ...], enabled: frozenset[int]
+) -> re.Pattern[str] | None:
+    if any(f.kind in "MP" for f in form):
+        return None
+    parts = [str(dg)]
+    optional = 0  # fields marked ? are read while there are any: nested optional groups
+    for f in form:
+        if f.when is not None and f.when not in enabled:
+            continue
+        if f.kind == "R":
+            parts.append(f" {_INT} {_INT}" * sum(d in enabled for d in RATING_DGS))
+            continue
+        one = f"(?:{_WRITTEN[f.kind]})"
+        if f.repeated:
+            parts.append(f"(?: {one})*+")
+        elif f.optional and f.kind != "f":  # an absent flag f? is written {} all the same
+            parts.append(f"(?: {one}")
+            optional += 1
+        else:
+            parts.append(f" {one}")
+    if not any(f.repeated for f in form):
+        parts.append(f"(?: {_ANY_FIELD})*+")  # extra
+    return re.compile("".join(parts) + ")?" * optional)
 
 
 def record_from_fields(dg: int, fields: Mapping[str, Any]) -> Record:

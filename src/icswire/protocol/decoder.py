@@ -6,7 +6,8 @@ events it gives all at once, because the decoder only ever decides on complete f
 
 - text lines (ending ``\\n``, ``\\r\\n`` or FICS's ``\\n\\r``), with prompts such as
   ``fics% `` split off the start of a line, bells taken out and telnet commands apart;
-- ``<12>`` and ``<b1>`` lines and style 10 blocks, as records;
+- ``<12>`` and ``<b1>`` lines (also when a frame or the end of the stream cuts them) and
+  style 10 blocks, as records;
 - level 1 (icc-formats.txt section 3): ``^Y[cn issuer[ tag]`` unit starts, ``^Y]`` unit
   ends (and the extra one at disconnect), ``^Y<``/``^Y>`` command brackets, ``^Z`` overflow;
 - level 2 (section 4): ``^Y(...^Y)`` datagrams, decoded by the DG catalog in the form the
@@ -16,8 +17,13 @@ Telnet (:mod:`icswire.protocol.telnet`): IAC IAC is a data byte 255, in text, he
 datagrams alike; any other IAC command between frames is a :class:`Telnet` event.
 
 Each byte is scanned once, however the stream is cut: a frame still waiting for its end
-keeps where the search for that end left off (``_hint``), so feeding a long unfinished
-frame a byte at a time costs what feeding it whole does, not the square of its length.
+keeps where the search for that end left off (``_hint``), and pending text is kept as it
+came, so a long unfinished frame fed a byte at a time costs time in proportion to its
+length, not to its square.
+
+Every event re-encodes to its bytes (:func:`~icswire.protocol.encoder.encode_event`): a
+datagram in another form than the encoder's keeps its wire bytes as ``raw``; a board line
+or level 1 header in another form than the encoder's is an error.
 
 Malformed bytes become an :class:`~icswire.protocol.events.Error` with the bytes and their
 offset, and decoding goes on after them. No frame may grow past ``max_size`` bytes (1 MiB
@@ -32,7 +38,17 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from icswire.protocol.bughouse import parse_b1
-from icswire.protocol.datagrams import DG, DatagramRecord, decode_fields, decoder_for
+from icswire.protocol.datagrams import (
+    DG,
+    RECORDS,
+    DatagramRecord,
+    Record,
+    bare_form,
+    canonical_pattern,
+    decode_fields,
+    decoder_for,
+    encode_datagram,
+)
 from icswire.protocol.datagrams import Decoder as DatagramDecoder
 from icswire.protocol.events import (
     BughouseLine,
@@ -57,7 +73,8 @@ from icswire.protocol.telnet import IAC, OPTION_COMMANDS, SB, escape, unescape
 
 DEFAULT_PROMPTS: tuple[str, ...] = ("fics% ", "aics% ", "login: ", "password: ")
 DEFAULT_MAX_SIZE = 1 << 20
-#: How much of an oversized frame an Error event keeps.
+#: How much of more than ``max_size`` bytes (a frame too long, bytes dropped while
+#: resynchronising) an Error event keeps; other errors keep all their bytes.
 ERROR_SAMPLE = 1024
 #: Longest ``^Y[`` header line: a command number, a name and a tag of at most 99 characters.
 HEADER_MAX = 256
@@ -65,22 +82,20 @@ HEADER_MAX = 256
 _SPECIAL = re.compile(rb"[\n\r\x19\x1a\xff]")
 _CONTROL = re.compile(rb"[\x19\x1a]")
 # A whole datagram: no control-Y inside but those quoting strings, no control-Z.
-_WHOLE_DATAGRAM = re.compile(rb"\x19\(([^\x19\x1a]*(?:\x19[{}][^\x19\x1a]*)*)\x19\)")
+_WHOLE_DATAGRAM = re.compile(rb"\x19\([^\x19\x1a]*(?:\x19[{}][^\x19\x1a]*)*\x19\)")
+# A whole datagram with no quotes, no blank but spaces, no 0xFF: bare fields. When they
+# are one space apart and hold no number written otherwise than str() writes it, a bare
+# form (datagrams.bare_form) re-encodes them to the same bytes: they need no check.
+_PLAIN_DATAGRAM = re.compile(rb"\x19\(([^\t-\r\x1c-\x1f{}\x19\x1a\x85\xa0\xff]*+)\x19\)")
+# A level 1 header line as encode_unit_start writes it (after the ^Y[).
+_HEADER_CHAR = r"[^ \r\n\x19\x1a\xff]"  # or IAC IAC, a 0xFF as the wire carries it
+_HEADER_WORD = rf"((?:{_HEADER_CHAR}|\xff\xff){_HEADER_CHAR}*+(?:\xff\xff{_HEADER_CHAR}*+)*+)"
+_HEADER = re.compile(f"(0|[1-9][0-9]*+) {_HEADER_WORD}(?: {_HEADER_WORD})?(\r?\n)")
 _NEWLINE = re.compile(rb"\n")
 _RESYNC = re.compile(rb"\x19[()<>\[\]]|\x1a")  # where a frame can begin (or a datagram end)
-_SET2 = str(int(DG.SET2))
+_SET2 = int(DG.SET2)
+_SET2_TEXT = str(_SET2)
 _new = tuple.__new__
-
-
-def _fields(body: str) -> tuple[list[str], list[str]]:
-    """(values, wire tokens) of a datagram body as read from the wire (IAC IAC undone);
-    plain bodies need no quote handling."""
-    if "\xff" in body:
-        body = unescape(body)
-    if "{" in body or "}" in body or "\x19" in body:
-        return split_fields(body)
-    words = body.split()
-    return words, words
 
 
 class Decoder:
@@ -103,9 +118,12 @@ class Decoder:
         prompts: Iterable[str] = DEFAULT_PROMPTS,
     ) -> None:
         self.max_size = max_size
-        self._prompts = tuple(escape(p) for p in prompts)
+        self._prompts = tuple(escape(p) for p in prompts if p)
+        self._prompt_starts = frozenset(p[0] for p in self._prompts)
         self._enabled = frozenset(datagrams)
-        self._decoders: dict[str, DatagramDecoder] = {}
+        # documented DGs, by number text: how to read them, and how they are written
+        self._readers: dict[str, tuple[DatagramDecoder, re.Pattern[str] | None]] = {}
+        self._bare: dict[str, DatagramDecoder] = {}  # those of bare forms, by number text
         self._buf = bytearray()
         self._base = 0  # stream offset of _buf[0]
         self._mark = 0  # stream offset where the next event's bytes begin
@@ -135,7 +153,8 @@ class Decoder:
 
     def set_datagrams(self, datagrams: Iterable[int]) -> None:
         self._enabled = frozenset(datagrams)
-        self._decoders = {}
+        self._readers = {}
+        self._bare = {}
 
     def set_datagram(self, dg: int, on: bool) -> None:
         self.set_datagrams(self._enabled | {dg} if on else self._enabled - {dg})
@@ -206,8 +225,8 @@ class Decoder:
         self._mark = end
 
     def _emit_error(self, message: str, offset: int, data: bytes, end: int | None = None) -> None:
-        sample = data[:ERROR_SAMPLE] if len(data) > ERROR_SAMPLE else data
-        self._emit(Error(message, offset, sample, len(data)), end or offset + len(data))
+        """An Error for bytes of at most ``max_size``: it keeps them all."""
+        self._emit(Error(message, offset, data, len(data)), end or offset + len(data))
 
     def _run(self) -> None:
         buf = self._buf
@@ -235,7 +254,7 @@ class Decoder:
                 and i + 1 < n
                 and not line
                 and self._block is None
-                and not buf.startswith(self._prompts, pos)
+                and not (buf[pos] in self._prompt_starts and buf.startswith(self._prompts, pos))
                 and i - pos <= self.max_size
             ):
                 # the common case: a whole line of plain text, read straight from buf
@@ -301,7 +320,8 @@ class Decoder:
         buf = self._buf
         base = self._base
         if kind == 0x28:  # ( datagram
-            return self._datagram(i)
+            end = self._simple_datagrams(i)
+            return end if end > i else self._datagram(i)
         if kind == 0x5B:  # [ unit header
             return self._unit_start(i)
         if kind == 0x5D:  # ] unit end
@@ -329,34 +349,49 @@ class Decoder:
             return i
         if self._line or self._block is not None:
             self._flush(base + i)
-        match = _WHOLE_DATAGRAM.match
+        plain_match = _PLAIN_DATAGRAM.match
+        whole_match = _WHOLE_DATAGRAM.match
         limit = self.max_size + 2
-        decoders = self._decoders
+        bare = self._bare
         append = self._events.append
         ends = self.ends
         start = i
         while True:
-            m = match(buf, i)
+            m = plain_match(buf, i)
+            decode = None
+            if m is not None:
+                text = m[1].decode("latin-1")
+                values = text.split(" ")
+                if not (  # int() reads these, str() writes them otherwise: +5 -0 1_0 05
+                    " +" in text
+                    or "-0" in text
+                    or "_" in text
+                    or (" 0" in text and text.count(" 0") != values.count("0"))
+                    or "" in values  # blanks other than one space
+                ):
+                    decode = bare.get(values[0])
+            if decode is None:
+                m = whole_match(buf, i)
             if m is None:
                 break
             j = m.end()
             if j - i >= limit:  # the closing ^Y) must start within max_size bytes
                 break
             try:
-                values, tokens = _fields(m[1].decode("latin-1"))
-                decode = decoders.get(values[0]) if values else None
                 if decode is None:
-                    break
-                record = decode(values, tokens)
+                    record = self._take_datagram(m[0])
+                    bare = self._bare  # a DG_SET2 makes a new one
+                else:
+                    record = decode(values, values)
+                    if values[0] == _SET2_TEXT:
+                        self._follow_set2(record)
+                        bare = self._bare
             except (ValueError, IndexError, KeyError):
                 break
             append(record)
             i = j
             if ends is not None:
                 ends.append(base + i)
-            if values[0] == _SET2:
-                self._follow_set2(record)
-                decoders = self._decoders
             if not buf.startswith(b"\x19(", i):
                 break
         if i > start:
@@ -383,7 +418,7 @@ class Decoder:
                 return -1
             after = buf[j + 1]
             if after == 0x29:  # ^Y) closes the datagram
-                self._datagram_body(buf[i + 2 : j].decode("latin-1"), base + i, base + j + 2)
+                self._datagram_body(bytes(buf[i : j + 2]), base + i, base + j + 2)
                 return j + 2
             if after != 0x7B and after != 0x7D:  # ^Y{ and ^Y} quote strings inside
                 break
@@ -391,25 +426,46 @@ class Decoder:
         self._emit_error("unterminated datagram", base + i, bytes(buf[i:j]))
         return j
 
-    def _datagram_body(self, body: str, start: int, end: int) -> None:
+    def _datagram_body(self, wire: bytes, start: int, end: int) -> None:
         try:
-            values, tokens = _fields(body)
-            decode = self._decoders.get(values[0]) if values else None
-            if decode is None:
-                decode = self._decoders[values[0]] = decoder_for(int(values[0]), self._enabled)
-            record = decode(values, tokens)
+            record = self._take_datagram(wire)
         except (ValueError, IndexError, KeyError) as exc:
             message = str(exc)
             try:
-                decode_fields(*split_fields(unescape(body)), self._enabled)
+                decode_fields(*split_fields(unescape(wire[2:-2].decode("latin-1"))), self._enabled)
             except ValueError as explained:
                 message = str(explained)
-            raw = b"\x19(" + body.encode("latin-1") + b"\x19)"
-            self._emit_error(f"bad datagram: {message}", start, raw)
+            self._emit_error(f"bad datagram: {message}", start, wire)
             return
         self._emit(record, end)
-        if values[0] == _SET2:
+
+    def _take_datagram(self, wire: bytes) -> Record:
+        """Decode a whole ``^Y(...^Y)`` written in any form (ValueError, IndexError or
+        KeyError if it cannot be read) and follow it if it is a DG_SET2. A record whose
+        canonical encoding is other bytes keeps these as ``raw``."""
+        body = wire[2:-2].decode("latin-1")
+        text = unescape(body)
+        values, tokens = split_fields(text)
+        reader = self._readers.get(values[0])
+        if reader is None:
+            dg = int(values[0])
+            reader = (decoder_for(dg, self._enabled), canonical_pattern(dg, self._enabled))
+            if dg in RECORDS and values[0] == str(dg):  # the cache stays as small as the catalog
+                self._readers[values[0]] = reader
+                if bare_form(dg):
+                    self._bare[values[0]] = reader[0]
+        decode, written = reader
+        record = decode(values, tokens)
+        # the pattern tells most datagrams at once (not with a 0xFF, which the wire doubles);
+        # encoding the record again tells any
+        canonical = (
+            written is not None and "\xff" not in body and written.fullmatch(body) is not None
+        )
+        if not canonical and encode_datagram(record) != wire:
+            record.raw = wire
+        if record.dg == _SET2:
             self._follow_set2(record)
+        return record
 
     def _follow_set2(self, record: Any) -> None:
         """DG_SET2 (dg-code on/off) acknowledges a set-2: later datagrams take that form."""
@@ -425,17 +481,17 @@ class Decoder:
                 return -1
             self._emit_error("level 1 header without end of line", base + i, bytes(buf[i : i + 2]))
             return i + 2
-        header = unescape(buf[i + 2 : j].decode("latin-1"))
-        end = "\n"
-        if header.endswith("\r"):
-            header, end = header[:-1], "\r\n"
-        parts = header.split(" ")
-        if not (2 <= len(parts) <= 3 and parts[0].isdigit() and all(parts)):
+        header = buf[i + 2 : j + 1].decode("latin-1")
+        m = _HEADER.fullmatch(header)
+        if m is None:
             self._emit_error("bad level 1 header", base + i, bytes(buf[i : j + 1]))
             return j + 1
+        command, issuer, tag, end = m.groups()
+        if "\xff" in header:
+            issuer = unescape(issuer)
+            tag = tag and unescape(tag)
         self._depth += 1
-        tag = parts[2] if len(parts) == 3 else None
-        self._emit(UnitStart(int(parts[0]), parts[1], tag, self._depth, end), base + j + 1)
+        self._emit(UnitStart(int(command), issuer, tag, self._depth, end), base + j + 1)
         return j + 1
 
     def _telnet(self, i: int) -> int:
@@ -519,12 +575,12 @@ class Decoder:
         return None
 
     def _parsed_line(
-        self, parse: Callable[[str], Any], event: type, text: str, end: str, stop: int
+        self, parse: Callable[..., Any], event: type, text: str, end: str, stop: int
     ) -> None:
         try:
-            record = parse(text)
+            record = parse(text, exact=True)
         except ValueError as exc:
-            self._emit_error(str(exc), self._mark, (text + end).encode("latin-1"), stop)
+            self._emit_error(str(exc), self._mark, escape(text + end), stop)
             return
         self._events.append(_new(event, (record, end)))
         if self.ends is not None:
@@ -557,9 +613,9 @@ class Decoder:
             self._block = None
             self._block_size = 0
             try:
-                record = parse_style10(block)
+                record = parse_style10(block, exact=True)
             except ValueError as exc:
-                data = "".join(block).encode("latin-1")
+                data = escape("".join(block))
                 self._emit_error(f"bad style 10 block: {exc}", self._mark, data, stop)
             else:
                 self._emit(Style10Block(record), stop)
@@ -570,7 +626,7 @@ class Decoder:
         assert block is not None
         self._block = None
         self._block_size = 0
-        data = "".join(block).encode("latin-1")
+        data = escape("".join(block))
         self._emit_error("unfinished style 10 block", self._mark, data, self._block_end)
 
     def _flush(self, at: int) -> None:
