@@ -475,3 +475,15 @@ def test_an_error_keeps_all_its_bytes_up_to_max_size() -> None:
     line = b"<12> " + b"x" * 5000 + b"\n"
     (event,) = decode(line)
     assert isinstance(event, Error) and event.data == line and event.length == len(line)
+
+
+def test_a_header_longer_than_a_small_max_size_is_read_the_same_however_fed() -> None:
+    """Found by test_fuzz: with max_size under HEADER_MAX, a header whose newline came
+    with it was a bad header, and one whose newline came later a frame too long."""
+    stream = b"\x19[2 " + b"x" * 120 + b"\n\x19(81\x19)"
+    whole = decode(stream, max_size=100)
+    assert isinstance(whole[0], Error) and whole[0].message == "level 1 header without end of line"
+    assert whole[-1] == d.DummyResponse()
+    for cut in range(1, len(stream)):
+        chunked = Decoder(max_size=100)
+        assert chunked.feed(stream[:cut]) + chunked.feed(stream[cut:]) + chunked.close() == whole

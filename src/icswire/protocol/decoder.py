@@ -475,9 +475,12 @@ class Decoder:
     def _unit_start(self, i: int) -> int:
         buf = self._buf
         base = self._base
-        j = buf.find(b"\n", i + 2, i + 2 + HEADER_MAX)
+        # its newline must come within HEADER_MAX bytes, and within max_size: else waiting
+        # for it could end in a frame too long, or not, depending on how the bytes came
+        stop = i + 2 + min(HEADER_MAX, self.max_size - 2)
+        j = buf.find(b"\n", i + 2, stop)
         if j < 0:
-            if len(buf) < i + 2 + HEADER_MAX:
+            if len(buf) < stop:
                 return -1
             self._emit_error("level 1 header without end of line", base + i, bytes(buf[i : i + 2]))
             return i + 2
