@@ -23,7 +23,7 @@ from icswire.protocol.datagrams import DG
 from icswire.protocol.decoder import Decoder
 from icswire.protocol.encoder import encode_event
 from icswire.protocol.events import Event
-from icswire.protocol.jsonl import event_from_dict, event_to_dict
+from icswire.protocol.jsonl import event_to_dict, object_bytes
 
 CHUNK = 1 << 16
 
@@ -137,11 +137,7 @@ def encode(file: str) -> None:
             if not line.strip():
                 continue
             try:
-                obj = json.loads(line)
-                raw = obj.get("raw")
-                data = (
-                    raw.encode("latin-1") if raw is not None else encode_event(event_from_dict(obj))
-                )
+                data = object_bytes(json.loads(line))
             except (ValueError, KeyError, TypeError, AttributeError) as exc:
                 raise click.ClickException(f"line {number}: not an icswire event: {exc}") from None
             out.write(data)

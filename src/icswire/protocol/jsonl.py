@@ -20,6 +20,7 @@ from typing import Any
 
 from icswire.protocol.bughouse import Bughouse
 from icswire.protocol.datagrams import DatagramRecord, UnknownDatagram, record_from_fields
+from icswire.protocol.encoder import encode_event
 from icswire.protocol.events import (
     EVENT_NAMES,
     BughouseLine,
@@ -95,3 +96,10 @@ def event_from_dict(data: Mapping[str, Any]) -> Event:
     if cls in (Telnet, Error):
         values["data"] = str(values["data"]).encode("latin-1")
     return cls(**values)  # type: ignore[no-any-return]
+
+
+def object_bytes(data: Mapping[str, Any]) -> bytes:
+    """The wire bytes an object made by :func:`event_to_dict` stands for: its ``"raw"``
+    if it has one, else its event's encoding (``icswire encode``)."""
+    raw = data.get("raw")
+    return str(raw).encode("latin-1") if raw is not None else encode_event(event_from_dict(data))
