@@ -66,3 +66,28 @@ def test_an_unfinished_frame_fed_bytewise_costs_what_ordinary_traffic_does(
     decoder, seconds = feed_bytewise(UNFINISHED[kind], MARGIN * ordinary_time)
     assert decoder.buffered >= SIZE - 300  # the frame is still waiting for its end
     assert seconds < MARGIN * ordinary_time
+
+
+def feed_in_chunks(data: bytes, deadline: float) -> float:
+    """Feed ``data`` 64 kB at a time; fail once ``deadline`` seconds have passed."""
+    decoder = Decoder()
+    start = time.perf_counter()
+    for k in range(0, len(data), 1 << 16):
+        decoder.feed(data[k : k + (1 << 16)])
+        if time.perf_counter() - start > deadline:
+            pytest.fail(f"{k:,} bytes took more than {deadline:.1f} s: decoding is not linear")
+    decoder.close()
+    return time.perf_counter() - start
+
+
+def test_acknowledging_many_distinct_dgs_costs_what_acknowledging_one_does() -> None:
+    """80,000 DG_SET2 acknowledgements (1.2 MB) of distinct DG numbers must decode within
+    MARGIN times 80,000 acknowledgements of one DG number. Each used to copy the whole set
+    of DGs on, so the distinct ones cost the square of their number (30 s and more here);
+    both now cost the same per acknowledgement (measured ratio near 1)."""
+    count = 80_000
+    one = b"".join(b"\x19(124 %d 1\x19)" % (100_000 + k % 2) for k in range(count))
+    distinct = b"".join(b"\x19(124 %d 1\x19)" % (100_000 + k) for k in range(count))
+    assert len(one) == len(distinct)
+    baseline = feed_in_chunks(one, float("inf"))
+    assert feed_in_chunks(distinct, MARGIN * baseline) < MARGIN * baseline

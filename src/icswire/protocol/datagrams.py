@@ -30,6 +30,7 @@ import keyword
 import re
 from collections import namedtuple
 from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
@@ -497,7 +498,7 @@ def _flag_text(value: bool | None) -> str:
     return "{}" if value is None else "1" if value else "0"
 
 
-def _layout(form: tuple[Field, ...], enabled: frozenset[int]) -> list[tuple[Field, int, str]]:
+def _layout(form: tuple[Field, ...], enabled: AbstractSet[int]) -> list[tuple[Field, int, str]]:
     """Where each field stands in the values for a receiver with ``enabled`` DGs on:
     (field, index of its first value, Python expression that decodes it from ``v``)."""
     out = []
@@ -660,13 +661,13 @@ _compiled: dict[tuple[int, frozenset[int]], Decoder] = {}
 _encoders: dict[int, Callable[[Any], list[str]]] = {}
 
 
-def decoder_for(dg: int, enabled: frozenset[int]) -> Decoder:
+def decoder_for(dg: int, enabled: AbstractSet[int]) -> Decoder:
     """The function that turns ``(values, tokens)`` of a ``dg`` datagram into its record,
     for a receiver with ``enabled`` DGs on. Compiled once per form actually in use."""
     cls = RECORDS.get(dg)
     if cls is None:
         return _unknown
-    key = (dg, enabled & _relevant_settings(cls.form))
+    key = (dg, _relevant_settings(cls.form) & enabled)
     fn = _compiled.get(key)
     if fn is None:
         fn = _compiled[key] = _compile_decoder(cls, key[1])
@@ -692,7 +693,7 @@ def _pstat_has_kind(values: list[str]) -> bool:
     return len(values) > 2 and values[2].isdigit()
 
 
-def decode_fields(values: list[str], tokens: list[str], enabled: frozenset[int]) -> Record:
+def decode_fields(values: list[str], tokens: list[str], enabled: AbstractSet[int]) -> Record:
     """Decode a datagram already split by :func:`split_fields` (``values[0]`` is its number).
     Raises ValueError naming the DG and the field when the fields do not fit its form."""
     try:
@@ -711,13 +712,13 @@ def _readable(kind: str, text: str) -> bool:
     return text in (_FLAGS if kind == "b" else _OPTIONAL_FLAGS)
 
 
-def _explain(dg: int, values: list[str], enabled: frozenset[int], exc: Exception) -> str:
+def _explain(dg: int, values: list[str], enabled: AbstractSet[int], exc: Exception) -> str:
     cls = RECORDS[dg]
     form = cls.form
     if dg == DG.PSTAT and not _pstat_has_kind(values):
         form = _pstat_without_kind(form)
     for f, k, _ in _layout(form, enabled):
-        if f.kind in "ibf" and not f.repeated and f.when in (None, *enabled):
+        if f.kind in "ibf" and not f.repeated and (f.when is None or f.when in enabled):
             if k >= len(values):
                 if f.optional:
                     break
@@ -779,7 +780,7 @@ _UNKNOWN_PATTERN = re.compile(f"{_INT}(?: {_ANY_FIELD})*+")
 _patterns: dict[tuple[int, frozenset[int]], re.Pattern[str] | None] = {}
 
 
-def canonical_pattern(dg: int, enabled: frozenset[int]) -> re.Pattern[str] | None:
+def canonical_pattern(dg: int, enabled: AbstractSet[int]) -> re.Pattern[str] | None:
     """The bodies :func:`encode_datagram` writes for ``dg`` datagrams to a receiver with
     ``enabled`` DGs on, as a regular expression: decoding a body it matches and encoding
     the record again gives back that body, so such a datagram needs no ``raw``. None for
@@ -787,7 +788,7 @@ def canonical_pattern(dg: int, enabled: frozenset[int]) -> re.Pattern[str] | Non
     cls = RECORDS.get(dg)
     if cls is None:
         return _UNKNOWN_PATTERN
-    key = (dg, enabled & _relevant_settings(cls.form))
+    key = (dg, _relevant_settings(cls.form) & enabled)
     if key not in _patterns:
         _patterns[key] = _canonical_pattern(dg, cls.form, key[1])
     return _patterns[key]

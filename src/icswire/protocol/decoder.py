@@ -120,7 +120,7 @@ class Decoder:
         self.max_size = max_size
         self._prompts = tuple(escape(p) for p in prompts if p)
         self._prompt_starts = frozenset(p[0] for p in self._prompts)
-        self._enabled = frozenset(datagrams)
+        self._enabled = set(datagrams)
         # documented DGs, by number text: how to read them, and how they are written
         self._readers: dict[str, tuple[DatagramDecoder, re.Pattern[str] | None]] = {}
         self._bare: dict[str, DatagramDecoder] = {}  # those of bare forms, by number text
@@ -149,15 +149,22 @@ class Decoder:
     @property
     def datagrams(self) -> frozenset[int]:
         """The DG numbers the receiver has on, as the decoder knows them."""
-        return self._enabled
+        return frozenset(self._enabled)
 
     def set_datagrams(self, datagrams: Iterable[int]) -> None:
-        self._enabled = frozenset(datagrams)
+        self._enabled = set(datagrams)
         self._readers = {}
         self._bare = {}
 
     def set_datagram(self, dg: int, on: bool) -> None:
-        self.set_datagrams(self._enabled | {dg} if on else self._enabled - {dg})
+        """One DG on or off; its cost does not grow with how many are on (a stream may
+        acknowledge any number of set-2s)."""
+        if on:
+            self._enabled.add(dg)
+        else:
+            self._enabled.discard(dg)
+        self._readers = {}
+        self._bare = {}
 
     def note_command(self, line: str) -> None:
         """Follow a line the client sends: ``set-2 N 0|1`` and ``level2settings=0101...``
