@@ -296,3 +296,14 @@ def test_split_fields_never_raises_anything_but_value_error(body: str) -> None:
     except ValueError:
         return
     assert len(values) == len(tokens)
+
+
+def test_the_compiled_forms_stay_within_the_cache_limit() -> None:
+    """A stream may change the receiver's settings (DG_SET2) without end: DG_PLAYER_ARRIVED
+    alone has 2**17 forms. Past CACHE_LIMIT, the oldest compiled ones go."""
+    for k in range(d.CACHE_LIMIT + 50):
+        enabled = frozenset(dg for n, dg in enumerate(d.RATING_DGS) if k >> n & 1) | {10}
+        record = d.decoder_for(1, enabled)(["1", "fred", *["1500", "2"] * k.bit_count(), "1"], [])
+        assert len(record.ratings) == k.bit_count() and record.open is True
+        assert d.canonical_pattern(1, enabled) is not None
+        assert len(d._compiled) <= d.CACHE_LIMIT and len(d._patterns) <= d.CACHE_LIMIT

@@ -659,6 +659,18 @@ def _relevant_settings(form: tuple[Field, ...]) -> frozenset[int]:
 
 _compiled: dict[tuple[int, frozenset[int]], Decoder] = {}
 _encoders: dict[int, Callable[[Any], list[str]]] = {}
+#: Forms times settings kept compiled: a stream that keeps changing the receiver's
+#: settings (DG_SET2) makes new ones, and the oldest go.
+CACHE_LIMIT = 512
+
+
+def _remember(cache: dict[Any, Any], key: Any, make: Callable[[], Any]) -> Any:
+    """``cache[key]``, made on first use; past CACHE_LIMIT entries the oldest is dropped."""
+    if key not in cache:
+        if len(cache) >= CACHE_LIMIT:
+            del cache[next(iter(cache))]
+        cache[key] = make()
+    return cache[key]
 
 
 def decoder_for(dg: int, enabled: AbstractSet[int]) -> Decoder:
@@ -667,10 +679,8 @@ def decoder_for(dg: int, enabled: AbstractSet[int]) -> Decoder:
     cls = RECORDS.get(dg)
     if cls is None:
         return _unknown
-    key = (dg, _relevant_settings(cls.form) & enabled)
-    fn = _compiled.get(key)
-    if fn is None:
-        fn = _compiled[key] = _compile_decoder(cls, key[1])
+    settings = _relevant_settings(cls.form) & enabled
+    fn: Decoder = _remember(_compiled, (dg, settings), lambda: _compile_decoder(cls, settings))
     return fn
 
 
@@ -788,10 +798,11 @@ def canonical_pattern(dg: int, enabled: AbstractSet[int]) -> re.Pattern[str] | N
     cls = RECORDS.get(dg)
     if cls is None:
         return _UNKNOWN_PATTERN
-    key = (dg, _relevant_settings(cls.form) & enabled)
-    if key not in _patterns:
-        _patterns[key] = _canonical_pattern(dg, cls.form, key[1])
-    return _patterns[key]
+    settings = _relevant_settings(cls.form) & enabled
+    pattern: re.Pattern[str] | None = _remember(
+        _patterns, (dg, settings), lambda: _canonical_pattern(dg, cls.form, settings)
+    )
+    return pattern
 
 
 def _canonical_pattern(
