@@ -487,3 +487,10 @@ def test_a_header_longer_than_a_small_max_size_is_read_the_same_however_fed() ->
     for cut in range(1, len(stream)):
         chunked = Decoder(max_size=100)
         assert chunked.feed(stream[:cut]) + chunked.feed(stream[cut:]) + chunked.close() == whole
+
+
+def test_a_set2_acknowledgement_in_another_form_is_followed_too() -> None:
+    decoder = Decoder({24, 124})
+    events = decoder.feed(b"\x19(0124  34 1\x19)\x19(24 5 e7e5\x19)")
+    assert events[0] == d.Set2(34, True) and events[0].raw is not None
+    assert events[1] == d.SendMoves(5, smith="e7e5")

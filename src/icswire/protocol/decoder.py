@@ -249,7 +249,7 @@ class Decoder:
                     break  # an unpaired control-Y at the end: wait for the next byte
                 pos = end
                 continue
-            if buf.startswith(b"\x19(", pos):
+            if buf[pos] == 0x19 and buf.startswith(b"\x19(", pos):
                 end = self._simple_datagrams(pos)
                 if end > pos:
                     pos = end
@@ -451,8 +451,7 @@ class Decoder:
         KeyError if it cannot be read) and follow it if it is a DG_SET2. A record whose
         canonical encoding is other bytes keeps these as ``raw``."""
         body = wire[2:-2].decode("latin-1")
-        text = unescape(body)
-        values, tokens = split_fields(text)
+        values, tokens = split_fields(unescape(body) if "\xff" in body else body)
         reader = self._readers.get(values[0])
         if reader is None:
             dg = int(values[0])
@@ -551,16 +550,13 @@ class Decoder:
 
     def _finish_line(self, end: str, stop: int) -> None:
         """The pending line ended at stream offset ``stop`` (just past its line ending)."""
-        text = self._line.decode("latin-1")
+        text = unescape(self._line.decode("latin-1"))  # the only line that may hold IAC IAC
         self._line.clear()
         self._line_done(text, end, stop)
 
     def _line_done(self, text: str, end: str, stop: int) -> None:
-        """A whole line as it came (``end`` is ``""`` when a frame or the end of the stream
-        cut it): a board line, part of a style 10 block, or text. A line with bells is
-        always text."""
-        if "\xff" in text:
-            text = unescape(text)
+        """A whole line (``end`` is ``""`` when a frame or the end of the stream cut it):
+        a board line, part of a style 10 block, or text. A line with bells is text."""
         if "\x07" in text:
             self._bell_line(text, end, stop)
             return
