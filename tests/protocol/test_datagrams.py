@@ -307,3 +307,11 @@ def test_the_compiled_forms_stay_within_the_cache_limit() -> None:
         assert len(record.ratings) == k.bit_count() and record.open is True
         assert d.canonical_pattern(1, enabled) is not None
         assert len(d._compiled) <= d.CACHE_LIMIT and len(d._patterns) <= d.CACHE_LIMIT
+
+
+@pytest.mark.parametrize(
+    "item", ["raw:q", "dg:i", "extra:w", "spec_name:s", "x:", "x:z", "class:i"]
+)
+def test_a_form_cannot_name_a_field_after_a_record_attribute(item: str) -> None:
+    with pytest.raises(ValueError, match="bad field"):
+        d.parse_form(f"gamenumber:i {item}")

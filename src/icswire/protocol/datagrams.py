@@ -385,13 +385,23 @@ class Field(NamedTuple):
     repeated: bool = False  # *: the rest of the fields
 
 
+#: Names a record has besides its fields: no field may take one.
+RESERVED_NAMES = frozenset({"dg", "spec_name", "form", "raw", "extra"})
+
+
 def parse_form(form: str) -> tuple[Field, ...]:
     """Read one :data:`FORMS` line into its fields."""
     fields = []
     for item in form.split():
         name, _, spec = item.partition(":")
-        kind, mod = spec[0], spec[1:]
-        if kind not in "ibfwsqRMP" or not name.isidentifier() or keyword.iskeyword(name):
+        kind, mod = spec[:1], spec[1:]
+        if (
+            not kind
+            or kind not in "ibfwsqRMP"
+            or not name.isidentifier()
+            or keyword.iskeyword(name)
+            or name in RESERVED_NAMES
+        ):
             raise ValueError(f"bad field {item!r}")
         when = int(mod[1:]) if mod.startswith("@") else None
         fields.append(Field(name, kind, when, mod == "?", mod == "*" or kind in "MP"))
