@@ -437,7 +437,10 @@ def test_a_datagram_in_another_form_keeps_its_bytes(stream: bytes, record: Event
 def test_a_datagram_in_the_encoders_form_has_no_raw() -> None:
     for record in (
         d.SendMoves(5, "Nf3+", "g1f3"),
+        d.SendMoves(5, "O-O", "e1g1c"),
         d.Msec(0, "W", -5, False),
+        d.PlayerLeft("Sicilian_D"),
+        d.MyVariable("-x", 0),
         d.PersonalTell("Fred", "", "hi {there}", 1),
         d.GameMessage(1, "a\nb"),
         d.GamelistItem(1, 2, "ev", "d", "t", "w", "1", "b", "2", True, 1, 0, "3", "0", "3",

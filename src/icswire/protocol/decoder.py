@@ -83,10 +83,13 @@ _SPECIAL = re.compile(rb"[\n\r\x19\x1a\xff]")
 _CONTROL = re.compile(rb"[\x19\x1a]")
 # A whole datagram: no control-Y inside but those quoting strings, no control-Z.
 _WHOLE_DATAGRAM = re.compile(rb"\x19\([^\x19\x1a]*(?:\x19[{}][^\x19\x1a]*)*\x19\)")
-# A whole datagram with no quotes, no blank but spaces, no 0xFF: bare fields. When they
-# are one space apart and hold no number written otherwise than str() writes it, a bare
-# form (datagrams.bare_form) re-encodes them to the same bytes: they need no check.
-_PLAIN_DATAGRAM = re.compile(rb"\x19\(([^\t-\r\x1c-\x1f{}\x19\x1a\x85\xa0\xff]*+)\x19\)")
+# A whole datagram of bare fields one space apart, as the encoder writes them: no quotes,
+# no other blank, no 0xFF, and no field int() reads that str() writes otherwise (a field
+# begins with neither 0 nor + nor -0, unless it is 0, and holds no _). A bare form
+# (datagrams.bare_form) re-encodes such a datagram to the same bytes: it needs no check.
+_NOT_IN_FIELD = rb"\t-\r\x1c-\x20{}\x19\x1a\x85\xa0\xff_"
+_PLAIN_FIELD = rb"(?:0|-?[^" + _NOT_IN_FIELD + rb"0+\-][^" + _NOT_IN_FIELD + rb"]*+)"
+_PLAIN_DATAGRAM = re.compile(rb"\x19\((" + _PLAIN_FIELD + rb"(?: " + _PLAIN_FIELD + rb")*+)\x19\)")
 # A level 1 header line as encode_unit_start writes it (after the ^Y[).
 _HEADER_CHAR = r"[^ \r\n\x19\x1a\xff]"  # or IAC IAC, a 0xFF as the wire carries it
 _HEADER_WORD = rf"((?:{_HEADER_CHAR}|\xff\xff){_HEADER_CHAR}*+(?:\xff\xff{_HEADER_CHAR}*+)*+)"
@@ -367,16 +370,8 @@ class Decoder:
             m = plain_match(buf, i)
             decode = None
             if m is not None:
-                text = m[1].decode("latin-1")
-                values = text.split(" ")
-                if not (  # int() reads these, str() writes them otherwise: +5 -0 1_0 05
-                    " +" in text
-                    or "-0" in text
-                    or "_" in text
-                    or (" 0" in text and text.count(" 0") != values.count("0"))
-                    or "" in values  # blanks other than one space
-                ):
-                    decode = bare.get(values[0])
+                values = m[1].decode("latin-1").split(" ")
+                decode = bare.get(values[0])
             if decode is None:
                 m = whole_match(buf, i)
             if m is None:
