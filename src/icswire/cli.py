@@ -3,9 +3,9 @@
 ``icswire decode [FILE|-] [--datagrams LIST] [--block-mode]`` prints one JSON object per
 event;
 ``icswire encode [FILE|-]`` turns those objects back into the exact original bytes. An
-event whose bytes on the wire differ from the canonical encoding of its fields (extra
-blanks, unusual quoting) carries them as ``"raw"``, so ``decode | encode`` reproduces any
-stream byte for byte.
+event whose fields do not give back its bytes (a datagram in another form than icswire's,
+an error too long to keep whole) carries them as ``"raw"`` (:mod:`icswire.protocol.jsonl`),
+so ``decode | encode`` reproduces any stream byte for byte.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from icswire.protocol.datagrams import DG
 from icswire.protocol.decoder import Decoder
 from icswire.protocol.encoder import encode_event
 from icswire.protocol.events import Event
-from icswire.protocol.jsonl import event_from_dict, event_to_dict
+from icswire.protocol.jsonl import event_to_dict, object_bytes
 
 CHUNK = 1 << 16
 
@@ -143,11 +143,7 @@ def encode(file: str) -> None:
             if not line.strip():
                 continue
             try:
-                obj = json.loads(line)
-                raw = obj.get("raw")
-                data = (
-                    raw.encode("latin-1") if raw is not None else encode_event(event_from_dict(obj))
-                )
+                data = object_bytes(json.loads(line))
             except (ValueError, KeyError, TypeError, AttributeError) as exc:
                 raise click.ClickException(f"line {number}: not an icswire event: {exc}") from None
             out.write(data)

@@ -85,8 +85,9 @@ class Telnet(NamedTuple):
 
 class Error(NamedTuple):
     """Bytes that could not be read: what was wrong, where they start in the stream, and
-    the bytes themselves (only the first ``len(data)`` of ``length`` when too long to keep).
-    The decoder goes on after them."""
+    the bytes themselves; of more than the decoder's ``max_size`` (a frame too long, the
+    bytes dropped after it) only the first ``len(data)`` of ``length`` are kept. The
+    decoder goes on after them."""
 
     message: str
     offset: int

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from icswire.protocol.block import BLOCK_END, format_header
 from icswire.protocol.datagrams import encode_datagram
-from icswire.protocol.encoder import encode_text
+from icswire.protocol.encoder import encode_text, encode_unit_start
 
 if TYPE_CHECKING:
     from icswire.server.core.session import Session
@@ -209,8 +209,8 @@ class Batch:
                 who = "*" if is_issuer else ("$server$" if self.issuer is None else "%")
             else:
                 who = "*" if is_issuer else self.issuer_name
-            tag = f" {self.tag}" if is_issuer and self.tag and level1 & 4 else ""
-            return f"\x19[{self.cn} {who}{tag}\n".encode("latin-1") + body + UNIT_END
+            tag = self.tag if is_issuer and self.tag and level1 & 4 else None
+            return encode_unit_start(self.cn, who, tag) + body + UNIT_END
         if is_issuer:  # the prompt follows every command, even one with no output
             if self.block is not None:
                 framed = format_header(*self.block) + body + bytes((BLOCK_END,))
