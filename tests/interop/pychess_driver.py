@@ -820,6 +820,9 @@ def builtin(name: str, mode: str) -> dict[str, Any]:
                 {"wait": "addSeek", "client": "b", "where": {"seek.player": "$a"}},
                 {"do": "unseek", "client": "a"},
                 {"wait": "removeSeek", "client": "a"},
+                # PyChess holds a "<sr> N" line until the next line comes (it may begin
+                # its two-line "Your seeks have been removed." pattern): b's next line
+                {"do": "command", "client": "b", "text": "date"},
                 {"wait": "removeSeek", "client": "b"},
             ],
         }
