@@ -497,3 +497,15 @@ def test_a_set2_acknowledgement_in_another_form_is_followed_too() -> None:
     events = decoder.feed(b"\x19(0124  34 1\x19)\x19(24 5 e7e5\x19)")
     assert events[0] == d.Set2(34, True) and events[0].raw is not None
     assert events[1] == d.SendMoves(5, smith="e7e5")
+
+
+def test_note_command_takes_only_ascii_numbers() -> None:
+    """``set-2 ²`` (which ``str.isdigit`` accepts and ``int`` refuses) changes nothing and
+    raises nothing; ``set-2 24 1`` turns DG 24 on."""
+    decoder = Decoder()
+    decoder.note_command("set-2 ² 1")
+    decoder.note_command("set-2 24 1")
+    assert decoder.feed(b"\x19(24 7 e4\x19)")[0].gamenumber == 7
+    blocked = Decoder(block_mode=True)
+    blocked.note_command("² iset block 0")
+    assert blocked.block_mode

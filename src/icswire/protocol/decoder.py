@@ -101,6 +101,13 @@ HEADER_MAX = 256
 
 _SPECIAL = re.compile(rb"[\n\r\x19\x1a\xff]")
 _exact_style12 = functools.partial(parse_style12, exact=True)
+
+
+def _is_number(word: str) -> bool:
+    """ASCII digits only (``str.isdigit`` also takes ``²``, which ``int`` refuses)."""
+    return word.isascii() and word.isdigit()
+
+
 _exact_b1 = functools.partial(parse_b1, exact=True)
 _SPECIAL_BLOCK_MODE = re.compile(rb"[\n\r\x15-\x1a\xff]")
 #: How many open FICS blocks the decoder remembers (FICS nests two: a pose and its block).
@@ -223,9 +230,9 @@ class Decoder:
             self.set_datagrams(n for n, bit in enumerate(bits) if bit == "1")
             return
         words = text.split()
-        if len(words) >= 3 and words[0] == "set-2" and words[1].isdigit():
+        if len(words) >= 3 and words[0] == "set-2" and _is_number(words[1]):
             self.set_datagram(int(words[1]), words[2] != "0")
-        if self._block_mode and words and words[0].isdigit():
+        if self._block_mode and words and _is_number(words[0]):
             del words[0]
         if len(words) >= 3 and words[0] == "iset" and words[1] == "block":
             self.set_block_mode(words[2] != "0")
