@@ -35,6 +35,8 @@ from icswire.server.features.play.games import Game
 from .client import Client
 
 RESULT = "{Game 1 (Whitey vs. Blacky) Blacky forfeits on time.} 1-0"
+#: How long Black's turn lasts (s) before its clock runs out.
+THINKING = 0.3
 
 
 @pytest.fixture
@@ -98,8 +100,9 @@ async def _first_move(server: Server) -> tuple[Recorder, Recorder, Game]:
     return *recorders, game
 
 
-async def _same_game(white: Recorder, black: Recorder) -> None:
-    """Both saw the result after the final board, and both recorded 1. e4 only."""
+async def _same_game(server: Server, white: Recorder, black: Recorder) -> None:
+    """Both saw the result after the final board, and both recorded 1. e4 only; the
+    stored game ends with the final board's clocks (Black's turn counted once)."""
     results = [await recorder.follow("forfeits on time") for recorder in (white, black)]
     assert results == [RESULT, RESULT]
     assert white.moves == black.moves == ["e4"]
@@ -107,25 +110,32 @@ async def _same_game(white: Recorder, black: Recorder) -> None:
         board = recorder.last_board
         assert (board.move_number, board.side_to_move, board.pretty_move) == (1, "B", "e4")
         assert board.black_time <= 0, "the final board shows Black's flag down"
+    await server.games.flush()
+    (stored,) = await asyncio.to_thread(server.store.history, "Whitey")
+    assert (stored.moves, stored.score) == (("e4",), "1-0")
+    assert stored.white_clock == board.white_time
+    assert board.black_time - 10 <= stored.black_clock <= board.black_time
 
 
 async def test_a_move_sent_as_the_flag_falls_is_taken_back_before_the_result(
     server: Server,
 ) -> None:
     white, black, game = await _first_move(server)
-    game.clock_ms[BLACK] = 30
+    await asyncio.sleep(THINKING)
+    game.clock_ms[BLACK] -= game.clock_now(BLACK) - 30  # 30 ms left
     server.games.rearm(game)
     while server.games.by_number:  # the flag timer fires (the server runs in this loop)
         await asyncio.sleep(0.005)
     # Black's engine moves now, before its XBoard read the end: the move is on Black's
     # board and on its way, and reaches a server where the game is over.
     await black.play("e7e5")
-    await _same_game(white, black)
+    await _same_game(server, white, black)
 
 
 async def test_a_move_that_arrives_out_of_time_loses_and_is_taken_back(server: Server) -> None:
     white, black, game = await _first_move(server)
     game.clock_ms[BLACK] = 0  # no time left, and the flag timer (5 minutes) has not fired
+    await asyncio.sleep(THINKING)
     await black.play("e7e5")
     await black.follow("You lost on time.")
-    await _same_game(white, black)
+    await _same_game(server, white, black)

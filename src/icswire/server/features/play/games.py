@@ -775,7 +775,6 @@ class Games:
         it saves the game."""
         loser = game.board.turn
         batch.add_all(game.audience(), BoardMessage(game))
-        game.clock_ms[loser] = min(game.clock_now(loser), 0)
         if game.board.has_insufficient_material(not loser):
             self.end(game, 1, 4, loser, batch)
         else:
