@@ -849,9 +849,15 @@ class Games:
 
     def out_of_time(self, game: Game, batch: Batch) -> None:
         """The side to move has no time left: it loses, or draws if the other side cannot
-        mate (DG_GAMELIST_ITEM status 0 mode 2, or status 1 mode 4)."""
+        mate (DG_GAMELIST_ITEM status 0 mode 2, or status 1 mode 4).
+
+        Before the result, players and observers get the final board again, as FICS sends
+        it at a time forfeit (the flagged side's clock at or below zero): the loser's move
+        may be on its way, already on its own board (XBoard plays its engine's move there
+        when it sends it), and only a board behind that makes it take the move back before
+        it saves the game."""
         loser = game.board.turn
-        game.clock_ms[loser] = min(game.clock_now(loser), 0)
+        batch.add_all(game.audience(), BoardMessage(game))
         if game.board.has_insufficient_material(not loser):
             self.end(game, 1, 4, loser, batch)
         else:
