@@ -85,6 +85,7 @@ async def _first_move(server: Server) -> tuple[Recorder, Recorder, Game]:
     black = await Client.connect(server.port)
     await black.login("Blacky")
     for client in (white, black):
+        await client.command("set style 12")
         await client.command("iset ms 1")
     batch = Batch(CN.CN_MATCH, None)
     online = server.world.online
