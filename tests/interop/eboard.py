@@ -470,7 +470,7 @@ class Eboard:
         started = await self.wait_log(r"\*\*\*\* Starting FICS session as (\w+)")
         # eboard answers that line with its set-up; "style 12" is the last of it
         await self.wait_log(r"WROTE: iset lock 1\\nstyle 12$")
-        await self.wait_log(r"style set to 12\.")
+        await self.wait_log(r"Style 12 set\.")
         await self.shot("logged-in")
         return started.group(1)
 

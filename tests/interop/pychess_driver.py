@@ -812,6 +812,13 @@ def builtin(name: str, mode: str) -> dict[str, Any]:
     if name == "login":
         return {"clients": {"a": {}}, "steps": [{"sleep": 1.0}]}
     if name == "seek":
+        # FICS: PyChess holds a "<sr> N" line until the next line comes (it may begin its
+        # two-line "Your seeks have been removed." pattern), so a tells b something
+        nudge: list[dict[str, Any]] = (
+            [{"do": "tell", "client": "a", "player": "$b", "text": "seek gone"}]
+            if mode == "fics"
+            else []
+        )
         return {
             "clients": {"a": {}, "b": {}},
             "steps": [
@@ -819,10 +826,8 @@ def builtin(name: str, mode: str) -> dict[str, Any]:
                 {"wait": "addSeek", "client": "a", "where": {"seek.player": "$a"}},
                 {"wait": "addSeek", "client": "b", "where": {"seek.player": "$a"}},
                 {"do": "unseek", "client": "a"},
+                *nudge,  # sent with the unseek, before any answer can come
                 {"wait": "removeSeek", "client": "a"},
-                # PyChess holds a "<sr> N" line until the next line comes (it may begin
-                # its two-line "Your seeks have been removed." pattern): b's next line
-                {"do": "command", "client": "b", "text": "date"},
                 {"wait": "removeSeek", "client": "b"},
             ],
         }
