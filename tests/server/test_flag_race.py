@@ -69,7 +69,7 @@ class Recorder:
             if isinstance(event, Style12Line):
                 record = event.record
                 ply = (record.move_number - 1) * 2 + (record.side_to_move == "B")
-                self.moves = [*self.moves[: ply - 1], record.pretty_move]
+                self.moves = [*self.moves[: ply - 1], record.pretty_move] if ply else []
                 self.last_board = record
                 return until == "<12>"
             return isinstance(event, Text) and until in event.text
