@@ -514,6 +514,7 @@ async def run(
     for player in seats:
         player.send("style 13")
     for observer in watchers:
+        observer.send("style 12")  # FICS's default is style 1
         observer.send("iset ms 1")
     t = time.perf_counter()
     pairs = [pair(seats[2 * i], seats[2 * i + 1]) for i in range(len(games))]

@@ -33,6 +33,20 @@ main(sys.argv[3:], prog_name="icswire")
 """
 
 
+#: The server's abuse limits, off: a bench is thousands of clients on one address, logging
+#: in slowly under a profiler, shouting and pairing as fast as it can.
+NO_LIMITS = [
+    f"--limit={assignment}"
+    for assignment in (
+        "max_per_address=0",
+        "login_timeout=0",
+        "idle_timeout=0",
+        "seeks_per_address=0",
+        *(f"{kind}=off" for kind in ("tell", "channel", "shout", "seek", "match")),
+    )
+]
+
+
 class SetupError(Exception):
     """The bench could not run (exit status 2)."""
 
@@ -58,7 +72,10 @@ class ServerProcess:
     def __init__(self, data_dir: Path, profile: Path | None, clock: str = "wall") -> None:
         self.port = free_port()
         self.log_path = data_dir / "server.log"
-        args = ["serve", "--host", HOST, "--port", str(self.port), "--data-dir", str(data_dir)]
+        args = [
+            *("serve", "--host", HOST, "--port", str(self.port), "--data-dir", str(data_dir)),
+            *NO_LIMITS,
+        ]
         if profile is None:
             command = [sys.executable, "-m", "icswire", *args]
         else:

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -36,12 +37,13 @@ def test_decode_prints_one_object_per_event_with_names() -> None:
     assert kinds[:3] == ["prompt", "telnet", "prompt"]
     assert "unit_start" in kinds and "unit_end" in kinds and "b1" in kinds and "overflow" in kinds
     tell = next(o for o in objects if o.get("dg") == 31)
-    assert tell["name"] == "DG_PERSONAL_TELL" and tell["text"] == "hi {there}" and "raw" not in tell
+    assert tell["name"] == "DG_PERSONAL_TELL" and "raw" not in tell
+    assert tell["fields"]["text"] == "hi {there}"
     moves = next(o for o in objects if o.get("dg") == 24)
-    assert (moves["algebraic"], moves["smith"]) == ("Nf3", "g1f3")
+    assert (moves["fields"]["algebraic"], moves["fields"]["smith"]) == ("Nf3", "g1f3")
     assert moves["raw"] == "\x19(24 5 Nf3  g1f3\x19)"  # two blanks: not the canonical form
-    bell = next(o for o in objects if o["event"] == "text" and o["text"] == "bell")
-    assert bell["bells"] == [0] and bell["end"] == "\r\n"
+    bell = next(o for o in objects if o["event"] == "text" and o["fields"]["text"] == "bell")
+    assert bell["fields"] == {"text": "bell", "end": "\r\n", "bells": [0]}
 
 
 def test_decode_then_encode_reproduces_the_stream_through_real_pipes(tmp_path: Path) -> None:
@@ -65,6 +67,23 @@ def test_decode_then_encode_reproduces_any_bytes(data: bytes) -> None:
     assert encoded.stdout_bytes == data
 
 
+def test_decode_reads_fics_block_mode_when_told() -> None:
+    stream = b"\x1554\x16156\x16<sr> 8 17 30\n\rYour seeks have been removed.\n\r\x17\nfics% \x19("
+    result = CliRunner().invoke(main, ["decode", "--block-mode"], input=stream)
+    assert result.exit_code == 0, result.output
+    objects = [json.loads(line) for line in result.output.splitlines()]
+    assert objects[0] == {"event": "block_start", "fields": {"id": 54, "code": 156}}
+    assert objects[1] == {
+        "event": "seeks_removed",
+        "fields": {"numbers": [8, 17, 30], "end": "\n\r"},
+    }
+    assert [o["event"] for o in objects[3:]] == ["block_end", "text", "prompt", "pose_end", "text"]
+    encoded = CliRunner().invoke(main, ["encode"], input=result.stdout_bytes)
+    assert encoded.stdout_bytes == stream
+    plain = CliRunner().invoke(main, ["decode"], input=stream)
+    assert "block_start" not in plain.output and '"error"' in plain.output
+
+
 def test_unreadable_input_exits_2_with_a_message(tmp_path: Path) -> None:
     missing = run("decode", str(tmp_path / "missing.bin"))
     assert missing.returncode == 2 and b"cannot read" in missing.stderr
@@ -77,7 +96,8 @@ def test_malformed_content_is_reported_not_a_crash() -> None:
     result = run("decode", stdin=b"\x19(24 x\x19)ok\n")
     assert result.returncode == 0
     first = json.loads(result.stdout.splitlines()[0])
-    assert first["event"] == "error" and first["offset"] == 0 and "gamenumber" in first["message"]
+    assert first["event"] == "error" and first["fields"]["offset"] == 0
+    assert "gamenumber" in first["fields"]["message"]
 
 
 def test_encode_rejects_lines_that_are_not_events() -> None:
@@ -111,3 +131,53 @@ def test_decode_writes_events_as_they_arrive_on_a_live_pipe() -> None:
     finally:
         process.stdin.close()
         process.wait(timeout=10)
+
+
+GAMELIST_ITEM = (
+    b"\x19(73 1 2 event 2024.01.02 12:00 fred 1500 joe 1600 1 1 0 3 0 3 0 B01 1 0 0 {a note} 1\x19)"
+)
+
+
+def test_a_datagram_field_named_event_does_not_clash_with_the_event_key() -> None:
+    """DG_GAMELIST_ITEM has a field named ``event``: it used to overwrite ``"event":
+    "datagram"``, and the object could not be encoded again."""
+    decoded = CliRunner().invoke(main, ["decode"], input=GAMELIST_ITEM)
+    (obj,) = [json.loads(line) for line in decoded.output.splitlines()]
+    assert (obj["event"], obj["dg"], obj["name"]) == ("datagram", 73, "DG_GAMELIST_ITEM")
+    assert obj["fields"]["event"] == "event" and obj["fields"]["note"] == "a note"
+    assert "raw" not in obj
+    encoded = CliRunner().invoke(main, ["encode"], input=decoded.stdout_bytes)
+    assert encoded.exit_code == 0 and encoded.stdout_bytes == GAMELIST_ITEM
+
+
+def test_every_object_keeps_its_fields_apart_from_the_keys_around_them() -> None:
+    stream = STREAM + GAMELIST_ITEM + b"\x19(999 a {b}\x19)\x19(24 5  e4\x19)"
+    decoded = CliRunner().invoke(main, ["decode", "--datagrams", "24,33"], input=stream)
+    objects = [json.loads(line) for line in decoded.output.splitlines()]
+    for obj in objects:
+        assert set(obj) <= {"event", "dg", "name", "fields", "raw"} and "fields" in obj
+        assert ("dg" in obj) == (obj["event"] == "datagram")
+    assert objects[-2]["fields"] == ["a", "{b}"]  # a DG the catalog does not document
+    assert objects[-1]["raw"] == "\x19(24 5  e4\x19)"
+
+
+@pytest.mark.parametrize(
+    "stream",
+    [
+        b"\x19(31 Fred {} \x19{a\x19{b\x19} 1\x19)",
+        b"\x19(31 Fred\x1c{} \x19{ab\x19} 1\x19)\x19(24 5  e4\x19)",
+        b"<12> rnbqkbnr pppppppp -------- -------- -------- -------- PPPPPPPP RNBQKBNR W -1 1 1"
+        b" 1 1 0 55 mgatto Thegermain 1 4 0 39 39 240000 240000 1 none (0:00.000) none 0 0 0",
+        b"<12> " + b"x" * 3000 + b"\n\x07\xff\xff" * 3,
+        b"\x19[\xb2 fred\nhi\n\x19]",
+    ],
+)
+def test_decode_then_encode_is_byte_exact_on_odd_inputs(stream: bytes) -> None:
+    """Among them the two that used to fail: a control-Y inside a quoted string (encode
+    raised) and a header number int() cannot read (decode raised)."""
+    runner = CliRunner()
+    decoded = runner.invoke(main, ["decode", "--datagrams", "24,31,33"], input=stream)
+    assert decoded.exit_code == 0, decoded.output
+    encoded = runner.invoke(main, ["encode"], input=decoded.stdout_bytes)
+    assert encoded.exit_code == 0, encoded.output
+    assert encoded.stdout_bytes == stream

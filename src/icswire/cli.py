@@ -1,10 +1,11 @@
 """The ``icswire`` command line: ``decode``, ``encode`` and ``pgn`` (more commands join later).
 
-``icswire decode [FILE|-] [--datagrams LIST]`` prints one JSON object per event;
+``icswire decode [FILE|-] [--datagrams LIST] [--block-mode]`` prints one JSON object per
+event;
 ``icswire encode [FILE|-]`` turns those objects back into the exact original bytes. An
-event whose bytes on the wire differ from the canonical encoding of its fields (extra
-blanks, unusual quoting) carries them as ``"raw"``, so ``decode | encode`` reproduces any
-stream byte for byte.
+event whose fields do not give back its bytes (a datagram in another form than icswire's,
+an error too long to keep whole) carries them as ``"raw"`` (:mod:`icswire.protocol.jsonl`),
+so ``decode | encode`` reproduces any stream byte for byte.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from icswire.protocol.datagrams import DG
 from icswire.protocol.decoder import Decoder
 from icswire.protocol.encoder import encode_event
 from icswire.protocol.events import Event
-from icswire.protocol.jsonl import event_from_dict, event_to_dict
+from icswire.protocol.jsonl import event_to_dict, object_bytes
 
 CHUNK = 1 << 16
 
@@ -66,11 +67,11 @@ def _chunks(stream: BinaryIO, path: str) -> Iterator[bytes]:
 
 
 def decode_stream(
-    stream: BinaryIO, path: str, datagrams: list[int]
+    stream: BinaryIO, path: str, datagrams: list[int], block_mode: bool = False
 ) -> Iterator[list[dict[str, object]]]:
     """Decode a byte stream into JSON-ready dicts, adding ``raw`` where needed: one list
     per chunk read, so a live stream's events come out as they arrive."""
-    decoder = Decoder(datagrams)
+    decoder = Decoder(datagrams, block_mode=block_mode)
     ends: list[int] = []
     decoder.ends = ends
     window = bytearray()  # the stream's bytes from offset `start` on
@@ -110,7 +111,12 @@ def main() -> None:
     metavar="LIST",
     help="DGs the receiver had on: numbers or names, comma separated (e.g. 24,33,DG_MSEC).",
 )
-def decode(file: str, datagrams: str) -> None:
+@click.option(
+    "--block-mode",
+    is_flag=True,
+    help="The stream is a FICS session in block mode (iset block 1): 0x19 ends a pose.",
+)
+def decode(file: str, datagrams: str, block_mode: bool) -> None:
     """Decode a captured server stream (FILE or - for stdin) into JSON Lines."""
     try:
         enabled = parse_datagram_list(datagrams)
@@ -118,7 +124,7 @@ def decode(file: str, datagrams: str) -> None:
         raise click.BadParameter(str(exc), param_hint="--datagrams") from None
     stream = _open_input(file)
     try:
-        for objects in decode_stream(stream, file, enabled):
+        for objects in decode_stream(stream, file, enabled, block_mode):
             sys.stdout.writelines(json.dumps(obj) + "\n" for obj in objects)
             sys.stdout.flush()
     finally:
@@ -137,11 +143,7 @@ def encode(file: str) -> None:
             if not line.strip():
                 continue
             try:
-                obj = json.loads(line)
-                raw = obj.get("raw")
-                data = (
-                    raw.encode("latin-1") if raw is not None else encode_event(event_from_dict(obj))
-                )
+                data = object_bytes(json.loads(line))
             except (ValueError, KeyError, TypeError, AttributeError) as exc:
                 raise click.ClickException(f"line {number}: not an icswire event: {exc}") from None
             out.write(data)
@@ -223,14 +225,34 @@ def _size(stream: BinaryIO) -> int | None:
     help="folder for the SQLite database",
 )
 @click.option("--database", default=None, metavar="URL", help="a database URL (PostgreSQL)")
-def serve(host: str, port: int, data_dir: Path, database: str | None) -> None:
+@click.option(
+    "--limit",
+    "limit",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="change a limit (repeatable): login_timeout=60, idle_timeout=3600 (0: never),"
+    " max_connections=auto, max_per_address=30, login_tries=3, free_failures=3,"
+    " failure_delay=2, max_failure_delay=300, forget_failures=3600, seeks_per_address=10,"
+    " accept_pause=1; rates per user as BURST/SECONDS or off: tell=10/1, channel=6/2,"
+    " shout=3/20, seek=6/3, match=6/3. 0 turns a limit off.",
+)
+def serve(
+    host: str, port: int, data_dir: Path, database: str | None, limit: tuple[str, ...]
+) -> None:
     """Run the chess server until SIGINT or SIGTERM."""
     import asyncio
     import logging
 
     from icswire.server.app import serve as run_server
+    from icswire.server.core.limits import Limits
     from icswire.server.core.store import Store, database_url
 
+    limits = Limits()
+    for assignment in limit:
+        try:
+            limits.set(assignment)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--limit") from None
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     data_dir.mkdir(parents=True, exist_ok=True)
     try:
@@ -238,7 +260,7 @@ def serve(host: str, port: int, data_dir: Path, database: str | None) -> None:
     except Exception as exc:  # a bad URL, a database that does not answer
         raise click.ClickException(f"cannot open the database: {exc}") from None
     try:
-        asyncio.run(run_server(store, host, port))
+        asyncio.run(run_server(store, host, port, limits))
     except OSError as exc:
         raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror}") from None
 

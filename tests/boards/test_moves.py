@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import doctest
+import random
 import re
 from collections.abc import Callable, Iterator
 
@@ -23,43 +24,70 @@ from icswire.boards.moves import (
     smith_from_move,
     verbose_from_move,
 )
-from icswire.boards.positions import CHESS960, CRAZYHOUSE, new_board
+from icswire.boards.variants import VARIANTS as ALL_VARIANTS
+from icswire.boards.variants import Variant
 
 # -- random legal games (also used by test_positions) ------------------------------------
 
-# Starts where castling, en passant, promotions, drops and chess960's odd castlings are
-# legal at once, so that every run meets them; random games from the usual starts do
-# the rest.
-SPECIAL_STARTS: dict[int, list[str]] = {
-    0: [
-        "r3k2r/pPp1pppp/8/3pP3/8/8/p1PPPPPP/R3K2R w KQkq d6 0 1",
-        "r3k2r/8/8/8/3pP3/8/8/R3K2R b KQkq e3 0 1",
-    ],
-    CHESS960: [
+# Starts where castling, en passant, promotions, drops, chess960's odd castlings, wild
+# castling from the d file, forced captures, promotions to king, explosions and check
+# counts are legal, so that every run meets them; random games from each variant's own
+# (random) starts do the rest.
+_CHESS_SPECIALS = [
+    "r3k2r/pPp1pppp/8/3pP3/8/8/p1PPPPPP/R3K2R w KQkq d6 0 1",
+    "r3k2r/8/8/8/3pP3/8/8/R3K2R b KQkq e3 0 1",
+]
+_HOUSE_SPECIALS = [
+    "rnbqkbnr/ppppp1pp/8/5p2/8/8/PPPPPPPP/RNBQKBNR[QNPpb] w KQkq - 0 2",
+    "r3k2r/pPp1pppp/8/8/8/8/P1PPPPPp/R3K2R[Nn] w KQkq - 0 1",
+    "4k3/8/8/8/8/8/8/Q~3K3[p] b - - 0 1",
+]
+_WILD_CASTLE_SPECIALS = [
+    "r2k3r/1P6/8/3pP3/8/8/6p1/R2K3R w KQkq d6 0 1",
+    "r3k2r/pp4pp/8/8/8/8/PP4PP/R2K3R b KQkq - 0 1",
+]
+_LOSING_SPECIALS = [
+    *_CHESS_SPECIALS,
+    "4k3/1P6/8/8/8/8/6p1/4K3 w - - 0 1",
+    "k1k5/1P6/8/8/8/8/8/K1K5 b - - 0 1",
+]
+SPECIAL_STARTS: dict[str, list[str]] = {
+    "chess": _CHESS_SPECIALS,
+    "fr": [
         "rk5r/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RK5R w KQkq d6 0 1",
         "1r4kr/pppppppp/8/8/8/8/PPPPPPPP/1R4KR w KQkq - 0 1",
         "r3k2r/1P6/8/8/8/8/6p1/R3K2R w KQkq - 0 1",
     ],
-    CRAZYHOUSE: [
-        "rnbqkbnr/ppppp1pp/8/5p2/8/8/PPPPPPPP/RNBQKBNR[QNPpb] w KQkq - 0 2",
-        "r3k2r/pPp1pppp/8/8/8/8/P1PPPPPp/R3K2R[Nn] w KQkq - 0 1",
-        "4k3/8/8/8/8/8/8/Q~3K3[p] b - - 0 1",
+    "crazyhouse": _HOUSE_SPECIALS,
+    "bughouse": _HOUSE_SPECIALS,
+    "wild/0": _WILD_CASTLE_SPECIALS,
+    "wild/1": _WILD_CASTLE_SPECIALS,
+    "losers": _CHESS_SPECIALS,
+    "suicide": _LOSING_SPECIALS,
+    "giveaway": _LOSING_SPECIALS,
+    "atomic": [*_CHESS_SPECIALS, "rnbqkbnr/ppp2ppp/8/3pp3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3"],
+    "icc-atomic": [*_CHESS_SPECIALS, "4k3/8/8/8/8/8/5r2/4K2R w K - 0 1"],
+    "three-check": [
+        *_CHESS_SPECIALS,
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1+2 0 2",
     ],
 }
-VARIANTS = {"chess": 0, "chess960": CHESS960, "crazyhouse": CRAZYHOUSE}
+VARIANTS = {variant.name: variant for variant in ALL_VARIANTS}
 
 
-def start_positions(wild: int) -> st.SearchStrategy[chess.Board]:
-    special = st.sampled_from(SPECIAL_STARTS[wild]).map(lambda fen: new_board(wild, fen))
-    if wild == CHESS960:
-        return st.integers(0, 959).map(chess.Board.from_chess960_pos) | special
-    return st.just(wild).map(new_board) | special
+def start_positions(variant: Variant) -> st.SearchStrategy[chess.Board]:
+    """The variant's start (drawn anew for a random setup) or one of its special starts."""
+    drawn = st.integers(0, 2**32 - 1).map(lambda seed: variant.new_board(random.Random(seed)))
+    special = SPECIAL_STARTS.get(variant.name)
+    if not special:
+        return drawn
+    return drawn | st.sampled_from(special).map(lambda fen: variant.new_board(fen=fen))
 
 
 @st.composite
-def games(draw: st.DrawFn, wild: int, max_plies: int = 40) -> chess.Board:
+def games(draw: st.DrawFn, variant: Variant, max_plies: int = 40) -> chess.Board:
     """A board after a random legal game (one of its legal moves drawn per ply)."""
-    board = draw(start_positions(wild))
+    board = draw(start_positions(variant))
     for _ in range(draw(st.integers(0, max_plies))):
         legal = list(board.legal_moves)
         if not legal:
@@ -83,13 +111,13 @@ FAST = settings(max_examples=25, deadline=None)
 # -- round trips over every legal move of random games -----------------------------------
 
 
-@pytest.mark.parametrize("wild", VARIANTS.values(), ids=VARIANTS.keys())
+@pytest.mark.parametrize("variant", VARIANTS.values(), ids=VARIANTS.keys())
 @FAST
 @given(data=st.data())
 def test_every_legal_move_round_trips_through_smith_and_verbose(
-    wild: int, data: st.DataObject
+    variant: Variant, data: st.DataObject
 ) -> None:
-    for board in positions(data.draw(games(wild))):
+    for board in positions(data.draw(games(variant))):
         for move in board.legal_moves:
             smith = smith_from_move(board, move)
             assert move_from_smith(board, smith) == move, smith
@@ -153,7 +181,7 @@ def test_smith_chess960_castling_gives_the_kings_squares(fen: str, smith: str, u
 
 
 def test_smith_plunks_carry_check_as_the_spec_shows() -> None:
-    board = chess.variant.CrazyhouseBoard(SPECIAL_STARTS[CRAZYHOUSE][0])
+    board = chess.variant.CrazyhouseBoard(SPECIAL_STARTS["crazyhouse"][0])
     plunk = chess.Move.from_uci("Q@f7")
     assert smith_from_move(board, plunk) == "Q@f7+"
     assert move_from_smith(board, "Q@f7+") == plunk
@@ -206,7 +234,7 @@ def test_verbose_chess960_castling_is_o_o() -> None:
 
 
 def test_drops_in_verbose_and_pretty_notation() -> None:
-    board = chess.variant.CrazyhouseBoard(SPECIAL_STARTS[CRAZYHOUSE][0])
+    board = chess.variant.CrazyhouseBoard(SPECIAL_STARTS["crazyhouse"][0])
     pawn = chess.Move.from_uci("P@e4")
     assert verbose_from_move(board, pawn) == "P@e4"
     assert move_from_verbose(board, "P@e4") == pawn
@@ -247,7 +275,7 @@ def test_wire_moves_in_chess960_and_crazyhouse() -> None:
     board = chess.Board("rk5r/8/8/8/8/8/8/RK5R w KQkq - 0 1", chess960=True)
     assert move_from_wire(board, "o-o-o") == chess.Move.from_uci("b1a1")
     assert move_from_wire(board, "b1c1") == chess.Move.from_uci("b1c1")
-    house = chess.variant.CrazyhouseBoard(SPECIAL_STARTS[CRAZYHOUSE][0])
+    house = chess.variant.CrazyhouseBoard(SPECIAL_STARTS["crazyhouse"][0])
     assert move_from_wire(house, "P@e4") == chess.Move.from_uci("P@e4")
     assert move_from_wire(house, "n@d3") == chess.Move.from_uci("N@d3")
     assert move_from_wire(house, "Q@f7+") == chess.Move.from_uci("Q@f7")  # SAN, with its +
@@ -258,7 +286,7 @@ def test_wire_moves_in_chess960_and_crazyhouse() -> None:
 EP = "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1"
 CAPTURE = "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1"
 PROMOTION = "3k4/4P3/8/8/8/8/8/4K3 w - - 0 1"
-HOUSE = SPECIAL_STARTS[CRAZYHOUSE][0]
+HOUSE = SPECIAL_STARTS["crazyhouse"][0]
 
 
 def _chess(fen: str) -> chess.Board:

@@ -1,5 +1,6 @@
-"""Generated sessions: random legal games told as an observer would receive them, either
-as datagrams or as style 12 boards, interleaved, encoded with the protocol encoders."""
+"""Generated sessions: random legal games of any variant told as an observer would receive
+them, either as datagrams or as style 12 boards, interleaved, encoded with the protocol
+encoders."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import chess
 
 from icswire.boards.moves import san_from_move, smith_from_move
 from icswire.boards.positions import style12_from_board
+from icswire.boards.variants import BUGHOUSE, CHESS, Variant
 from icswire.protocol import datagrams as dg
 from icswire.protocol.encoder import encode_event
 from icswire.protocol.events import Event, Style12Line, Text
@@ -30,15 +32,43 @@ class PlayedGame:
     clocks_ms: list[int] = field(default_factory=list)
     times_ms: list[int] = field(default_factory=list)
     result: str = "1-0"
+    variant: Variant = CHESS
+    start_fen: str = chess.STARTING_FEN
+    passes: dict[int, chess.Piece] = field(default_factory=dict)
+    """Bughouse: the piece the partner's board passed just before the move of that index."""
+
+    def start(self) -> chess.Board:
+        return self.variant.new_board(fen=self.start_fen)
+
+    def replay(self) -> list[chess.Board]:
+        """The position after each ply, start included (pieces passed added as they came)."""
+        board = self.start()
+        seen = [board.copy()]
+        for ply, move in enumerate(self.moves):
+            pass_in(board, self.passes.get(ply))
+            board.push(move)
+            seen.append(board.copy())
+        return seen
 
 
-def play(number: int, seed: int, plies: int = 40) -> PlayedGame:
-    """A random legal game (ends early at mate or stalemate); whole-second clocks."""
+def pass_in(board: chess.Board, piece: chess.Piece | None) -> None:
+    if piece is not None:
+        board.pockets[piece.color].add(piece.piece_type)  # type: ignore[attr-defined]
+
+
+def play(number: int, seed: int, plies: int = 40, variant: Variant = CHESS) -> PlayedGame:
+    """A random legal game of ``variant`` from its (random) start (ends early when the
+    game is over); whole-second clocks; in bughouse the partner passes a piece now and
+    then."""
     rng = random.Random(seed)
-    game = PlayedGame(number, f"white{number}", f"black{number}")
-    board = chess.Board()
+    board = variant.new_board(rng)
+    game = PlayedGame(number, f"white{number}", f"black{number}", variant=variant)
+    game.start_fen = board.fen()
     clocks = [INITIAL_SECONDS, INITIAL_SECONDS]
     for _ in range(plies):
+        if variant is BUGHOUSE and rng.random() < 0.3:
+            game.passes[len(game.moves)] = chess.Piece(rng.randint(1, 5), board.turn)
+            pass_in(board, game.passes[len(game.moves)])
         legal = list(board.legal_moves)
         if not legal:
             break
@@ -50,7 +80,8 @@ def play(number: int, seed: int, plies: int = 40) -> PlayedGame:
         game.moves.append(move)
         game.times_ms.append(used * 1000)
         game.clocks_ms.append(clocks[side] * 1000)
-    game.result = board.result() if board.is_game_over() else rng.choice(["1-0", "0-1"])
+    outcome = board.outcome()
+    game.result = outcome.result() if outcome else rng.choice(["1-0", "0-1"])
     return game
 
 
@@ -62,8 +93,8 @@ def as_datagrams(game: PlayedGame) -> list[Event]:
             game.number,
             game.white,
             game.black,
-            0,
-            "Blitz",
+            game.variant.wild,
+            game.variant.icc_rating or "Blitz",
             True,
             3,
             0,
@@ -77,15 +108,25 @@ def as_datagrams(game: PlayedGame) -> list[Event]:
             "",
             "",
             False,
-            False,
-            False,
+            game.variant.wild in (22, 27),
+            game.variant.wild in (23, 24),
             "",
             False,
         ),
-        dg.MoveList(game.number, "*", ()),
     ]
-    board = chess.Board()
-    for move, time_ms, clock_ms in zip(game.moves, game.times_ms, game.clocks_ms, strict=True):
+    board = game.start()
+    if board.fen() == game.variant.new_board().fen():
+        events.append(dg.MoveList(game.number, "*", ()))
+    else:
+        events.append(dg.PositionBegin(game.number, board.fen(), 0))
+    for ply, (move, time_ms, clock_ms) in enumerate(
+        zip(game.moves, game.times_ms, game.clocks_ms, strict=True)
+    ):
+        passed = game.passes.get(ply)
+        if passed is not None:
+            pass_in(board, passed)
+            side = "W" if passed.color == chess.WHITE else "B"
+            events.append(dg.BughousePass(game.number, side, passed.symbol().upper()))
         color = "W" if board.turn == chess.WHITE else "B"
         san, smith = san_from_move(board, move), smith_from_move(board, move)
         board.push(move)
@@ -97,7 +138,8 @@ def as_datagrams(game: PlayedGame) -> list[Event]:
 
 def as_style12(game: PlayedGame, drop: int | None = None) -> list[Event]:
     """A style 12 board per position (ms clocks, FICS form) and the end-of-game line;
-    ``drop`` leaves out the board after that ply."""
+    ``drop`` leaves out the board after that ply. (Chess only: the tracker knows no other
+    variant from boards alone.)"""
     board = chess.Board()
     clocks = [INITIAL_SECONDS * 1000, INITIAL_SECONDS * 1000]
     events: list[Event] = [Style12Line(_board12(game, board, clocks, 0), "\n")]

@@ -6,6 +6,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from icswire.protocol import ivars, timeseal
 from icswire.protocol.datagrams import (
     FORMS,
     MOVE_PART_DGS,
@@ -133,3 +134,119 @@ def game_fields(draw: st.DrawFn, whole_seconds: bool = True) -> dict[str, Any]:
     fields["move_time_precise"] = precise
     fields["pretty_move"] = draw(board_tokens)
     return fields
+
+
+# -- FICS interface variable lines -----------------------------------------------------
+
+naturals = st.integers(0, 10**6)
+fics_names = st.from_regex(r"[A-Za-z]{3,17}", fullmatch=True)
+hex_titles = st.from_regex(r"[0-9A-Fa-f]{2}", fullmatch=True)
+# Free text to the end of a line: printable latin-1, blanks included.
+line_text = st.text(st.characters(codec="latin-1", exclude_categories=("C",)), max_size=30)
+extra_fields = st.lists(board_tokens, max_size=3).map(tuple)
+flag_pairs = st.tuples(st.booleans(), st.booleans())
+
+
+@st.composite
+def arrival_ratings(draw: st.DrawFn) -> tuple[tuple[int, str], ...]:
+    """``<wa>`` ratings: each with its provshow character, which the last may leave out."""
+    ratings = draw(st.lists(st.tuples(naturals, st.sampled_from(" EP")), min_size=1, max_size=9))
+    if draw(st.booleans()):
+        ratings[-1] = (ratings[-1][0], "")
+    return tuple(ratings)
+
+
+ivar_records = st.one_of(
+    st.builds(
+        ivars.Seek,
+        number=naturals,
+        name=board_tokens,
+        titles=hex_titles,
+        rating=naturals,
+        provshow=st.sampled_from(" EP"),
+        time=naturals,
+        increment=naturals,
+        rated=st.booleans(),
+        type=board_tokens,
+        color=st.sampled_from("?WB"),
+        min_rating=naturals,
+        max_rating=naturals,
+        automatic=st.booleans(),
+        formula=st.booleans(),
+        extra=extra_fields,
+        own=st.booleans(),
+    ),
+    st.lists(naturals, min_size=1, max_size=5).map(lambda n: ivars.SeeksRemoved(tuple(n))),
+    st.just(ivars.SeeksCleared()),
+    st.builds(ivars.PendingFrom, naturals, board_tokens, board_tokens, line_text),
+    st.builds(ivars.PendingTo, naturals, board_tokens, board_tokens, line_text),
+    st.lists(naturals, min_size=1, max_size=5).map(lambda n: ivars.PendingRemoved(tuple(n))),
+    st.builds(
+        ivars.GameInfo,
+        game_number=naturals,
+        private=st.booleans(),
+        type=board_tokens,
+        rated=st.booleans(),
+        registered=flag_pairs,
+        initial_time=st.tuples(naturals, naturals),
+        increment=st.tuples(naturals, naturals),
+        partner_game=naturals,
+        ratings=st.tuples(*[st.tuples(naturals, st.sampled_from(["", "E", "P"]))] * 2),
+        timeseal=flag_pairs,
+        extra=extra_fields,
+    ),
+    st.builds(
+        ivars.DeltaBoard,
+        game_number=naturals,
+        half_moves=naturals,
+        algebraic=board_tokens,
+        smith=board_tokens,
+        time_taken_ms=board_ints,
+        time_left_ms=board_ints,
+        extra=extra_fields,
+    ),
+    st.builds(
+        ivars.PlayerArrived, fics_names, st.sampled_from(" ^~:#.&"), hex_titles, arrival_ratings()
+    ),
+    st.builds(ivars.PlayerDeparted, board_tokens),
+)
+
+
+# -- timeseal --------------------------------------------------------------------------
+
+# What a timeseal line can carry: 7-bit text without \x18, which ends the text.
+sealed_text = st.text(
+    st.characters(max_codepoint=127, exclude_characters="\x18"), max_size=40
+).filter(lambda text: text != timeseal.PONG)
+timestamps = st.integers(0, 10**12)
+key_offsets = st.integers(0, len(timeseal.KEY) - 1)
+
+
+@st.composite
+def paddings(draw: st.DrawFn, before: str) -> str:
+    """Padding that fills the last 12-byte group after ``before``, or one more group (PyChess
+    pads 1 to 12 bytes, openseal 0 to 11)."""
+    size = -len(before) % 12 + 12 * draw(st.integers(0, 1))
+    return draw(st.text(st.characters(max_codepoint=127), min_size=size, max_size=size))
+
+
+@st.composite
+def sealed_events(
+    draw: st.DrawFn, hello: bool = False
+) -> timeseal.SealedLine | timeseal.Hello | timeseal.Pong:
+    """A line a timeseal client may send (the hello when ``hello``): its decoded event."""
+    timestamp = draw(timestamps)
+    offset = draw(key_offsets)
+    if hello:
+        user = draw(sealed_text.filter(lambda text: "|" not in text))
+        system = draw(sealed_text)
+        tag = draw(st.sampled_from([timeseal.HELLO_TAG, timeseal.HELLO_TAG2]))
+        text = timeseal.hello_text(user, system, tag)
+        padding = draw(paddings(f"{text}..{timestamp}"))
+        return timeseal.Hello(user, system, timestamp, padding, offset, tag)
+    kind = draw(st.integers(0, 3))
+    text = timeseal.PONG if kind == 0 else draw(sealed_text)
+    padding = draw(paddings(f"{text}..{timestamp}"))
+    if kind == 0:
+        return timeseal.Pong(timestamp, padding, offset)
+    return timeseal.SealedLine(text, timestamp, padding, offset)

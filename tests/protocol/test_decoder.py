@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from icswire.protocol import datagrams as d
+from icswire.protocol.bughouse import parse_b1
 from icswire.protocol.decoder import ERROR_SAMPLE, Decoder
 from icswire.protocol.encoder import encode_event, encode_events
 from icswire.protocol.events import (
@@ -334,8 +336,7 @@ def test_every_byte_is_in_exactly_one_event(data: bytes) -> None:
     assert ends == sorted(ends) and (not ends or ends[-1] == len(data))
     bytes_of = [data[a:b] for a, b in zip([0, *ends], ends, strict=False)]
     for event, raw in zip(events, bytes_of, strict=True):
-        if not isinstance(event, Error | d.DatagramRecord | d.UnknownDatagram):
-            assert encode_event(event) == raw
+        assert encode_event(event) == raw
 
 
 def test_the_datagram_limit_is_exact_and_the_same_however_fed() -> None:
@@ -348,3 +349,163 @@ def test_the_datagram_limit_is_exact_and_the_same_however_fed() -> None:
             chunked = Decoder(max_size=64)
             events = chunked.feed(stream[:cut]) + chunked.feed(stream[cut:]) + chunked.close()
             assert events == whole
+
+
+def test_bells_count_toward_the_limit_of_a_line() -> None:
+    decoder = Decoder(max_size=50)
+    events = decoder.feed(b"\x07" * 1000)
+    assert isinstance(events[0], Error) and (events[0].length, events[0].data) == (51, b"\x07" * 51)
+    for _ in range(100):
+        decoder.feed(b"\x07" * 1000)
+        assert decoder.buffered <= 50 + ERROR_SAMPLE
+    events = decoder.feed(b"\nok\x07\n") + decoder.close()
+    assert isinstance(events[0], Error) and events[0].length == 100_949
+    assert events[1:] == [Text("", "\n"), Text("ok", "\n", (2,))]
+
+
+def test_a_too_long_line_holding_iac_iac_is_reported_as_its_wire_bytes() -> None:
+    stream = b"\xff\xff" * 20 + b"\nok\n"
+    events = decode(stream, max_size=10)
+    assert [e.length for e in events if isinstance(e, Error)] == [11, 29]
+    assert events[-2:] == [Text("", "\n"), Text("ok")]
+    assert encode_events(events) == stream
+
+
+def test_text_before_a_telnet_subnegotiation_comes_out_without_waiting_for_its_end() -> None:
+    decoder = Decoder()
+    assert decoder.feed(b"abc\xff\xfa\x18") == [Text("abc", "")]
+    assert decoder.feed(b"\x01\xff\xf0") == [Telnet(b"\xff\xfa\x18\x01\xff\xf0")]
+
+
+def test_a_style12_line_cut_by_the_end_of_the_stream_or_a_frame_is_a_board() -> None:
+    (event,) = decode(FICS_MS.encode())
+    assert isinstance(event, Style12Line) and event.end == ""
+    assert event.record.white_name == "mgatto" and encode_event(event) == FICS_MS.encode()
+    events = decode(FICS_MS.encode() + b"\x19(81\x19)")
+    assert events == [event, d.DummyResponse()]
+    assert decode(b"<b1> game 6 white [PN] black []") == [
+        BughouseLine(parse_b1("<b1> game 6 white [PN] black []"), "")
+    ]
+
+
+# -- every stream re-encodes byte for byte ------------------------------------------------
+
+
+def test_a_control_y_inside_a_control_y_quoted_string_is_an_error_not_a_field() -> None:
+    """``^Y{a^Y{b^Y}`` used to decode to the string ``a^Y{b``, which no encoder can write
+    (control-Y cannot be quoted): the datagram is unreadable, and its bytes are kept."""
+    stream = b"\x19(31 Fred {} \x19{a\x19{b\x19} 1\x19)\x19(81\x19)"
+    events = decode(stream, {31})
+    assert isinstance(events[0], Error) and events[0].data == stream[:-6]
+    assert "unreadable field" in events[0].message
+    assert events[1] == d.DummyResponse()
+    assert encode_events(events) == stream
+
+
+def test_a_blank_is_a_space_other_bytes_belong_to_the_field() -> None:
+    (tell,) = decode(b"\x19(31 Fred\x1c{} \x19{ab\x19} 1\x19)", {31})
+    assert tell.playername == "Fred\x1c" and tell.text == "ab"
+    (moves,) = decode(b"\x19(24 5 e\x1f4\x19)", {24, 33})
+    assert moves.algebraic == "e\x1f4"
+    (bad,) = decode(b"\x19(24 5\te4\x19)", {24, 33})
+    assert isinstance(bad, Error) and "gamenumber" in bad.message
+
+
+@pytest.mark.parametrize(
+    ("stream", "record"),
+    [
+        (b"\x19(24 5 Nf3  g1f3\x19)", d.SendMoves(5, "Nf3", "g1f3")),  # two blanks
+        (b"\x19( 24 5 Nf3 g1f3 \x19)", d.SendMoves(5, "Nf3", "g1f3")),  # blanks at the ends
+        (b"\x19(24 05 Nf3 g1f3\x19)", d.SendMoves(5, "Nf3", "g1f3")),  # a leading zero
+        (b"\x19(024 5 Nf3 g1f3\x19)", d.SendMoves(5, "Nf3", "g1f3")),  # in the DG number too
+        (b"\x19(24 +5 {Nf3} g1f3\x19)", d.SendMoves(5, "Nf3", "g1f3")),  # + and quotes
+        (b"\x19(56 1_0 W -0 1\x19)", d.Msec(10, "W", 0, True)),  # what int() also reads
+        (b"\x19(31 Fred GM \x19{hi\x19} 1\x19)", d.PersonalTell("Fred", "GM", "hi", 1)),
+        (b"\x19(31 Fred {} {hi} 1\x19)", d.PersonalTell("Fred", "", "hi", 1)),
+        (b"\x19(0 fred \x19{GM\x19}\x19)", d.WhoAmI("fred", "GM")),
+        (b"\x19(999  a {b}\x19)", d.UnknownDatagram(999, ("a", "{b}"))),
+        (b"\x19(31 F\xff {} \x19{x\x19} 1\x19)", d.PersonalTell("F\xff", "", "x", 1)),  # lone IAC
+    ],
+)
+def test_a_datagram_in_another_form_keeps_its_bytes(stream: bytes, record: Event) -> None:
+    (event,) = decode(stream, {24, 31, 33, 34, 56})
+    assert event == record and event.raw == stream  # type: ignore[union-attr]
+    assert encode_event(event) == stream
+    assert encode_event(record) != stream and record.raw is None  # type: ignore[union-attr]
+
+
+def test_a_datagram_in_the_encoders_form_has_no_raw() -> None:
+    for record in (
+        d.SendMoves(5, "Nf3+", "g1f3"),
+        d.SendMoves(5, "O-O", "e1g1c"),
+        d.Msec(0, "W", -5, False),
+        d.PlayerLeft("Sicilian_D"),
+        d.MyVariable("-x", 0),
+        d.PersonalTell("Fred", "", "hi {there}", 1),
+        d.GameMessage(1, "a\nb"),
+        d.GamelistItem(1, 2, "ev", "d", "t", "w", "1", "b", "2", True, 1, 0, "3", "0", "3",
+                       "0", "A00", 1, 0, 0, "n", None),
+        d.UnknownDatagram(999, ("a", "{b c}", "\x19{d}\x19}")),
+    ):  # fmt: skip
+        (event,) = decode(encode_event(record), {24, 31, 33, 34, 56})
+        assert event == record and event.raw is None
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        FICS_MS.replace(" 55 ", " 055 "),
+        FICS_MS.replace(" 1 4 0 ", " +1 4 0 "),
+        FICS_MS.replace("(0:00.000)", "(00:00.000)"),
+        FICS_MS.replace("(0:00.000)", "(-0:00.000)"),
+        FICS_SECONDS.replace(" 118 ", " 1_18 "),
+    ],
+)
+def test_a_board_line_in_another_form_is_an_error_that_keeps_its_bytes(line: str) -> None:
+    events = decode(line.encode() + b"\r\n")
+    assert len(events) == 1 and isinstance(events[0], Error)
+    assert "written" in events[0].message and encode_events(events) == line.encode() + b"\r\n"
+
+
+def test_a_level1_header_in_another_form_is_an_error_that_keeps_its_bytes() -> None:
+    headers = (b"\x19[007 fred\n", b"\x19[1  fred\n", b"\x19[\xb2 fred\n", b"\x19[1 fr\xffed\n")
+    for header in headers:
+        (event,) = decode(header)
+        assert isinstance(event, Error) and event.data == header
+
+
+def test_an_error_keeps_all_its_bytes_up_to_max_size() -> None:
+    line = b"<12> " + b"x" * 5000 + b"\n"
+    (event,) = decode(line)
+    assert isinstance(event, Error) and event.data == line and event.length == len(line)
+
+
+def test_a_header_longer_than_a_small_max_size_is_read_the_same_however_fed() -> None:
+    """Found by test_fuzz: with max_size under HEADER_MAX, a header whose newline came
+    with it was a bad header, and one whose newline came later a frame too long."""
+    stream = b"\x19[2 " + b"x" * 120 + b"\n\x19(81\x19)"
+    whole = decode(stream, max_size=100)
+    assert isinstance(whole[0], Error) and whole[0].message == "level 1 header without end of line"
+    assert whole[-1] == d.DummyResponse()
+    for cut in range(1, len(stream)):
+        chunked = Decoder(max_size=100)
+        assert chunked.feed(stream[:cut]) + chunked.feed(stream[cut:]) + chunked.close() == whole
+
+
+def test_a_set2_acknowledgement_in_another_form_is_followed_too() -> None:
+    decoder = Decoder({24, 124})
+    events = decoder.feed(b"\x19(0124  34 1\x19)\x19(24 5 e7e5\x19)")
+    assert events[0] == d.Set2(34, True) and events[0].raw is not None
+    assert events[1] == d.SendMoves(5, smith="e7e5")
+
+
+def test_note_command_takes_only_ascii_numbers() -> None:
+    """``set-2 ²`` (which ``str.isdigit`` accepts and ``int`` refuses) changes nothing and
+    raises nothing; ``set-2 24 1`` turns DG 24 on."""
+    decoder = Decoder()
+    decoder.note_command("set-2 ² 1")
+    decoder.note_command("set-2 24 1")
+    assert decoder.feed(b"\x19(24 7 e4\x19)")[0].gamenumber == 7
+    blocked = Decoder(block_mode=True)
+    blocked.note_command("² iset block 0")
+    assert blocked.block_mode

@@ -135,6 +135,7 @@ async def test_sigkill_mid_game_loses_no_finished_game_and_the_game_resumes(
     await a.login("Crasha", "pw", f"level2settings={bits(*WANTED)}")
     b = await Client.connect(server_process.port)
     await b.login("Crashb", "pw")
+    await b.command("set style 12")  # style 1 is the default
     await a.send("resume crashb")
     await b.expect_text("Challenge: ")
     await b.send("accept crasha")

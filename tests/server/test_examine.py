@@ -127,7 +127,7 @@ async def test_history_of_a_played_game_and_of_stored_ones(server: Server) -> No
     first = await stored_game(server, "Fred", "Joe", SCHOLARS, 0, 1, 0)  # Black checkmated
     await stored_game(server, "Joe", "Fred", ["d4", "d5"], 1, 0, 1)  # drawn by agreement
     white = await user(server, "Fred")
-    black = await user(server, "Joe")
+    black = await user(server, "Joe", (), "set style 12")
     batch = Batch(CN.CN_MATCH, None)
     online = server.world.online
     await server.games.start(online["fred"], online["joe"], Terms(initial=5), batch)
@@ -235,7 +235,7 @@ async def test_smoves_text_and_move_list_with_game_number_minus_one(server: Serv
 
 async def test_sposition_gives_an_isolated_board(server: Server) -> None:
     await stored_game(server, "Fred", "Joe", SCHOLARS[:3], 0, 0, 0)
-    lister = await user(server, "Lister", LIST_GRAMS)
+    lister = await user(server, "Lister", LIST_GRAMS, "set style 12")
     events = await lister.command("sposition fred -1")
     (isolated,) = grams(events, DG.ISOLATED_BOARD)
     assert isolated.gamenumber == -1
@@ -307,7 +307,11 @@ async def test_examine_a_new_game_with_an_observer(server: Server) -> None:
         2,
     )
 
-    games_list = texts(await lister.command("games"))
+    games_list = texts(await lister.command("games"))  # a level 2 client: ICC's layout
+    assert games_list[0] == f"   1      {'Teacher':<20}      {'Teacher':<20} Ex: scratch      W:  3"
+    assert games_list[-1] == "1 games displayed (0 played, 1 examined)."
+    plain = await user(server, "Plain")  # a FICS client: FICS's layout
+    games_list = texts(await plain.command("games"))
     assert games_list[0] == "  1 (Exam. ---- Teacher    ---- Teacher   ) [ uu  0   0] W:  3"
     events = await examiner.command("unexamine")
     assert texts(events)[0] == "You are no longer examining game 1."

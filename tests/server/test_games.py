@@ -48,6 +48,7 @@ async def players(server: Server, white_dgs: tuple[int, ...] = GRAMS) -> tuple[C
     await white.command("set style 13")
     black = await Client.connect(server.port)
     await black.login("Blacky")
+    await black.command("set style 12")  # FICS's default is style 1
     await black.command("iset ms 1")
     return white, black
 
@@ -298,6 +299,7 @@ async def test_observers_rebuild_the_stored_game_from_datagrams_and_from_boards(
     await by_datagrams.command("set style 13")
     by_boards = await Client.connect(server.port)
     await by_boards.login("Boards")
+    await by_boards.command("set style 12")
     await by_boards.command("iset ms 1")
     game = await start(server)
     for ply, san in enumerate(SCHOLARS[:3]):

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from icswire.protocol.datagrams import DG
-from icswire.protocol.events import Style12Line, Text
+from icswire.protocol.events import IvarLine, Style12Line, Text
+from icswire.protocol.ivars import format_ivar
 from icswire.server.app import Server
 from icswire.server.core.render import Batch
 from icswire.server.core.store import Store
@@ -41,6 +42,7 @@ async def player(server: Server, name: str, *datagrams: int, password: str | Non
     client = await Client.connect(server.port, datagrams)
     setup = [f"level2settings={bits(*datagrams)}"] if datagrams else []
     await client.login(name, password, *setup)
+    await client.command("set style 12")  # boards as XBoard asks for them (FICS's default: 1)
     await client.settle(0.05)
     return client
 
@@ -51,6 +53,15 @@ def is_text(text: str) -> Any:
 
 def has_text(fragment: str) -> Any:
     return lambda e: isinstance(e, Text) and fragment in e.text
+
+
+def is_ivar_line(line: str) -> Any:
+    """A FICS interface variable line (``<s>``, ``<sr>`` ...) decoded, that is ``line``."""
+    return lambda e: isinstance(e, IvarLine) and format_ivar(e.record) == line
+
+
+def has_ivar_line(start: str) -> Any:
+    return lambda e: isinstance(e, IvarLine) and format_ivar(e.record).startswith(start)
 
 
 def texts(client: Client) -> list[str]:
@@ -74,8 +85,9 @@ async def test_challenge_and_issuing_lines_are_what_zippy_reads(server: Server) 
     await alpha.expect(is_text("Issuing: Alpha (----) Beta (----) unrated blitz 3 0."))
     await alpha.send("match Beta 1 1 white")  # a new offer replaces the old one
     await alpha.expect(is_text("Updating offer already made to Beta."))
-    await alpha.expect(is_text("Issuing: Alpha (----) [white] Beta (----) unrated bullet 1 1."))
-    await beta.expect(is_text("Challenge: Alpha (----) [white] Beta (----) unrated bullet 1 1."))
+    # FICS calls these games lightning (PyChess looks its types up by FICS's names)
+    await alpha.expect(is_text("Issuing: Alpha (----) [white] Beta (----) unrated lightning 1 1."))
+    await beta.expect(is_text("Challenge: Alpha (----) [white] Beta (----) unrated lightning 1 1."))
     await alpha.send("match Beta 1 1 white")
     await alpha.expect(is_text("You are already offering an identical match to Beta."))
     await alpha.send("match Beta")  # no terms: 5 0
@@ -263,7 +275,7 @@ async def test_seeks_are_announced_and_matching_seeks_pair_at_once(server: Serve
     assert rows[0].split() == ["1", "++++", "Alpha", "3", "0", "unrated", "blitz", "0-9999"]
     assert rows[1] == "1 ad(s) displayed."
     await beta.send("seek 3 0")
-    await beta.expect(is_text("Your seek matches one posted by Alpha."))
+    await beta.expect(is_text("Your seek matches one already posted by Alpha."))
     await alpha.expect(is_text("Your seek 1 matches one posted by Beta."))
     for client in (alpha, watcher):
         removed = await client.expect_dg(DG.SEEK_REMOVED)
@@ -306,13 +318,13 @@ async def test_unseek_replace_manual_seeks_and_seekinfo(server: Server) -> None:
     await alpha.command("seek 3 0 m 0-2000")
     await beta.expect(has_text('Alpha (++++) seeking 3 0 unrated blitz 0-2000 m ("play 1"'))
     await beta.expect(
-        is_text("<s> 1 w=Alpha ti=01 rt=0P t=3 i=0 r=u tp=blitz c=? rr=0-2000 a=f f=f")
+        is_ivar_line("<s> 1 w=Alpha ti=01 rt=0P t=3 i=0 r=u tp=blitz c=? rr=0-2000 a=f f=f")
     )
     await alpha.send("seek 3 0 m 0-2000")  # the same ad again replaces it
     removed = await alpha.expect_dg(DG.SEEK_REMOVED)
     assert (removed.index, removed.reason) == (1, pairing.SEEK_REPLACED)
     await alpha.expect_dg(DG.SEEK, index=1)
-    await beta.expect(is_text("<sr> 1"))
+    await beta.expect(is_ivar_line("<sr> 1"))
     await beta.send("play 1")  # a manual seek: a challenge instead of a game
     await beta.expect(is_text("Issuing match request since the seek was set to manual."))
     await alpha.expect(is_text("Challenge: Beta (----) Alpha (----) unrated blitz 3 0."))
@@ -322,21 +334,22 @@ async def test_unseek_replace_manual_seeks_and_seekinfo(server: Server) -> None:
     await alpha.send("seek 4 0")
     await alpha.expect(is_text("You can only have 3 active seeks."))
     await alpha.send("unseek 3")
-    await alpha.expect(is_text("Your seek 3 has been removed."))
     removed = await alpha.expect_dg(DG.SEEK_REMOVED, index=3)
     assert removed.reason == pairing.SEEK_REMOVED
+    await alpha.expect(is_text("Your seek 3 has been removed."))
     await alpha.send("unseek")
     for index in (1, 2):
         assert (await alpha.expect_dg(DG.SEEK_REMOVED, index=index)).reason == 3
+    await alpha.expect(is_text("Your seeks have been removed."))
     await alpha.send("unseek")
     await alpha.expect(is_text("You have no active seeks."))
     await alpha.command("seek 1 0")
-    await beta.expect(has_text("<s> 1 w=Alpha ti=01 rt=0P t=1 i=0 r=u tp=bullet"))
+    await beta.expect(has_ivar_line("<s> 1 w=Alpha ti=01 rt=0P t=1 i=0 r=u tp=lightning"))
     await watcher.expect_dg(DG.SEEK, index=1, time=1)
     session = server.world.find("Alpha")
     assert session is not None
     pairing.player_left(server.core, session)  # what the server does when Alpha disconnects
-    await beta.expect(is_text("<sr> 1"))
+    await beta.expect(is_ivar_line("<sr> 1"))
     removed = await watcher.expect_dg(DG.SEEK_REMOVED, index=1)
     assert removed.reason == pairing.SEEKER_LEFT
     assert server.core.state(pairing.Pairing).seeks == {}
@@ -420,7 +433,7 @@ async def test_wild_games_start_from_their_positions(server: Server) -> None:
     beta = await player(server, "Beta")
     await alpha.command("match Beta 3 0 white fr")
     await beta.command("accept")
-    await alpha.expect(is_text("{Game 1 (Alpha vs. Beta) Creating unrated chess960 match.}"))
+    await alpha.expect(is_text("{Game 1 (Alpha vs. Beta) Creating unrated wild/fr match.}"))
     first = await board(alpha)
     assert first.ranks[0].upper() == first.ranks[7]  # the same pieces face each other
     assert sorted(first.ranks[7]) == sorted("RNBQKBNR")

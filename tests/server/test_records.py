@@ -434,3 +434,61 @@ def test_concurrent_first_saves_of_one_rating(store: Store) -> None:
     assert rating_rows(store) == 1
     record = store.rating("Fred", "Blitz")
     assert record.glicko.rating == 1500 + record.games
+
+
+# -- an end is written once, with its moves and ratings ----------------------------------------
+
+
+def test_finish_game_with_the_final_moves_and_the_ratings_in_one_transaction(
+    store: Store,
+) -> None:
+    store.add_user("Fred", "secret")
+    store.add_user("Bob", "secret")
+    game_id = store.start_game(a_game("Fred", "Bob", rated=True))
+    final = a_game(moves=("f3", "e5", "g4", "Qh4#"), clocks=(1, 2, 3, 4), times=(5, 6, 7, 8))
+    white, black = store.finish_game(
+        game_id, 0, 1, 1, "0-1", "?", 2900, 4100, final=final, rate=True
+    )
+    stored = store.game(game_id)
+    assert stored is not None
+    assert stored.moves == ("f3", "e5", "g4", "Qh4#") and stored.clocks == (1, 2, 3, 4)
+    assert (stored.status, stored.score) == (0, "0-1")
+    assert (white.before.games, white.after.games, white.after.losses) == (0, 1, 1)
+    assert (black.before.name, black.after.wins) == ("Bob", 1)
+    assert black.after.glicko.rating > 1500 > white.after.glicko.rating
+    assert store.rating("bob", "Blitz") == black.after
+    assert store.rating("fred", "Blitz") == white.after
+
+    # The same end once more (the database lost its answer after it committed): nothing
+    # changes, nothing is rated twice.
+    assert store.finish_game(game_id, 0, 1, 1, "0-1", "?", 0, 0, final=final, rate=True) == ()
+    assert store.rating("bob", "Blitz").games == 1
+    again = store.game(game_id)
+    assert again is not None and (again.white_clock, again.black_clock) == (2900, 4100)
+
+
+def test_finish_game_rates_only_wins_and_draws_between_registered_players(store: Store) -> None:
+    store.add_user("Fred", "secret")
+    store.add_user("Bob", "secret")
+    drawn = store.start_game(a_game("Fred", "Bob", rated=True))
+    white, black = store.finish_game(drawn, 1, 0, 1, "1/2-1/2", "?", 1, 1, rate=True)
+    assert (white.after.draws, black.after.draws) == (1, 1)
+    adjourned = store.start_game(a_game("Fred", "Bob", rated=True))
+    assert store.finish_game(adjourned, 2, 0, 1, "*", "?", 1, 1, rate=True) == ()
+    with_guest = store.start_game(a_game("Fred", "GuestABCD", rated=True))
+    assert store.finish_game(with_guest, 0, 1, 0, "1-0", "?", 1, 1, rate=True) == ()
+    unrated = store.start_game(a_game("Fred", "Bob"))
+    assert store.finish_game(unrated, 0, 1, 0, "1-0", "?", 1, 1) == ()
+    assert store.rating("fred", "Blitz").games == 1
+
+
+def test_start_game_resuming_marks_the_adjourned_game_in_the_same_transaction(
+    store: Store,
+) -> None:
+    adjourned = finish(store, "Fred", "Bob", status=2)
+    resumed = store.start_game(a_game("Fred", "Bob"), resumes=adjourned)
+    assert store.adjourned("fred") == []
+    kept = store.game(adjourned)
+    assert kept is not None and kept.status == 2
+    playing = store.game(resumed)
+    assert playing is not None and playing.status is None

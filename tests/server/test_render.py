@@ -73,3 +73,16 @@ def test_a_datagram_reaches_only_those_who_have_it_on() -> None:
     batch.flush()
     assert Decoder({124}).feed(issuer.sent[0]) == [dg.Set2(124, True), Prompt("fics% ")]
     assert off.sent == []
+
+
+def test_0xff_in_a_datagram_or_a_unit_tag_is_doubled_on_the_wire() -> None:
+    """A tell holding ff fa 18 must not reach a level 2 receiver as IAC SB (it would
+    swallow what follows); the issuer's own unit header carries its tag doubled too."""
+    issuer = Receiver("fred", level1=5, level2=frozenset({31}))
+    tell = dg.PersonalTell("fred", "", "x\xff\xfa\x18", 1)
+    batch = Batch(101, issuer, tag="t\xff")  # type: ignore[arg-type]
+    batch.add(issuer, Datagram(tell))  # type: ignore[arg-type]
+    batch.flush()
+    (sent,) = issuer.sent
+    assert sent.count(b"\xff") == 4 and b"\xff\xff\xfa" in sent and b"t\xff\xff\n" in sent
+    assert Decoder({31}).feed(sent) == [UnitStart(101, "*", "t\xff", 1), tell, UnitEnd(1)]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import socket
+import sqlite3
 import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -16,6 +18,7 @@ from icswire.server.core.names import NAME_MAX, NAME_MIN, check_name, name_error
 from icswire.server.core.store import (
     Account,
     Store,
+    StoreUnavailable,
     UnknownUser,
     UserExists,
     database_url,
@@ -295,6 +298,45 @@ def test_an_in_memory_store_is_one_database_for_every_thread() -> None:
         thread.join()
         assert seen == [store.load("Fred")]
         assert seen[0] is not None and seen[0].name == "Fred"
+
+
+# -- when the database does not answer ------------------------------------------------------
+
+
+def test_a_locked_sqlite_database_is_unavailable_and_answers_again_once_released(
+    tmp_path: Path,
+) -> None:
+    with Store(database_url(tmp_path, None), busy_timeout=0.1) as store:
+        store.add_user("Fred", "pw")
+        locker = sqlite3.connect(tmp_path / "icswire.sqlite3", isolation_level=None)
+        locker.execute("BEGIN EXCLUSIVE")
+        try:
+            with pytest.raises(StoreUnavailable, match="database is locked"):
+                store.save_setting("Fred", "style", "12")
+            with pytest.raises(StoreUnavailable):
+                store.load("Fred")
+        finally:
+            locker.execute("COMMIT")
+            locker.close()
+        store.save_setting("Fred", "style", "12")
+        account = store.load("Fred")
+        assert account is not None and account.settings == {"style": "12"}
+
+
+def test_a_database_nobody_listens_for_is_unavailable() -> None:
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with pytest.raises(StoreUnavailable):
+        Store(f"postgresql://nobody@127.0.0.1:{port}/none")
+
+
+def test_errors_of_the_call_itself_are_not_unavailability(store: Store) -> None:
+    store.add_user("Fred", "pw")
+    with pytest.raises(UserExists):
+        store.add_user("fred", "pw")
+    with pytest.raises(UnknownUser):
+        store.save_setting("Nobody", "style", "12")
 
 
 # -- where the database is -----------------------------------------------------------------

@@ -44,12 +44,12 @@ def bits(*numbers: int) -> str:
 
 
 async def user(server: Server, name: str, grams: tuple[int, ...] = (), *setup: str) -> Client:
-    """A logged-in guest; with datagrams, style 13 (no boards)."""
+    """A logged-in guest; with datagrams, style 13 (no boards), else style 12 (not FICS's
+    default, style 1)."""
     client = await Client.connect(server.port, grams)
     login = (f"level2settings={bits(*grams)}",) if grams else ()
     await client.login(name, None, *login)
-    if grams:
-        await client.command("set style 13")
+    await client.command("set style 13" if grams else "set style 12")
     for line in setup:
         await client.command(line)
     return client
@@ -106,6 +106,13 @@ async def test_games_lists_each_game_and_the_game_started_list(server: Server) -
         shown[0],
     ), shown
     assert shown[-1] == "  1 games displayed."
+    # an ICC client (level 2 on) gets ICC's layout: no brackets, no rating for none
+    icc = await user(server, "Iccer", (12,))
+    events = await icc.command("games *19")
+    shown = texts(events)
+    row = f"   1      {'Whitey':<20}      {'Blacky':<20} {' bu  3   0':<16} B:  1"
+    assert shown == [row, "1 games displayed (1 played, 0 examined)."], shown
+    assert [e.text for e in events if isinstance(e, Prompt)] == ["aics% "]  # ICC's prompt
     # turning DG_GAME_STARTED on lists every game (world.send_lists hands DG 12 to watching)
     listed = await user(server, "Tomato", (12,))
     batch = Batch(CN.CN_SET2, None)

@@ -1,12 +1,19 @@
 """The chess meaning of the wire's records, on python-chess (DESIGN.md, ``boards/``).
 
+:mod:`~icswire.boards.variants` names every variant FICS and ICC play (wild numbers,
+spellings, rating types, PGN tags, board classes, starting positions);
 :mod:`~icswire.boards.positions` turns style 12, style 10, DG_JBOARD, 64-character boards
-and FEN into :class:`chess.Board` positions (chess960 for wild 22, crazyhouse pockets for
-wild 23 and 24) and positions back into style 12 / style 10 records;
-:mod:`~icswire.boards.moves` reads and writes moves in SMITH (DG_MOVE_SMITH), style 12's
-verbose notation, SAN and what clients type, always checked by python-chess.
+and FEN into boards of the variant's class and positions back into style 12 / style 10
+records; :mod:`~icswire.boards.moves` reads and writes moves in SMITH (DG_MOVE_SMITH),
+style 12's verbose notation, SAN and what clients type, always checked by python-chess;
+:mod:`~icswire.boards.illegal` says why a move is refused (DG_ILLEGAL_MOVE's reasons).
+The variant boards python-chess lacks are in :mod:`~icswire.boards.wilds`,
+:mod:`~icswire.boards.losers`, :mod:`~icswire.boards.suicide`,
+:mod:`~icswire.boards.atomic` and :mod:`~icswire.boards.bughouse`; the wild starting
+positions in :mod:`~icswire.boards.setups`.
 """
 
+from icswire.boards.illegal import illegal_reason
 from icswire.boards.moves import (
     IllegalMoveError,
     move_from_san,
@@ -32,27 +39,44 @@ from icswire.boards.positions import (
     style10_from_board,
     style12_from_board,
 )
+from icswire.boards.variants import (
+    VARIANTS,
+    UnsupportedVariantError,
+    Variant,
+    rating_type,
+    variant_from_spelling,
+    variant_from_wild,
+    variant_of,
+)
 
 __all__ = [
     "BUGHOUSE",
     "CHESS960",
     "CRAZYHOUSE",
+    "VARIANTS",
     "IllegalMoveError",
+    "UnsupportedVariantError",
+    "Variant",
     "board_from_64",
     "board_from_fen",
     "board_from_jboard",
     "board_from_style10",
     "board_from_style12",
     "board_to_64",
+    "illegal_reason",
     "move_from_san",
     "move_from_smith",
     "move_from_verbose",
     "move_from_wire",
     "new_board",
+    "rating_type",
     "san_from_move",
     "smith_from_move",
     "strength",
     "style10_from_board",
     "style12_from_board",
+    "variant_from_spelling",
+    "variant_from_wild",
+    "variant_of",
     "verbose_from_move",
 ]

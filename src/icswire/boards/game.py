@@ -13,9 +13,12 @@ A :class:`Game` is built either
     change of position. A board that does not follow is a :class:`Gap`: the moves stop
     there, nothing is invented.
 
-Games with irregular semantics (DG_GAME_STARTED's flag, e.g. atomic) cannot be replayed by
-the rules of chess: their moves are kept as the server wrote them and the position
-follows DG_SET_BOARD. Chess960 (wild 22) is replayed: python-chess knows its castling.
+Every variant of :mod:`~icswire.boards.variants` is replayed on its own board class, also
+those with irregular semantics (DG_GAME_STARTED's flag: atomic, Fischer random), whose
+DG_SET_BOARD positions are then checked against the replay. A game of a wild number not
+played here (:data:`~icswire.boards.variants.REFUSED_WILDS`, e.g. kriegspiel or shatranj)
+cannot be replayed: its moves are kept as the server wrote them and its position follows
+DG_SET_BOARD.
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ from typing import Any
 
 import chess
 
+from icswire.boards import variants
+from icswire.boards.bughouse import BughouseBoard
 from icswire.boards.moves import (
     IllegalMoveError,
     move_from_san,
@@ -34,14 +39,8 @@ from icswire.boards.moves import (
     san_from_move,
     smith_from_move,
 )
-from icswire.boards.positions import (
-    BUGHOUSE,
-    CHESS960,
-    board_from_64,
-    board_from_fen,
-    board_from_style12,
-    new_board,
-)
+from icswire.boards.positions import board_from_64, board_from_style12
+from icswire.boards.variants import UnsupportedVariantError, Variant, VariantLike
 from icswire.protocol.bughouse import Bughouse
 from icswire.protocol.datagrams import DG
 from icswire.protocol.style12 import Style12
@@ -81,7 +80,11 @@ class Gap:
 
 @dataclass
 class Game:
-    """A game as the client knows it. Times and clocks are in milliseconds."""
+    """A game as the client knows it. Times and clocks are in milliseconds.
+
+    ``wild`` is the ICC wild number (None for a variant ICC does not play); ``variant`` is
+    the game's variant, None for a wild number not played here (its moves are not replayed).
+    """
 
     number: int
     white: str = "?"
@@ -90,7 +93,8 @@ class Game:
     black_rating: int = 0
     white_titles: str = ""
     black_titles: str = ""
-    wild: int = 0
+    wild: int | None = 0
+    variant: Variant | None = variants.CHESS
     rating_type: str = ""
     rated: bool = False
     initial_minutes: int | None = None
@@ -127,8 +131,18 @@ class Game:
 
     @property
     def replayed(self) -> bool:
-        """Whether the moves are replayed by python-chess (not for irregular semantics)."""
-        return not self.irregular_semantics or self.wild == CHESS960
+        """Whether the moves are replayed by python-chess (every variant played here)."""
+        return self.variant is not None
+
+    def new_board(self, fen: str | None = None) -> chess.Board:
+        """A board of this game's variant at ``fen`` (else at the variant's start); a plain
+        chess board for a variant not played here."""
+        if self.variant is None:
+            return chess.Board() if fen is None else chess.Board(fen)
+        return self.variant.new_board(fen=fen)
+
+    def _kind(self) -> Variant:
+        return self.variant or variants.CHESS
 
     # -- (a) datagrams -----------------------------------------------------------------
 
@@ -137,7 +151,7 @@ class Game:
         """A game from a record of DG_GAME_STARTED's form (DG 12, 15, 18, 40, 100)."""
         game = cls(record.gamenumber)
         game.update_facts(record)
-        game.reset(new_board(game.wild))
+        game.reset(game.new_board())
         return game
 
     def update_facts(self, record: Any) -> None:
@@ -149,6 +163,10 @@ class Game:
             record.rating_type,
             record.rated,
         )
+        try:
+            self.variant = variants.variant_from_wild(record.wild_number)
+        except UnsupportedVariantError:
+            self.variant = None
         self.initial_minutes, self.increment_seconds = record.white_initial, record.white_increment
         self.played = record.played_game
         self.white_rating, self.black_rating = record.white_rating, record.black_rating
@@ -173,8 +191,7 @@ class Game:
         elif dg == DG.MOVE_LIST:
             self._move_list(record)
         elif dg == DG.POSITION_BEGIN or dg == DG.POSITION_BEGIN2:
-            fen = record.fen
-            self.reset(board_from_fen(fen, self.wild) if fen else new_board(self.wild))
+            self.reset(self.new_board(record.fen or None))
         elif dg == DG.BACKWARD or dg == DG.TAKEBACK:
             self.take_back(record.count)
         elif dg == DG.SET_BOARD:
@@ -243,22 +260,16 @@ class Game:
         mover = board.turn
         san = san or san_from_move(board, move)
         smith = smith or smith_from_move(board, move)
-        if self.wild == BUGHOUSE and board.is_capture(move):
-            # bughouse: a captured piece goes to the partner's board, not to the capturer
-            kept = board.pockets[mover].copy()  # type: ignore[attr-defined]
-            board.push(move)
-            board.pockets[mover] = kept  # type: ignore[attr-defined]
-        else:
-            board.push(move)
+        board.push(move)  # a bughouse capture goes to the partner's board (BughouseBoard)
         self.moves.append(PlayedMove(move, san, smith, time_ms, clock_ms))
         if clock_ms is not None:
             self._set_clock("W" if mover == chess.WHITE else "B", clock_ms)
 
     def _move_list(self, record: Any) -> None:
         if record.initial_position == "*":
-            start = new_board(self.wild)
+            start = self.new_board()
         else:
-            start = board_from_64(record.initial_position, "W", self.wild)
+            start = board_from_64(record.initial_position, "W", self._kind())
         self.reset(start)
         for info in record.moves:
             self.push(info.algebraic, info.smith, info.time, info.clock)
@@ -266,25 +277,34 @@ class Game:
     def take_back(self, count: int) -> None:
         """DG_TAKEBACK / DG_BACKWARD: the last ``count`` moves are gone. The position is
         replayed from the start rather than popped: python-chess's crazyhouse boards share
-        pocket objects with their move history, so popping one and pushing on is unsafe."""
+        pocket objects with their move history, so popping one and pushing on is unsafe.
+        A bughouse drop's piece came from the partner's board: the replay supplies it."""
         if count <= 0 or not self.moves:
             return
         del self.moves[-count:]
         if self.replayed:
             board = self.start.copy(stack=False)
             for played in self.moves:
-                assert played.move is not None
-                board.push(played.move)
+                move = played.move
+                assert move is not None
+                if isinstance(board, BughouseBoard) and move.drop:
+                    pocket = board.pockets[board.turn]
+                    if not pocket.count(move.drop):
+                        pocket.add(move.drop)
+                board.push(move)
             self.board = board
 
     def _set_board(self, board64: str, side_to_move: str) -> None:
         """DG_SET_BOARD (84): the position, for games that are not replayed; for replayed
         games a position that differs from the replay is a gap."""
-        position = board_from_64(board64, side_to_move, self.wild)
+        position = board_from_64(board64, side_to_move, self._kind())
         if not self.replayed:
             self.board = position
             return
-        if position.board_fen() != self.board.board_fen() or position.turn != self.board.turn:
+        if (
+            position.board_fen(promoted=False) != self.board.board_fen(promoted=False)
+            or position.turn != self.board.turn
+        ):
             self.gaps.append(Gap(len(self.moves), "", position.fen()))
             self.board = position
 
@@ -307,19 +327,22 @@ class Game:
     # -- (b) style 12 ------------------------------------------------------------------
 
     @classmethod
-    def from_style12(cls, record: Style12, wild: int = 0) -> Game:
-        """A game first seen as a style 12 board: it starts at that position."""
-        game = cls(record.game_number, record.white_name, record.black_name, wild=wild)
+    def from_style12(cls, record: Style12, wild: VariantLike = 0) -> Game:
+        """A game first seen as a style 12 board: it starts at that position. Style 12
+        does not say the variant: ``wild`` does (default chess)."""
+        variant = variants.variant_of(wild)
+        game = cls(record.game_number, record.white_name, record.black_name, wild=variant.wild)
+        game.variant = variant
         game.source = "style12"
         game.initial_minutes, game.increment_seconds = record.initial_time, record.increment
-        game.reset(board_from_style12(record, wild))
+        game.reset(board_from_style12(record, variant))
         game._style12_clocks(record)
         return game
 
     def apply_style12(self, record: Style12, holdings: Bughouse | None = None) -> None:
         """The next board of this game: a move (checked), the same position again (a
         refresh: clocks only), a position from before (a takeback), or a gap."""
-        seen = board_from_style12(record, self.wild, holdings)
+        seen = board_from_style12(record, self._kind(), holdings)
         if _same_position(seen, self.board):
             self._style12_clocks(record)
             return
@@ -377,10 +400,12 @@ class Game:
 
 
 def _same_position(a: chess.Board, b: chess.Board) -> bool:
+    """Whether two boards show the same position as style 12 does (which marks no promoted
+    pieces, as crazyhouse boards' FEN does with ``~``)."""
     return (
-        a.board_fen() == b.board_fen()
+        a.board_fen(promoted=False) == b.board_fen(promoted=False)
         and a.turn == b.turn
-        and a.castling_rights == b.castling_rights
+        and a.clean_castling_rights() == b.clean_castling_rights()
         and a.fullmove_number == b.fullmove_number
     )
 

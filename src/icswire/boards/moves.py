@@ -7,7 +7,8 @@
   ``o-o``, ``o-o-o``, ``P/e7-e8=Q``, drops ``P@e4`` (FICS's ``P/@@-e4`` is read too).
 - SAN (DG_MOVE_ALGEBRAIC, 33; style 12's pretty move): ``Nf3``, ``fxg8=Q+``; pawn plunks
   are ``P@e4`` ("bughouse plunks are the same in all move formats").
-- What clients type: ``e2e4``, ``e7e8=q``, ``o-o``, ``0-0``, ``P@e4`` or SAN.
+- What clients type: ``e2e4``, ``e7e8=q``, ``o-o``, ``0-0``, ``P@e4`` or SAN; a castling
+  also as its king's squares (``e1g1``, chess960's ``b1g1``, wild 1's ``d1b1``).
 
 Every reader returns a legal :class:`chess.Move` of the board (python-chess's own form:
 in chess960 castling is king-takes-rook) or raises :class:`IllegalMoveError`; every writer
@@ -76,9 +77,26 @@ def _castling(board: chess.Board, kingside: bool, text: str) -> chess.Move:
 
 
 def _king_destination(board: chess.Board, move: chess.Move) -> chess.Square:
-    """Where a castling king lands: the g or c file of its back rank."""
-    file = 6 if board.is_kingside_castling(move) else 2
-    return chess.square(file, chess.square_rank(move.from_square))
+    """Where a castling king lands: the g or c file of its back rank in chess and chess960,
+    b or f for a king castling from the d file in wild 0 and 1 (the board knows)."""
+    after = board.copy(stack=False)
+    after.push(move)
+    king = after.king(board.turn)
+    assert king is not None  # castling leaves the king on the board
+    return king
+
+
+def _castling_to(
+    board: chess.Board, from_square: chess.Square, to_square: chess.Square
+) -> chess.Move | None:
+    """The legal castling whose king goes from ``from_square`` to ``to_square``, if any
+    (ICC help ``Fischer-random``: "If your king is moving two squares or more, you can
+    just move the king and it will be understood that you intend to castle"; a king that
+    moves one square makes a king move)."""
+    for move in board.generate_castling_moves(chess.BB_SQUARES[from_square]):
+        if _king_destination(board, move) == to_square and board.is_legal(move):
+            return move
+    return None
 
 
 def _capture_indicator(board: chess.Board, move: chess.Move) -> str | None:
@@ -240,7 +258,8 @@ def move_from_san(board: chess.Board, text: str) -> chess.Move:
         raise _illegal(board, text) from None
     if not move:  # python-chess reads "--" as a null move
         raise _illegal(board, text, "a null move")
-    return move
+    # python-chess takes "O-O" from the castlings, which a forced capture does not remove
+    return _legal(board, move, text)
 
 
 def san_from_move(board: chess.Board, move: chess.Move) -> str:
@@ -272,7 +291,17 @@ def move_from_wire(board: chess.Board, text: str) -> chess.Move:
         try:
             return board.parse_uci(m[1] + m[2] + m[3].lower())
         except ValueError:
-            raise _illegal(board, text) from None
+            castling = None
+            from_square, to_square = chess.parse_square(m[1]), chess.parse_square(m[2])
+            if (
+                not m[3]
+                and board.piece_type_at(from_square) == chess.KING
+                and abs(chess.square_file(from_square) - chess.square_file(to_square)) >= 2
+            ):
+                castling = _castling_to(board, from_square, to_square)
+            if castling is None:
+                raise _illegal(board, text) from None
+            return castling
     if m := _WIRE_DROP.fullmatch(text):
         square = chess.parse_square(m[2])
         return _legal(board, chess.Move(square, square, drop=_piece_type(m[1])), text)

@@ -1,5 +1,14 @@
-"""Games as PGN: the seven required tags, TimeControl, Elo, Termination, SetUp/FEN and
-``[%clk]`` comments, written so that python-chess reads the same moves back."""
+"""Games as PGN: the seven required tags, TimeControl, Elo, Termination, Variant, SetUp/FEN
+and ``[%clk]`` comments, written so that python-chess reads the same moves back.
+
+The ``Variant`` tag is the registry's (:mod:`~icswire.boards.variants`): python-chess's
+names where it plays the variant by the same rules (``Crazyhouse``, ``Chess960``,
+``Suicide``, ``Giveaway``, ``Atomic``, ``Three-check``), FICS's ``wild/N`` for the wild
+setups, which python-chess plays as chess from the ``FEN`` tag, and names python-chess does
+not know for the rest (``Losers``, ``Bughouse``, ``wild/27``), whose moves are written as
+the server gave them. ``SetUp``/``FEN`` appear whenever the start is not what the tag alone
+would give.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +16,6 @@ import chess
 import chess.pgn
 
 from icswire.boards.game import Game
-from icswire.boards.positions import BUGHOUSE
 
 #: PGN Termination for each 3-letter result code of DG_GAMELIST_ITEM's table.
 TERMINATIONS = {
@@ -90,12 +98,29 @@ def headers(game: Game) -> dict[str, str]:
     return tags
 
 
+def variant_tags(game: Game) -> dict[str, str]:
+    """The ``Variant`` tag of ``game`` (none for chess), and ``SetUp`` and ``FEN`` when its
+    start is not the one that tag gives."""
+    variant = game.variant
+    tag = f"wild/{game.wild}" if variant is None else variant.pgn_variant
+    tags = {} if tag is None else {"Variant": tag}
+    try:
+        default = chess.pgn.Headers(tags).board()  # what python-chess starts from
+    except ValueError:  # a variant python-chess does not know
+        default = game.new_board()
+    if game.start.fen() != default.fen():
+        tags["SetUp"], tags["FEN"] = "1", game.start.fen()
+    return tags
+
+
 def game_to_pgn(game: Game) -> chess.pgn.Game:
     """A python-chess game with every known move, clocks as ``[%clk]`` comments, and the
     gaps (boards that never came) said in a comment where the moves stop."""
     pgn = chess.pgn.Game()
     pgn.setup(game.start)
-    for name, value in headers(game).items():
+    for name in ("Variant", "SetUp", "FEN"):
+        pgn.headers.pop(name, None)
+    for name, value in {**headers(game), **variant_tags(game)}.items():
         pgn.headers[name] = value
     node: chess.pgn.GameNode = pgn
     for played in game.moves:
@@ -111,15 +136,13 @@ def game_to_pgn(game: Game) -> chess.pgn.Game:
 
 
 def pgn_text(game: Game) -> str:
-    """The PGN text of ``game``. Games python-chess cannot replay (irregular semantics;
-    bughouse, whose pockets fill from the partner's board) have their moves written as the
-    server gave them, under a ``Variant`` tag naming the wild."""
-    if game.replayed and game.wild != BUGHOUSE:
+    """The PGN text of ``game``. Games python-chess cannot replay by their own rules
+    (losers, bughouse, whose pockets fill from the partner's board, ICC atomic, wild
+    castling, wilds not played here) have their moves written as the server gave them."""
+    if game.replayed and game.variant is not None and game.variant.pgn_replayable:
         return str(game_to_pgn(game)) + "\n"
     tags = headers(game)
-    tags["Variant"] = "bughouse" if game.wild == BUGHOUSE else f"wild/{game.wild}"
-    if game.start.fen() != chess.STARTING_FEN:
-        tags["SetUp"], tags["FEN"] = "1", game.start.fen()
+    tags.update(variant_tags(game))
     movetext = []
     for ply, played in enumerate(game.moves):
         if ply % 2 == 0:

@@ -4,9 +4,13 @@ The records are those of :mod:`icswire.protocol`: style 12 (icc-style12.txt), st
 (icc-style10.txt), ``<b1>`` holdings, the 64-character boards of DG_MOVE_LIST (25) and
 DG_SET_BOARD (84) ("what occupies (-PNBRQKpnbrqk) each square, in lexigraphic order (a8
 b8 ... h1)"), DG_JBOARD (49) and FEN (DG_FEN 70, DG_POSITION_BEGIN 101). Boards are
-python-chess boards: :class:`chess.Board`, in chess960 mode for wild 22, and
-:class:`chess.variant.CrazyhouseBoard` for wild 23 (crazyhouse) and 24 (bughouse: the same
-rules, with pockets that the partner's board fills).
+python-chess boards of the variant's class (:mod:`~icswire.boards.variants`): the ``wild``
+argument is an ICC wild number (0 chess, 22 Fischer random, 23 crazyhouse, 24 bughouse...),
+a :class:`~icswire.boards.variants.Variant`, or a variant's name (``"suicide"``,
+``"wild/8a"``), since style 12 itself never says which variant it shows.
+
+Style 12's castling flags say short and long; a king on the d file (wild 0 and 1) castles
+short towards the a file (:class:`~icswire.boards.wilds.WildCastleBoard`).
 
 Style 12's double-push file becomes python-chess's ``ep_square`` (the square behind a pawn
 that has just made a double push, whether or not it can be taken en passant), and back.
@@ -18,13 +22,17 @@ that has just made a double push, whether or not it can be taken en passant), an
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, TypeAlias
 
 import chess
 import chess.variant
 
+from icswire.boards import variants
 from icswire.boards.moves import san_from_move, verbose_from_move
+from icswire.boards.variants import VariantLike
+from icswire.boards.wilds import WildCastleBoard
 from icswire.protocol.bughouse import Bughouse
 from icswire.protocol.datagrams import DG, DatagramRecord, Record
 from icswire.protocol.style10 import Style10
@@ -59,25 +67,29 @@ _BOARD64_SQUARES: Final = frozenset("-PNBRQKpnbrqk")
 _VALUES: Final = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9}
 
 
-def new_board(wild: int = 0, fen: str | None = None) -> chess.Board:
-    """A board for ``wild`` at ``fen`` (None: the standard start position).
+def new_board(
+    wild: VariantLike = 0, fen: str | None = None, rng: random.Random | None = None
+) -> chess.Board:
+    """A board of the variant ``wild`` at ``fen``, else at the variant's start (a random
+    setup drawn from ``rng``; without ``rng``, the chess arrangement). Raises
+    :class:`~icswire.boards.variants.UnsupportedVariantError` for a variant not played.
 
     >>> new_board(CRAZYHOUSE).fen()
     'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1'
+    >>> new_board("wild/5").fen()
+    'RNBKQBNR/PPPPPPPP/8/8/8/8/pppppppp/rnbkqbnr w - - 0 1'
     """
-    if wild in (CRAZYHOUSE, BUGHOUSE):
-        board: chess.Board = chess.variant.CrazyhouseBoard()
-    else:
-        board = chess.Board(chess960=wild == CHESS960)
-    if fen is not None:
-        board.set_fen(fen)
-    return board
+    return variants.new_board(wild, rng, fen)
 
 
-def board_from_fen(fen: str, wild: int = 0) -> chess.Board:
+def board_from_fen(fen: str, wild: VariantLike = 0) -> chess.Board:
     """The position of a FEN (DG_FEN, DG_POSITION_BEGIN); X-FEN castling for wild 22,
-    pockets (``[Pq]``) for wild 23 and 24."""
+    pockets (``[Pq]``) for wild 23 and 24, check counts (``3+3``) for three-check."""
     return new_board(wild, fen)
+
+
+Flags: TypeAlias = tuple[bool, bool, bool, bool]
+"""Style 12's castling flags: White short, White long, Black short, Black long."""
 
 
 def _side(side_to_move: str) -> chess.Color:
@@ -93,13 +105,13 @@ def _place(
     empty: str,
     turn: chess.Color,
     double_push_file: int,
-    castling: str,
+    castling: str | Flags,
     halfmove_clock: int,
     fullmove_number: int,
 ) -> chess.Board:
     """Set up ``board`` from ranks 8 to 1 (``empty`` marks an empty square), dropping the
-    castling rights (X-FEN) whose king or rook is not there and an en passant square whose
-    pawn is not there."""
+    castling rights (X-FEN, or style 12's four flags) whose king or rook is not there and
+    an en passant square whose pawn is not there."""
     if not -1 <= double_push_file <= 7:
         raise ValueError(f"double-push file must be -1..7, got {double_push_file}")
     board.set_piece_map(
@@ -111,7 +123,12 @@ def _place(
         }
     )
     board.turn = turn
-    board.set_castling_fen(castling)
+    if isinstance(castling, str):
+        board.set_castling_fen(castling)
+    elif isinstance(board, WildCastleBoard):
+        board.set_castling_flags(*castling)
+    else:
+        board.set_castling_fen(_castling_fen(*castling))
     board.castling_rights = board.clean_castling_rights()
     if double_push_file >= 0:
         pawn = chess.square(double_push_file, 4 if turn == chess.WHITE else 3)
@@ -141,7 +158,7 @@ def _set_holdings(board: chess.Board, holdings: Bughouse) -> None:
 
 
 def board_from_style12(
-    rec: Style12, wild: int = 0, holdings: Bughouse | None = None
+    rec: Style12, wild: VariantLike = 0, holdings: Bughouse | None = None
 ) -> chess.Board:
     """The position of a style 12 line; for wild 23/24 the pockets from its ``<b1>`` line.
 
@@ -155,7 +172,7 @@ def board_from_style12(
         "-",
         _side(rec.side_to_move),
         rec.double_push_file,
-        _castling_fen(
+        (
             rec.white_castle_short,
             rec.white_castle_long,
             rec.black_castle_short,
@@ -169,7 +186,7 @@ def board_from_style12(
     return board
 
 
-def board_from_style10(rec: Style10, wild: int = 0) -> chess.Board:
+def board_from_style10(rec: Style10, wild: VariantLike = 0) -> chess.Board:
     """The position of a style 10 block (a blank is an empty square); as
     :func:`board_from_style12`."""
     return _place(
@@ -178,7 +195,7 @@ def board_from_style10(rec: Style10, wild: int = 0) -> chess.Board:
         " ",
         _side(rec.side_to_move),
         rec.double_push_file,
-        _castling_fen(
+        (
             rec.white_castle_short,
             rec.white_castle_long,
             rec.black_castle_short,
@@ -190,7 +207,7 @@ def board_from_style10(rec: Style10, wild: int = 0) -> chess.Board:
 
 
 def board_from_64(
-    board64: str, side_to_move: str, wild: int = 0, castling: str | None = None
+    board64: str, side_to_move: str, wild: VariantLike = 0, castling: str | None = None
 ) -> chess.Board:
     """The position of a 64-character board (DG_MOVE_LIST's initial position, DG_SET_BOARD).
 
@@ -227,7 +244,7 @@ def _ranks(board: chess.Board) -> list[str]:
     return board.board_fen(promoted=False).translate(_EMPTY_RUNS).split("/")
 
 
-def board_from_jboard(rec: Record, wild: int = 0) -> chess.Board:
+def board_from_jboard(rec: Record, wild: VariantLike = 0) -> chess.Board:
     """The position of a DG_JBOARD (49) record: 64-character board, side to move,
     double-push file, the four style 12 castling flags and the move number. It has no
     halfmove clock: that is 0."""
@@ -240,7 +257,7 @@ def board_from_jboard(rec: Record, wild: int = 0) -> chess.Board:
         "-",
         _side(fields["side_to_move"]),
         fields["double_push_file"],
-        _castling_fen(
+        (
             fields["white_castle_short"],
             fields["white_castle_long"],
             fields["black_castle_short"],

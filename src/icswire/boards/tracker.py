@@ -13,7 +13,7 @@ import chess.variant
 
 from icswire.boards.game import RESULT_DGS, STARTED_DGS, Game, Gap, parse_game_end
 from icswire.boards.moves import IllegalMoveError
-from icswire.boards.positions import CRAZYHOUSE, new_board
+from icswire.boards.variants import CRAZYHOUSE
 from icswire.protocol.datagrams import DG, DatagramRecord
 from icswire.protocol.events import BughouseLine, Style12Line, Text
 
@@ -91,8 +91,8 @@ def _make_crazyhouse(game: Game) -> None:
     """A style 12 game turns out to have holdings (``<b1>``): replay it with pockets."""
     if isinstance(game.board, chess.variant.CrazyhouseBoard):
         return
-    game.wild = CRAZYHOUSE
-    start = new_board(CRAZYHOUSE, game.start.fen())
+    game.wild, game.variant = CRAZYHOUSE.wild, CRAZYHOUSE
+    start = CRAZYHOUSE.new_board(fen=game.start.fen())
     board = start.copy()
     for played in game.moves:
         if played.move is not None:

@@ -5,6 +5,9 @@
 ...     async for event in ics.events():
 ...         ...
 
+This is the ICC mode; ``connect(..., dialect="fics")`` gives the FICS mode
+(:mod:`icswire.client.fics`), which keeps the same state from FICS's lines.
+
 It logs in with ``level1=`` and ``level2settings=`` at the login prompt, runs commands
 with a backquote tag so their output comes back whole and never mixed with another's
 (icc-formats.txt section 3, level1 & 4), keeps :attr:`Connection.state` from the
@@ -18,11 +21,15 @@ import asyncio
 import contextlib
 import itertools
 from collections.abc import AsyncIterator, Iterable
+from typing import TYPE_CHECKING, Literal, overload
 
 from icswire.client.state import STATE_DATAGRAMS, State
 from icswire.protocol.datagrams import DG, MOVE_PART_DGS, RATING_DGS
 from icswire.protocol.decoder import Decoder
 from icswire.protocol.events import Event, Overflow, Prompt, Text, UnitEnd, UnitStart
+
+if TYPE_CHECKING:
+    from icswire.client.fics import FicsConnection
 
 STARTING = "**** Starting FICS session as "
 LOGIN_EVENTS = 200  # what is kept of the login's events to confirm the settings
@@ -79,10 +86,20 @@ class Connection:
     async def open(self) -> None:
         self._reader, self._writer = await asyncio.open_connection(self.host, self.port)
         self._login_events = []
-        self.decoder = Decoder(self.datagrams)
+        self.decoder = self._new_decoder()
         loop = asyncio.get_running_loop()
         self._login = loop.create_future()
         self._task = loop.create_task(self._read_forever())
+        self._send_login()
+        self.name = await asyncio.wait_for(self._login, LOGIN_TIMEOUT)
+        self.state.me = self.name
+        await self._setup()
+
+    def _new_decoder(self) -> Decoder:
+        return Decoder(self.datagrams)
+
+    def _send_login(self) -> None:
+        """What goes to ``login:``: the settings, then the name (and password)."""
         if self.login_settings:
             self._write(f"level1={self.level1}")
             self._write("level2settings=" + _bits(self.datagrams))
@@ -91,9 +108,13 @@ class Connection:
             self._write("")  # guests and unregistered names press return
         else:
             self._write(f"{self.user} {self.password}")
-        self.name = await asyncio.wait_for(self._login, LOGIN_TIMEOUT)
-        self.state.me = self.name
+
+    async def _setup(self) -> None:
+        """What is done once logged in, before :meth:`open` returns."""
         await self._confirm()
+        # boards come from datagrams; style 12 lines, not FICS's default text boards (style
+        # 1), are what the console leaves out
+        await self.run("set style 12")
 
     async def _confirm(self) -> None:
         """Check that the server took the settings: DG_WHO_AM_I comes right after login
@@ -122,7 +143,7 @@ class Connection:
         self._closing = True
         if self._writer is not None:
             with contextlib.suppress(ConnectionError, OSError):
-                self._write("quit")
+                self._write_command("quit")
                 await self._writer.drain()
             self._writer.close()
         if self._task is not None:
@@ -144,10 +165,13 @@ class Connection:
         assert self._writer is not None
         self._writer.write(line.encode("latin-1") + b"\n")
 
-    async def send(self, line: str) -> None:
-        """Send a line as it is (a move, a command whose output you do not wait for)."""
+    def _write_command(self, line: str) -> None:
         self.decoder.note_command(line)
         self._write(line)
+
+    async def send(self, line: str) -> None:
+        """Send a line as it is (a move, a command whose output you do not wait for)."""
+        self._write_command(line)
         assert self._writer is not None
         await self._writer.drain()
 
@@ -190,8 +214,12 @@ class Connection:
                     return
                 await self._reconnect()
                 return
-            for event in self.decoder.feed(data):
+            for event in self.decoder.feed(self._received(data)):
                 self._take(event)
+
+    def _received(self, data: bytes) -> bytes:
+        """The bytes read, before the decoder sees them (timeseal takes its pings out)."""
+        return data
 
     def _take(self, event: Event) -> None:
         if len(self._login_events) < LOGIN_EVENTS:
@@ -201,6 +229,16 @@ class Connection:
         login = self._login
         if login is not None and not login.done():
             self._during_login(login, event)
+        self._collect(event)
+        if isinstance(event, Overflow):
+            self.overflows += 1
+            asyncio.get_running_loop().create_task(self.recover())
+        else:
+            self._apply(event)
+        self._queue.put_nowait(event)
+
+    def _collect(self, event: Event) -> None:
+        """Gather the output of the commands :meth:`run` waits for: level 1 units."""
         if isinstance(event, UnitStart) and event.depth == 1:
             self._unit = (event.tag or "", [])
         elif self._unit is not None:
@@ -212,12 +250,10 @@ class Connection:
                     future.set_result(collected)
             else:
                 self._unit[1].append(event)
-        if isinstance(event, Overflow):
-            self.overflows += 1
-            asyncio.get_running_loop().create_task(self.recover())
-        else:
-            self.state.apply(event)
-        self._queue.put_nowait(event)
+
+    def _apply(self, event: Event) -> None:
+        """Keep :attr:`state` up to date (from the datagrams)."""
+        self.state.apply(event)
 
     def _during_login(self, login: asyncio.Future[str], event: Event) -> None:
         if isinstance(event, Text) and event.text.startswith(STARTING):
@@ -246,10 +282,7 @@ class Connection:
         observe again the games that were being observed."""
         observed = [n for n, g in self.state.my_games.items() if g.relation == "O"]
         self.state.clear()
-        self._unit = None
-        for future in self._pending.values():
-            if not future.done():
-                future.set_exception(ConnectionError("the connection dropped"))
+        self._forget_output()
         delay = 0.2
         while not self._closing:
             try:
@@ -261,6 +294,13 @@ class Connection:
         self.reconnects += 1
         for number in observed:
             await self.run(f"observe {number}")
+
+    def _forget_output(self) -> None:
+        """The connection dropped: commands waiting for their output get an error."""
+        self._unit = None
+        for future in self._pending.values():
+            if not future.done():
+                future.set_exception(ConnectionError("the connection dropped"))
 
 
 def _in_order(datagrams: Iterable[int]) -> list[int]:
@@ -275,6 +315,41 @@ def _bits(datagrams: Iterable[int]) -> str:
     return "".join("1" if n in enabled else "0" for n in range(max(enabled, default=0) + 1))
 
 
+@overload
+def connect(
+    host: str,
+    port: int = ...,
+    user: str = ...,
+    password: str | None = ...,
+    datagrams: Iterable[int] = ...,
+    level1: int = ...,
+    reconnect: bool = ...,
+    login_settings: bool = ...,
+    *,
+    dialect: Literal["icc"] = ...,
+) -> Connection: ...
+@overload
+def connect(
+    host: str,
+    port: int = ...,
+    user: str = ...,
+    password: str | None = ...,
+    *,
+    reconnect: bool = ...,
+    dialect: Literal["fics"],
+    timeseal: bool = ...,
+) -> FicsConnection: ...
+@overload
+def connect(
+    host: str,
+    port: int = ...,
+    user: str = ...,
+    password: str | None = ...,
+    *,
+    reconnect: bool = ...,
+    dialect: str,
+    timeseal: bool = ...,
+) -> Connection: ...
 def connect(
     host: str,
     port: int = 5000,
@@ -284,10 +359,27 @@ def connect(
     level1: int = 5,
     reconnect: bool = True,
     login_settings: bool = True,
+    *,
+    dialect: str = "icc",
+    timeseal: bool = False,
 ) -> Connection:
     """A connection to use with ``async with``: it logs in on entry and quits on exit.
-    ``login_settings=False`` sets level 1 and the DGs after login instead of at
-    ``login:`` (for servers that do not take them there)."""
+
+    ``dialect="icc"`` (the default) talks level 1 and level 2: ``login_settings=False``
+    sets level 1 and the DGs after login instead of at ``login:`` (for servers that do not
+    take them there). ``dialect="fics"`` talks FICS's block mode, style 12 and interface
+    variables instead (:class:`~icswire.client.fics.FicsConnection`; ``datagrams``,
+    ``level1`` and ``login_settings`` do not apply), sealing its lines with
+    ``timeseal=True``. Both keep the same :attr:`Connection.state`.
+    """
+    if dialect == "fics":
+        from icswire.client.fics import FicsConnection
+
+        return FicsConnection(host, port, user, password, reconnect, timeseal)
+    if dialect != "icc":
+        raise ValueError(f"dialect must be 'icc' or 'fics', not {dialect!r}")
+    if timeseal:
+        raise ValueError("timeseal is FICS's: use dialect='fics'")
     return Connection(host, port, user, password, datagrams, level1, reconnect, login_settings)
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Final, NamedTuple
 
+from icswire.protocol.style12 import check_exact
+
 __all__ = ["Bughouse", "format_b1", "parse_b1"]
 
 _HOLDABLE: Final = "PNBRQpnbrq"
@@ -32,8 +34,16 @@ def _holding(text: str, name: str) -> str:
     return text[1:-1]
 
 
-def parse_b1(line: str) -> Bughouse:
-    """Parse a whole ``<b1> ...`` line (without its line ending)."""
+def parse_b1(line: str, *, exact: bool = False) -> Bughouse:
+    """Parse a whole ``<b1> ...`` line (without its line ending); with ``exact``, a line
+    :func:`format_b1` would write otherwise (``game 06``) is refused."""
+    record = _parse_b1(line)
+    if exact:
+        check_exact(line, format_b1(record), "<b1>")
+    return record
+
+
+def _parse_b1(line: str) -> Bughouse:
     f = line.split(" ")
     if f[0] != "<b1>":
         raise ValueError(f"<b1>: line must start with '<b1> ', got {line[:40]!r}")

@@ -20,13 +20,17 @@ Modifiers
 
 Fields after the documented ones are kept, as they stood on the wire, in ``extra``.
 DG numbers whose form the spec does not document decode to :class:`UnknownDatagram`.
+A record decoded from a datagram written otherwise than :func:`encode_datagram` writes it
+(two blanks, other quotes, ``007`` for ``7``) keeps the wire bytes in ``raw``.
 """
 
 from __future__ import annotations
 
 import keyword
+import re
 from collections import namedtuple
 from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
@@ -226,7 +230,7 @@ _GAME = (
     " irregular_legality:b? irregular_semantics:b? uses_plunkers:b? fancy_timecontrol:w?"
     " promote_to_king:b?"
 )
-_RESULT = "gamenumber:i become_examined:b result_code:w score:w description:s eco:w?"
+_RESULT = "gamenumber:i become_examined:b result_code:w score:w description:q eco:w?"
 _ARRIVED = "playername:w ratings:R open:b@10 state:w@11 state_game:i@11 uid:i@131"
 _MOVE = "gamenumber:i algebraic:w@33 smith:w@34 time:i@35 clock:i@36 variation:i@113"
 _RATING = "playername:w rating:i annotation:i"
@@ -381,13 +385,23 @@ class Field(NamedTuple):
     repeated: bool = False  # *: the rest of the fields
 
 
+#: Names a record has besides its fields: no field may take one.
+RESERVED_NAMES = frozenset({"dg", "spec_name", "form", "raw", "extra"})
+
+
 def parse_form(form: str) -> tuple[Field, ...]:
     """Read one :data:`FORMS` line into its fields."""
     fields = []
     for item in form.split():
         name, _, spec = item.partition(":")
-        kind, mod = spec[0], spec[1:]
-        if kind not in "ibfwsqRMP" or not name.isidentifier() or keyword.iskeyword(name):
+        kind, mod = spec[:1], spec[1:]
+        if (
+            not kind
+            or kind not in "ibfwsqRMP"
+            or not name.isidentifier()
+            or keyword.iskeyword(name)
+            or name in RESERVED_NAMES
+        ):
             raise ValueError(f"bad field {item!r}")
         when = int(mod[1:]) if mod.startswith("@") else None
         fields.append(Field(name, kind, when, mod == "?", mod == "*" or kind in "MP"))
@@ -398,10 +412,14 @@ class DatagramRecord(tuple):  # type: ignore[type-arg]
     """Base of every datagram record: a NamedTuple with ``dg`` and ``spec_name`` on its class.
 
     Records are immutable and compare by value; ``record._asdict()`` gives the fields by
-    name, and ``extra`` holds fields after the documented ones as wire tokens.
+    name, and ``extra`` holds fields after the documented ones as wire tokens. ``raw`` is
+    None, or for a record the decoder read from a non-canonical datagram, its wire bytes,
+    which :func:`encode_datagram` then gives back. It is not a field: it takes no part in
+    comparisons, and a record made anew (``_replace``, ``_make``) has none.
     """
 
     __slots__ = ()
+    raw: bytes | None = None
     dg: ClassVar[int]
     spec_name: ClassVar[str]
     form: ClassVar[tuple[Field, ...]]
@@ -412,12 +430,17 @@ class DatagramRecord(tuple):  # type: ignore[type-arg]
         def _asdict(self) -> dict[str, Any]: ...
 
 
-class UnknownDatagram(NamedTuple):
-    """A DG whose form the spec does not document (or a number it does not list):
-    its number and its fields as wire tokens (quotes included), so it re-encodes exactly."""
-
+class _UnknownFields(NamedTuple):
     dg: int
     fields: tuple[str, ...] = ()
+
+
+class UnknownDatagram(_UnknownFields):
+    """A DG whose form the spec does not document (or a number it does not list):
+    its number and its fields as wire tokens (quotes included), so it re-encodes exactly;
+    ``raw`` as for :class:`DatagramRecord` (blanks other than single spaces)."""
+
+    raw: bytes | None = None
 
     @property
     def spec_name(self) -> str:
@@ -439,8 +462,7 @@ def _make_record_class(dg: int, form: tuple[Field, ...]) -> type[DatagramRecord]
         names.append("extra")
         defaults.append(())
     base = namedtuple(name + "Fields", names, defaults=defaults)  # type: ignore[misc]
-    namespace = {
-        "__slots__": (),
+    namespace = {  # no __slots__: an instance may hold its wire bytes as ``raw``
         "__doc__": f"DG_{DG(dg).name} ({dg}): " + " ".join(names),
         "dg": dg,
         "spec_name": "DG_" + DG(dg).name,
@@ -486,7 +508,7 @@ def _flag_text(value: bool | None) -> str:
     return "{}" if value is None else "1" if value else "0"
 
 
-def _layout(form: tuple[Field, ...], enabled: frozenset[int]) -> list[tuple[Field, int, str]]:
+def _layout(form: tuple[Field, ...], enabled: AbstractSet[int]) -> list[tuple[Field, int, str]]:
     """Where each field stands in the values for a receiver with ``enabled`` DGs on:
     (field, index of its first value, Python expression that decodes it from ``v``)."""
     out = []
@@ -571,7 +593,7 @@ def _move_info_decoder(enabled: frozenset[int]) -> Callable[[str], MoveInfo]:
         else:
             args.append("None")
     source = (
-        "def decode(text):\n    p = text.split()\n"
+        "def decode(text):\n    p = [x for x in text.split(' ') if x]\n"
         f"    if len(p) < {k}:\n        raise IndexError('a move has too few parts')\n"
         f"    return _MoveInfo({', '.join(args)})\n"
     )
@@ -647,18 +669,28 @@ def _relevant_settings(form: tuple[Field, ...]) -> frozenset[int]:
 
 _compiled: dict[tuple[int, frozenset[int]], Decoder] = {}
 _encoders: dict[int, Callable[[Any], list[str]]] = {}
+#: Forms times settings kept compiled: a stream that keeps changing the receiver's
+#: settings (DG_SET2) makes new ones, and the oldest go.
+CACHE_LIMIT = 512
 
 
-def decoder_for(dg: int, enabled: frozenset[int]) -> Decoder:
+def _remember(cache: dict[Any, Any], key: Any, make: Callable[[], Any]) -> Any:
+    """``cache[key]``, made on first use; past CACHE_LIMIT entries the oldest is dropped."""
+    if key not in cache:
+        if len(cache) >= CACHE_LIMIT:
+            del cache[next(iter(cache))]
+        cache[key] = make()
+    return cache[key]
+
+
+def decoder_for(dg: int, enabled: AbstractSet[int]) -> Decoder:
     """The function that turns ``(values, tokens)`` of a ``dg`` datagram into its record,
     for a receiver with ``enabled`` DGs on. Compiled once per form actually in use."""
     cls = RECORDS.get(dg)
     if cls is None:
         return _unknown
-    key = (dg, enabled & _relevant_settings(cls.form))
-    fn = _compiled.get(key)
-    if fn is None:
-        fn = _compiled[key] = _compile_decoder(cls, key[1])
+    settings = _relevant_settings(cls.form) & enabled
+    fn: Decoder = _remember(_compiled, (dg, settings), lambda: _compile_decoder(cls, settings))
     return fn
 
 
@@ -681,7 +713,7 @@ def _pstat_has_kind(values: list[str]) -> bool:
     return len(values) > 2 and values[2].isdigit()
 
 
-def decode_fields(values: list[str], tokens: list[str], enabled: frozenset[int]) -> Record:
+def decode_fields(values: list[str], tokens: list[str], enabled: AbstractSet[int]) -> Record:
     """Decode a datagram already split by :func:`split_fields` (``values[0]`` is its number).
     Raises ValueError naming the DG and the field when the fields do not fit its form."""
     try:
@@ -700,13 +732,13 @@ def _readable(kind: str, text: str) -> bool:
     return text in (_FLAGS if kind == "b" else _OPTIONAL_FLAGS)
 
 
-def _explain(dg: int, values: list[str], enabled: frozenset[int], exc: Exception) -> str:
+def _explain(dg: int, values: list[str], enabled: AbstractSet[int], exc: Exception) -> str:
     cls = RECORDS[dg]
     form = cls.form
     if dg == DG.PSTAT and not _pstat_has_kind(values):
         form = _pstat_without_kind(form)
     for f, k, _ in _layout(form, enabled):
-        if f.kind in "ibf" and not f.repeated and f.when in (None, *enabled):
+        if f.kind in "ibf" and not f.repeated and (f.when is None or f.when in enabled):
             if k >= len(values):
                 if f.optional:
                     break
@@ -728,8 +760,11 @@ def decode_datagram(body: str, enabled: Iterable[int] = ()) -> Record:
 
 
 def encode_datagram(record: Record) -> bytes:
-    """The wire bytes ``^Y(dg fields...^Y)`` of a record. Settings-dependent parts that are
-    None are left out, so a record built for a receiver encodes in that receiver's form."""
+    """The wire bytes ``^Y(dg fields...^Y)`` of a record (its ``raw`` bytes if it has them).
+    Settings-dependent parts that are None are left out, so a record built for a receiver
+    encodes in that receiver's form."""
+    if record.raw is not None:
+        return record.raw
     if isinstance(record, UnknownDatagram):
         return frame([str(record.dg), *record.fields])
     encode = _encoders.get(record.dg)
@@ -737,6 +772,73 @@ def encode_datagram(record: Record) -> bytes:
         source = _encode_source(RECORDS[record.dg].form)
         encode = _encoders[record.dg] = _compile(source, dict(_ENCODE_NAMESPACE))
     return frame([str(record.dg), *encode(record)])
+
+
+def bare_form(dg: int) -> bool:
+    """Whether every field of ``dg``'s form is written bare: numbers, flags and words, never
+    quoted (nor ``{}``, as DG_GAMELIST_ITEM's optional ``here`` is when absent). Such a
+    datagram whose fields are canonical numbers and words that need no quotes, one blank
+    apart, re-encodes to the same bytes; the decoder reads those without checking them."""
+    cls = RECORDS.get(dg)
+    return cls is not None and all(f.kind in "ibwR" for f in cls.form)
+
+
+# How the encoder writes each kind of field (quote_word, quote_brace, quote_ctrl, str()),
+# as regular expressions over a datagram's body text.
+_INT = r"(?:0|-?[1-9][0-9]*+)"
+_CTRL_NEEDED = r"\x19\{[^\x19\x1a]*?[{}\n\r][^\x19\x1a]*\x19\}"  # text {} cannot hold
+_WRITTEN = {
+    "i": _INT,
+    "b": "[01]",
+    "f": r"[01]|\{\}",
+    "w": r"[^\s{}\x19]++|\{(?:[^{}\x19\x1a\n\r]*?[^\S\n\r][^{}\x19\x1a\n\r]*)?\}|" + _CTRL_NEEDED,
+    "s": r"\{[^{}\x19\x1a\n\r]*\}|" + _CTRL_NEEDED,
+    "q": r"\x19\{[^\x19\x1a]*\x19\}",
+}
+_ANY_FIELD = r"(?:[^ {}\x19]++|\{[^{}\x19]*\}|\x19\{[^\x19]*\x19\})"  # as split_fields reads it
+_UNKNOWN_PATTERN = re.compile(f"{_INT}(?: {_ANY_FIELD})*+")
+_patterns: dict[tuple[int, frozenset[int]], re.Pattern[str] | None] = {}
+
+
+def canonical_pattern(dg: int, enabled: AbstractSet[int]) -> re.Pattern[str] | None:
+    """The bodies :func:`encode_datagram` writes for ``dg`` datagrams to a receiver with
+    ``enabled`` DGs on, as a regular expression: decoding a body it matches and encoding
+    the record again gives back that body, so such a datagram needs no ``raw``. None for
+    the forms it does not describe (DG_MOVE_LIST's moves, DG_PSTAT's records)."""
+    cls = RECORDS.get(dg)
+    if cls is None:
+        return _UNKNOWN_PATTERN
+    settings = _relevant_settings(cls.form) & enabled
+    pattern: re.Pattern[str] | None = _remember(
+        _patterns, (dg, settings), lambda: _canonical_pattern(dg, cls.form, settings)
+    )
+    return pattern
+
+
+def _canonical_pattern(
+    dg: int, form: tuple[Field, ...], enabled: frozenset[int]
+) -> re.Pattern[str] | None:
+    if any(f.kind in "MP" for f in form):
+        return None
+    parts = [str(dg)]
+    optional = 0  # fields marked ? are read while there are any: nested optional groups
+    for f in form:
+        if f.when is not None and f.when not in enabled:
+            continue
+        if f.kind == "R":
+            parts.append(f" {_INT} {_INT}" * sum(d in enabled for d in RATING_DGS))
+            continue
+        one = f"(?:{_WRITTEN[f.kind]})"
+        if f.repeated:
+            parts.append(f"(?: {one})*+")
+        elif f.optional and f.kind != "f":  # an absent flag f? is written {} all the same
+            parts.append(f"(?: {one}")
+            optional += 1
+        else:
+            parts.append(f" {one}")
+    if not any(f.repeated for f in form):
+        parts.append(f"(?: {_ANY_FIELD})*+")  # extra
+    return re.compile("".join(parts) + ")?" * optional)
 
 
 def record_from_fields(dg: int, fields: Mapping[str, Any]) -> Record:

@@ -6,11 +6,29 @@ events it gives all at once, because the decoder only ever decides on complete f
 
 - text lines (ending ``\\n``, ``\\r\\n`` or FICS's ``\\n\\r``), with prompts such as
   ``fics% `` split off the start of a line, bells taken out and telnet commands apart;
-- ``<12>`` and ``<b1>`` lines and style 10 blocks, as records;
+- ``<12>`` and ``<b1>`` lines (also when a frame or the end of the stream cuts them) and
+  style 10 blocks, as records;
 - level 1 (icc-formats.txt section 3): ``^Y[cn issuer[ tag]`` unit starts, ``^Y]`` unit
   ends (and the extra one at disconnect), ``^Y<``/``^Y>`` command brackets, ``^Z`` overflow;
 - level 2 (section 4): ``^Y(...^Y)`` datagrams, decoded by the DG catalog in the form the
-  receiver's settings give them (DG_SET2 acknowledgements update those settings).
+  receiver's settings give them (DG_SET2 acknowledgements update those settings);
+- FICS interface variable lines (``<s>``, ``<sr>``, ``<pf>``, ``<g1>``, ``<wa>`` ...) as
+  records (:mod:`icswire.protocol.ivars`);
+- in FICS block mode (``block_mode``, :mod:`icswire.protocol.block`), block headers and the
+  block end and pose bytes; byte 0x19 is then FICS's ``BLOCK_POSE_END``, not control-Y, and
+  a block's output comes as the usual events between its start and end.
+
+Telnet (:mod:`icswire.protocol.telnet`): IAC IAC is a data byte 255, in text, headers and
+datagrams alike; any other IAC command between frames is a :class:`Telnet` event.
+
+Each byte is scanned once, however the stream is cut: a frame still waiting for its end
+keeps where the search for that end left off (``_hint``), and pending text is kept as it
+came, so a long unfinished frame fed a byte at a time costs time in proportion to its
+length, not to its square.
+
+Every event re-encodes to its bytes (:func:`~icswire.protocol.encoder.encode_event`): a
+datagram in another form than the encoder's keeps its wire bytes as ``raw``; a board line
+or level 1 header in another form than the encoder's is an error.
 
 Malformed bytes become an :class:`~icswire.protocol.events.Error` with the bytes and their
 offset, and decoding goes on after them. No frame may grow past ``max_size`` bytes (1 MiB
@@ -20,20 +38,44 @@ at the next control-Y or control-Z (or the next newline, for an endless text lin
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from icswire.protocol.block import (
+    BLOCK_END,
+    BLOCK_POSE_START,
+    BLOCK_SEPARATOR,
+    BLOCK_START,
+    HeaderError,
+    read_header,
+)
 from icswire.protocol.bughouse import parse_b1
-from icswire.protocol.datagrams import DG, DatagramRecord, decode_fields, decoder_for
+from icswire.protocol.datagrams import (
+    DG,
+    RECORDS,
+    DatagramRecord,
+    Record,
+    bare_form,
+    canonical_pattern,
+    decode_fields,
+    decoder_for,
+    encode_datagram,
+)
 from icswire.protocol.datagrams import Decoder as DatagramDecoder
 from icswire.protocol.events import (
+    BlockEnd,
+    BlockStart,
     BughouseLine,
     CommandEnd,
     CommandStart,
     Error,
     Event,
+    IvarLine,
     Overflow,
+    PoseEnd,
+    PoseStart,
     Prompt,
     SessionEnd,
     Style10Block,
@@ -43,36 +85,52 @@ from icswire.protocol.events import (
     UnitEnd,
     UnitStart,
 )
+from icswire.protocol.ivars import ivar_parser
 from icswire.protocol.level2 import split_fields
 from icswire.protocol.style10 import STYLE10_BLOCK_LINES, parse_style10
 from icswire.protocol.style12 import parse_style12
+from icswire.protocol.telnet import IAC, OPTION_COMMANDS, SB, escape, unescape
 
 DEFAULT_PROMPTS: tuple[str, ...] = ("fics% ", "aics% ", "login: ", "password: ")
 DEFAULT_MAX_SIZE = 1 << 20
-#: How much of an oversized frame an Error event keeps.
+#: How much of more than ``max_size`` bytes (a frame too long, bytes dropped while
+#: resynchronising) an Error event keeps; other errors keep all their bytes.
 ERROR_SAMPLE = 1024
 #: Longest ``^Y[`` header line: a command number, a name and a tag of at most 99 characters.
 HEADER_MAX = 256
 
-_SPECIAL = re.compile(rb"[\n\r\x07\x19\x1a\xff]")
+_SPECIAL = re.compile(rb"[\n\r\x19\x1a\xff]")
+_exact_style12 = functools.partial(parse_style12, exact=True)
+
+
+def _is_number(word: str) -> bool:
+    """ASCII digits only (``str.isdigit`` also takes ``²``, which ``int`` refuses)."""
+    return word.isascii() and word.isdigit()
+
+
+_exact_b1 = functools.partial(parse_b1, exact=True)
+_SPECIAL_BLOCK_MODE = re.compile(rb"[\n\r\x15-\x1a\xff]")
+#: How many open FICS blocks the decoder remembers (FICS nests two: a pose and its block).
+MAX_OPEN_BLOCKS = 8
 _CONTROL = re.compile(rb"[\x19\x1a]")
 # A whole datagram: no control-Y inside but those quoting strings, no control-Z.
-_WHOLE_DATAGRAM = re.compile(rb"\x19\(([^\x19\x1a]*(?:\x19[{}][^\x19\x1a]*)*)\x19\)")
+_WHOLE_DATAGRAM = re.compile(rb"\x19\([^\x19\x1a]*(?:\x19[{}][^\x19\x1a]*)*\x19\)")
+# A whole datagram of bare fields one space apart, as the encoder writes them: no quotes,
+# no other blank, no 0xFF, and no field int() reads that str() writes otherwise (a field
+# begins with neither 0 nor + nor -0, unless it is 0, and holds no _). A bare form
+# (datagrams.bare_form) re-encodes such a datagram to the same bytes: it needs no check.
+_NOT_IN_FIELD = rb"\t-\r\x1c-\x20{}\x19\x1a\x85\xa0\xff_"
+_PLAIN_FIELD = rb"(?:0|-?[^" + _NOT_IN_FIELD + rb"0+\-][^" + _NOT_IN_FIELD + rb"]*+)"
+_PLAIN_DATAGRAM = re.compile(rb"\x19\((" + _PLAIN_FIELD + rb"(?: " + _PLAIN_FIELD + rb")*+)\x19\)")
+# A level 1 header line as encode_unit_start writes it (after the ^Y[).
+_HEADER_CHAR = r"[^ \r\n\x19\x1a\xff]"  # or IAC IAC, a 0xFF as the wire carries it
+_HEADER_WORD = rf"((?:{_HEADER_CHAR}|\xff\xff){_HEADER_CHAR}*+(?:\xff\xff{_HEADER_CHAR}*+)*+)"
+_HEADER = re.compile(f"(0|[1-9][0-9]*+) {_HEADER_WORD}(?: {_HEADER_WORD})?(\r?\n)")
 _NEWLINE = re.compile(rb"\n")
 _RESYNC = re.compile(rb"\x19[()<>\[\]]|\x1a")  # where a frame can begin (or a datagram end)
-_SET2 = str(int(DG.SET2))
+_SET2 = int(DG.SET2)
+_SET2_TEXT = str(_SET2)
 _new = tuple.__new__
-_IAC = 0xFF
-_SB = 250
-_TELNET_OPTION_COMMANDS = range(251, 255)  # WILL, WONT, DO, DONT take one option byte
-
-
-def _fields(body: str) -> tuple[list[str], list[str]]:
-    """(values, wire tokens) of a datagram body; plain bodies need no quote handling."""
-    if "{" in body or "}" in body or "\x19" in body:
-        return split_fields(body)
-    words = body.split()
-    return words, words
 
 
 class Decoder:
@@ -81,6 +139,9 @@ class Decoder:
     ``datagrams`` are the DG numbers the receiver has on (they decide the form of
     DG_SEND_MOVES, DG_PLAYER_ARRIVED, DG_MATCH ...); change them with
     :meth:`set_datagram` or let :meth:`note_command` follow what the client sends.
+    ``block_mode`` says the stream is a FICS session in block mode (``iset block 1``; also
+    :meth:`set_block_mode` and :meth:`note_command`): bytes 0x15 to 0x19 are then FICS's
+    block bytes, and no ICC frame is read.
 
     >>> d = Decoder(datagrams=[24, 33])
     >>> d.feed(b"fics% \\x19(24 7 e4\\x19)")
@@ -93,16 +154,19 @@ class Decoder:
         *,
         max_size: int = DEFAULT_MAX_SIZE,
         prompts: Iterable[str] = DEFAULT_PROMPTS,
+        block_mode: bool = False,
     ) -> None:
         self.max_size = max_size
-        self._prompts = tuple(p.encode("latin-1") for p in prompts)
-        self._enabled = frozenset(datagrams)
-        self._decoders: dict[str, DatagramDecoder] = {}
+        self._prompts = tuple(escape(p) for p in prompts if p)
+        self._prompt_starts = frozenset(p[0] for p in self._prompts)
+        self._enabled = set(datagrams)
+        # documented DGs, by number text: how to read them, and how they are written
+        self._readers: dict[str, tuple[DatagramDecoder, re.Pattern[str] | None]] = {}
+        self._bare: dict[str, DatagramDecoder] = {}  # those of bare forms, by number text
         self._buf = bytearray()
         self._base = 0  # stream offset of _buf[0]
         self._mark = 0  # stream offset where the next event's bytes begin
-        self._line = bytearray()
-        self._bells: list[int] = []
+        self._line = bytearray()  # the pending text, as wire bytes (bells, IAC IAC and all)
         self._depth = 0
         self._block: list[str] | None = None  # style 10 lines collected so far
         self._block_need = 0
@@ -111,7 +175,12 @@ class Decoder:
         self._skip: re.Pattern[bytes] | None = None
         self._skipped = bytearray()
         self._skip_count = 0
-        self._hint = (-1, 0)  # (frame start, where to resume looking for its end)
+        # (stream offset of an unfinished datagram or telnet subnegotiation, where to
+        # resume looking for its end): each of its bytes is searched once, however fed
+        self._hint = (-1, 0)
+        self._block_mode = block_mode
+        self._special = _SPECIAL_BLOCK_MODE if block_mode else _SPECIAL
+        self._open_blocks: list[int] = []  # ids of the FICS blocks started and not ended
         self._events: list[Event] = []
         #: Set to a list to have the stream offset just past each event's bytes appended
         #: to it (each event's bytes begin where the previous event's end).
@@ -122,18 +191,36 @@ class Decoder:
     @property
     def datagrams(self) -> frozenset[int]:
         """The DG numbers the receiver has on, as the decoder knows them."""
-        return self._enabled
+        return frozenset(self._enabled)
 
     def set_datagrams(self, datagrams: Iterable[int]) -> None:
-        self._enabled = frozenset(datagrams)
-        self._decoders = {}
+        self._enabled = set(datagrams)
+        self._readers = {}
+        self._bare = {}
 
     def set_datagram(self, dg: int, on: bool) -> None:
-        self.set_datagrams(self._enabled | {dg} if on else self._enabled - {dg})
+        """One DG on or off; its cost does not grow with how many are on (a stream may
+        acknowledge any number of set-2s)."""
+        if on:
+            self._enabled.add(dg)
+        else:
+            self._enabled.discard(dg)
+        self._readers = {}
+        self._bare = {}
+
+    @property
+    def block_mode(self) -> bool:
+        """Whether the stream is in FICS block mode (``iset block 1``)."""
+        return self._block_mode
+
+    def set_block_mode(self, on: bool) -> None:
+        self._block_mode = on
+        self._special = _SPECIAL_BLOCK_MODE if on else _SPECIAL
 
     def note_command(self, line: str) -> None:
         """Follow a line the client sends: ``set-2 N 0|1`` and ``level2settings=0101...``
-        (with or without a leading ``$`` or backquote tag) change the settings."""
+        (with or without a leading ``$`` or backquote tag) change the settings, and
+        ``iset block 0|1`` (in block mode after the command's number) the block mode."""
         text = line.strip()
         if text.startswith("`"):
             text = text[text.find("`", 1) + 1 :] if text.count("`") > 1 else text
@@ -143,8 +230,12 @@ class Decoder:
             self.set_datagrams(n for n, bit in enumerate(bits) if bit == "1")
             return
         words = text.split()
-        if len(words) >= 3 and words[0] == "set-2" and words[1].isdigit():
+        if len(words) >= 3 and words[0] == "set-2" and _is_number(words[1]):
             self.set_datagram(int(words[1]), words[2] != "0")
+        if self._block_mode and words and _is_number(words[0]):
+            del words[0]
+        if len(words) >= 3 and words[0] == "iset" and words[1] == "block":
+            self.set_block_mode(words[2] != "0")
 
     # -- feeding ---------------------------------------------------------------------
 
@@ -197,8 +288,8 @@ class Decoder:
         self._mark = end
 
     def _emit_error(self, message: str, offset: int, data: bytes, end: int | None = None) -> None:
-        sample = data[:ERROR_SAMPLE] if len(data) > ERROR_SAMPLE else data
-        self._emit(Error(message, offset, sample, len(data)), end or offset + len(data))
+        """An Error for bytes of at most ``max_size``: it keeps them all."""
+        self._emit(Error(message, offset, data, len(data)), end or offset + len(data))
 
     def _run(self) -> None:
         buf = self._buf
@@ -206,7 +297,8 @@ class Decoder:
         base = self._base
         pos = 0
         line = self._line
-        search = _SPECIAL.search
+        search = self._special.search
+        datagrams = not self._block_mode
         while pos < n:
             if self._skip is not None:
                 end = self._skip_to(pos)
@@ -214,7 +306,7 @@ class Decoder:
                     break  # an unpaired control-Y at the end: wait for the next byte
                 pos = end
                 continue
-            if buf.startswith(b"\x19(", pos):
+            if datagrams and buf[pos] == 0x19 and buf.startswith(b"\x19(", pos):
                 end = self._simple_datagrams(pos)
                 if end > pos:
                     pos = end
@@ -226,8 +318,7 @@ class Decoder:
                 and i + 1 < n
                 and not line
                 and self._block is None
-                and not self._bells
-                and not buf.startswith(self._prompts, pos)
+                and not (buf[pos] in self._prompt_starts and buf.startswith(self._prompts, pos))
                 and i - pos <= self.max_size
             ):
                 # the common case: a whole line of plain text, read straight from buf
@@ -247,7 +338,7 @@ class Decoder:
             if i > pos:
                 line += buf[pos:i]
                 pos = i
-                if self._prompts and not self._bells and line.startswith(self._prompts):
+                if self._prompts and line.startswith(self._prompts):
                     self._split_prompts()
                 if len(line) + self._block_size > self.max_size:
                     self._line_too_long()
@@ -266,15 +357,15 @@ class Decoder:
                         end = i + 2
                         self._finish_line("\r\n", base + end)
                     else:
-                        line.append(c)
+                        self._grow_line(b"\r")
                         end = i + 1
+            elif not datagrams and 0x15 <= c <= 0x19:
+                self._flush(base + i)
+                end = self._block_byte(i)
             elif c == 0x19:
                 self._flush(base + i)  # every control-Y frame ends pending text
                 if i + 1 < n:
                     end = self._control_y(i, buf[i + 1])
-            elif c == 0x07:
-                self._bells.append(len(line))
-                end = i + 1
             elif c == 0x1A:
                 self._flush(base + i)
                 self._emit(Overflow(), base + i + 1)
@@ -296,7 +387,8 @@ class Decoder:
         buf = self._buf
         base = self._base
         if kind == 0x28:  # ( datagram
-            return self._datagram(i)
+            end = self._simple_datagrams(i)
+            return end if end > i else self._datagram(i)
         if kind == 0x5B:  # [ unit header
             return self._unit_start(i)
         if kind == 0x5D:  # ] unit end
@@ -313,42 +405,83 @@ class Decoder:
             self._emit_error("control-Y outside a frame", base + i, bytes(buf[i : i + 2]))
         return i + 2
 
+    def _block_byte(self, i: int) -> int:
+        """Handle a FICS block mode byte at ``i`` (pending text is already out); return
+        where scanning goes on, or -1 to wait for the rest of a block header."""
+        buf = self._buf
+        base = self._base
+        c = buf[i]
+        if c == BLOCK_START:
+            try:
+                header = read_header(buf, i)
+            except HeaderError as exc:
+                self._emit_error(str(exc), base + i, bytes(buf[i : i + exc.length]))
+                return i + exc.length
+            if header is None:
+                return -1
+            block_id, code, end = header
+            self._open_blocks.append(block_id)
+            del self._open_blocks[:-MAX_OPEN_BLOCKS]
+            self._emit(BlockStart(block_id, code), base + end)
+            return end
+        if c == BLOCK_END:
+            self._emit(
+                BlockEnd(self._open_blocks.pop() if self._open_blocks else None), base + i + 1
+            )
+        elif c == BLOCK_SEPARATOR:
+            self._emit_error(
+                "block separator outside a block header", base + i, bytes(buf[i : i + 1])
+            )
+        else:
+            self._emit(PoseStart() if c == BLOCK_POSE_START else PoseEnd(), base + i + 1)
+        return i + 1
+
     def _simple_datagrams(self, i: int) -> int:
         """The hot path: consecutive complete, well-formed datagrams from ``i`` on, decoded
         without the general machinery. Returns where they end (``i`` if there is none);
-        anything else (errors, unfinished frames) is left to :meth:`_datagram`."""
+        anything else (errors, unfinished frames) is left to :meth:`_datagram`, which also
+        resumes the frame it already began to scan."""
         buf = self._buf
         base = self._base
-        if self._line or self._bells or self._block is not None:
+        if self._hint[0] == base + i:
+            return i
+        if self._line or self._block is not None:
             self._flush(base + i)
-        match = _WHOLE_DATAGRAM.match
+        plain_match = _PLAIN_DATAGRAM.match
+        whole_match = _WHOLE_DATAGRAM.match
         limit = self.max_size + 2
-        decoders = self._decoders
+        bare = self._bare
         append = self._events.append
         ends = self.ends
         start = i
         while True:
-            m = match(buf, i)
+            m = plain_match(buf, i)
+            decode = None
+            if m is not None:
+                values = m[1].decode("latin-1").split(" ")
+                decode = bare.get(values[0])
+            if decode is None:
+                m = whole_match(buf, i)
             if m is None:
                 break
             j = m.end()
             if j - i >= limit:  # the closing ^Y) must start within max_size bytes
                 break
             try:
-                values, tokens = _fields(m[1].decode("latin-1"))
-                decode = decoders.get(values[0]) if values else None
                 if decode is None:
-                    break
-                record = decode(values, tokens)
+                    record = self._take_datagram(m[0])
+                    bare = self._bare  # a DG_SET2 makes a new one
+                else:
+                    record = decode(values, values)
+                    if values[0] == _SET2_TEXT:
+                        self._follow_set2(record)
+                        bare = self._bare
             except (ValueError, IndexError, KeyError):
                 break
             append(record)
             i = j
             if ends is not None:
                 ends.append(base + i)
-            if values[0] == _SET2:
-                self._follow_set2(record)
-                decoders = self._decoders
             if not buf.startswith(b"\x19(", i):
                 break
         if i > start:
@@ -375,7 +508,7 @@ class Decoder:
                 return -1
             after = buf[j + 1]
             if after == 0x29:  # ^Y) closes the datagram
-                self._datagram_body(buf[i + 2 : j].decode("latin-1"), base + i, base + j + 2)
+                self._datagram_body(bytes(buf[i : j + 2]), base + i, base + j + 2)
                 return j + 2
             if after != 0x7B and after != 0x7D:  # ^Y{ and ^Y} quote strings inside
                 break
@@ -383,25 +516,45 @@ class Decoder:
         self._emit_error("unterminated datagram", base + i, bytes(buf[i:j]))
         return j
 
-    def _datagram_body(self, body: str, start: int, end: int) -> None:
+    def _datagram_body(self, wire: bytes, start: int, end: int) -> None:
         try:
-            values, tokens = _fields(body)
-            decode = self._decoders.get(values[0]) if values else None
-            if decode is None:
-                decode = self._decoders[values[0]] = decoder_for(int(values[0]), self._enabled)
-            record = decode(values, tokens)
+            record = self._take_datagram(wire)
         except (ValueError, IndexError, KeyError) as exc:
             message = str(exc)
             try:
-                decode_fields(*split_fields(body), self._enabled)
+                decode_fields(*split_fields(unescape(wire[2:-2].decode("latin-1"))), self._enabled)
             except ValueError as explained:
                 message = str(explained)
-            raw = b"\x19(" + body.encode("latin-1") + b"\x19)"
-            self._emit_error(f"bad datagram: {message}", start, raw)
+            self._emit_error(f"bad datagram: {message}", start, wire)
             return
         self._emit(record, end)
-        if values[0] == _SET2:
+
+    def _take_datagram(self, wire: bytes) -> Record:
+        """Decode a whole ``^Y(...^Y)`` written in any form (ValueError, IndexError or
+        KeyError if it cannot be read) and follow it if it is a DG_SET2. A record whose
+        canonical encoding is other bytes keeps these as ``raw``."""
+        body = wire[2:-2].decode("latin-1")
+        values, tokens = split_fields(unescape(body) if "\xff" in body else body)
+        reader = self._readers.get(values[0])
+        if reader is None:
+            dg = int(values[0])
+            reader = (decoder_for(dg, self._enabled), canonical_pattern(dg, self._enabled))
+            if dg in RECORDS and values[0] == str(dg):  # the cache stays as small as the catalog
+                self._readers[values[0]] = reader
+                if bare_form(dg):
+                    self._bare[values[0]] = reader[0]
+        decode, written = reader
+        record = decode(values, tokens)
+        # the pattern tells most datagrams at once (not with a 0xFF, which the wire doubles);
+        # encoding the record again tells any
+        canonical = (
+            written is not None and "\xff" not in body and written.fullmatch(body) is not None
+        )
+        if not canonical and encode_datagram(record) != wire:
+            record.raw = wire
+        if record.dg == _SET2:
             self._follow_set2(record)
+        return record
 
     def _follow_set2(self, record: Any) -> None:
         """DG_SET2 (dg-code on/off) acknowledges a set-2: later datagrams take that form."""
@@ -411,23 +564,26 @@ class Decoder:
     def _unit_start(self, i: int) -> int:
         buf = self._buf
         base = self._base
-        j = buf.find(b"\n", i + 2, i + 2 + HEADER_MAX)
+        # its newline must come within HEADER_MAX bytes, and within max_size: else waiting
+        # for it could end in a frame too long, or not, depending on how the bytes came
+        stop = i + 2 + min(HEADER_MAX, self.max_size - 2)
+        j = buf.find(b"\n", i + 2, stop)
         if j < 0:
-            if len(buf) < i + 2 + HEADER_MAX:
+            if len(buf) < stop:
                 return -1
             self._emit_error("level 1 header without end of line", base + i, bytes(buf[i : i + 2]))
             return i + 2
-        header = buf[i + 2 : j].decode("latin-1")
-        end = "\n"
-        if header.endswith("\r"):
-            header, end = header[:-1], "\r\n"
-        parts = header.split(" ")
-        if not (2 <= len(parts) <= 3 and parts[0].isdigit() and all(parts)):
+        header = buf[i + 2 : j + 1].decode("latin-1")
+        m = _HEADER.fullmatch(header)
+        if m is None:
             self._emit_error("bad level 1 header", base + i, bytes(buf[i : j + 1]))
             return j + 1
+        command, issuer, tag, end = m.groups()
+        if "\xff" in header:
+            issuer = unescape(issuer)
+            tag = tag and unescape(tag)
         self._depth += 1
-        tag = parts[2] if len(parts) == 3 else None
-        self._emit(UnitStart(int(parts[0]), parts[1], tag, self._depth, end), base + j + 1)
+        self._emit(UnitStart(int(command), issuer, tag, self._depth, end), base + j + 1)
         return j + 1
 
     def _telnet(self, i: int) -> int:
@@ -436,17 +592,20 @@ class Decoder:
         if i + 1 >= n:
             return -1
         command = buf[i + 1]
-        if command == _IAC:  # IAC IAC: a data byte 255
-            self._line.append(_IAC)
+        if command == IAC:  # IAC IAC: a data byte 255, kept as it came until the line ends
+            self._grow_line(b"\xff\xff")
             return i + 2
-        if command == _SB:
-            j = buf.find(b"\xff\xf0", i + 2)
-            if j < 0:
+        if command == SB:
+            self._flush(self._base + i)  # pending text and a subnegotiation never pile up
+            start = self._hint[1] - self._base if self._hint[0] == self._base + i else i + 2
+            j = buf.find(b"\xff\xf0", start)
+            if j < 0:  # IAC SE not yet in: search again from the last byte, which may be IAC
+                self._hint = (self._base + i, self._base + max(n - 1, i + 2))
                 return -1
             if j - i >= self.max_size:
                 return self._frame_too_long(i)
             end = j + 2
-        elif command in _TELNET_OPTION_COMMANDS:
+        elif command in OPTION_COMMANDS:
             end = i + 3
             if end > n:
                 return -1
@@ -468,32 +627,34 @@ class Decoder:
                     if self._block is not None:
                         self._abort_block()
                     del line[: len(prompt)]
-                    self._emit(Prompt(prompt.decode("latin-1")), self._mark + len(prompt))
+                    text = unescape(prompt.decode("latin-1"))
+                    self._emit(Prompt(text), self._mark + len(prompt))
                     matched = True
 
     def _finish_line(self, end: str, stop: int) -> None:
         """The pending line ended at stream offset ``stop`` (just past its line ending)."""
-        text = self._line.decode("latin-1")
+        text = unescape(self._line.decode("latin-1"))  # the only line that may hold IAC IAC
         self._line.clear()
-        bells = self._bells
-        if not bells:
-            self._line_done(text, end, stop)
-            return
-        self._bells = []
-        if self._block is None or not self._add_block_line(text, end, True, stop):
-            self._emit(_new(Text, (text, end, tuple(bells))), stop)
+        self._line_done(text, end, stop)
 
     def _line_done(self, text: str, end: str, stop: int) -> None:
-        """A line without bells: a board line, part of a style 10 block, or text."""
-        if self._block is not None and self._add_block_line(text, end, False, stop):
+        """A whole line (``end`` is ``""`` when a frame or the end of the stream cut it):
+        a board line, part of a style 10 block, or text. A line with bells is text."""
+        if "\x07" in text:
+            self._bell_line(text, end, stop)
+            return
+        if self._block is not None and self._add_block_line(text, end, stop):
             return
         first = text[:1]
         if first == "<":
             if text.startswith("<12> "):
-                return self._parsed_line(parse_style12, Style12Line, text, end, stop)
+                return self._parsed_line(_exact_style12, Style12Line, text, end, stop)
             if text.startswith("<b1> "):
-                return self._parsed_line(parse_b1, BughouseLine, text, end, stop)
-        if (first == "<" or first == '"') and text.rstrip() in STYLE10_BLOCK_LINES:
+                return self._parsed_line(_exact_b1, BughouseLine, text, end, stop)
+            parse = ivar_parser(text)
+            if parse is not None:
+                return self._parsed_line(parse, IvarLine, text, end, stop)
+        if end and (first == "<" or first == '"') and text.rstrip() in STYLE10_BLOCK_LINES:
             self._block = [text + end]
             self._block_size = len(text)
             self._block_need = STYLE10_BLOCK_LINES[text.rstrip()]
@@ -508,21 +669,35 @@ class Decoder:
     def _parsed_line(
         self, parse: Callable[[str], Any], event: type, text: str, end: str, stop: int
     ) -> None:
+        """A board or interface line read by ``parse``, which accepts only what encodes
+        back to the same text (else the line is an error with all its bytes)."""
         try:
             record = parse(text)
         except ValueError as exc:
-            self._emit_error(str(exc), self._mark, (text + end).encode("latin-1"), stop)
+            self._emit_error(str(exc), self._mark, escape(text + end), stop)
             return
         self._events.append(_new(event, (record, end)))
         if self.ends is not None:
             self.ends.append(stop)
         self._mark = stop
 
-    def _add_block_line(self, text: str, end: str, bells: bool, stop: int) -> bool:
+    def _bell_line(self, text: str, end: str, stop: int) -> None:
+        """Text with bells (``^G``): taken out of the text, their places kept."""
+        if self._block is not None:
+            self._abort_block()
+        parts = text.split("\x07")
+        bells = []
+        at = 0
+        for part in parts[:-1]:
+            at += len(part)
+            bells.append(at)
+        self._emit(_new(Text, ("".join(parts), end, tuple(bells))), stop)
+
+    def _add_block_line(self, text: str, end: str, stop: int) -> bool:
         """Take a line into the style 10 block; False if it cannot belong to it."""
         block = self._block
         assert block is not None
-        if bells or (1 <= len(block) <= 8 and not text.startswith("|")):
+        if 1 <= len(block) <= 8 and not text.startswith("|"):
             self._abort_block()
             return False
         block.append(text + end)
@@ -532,9 +707,9 @@ class Decoder:
             self._block = None
             self._block_size = 0
             try:
-                record = parse_style10(block)
+                record = parse_style10(block, exact=True)
             except ValueError as exc:
-                data = "".join(block).encode("latin-1")
+                data = escape("".join(block))
                 self._emit_error(f"bad style 10 block: {exc}", self._mark, data, stop)
             else:
                 self._emit(Style10Block(record), stop)
@@ -545,20 +720,23 @@ class Decoder:
         assert block is not None
         self._block = None
         self._block_size = 0
-        data = "".join(block).encode("latin-1")
+        data = escape("".join(block))
         self._emit_error("unfinished style 10 block", self._mark, data, self._block_end)
 
     def _flush(self, at: int) -> None:
         """Something other than text starts at stream offset ``at``: what text is pending
-        goes out first (an unfinished line as Text with no line ending)."""
+        goes out first (an unfinished line with no line ending)."""
         if self._block is not None:
             self._abort_block()
-        if self._line or self._bells:
-            self._emit(Text(self._line.decode("latin-1"), "", tuple(self._bells)), at)
-            self._line.clear()
-            self._bells.clear()
+        if self._line:
+            self._finish_line("", at)
 
     # -- limits ----------------------------------------------------------------------
+
+    def _grow_line(self, data: bytes) -> None:
+        self._line += data
+        if len(self._line) + self._block_size > self.max_size:
+            self._line_too_long()
 
     def _line_too_long(self) -> None:
         """The pending text passed ``max_size``: report its first ``max_size + 1`` bytes,
@@ -567,18 +745,14 @@ class Decoder:
             self._abort_block()
             if len(self._line) <= self.max_size:
                 return
-        line, bells = self._line, self._bells
+        line = self._line
         cut = self.max_size + 1
-        kept = cut + sum(1 for at in bells if at < cut)
-        self._emit(
-            Error("text line too long", self._mark, bytes(line[: min(cut, ERROR_SAMPLE)]), kept),
-            self._mark + kept,
-        )
+        sample = bytes(line[: min(cut, ERROR_SAMPLE)])
+        self._emit(Error("text line too long", self._mark, sample, cut), self._mark + cut)
         self._skip = _NEWLINE
         self._skipped += line[cut : cut + ERROR_SAMPLE]
-        self._skip_count = len(line) - cut + sum(1 for at in bells if at >= cut)
+        self._skip_count = len(line) - cut
         line.clear()
-        bells.clear()
 
     def _frame_too_long(self, i: int) -> int:
         """The frame at ``i`` has no end within ``max_size`` bytes: report those bytes and
@@ -602,8 +776,9 @@ class Decoder:
         else:
             stop = m.end() if m.group() == b"\x19)" else m.start()
         self._skip_count += stop - pos
-        if len(self._skipped) < ERROR_SAMPLE:
-            self._skipped += buf[pos : min(stop, pos + ERROR_SAMPLE)]
+        room = ERROR_SAMPLE - len(self._skipped)
+        if room > 0:
+            self._skipped += buf[pos : min(stop, pos + room)]
         if m is not None:
             self._skipped_bytes(stop)
         return stop

@@ -11,6 +11,19 @@ from typing import NamedTuple
 
 from icswire.protocol.bughouse import Bughouse
 from icswire.protocol.datagrams import DatagramRecord, UnknownDatagram
+from icswire.protocol.ivars import (
+    DeltaBoard,
+    GameInfo,
+    IvarRecord,
+    PendingFrom,
+    PendingRemoved,
+    PendingTo,
+    PlayerArrived,
+    PlayerDeparted,
+    Seek,
+    SeeksCleared,
+    SeeksRemoved,
+)
 from icswire.protocol.style10 import Style10
 from icswire.protocol.style12 import Style12
 
@@ -72,8 +85,9 @@ class Telnet(NamedTuple):
 
 class Error(NamedTuple):
     """Bytes that could not be read: what was wrong, where they start in the stream, and
-    the bytes themselves (only the first ``len(data)`` of ``length`` when too long to keep).
-    The decoder goes on after them."""
+    the bytes themselves; of more than the decoder's ``max_size`` (a frame too long, the
+    bytes dropped after it) only the first ``len(data)`` of ``length`` are kept. The
+    decoder goes on after them."""
 
     message: str
     offset: int
@@ -101,6 +115,37 @@ class Style10Block(NamedTuple):
     record: Style10
 
 
+class IvarLine(NamedTuple):
+    """A line FICS sends for an interface variable (``<s>``, ``<pf>``, ``<g1>``, ...; see
+    :mod:`icswire.protocol.ivars`) and its line ending."""
+
+    record: IvarRecord
+    end: str = "\n"
+
+
+class BlockStart(NamedTuple):
+    """FICS block mode: ``BLOCK_START id BLOCK_SEPARATOR code BLOCK_SEPARATOR`` opens the
+    output of the client's command ``id`` (:mod:`icswire.protocol.block`); the events up to
+    the matching :class:`BlockEnd` are that output."""
+
+    id: int
+    code: int
+
+
+class BlockEnd(NamedTuple):
+    """``BLOCK_END``: the block ``id`` ends (the innermost open one; None if none was open)."""
+
+    id: int | None
+
+
+class PoseStart(NamedTuple):
+    """``BLOCK_POSE_START``: what follows is a command someone else ran for the user."""
+
+
+class PoseEnd(NamedTuple):
+    """``BLOCK_POSE_END`` (byte 0x19, in block mode only)."""
+
+
 Event = (
     Text
     | Prompt
@@ -115,6 +160,11 @@ Event = (
     | Style12Line
     | BughouseLine
     | Style10Block
+    | IvarLine
+    | BlockStart
+    | BlockEnd
+    | PoseStart
+    | PoseEnd
     | DatagramRecord
     | UnknownDatagram
 )
@@ -134,11 +184,32 @@ EVENT_NAMES: dict[type, str] = {
     Style12Line: "style12",
     BughouseLine: "b1",
     Style10Block: "style10",
+    BlockStart: "block_start",
+    BlockEnd: "block_end",
+    PoseStart: "pose_start",
+    PoseEnd: "pose_end",
+}
+
+#: The ``"event"`` name of an :class:`IvarLine`, by the kind of its record.
+IVAR_NAMES: dict[type, str] = {
+    Seek: "seek",
+    SeeksRemoved: "seeks_removed",
+    SeeksCleared: "seeks_cleared",
+    PendingFrom: "pending_from",
+    PendingTo: "pending_to",
+    PendingRemoved: "pending_removed",
+    GameInfo: "game_info",
+    DeltaBoard: "delta_board",
+    PlayerArrived: "player_arrived",
+    PlayerDeparted: "player_departed",
 }
 
 
 def event_name(event: Event) -> str:
-    """``"datagram"`` for datagrams, else the name in :data:`EVENT_NAMES`."""
+    """``"datagram"`` for datagrams, the record's name in :data:`IVAR_NAMES` for interface
+    variable lines, else the name in :data:`EVENT_NAMES`."""
     if isinstance(event, DatagramRecord | UnknownDatagram):
         return "datagram"
+    if isinstance(event, IvarLine):
+        return IVAR_NAMES[type(event.record)]
     return EVENT_NAMES[type(event)]

@@ -1,9 +1,17 @@
 """Events as JSON-ready dicts and back: the contract of ``icswire decode`` / ``encode``.
 
-Every object has ``"event"`` (see :data:`~icswire.protocol.events.EVENT_NAMES`; datagrams
-are ``"datagram"`` with ``"dg"`` and ``"name"``) and the event's fields by name. Nested
+Every object has ``"event"`` (see :data:`~icswire.protocol.events.EVENT_NAMES`; FICS
+interface variable lines are named by their kind, :data:`~icswire.protocol.events.IVAR_NAMES`) and
+``"fields"``, the event's fields by name; no field name can clash with the keys around
+them. Datagrams are ``"datagram"`` with ``"dg"`` (the number) and ``"name"`` (the spec's
+name); a datagram the catalog does not document has the list of its fields as they stood
+on the wire instead. An event whose bytes are not what its fields encode to (a datagram
+with two blanks, an error too long to keep whole) also has ``"raw"``, those bytes. Nested
 records become objects, tuples become lists, and bytes become strings with one character
 per byte (latin-1), as all wire text does.
+
+>>> event_to_dict(Text("hi", "\\r\\n"))
+{'event': 'text', 'fields': {'text': 'hi', 'end': '\\r\\n'}}
 """
 
 from __future__ import annotations
@@ -13,19 +21,24 @@ from typing import Any
 
 from icswire.protocol.bughouse import Bughouse
 from icswire.protocol.datagrams import DatagramRecord, UnknownDatagram, record_from_fields
+from icswire.protocol.encoder import encode_event
 from icswire.protocol.events import (
     EVENT_NAMES,
+    IVAR_NAMES,
     BughouseLine,
     Error,
     Event,
+    IvarLine,
     Style10Block,
     Style12Line,
     Telnet,
+    event_name,
 )
 from icswire.protocol.style10 import Style10
 from icswire.protocol.style12 import Style12
 
 _BY_NAME = {name: cls for cls, name in EVENT_NAMES.items()}
+_IVAR_BY_NAME = {name: cls for cls, name in IVAR_NAMES.items()}
 _LINE_RECORDS: dict[type, type] = {
     Style12Line: Style12,
     BughouseLine: Bughouse,
@@ -46,18 +59,19 @@ def _plain(value: Any) -> Any:
 def event_to_dict(event: Event) -> dict[str, Any]:
     """A JSON-ready dict of one event."""
     if isinstance(event, DatagramRecord | UnknownDatagram):
-        head: dict[str, Any] = {"event": "datagram", "dg": event.dg, "name": event.spec_name}
+        out: dict[str, Any] = {"event": "datagram", "dg": event.dg, "name": event.spec_name}
         fields = _plain(event)
-        if isinstance(event, UnknownDatagram):
-            return {**head, "fields": fields["fields"]}
-        return {**head, **fields}
-    out: dict[str, Any] = {"event": EVENT_NAMES[type(event)]}
+        out["fields"] = fields["fields"] if isinstance(event, UnknownDatagram) else fields
+        if event.raw is not None:
+            out["raw"] = event.raw.decode("latin-1")
+        return out
+    fields = {}
     for key, value in event._asdict().items():
         if key == "record":
-            out.update(_plain(value))
+            fields.update(_plain(value))
         elif not (key == "bells" and not value):
-            out[key] = _plain(value)
-    return out
+            fields[key] = _plain(value)
+    return {"event": event_name(event), "fields": fields}
 
 
 def _tuples(value: Any) -> Any:
@@ -65,19 +79,36 @@ def _tuples(value: Any) -> Any:
 
 
 def event_from_dict(data: Mapping[str, Any]) -> Event:
-    """The event a dict made by :func:`event_to_dict` stands for.
-    Raises ValueError (or KeyError/TypeError) when it does not describe one."""
+    """The event a dict made by :func:`event_to_dict` stands for (a datagram's ``"raw"``
+    becomes its ``raw``). Raises ValueError (or KeyError/TypeError) when it does not
+    describe one."""
     kind = data.get("event")
+    fields = data["fields"]
     if kind == "datagram":
-        return record_from_fields(int(data["dg"]), data)
+        dg = int(data["dg"])
+        record = record_from_fields(dg, {"fields": fields} if isinstance(fields, list) else fields)
+        if data.get("raw") is not None:
+            record.raw = str(data["raw"]).encode("latin-1")
+        return record
+    ivar: Any = _IVAR_BY_NAME.get(str(kind))
+    if ivar is not None:
+        line = ivar(**{k: _tuples(fields[k]) for k in ivar._fields if k in fields})
+        return IvarLine(line, fields["end"])
     cls = _BY_NAME.get(str(kind))
     if cls is None:
         raise ValueError(f"unknown event {kind!r}")
     record_cls: Any = _LINE_RECORDS.get(cls)
     if record_cls is not None:
-        record = record_cls(**{k: _tuples(data[k]) for k in record_cls._fields if k in data})
-        return cls(record, data["end"]) if cls is not Style10Block else cls(record)
-    fields = {k: _tuples(data[k]) for k in getattr(cls, "_fields") if k in data}  # noqa: B009
+        record = record_cls(**{k: _tuples(fields[k]) for k in record_cls._fields if k in fields})
+        return cls(record, fields["end"]) if cls is not Style10Block else cls(record)
+    values = {k: _tuples(fields[k]) for k in getattr(cls, "_fields") if k in fields}  # noqa: B009
     if cls in (Telnet, Error):
-        fields["data"] = str(fields["data"]).encode("latin-1")
-    return cls(**fields)  # type: ignore[no-any-return]
+        values["data"] = str(values["data"]).encode("latin-1")
+    return cls(**values)  # type: ignore[no-any-return]
+
+
+def object_bytes(data: Mapping[str, Any]) -> bytes:
+    """The wire bytes an object made by :func:`event_to_dict` stands for: its ``"raw"``
+    if it has one, else its event's encoding (``icswire encode``)."""
+    raw = data.get("raw")
+    return str(raw).encode("latin-1") if raw is not None else encode_event(event_from_dict(data))

@@ -3,7 +3,9 @@
 icc-formats.txt section 4: a DG is ``^Y(`` + DG number + blank-separated fields + ``^Y)``.
 A string field is quoted as ``{text}`` (the text never holds braces) or as
 ``^Y{text^Y}`` (the text may hold anything printable, braces and newlines included);
-``{}`` is the empty string.
+``{}`` is the empty string. A blank is a space: the encoder writes one between fields,
+the reader takes one or more; every other byte (tab, ``\x1c``-``\x1f``, NBSP ...)
+belongs to a field. Control-Y never does: it only quotes, and cannot be quoted.
 
 Three quoting styles are used when encoding, chosen per field by the DG catalog:
 
@@ -18,14 +20,16 @@ from __future__ import annotations
 
 import re
 
+from icswire.protocol.telnet import escape
+
 CTRL_Y = "\x19"
 DG_OPEN = b"\x19("
 DG_CLOSE = b"\x19)"
 
-# One field: ^Y{...^Y}, {...} or a bare run of characters. Split with this pattern, a
-# body gives [gap, field, gap, field, ..., gap]; the gaps must be blanks (or nothing, as
-# in DG_MOVE_LIST's ``{e4}{e5}``).
-_FIELD = re.compile(r"(\x19\{.*?\x19\}|\{[^{}\x19]*\}|[^\s{}\x19]+)", re.S)
+# A quoted field: ^Y{...^Y} or {...}. Split with this pattern, a body gives [run, quoted,
+# run, ..., quoted, run]: the runs hold the bare fields and the blanks (nothing between two
+# quoted fields, as in DG_MOVE_LIST's ``{e4}{e5}``).
+_QUOTED = re.compile(r"(\x19\{[^\x19]*\x19\}|\{[^{}\x19]*\})")
 # Characters that force a string out of bare form, and out of {...} form.
 _NOT_BARE = re.compile(r"[\s{}\x19]")
 _NOT_BRACE = re.compile(r"[{}\x19\x1a\n\r]")
@@ -41,24 +45,35 @@ def split_fields(body: str) -> tuple[list[str], list[str]]:
     (['31', 'fred', '', 'hi {there}', '1'], ['31', 'fred', '{}', '\\x19{hi {there}\\x19}', '1'])
     """
     if "{" not in body and "}" not in body and CTRL_Y not in body:
-        words = body.split()
+        words = body.split(" ")
+        if "" in words:
+            words = [word for word in words if word]
         return words, words
-    parts = _FIELD.split(body)
-    gaps = "".join(parts[0::2])
-    if gaps and not gaps.isspace():
-        raise ValueError(_unreadable(body, parts))
-    tokens = parts[1::2]
-    values = [t[2:-2] if t[0] == CTRL_Y else t[1:-1] if t[0] == "{" else t for t in tokens]
+    values: list[str] = []
+    tokens: list[str] = []
+    parts = _QUOTED.split(body)
+    for k, part in enumerate(parts):
+        if k & 1:
+            tokens.append(part)
+            values.append(part[2:-2] if part[0] == CTRL_Y else part[1:-1])
+            continue
+        run = part.strip(" ")
+        if not run:
+            continue
+        if "{" in run or "}" in run or CTRL_Y in run:
+            raise ValueError(_unreadable(body, parts, k))
+        words = run.split(" ")
+        if "" in words:
+            words = [word for word in words if word]
+        tokens += words
+        values += words
     return values, tokens
 
 
-def _unreadable(body: str, parts: list[str]) -> str:
-    at = 0
-    for k, part in enumerate(parts):
-        if k % 2 == 0 and part.strip():
-            at += len(part) - len(part.lstrip())
-            break
-        at += len(part)
+def _unreadable(body: str, parts: list[str], k: int) -> str:
+    """Where the run ``parts[k]`` holds a brace or control-Y that quotes nothing."""
+    found = (parts[k].find(c) for c in "{}\x19")
+    at = sum(map(len, parts[:k])) + min(i for i in found if i >= 0)
     return f"unreadable field at character {at}: {body[at : at + 20]!r}"
 
 
@@ -85,5 +100,6 @@ def quote_ctrl(text: str) -> str:
 
 
 def frame(fields: list[str]) -> bytes:
-    """Wrap already-quoted fields (the first is the DG number) as ``^Y(...^Y)`` bytes."""
-    return ("\x19(" + " ".join(fields) + "\x19)").encode("latin-1")
+    """Wrap already-quoted fields (the first is the DG number) as ``^Y(...^Y)`` bytes,
+    a 0xFF doubled (:mod:`icswire.protocol.telnet`)."""
+    return escape("\x19(" + " ".join(fields) + "\x19)")

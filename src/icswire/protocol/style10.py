@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final, NamedTuple
 
-from .style12 import _BIT, _check_no_empty, _parse_game_fields, format_move_time
+from .style12 import _BIT, _check_no_empty, _parse_game_fields, check_exact, format_move_time
 
 __all__ = ["STYLE10_BLOCK_LINES", "Style10", "format_style10", "parse_style10"]
 
@@ -69,11 +69,19 @@ def _split_line(line: str, number: int) -> tuple[str, str]:
     return text, body[len(text) :] + ending
 
 
-def parse_style10(lines: Sequence[str]) -> Style10:
+def parse_style10(lines: Sequence[str], *, exact: bool = False) -> Style10:
     """Parse one block; each element of ``lines`` is a line with its line ending.
 
-    ``format_style10(parse_style10(lines)) == "".join(lines)``.
+    ``format_style10(parse_style10(lines)) == "".join(lines)`` when the numbers are
+    written canonically (``5``, not ``05``); with ``exact`` other blocks are refused.
     """
+    record = _parse_style10(lines)
+    if exact:
+        check_exact("".join(lines), format_style10(record), "style 10")
+    return record
+
+
+def _parse_style10(lines: Sequence[str]) -> Style10:
     if not lines:
         raise ValueError("style 10: no lines")
     header, first_end = _split_line(lines[0], 1)

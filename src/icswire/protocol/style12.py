@@ -14,6 +14,7 @@ from typing import Final, NamedTuple
 
 __all__ = [
     "Style12",
+    "check_exact",
     "format_move_time",
     "format_style12",
     "parse_move_time",
@@ -185,43 +186,70 @@ def _flag(text: str, name: str, what: str) -> bool:
     return value
 
 
-_MOVE_TIME: Final = re.compile(r"\((-?)(\d+):([0-5]\d)(?:\.(\d{3}))?\)")
-# "<12>", the eight ranks and the side to move, as a well-formed line begins
-_HEAD: Final = re.compile(r"<12> (?:[-PNBRQKpnbrqk]{8} ){8}[WB] ")
+def _canonical_line() -> re.Pattern[str]:
+    """A whole line exactly as :func:`format_style12` writes it (the ranks, and the eight
+    numbers from relation to move_number, in one group each)."""
+    number = r"(?:0|-?[1-9][0-9]*+)"
+    rank = r"[-PNBRQKpnbrqk]{8}"
+    return re.compile(
+        rf"<12> ((?:{rank} ){{7}}{rank}) ([WB]) (-1|[0-7]) ([01]) ([01]) ([01]) ([01])"
+        rf" ({number}) ({number}) ([^ ]++) ([^ ]++) ({number}(?: {number}){{7}}) ([^ ]++)"
+        r" \((-?)(0|[1-9][0-9]*+):([0-5][0-9])(?:\.([0-9]{3}))?\) ([^ ]++) ([01])"
+        rf"(?: ([01])(?: ({number})(?: (.*))?)?)?"
+    )
+
+
+_LINE: Final = _canonical_line()
 _new: Final = tuple.__new__
-_INTS: Final = itemgetter(10, 15, 16, 19, 20, 21, 22, 23, 24, 25, 26)
-_FLAG_FIELDS: Final = itemgetter(11, 12, 13, 14, 30)
+_FLAGS_OR_NONE: Final = {"0": False, "1": True, None: None}
 
 
-def parse_style12(line: str) -> Style12:
+def parse_style12(line: str, *, exact: bool = False) -> Style12:
     """Parse a whole ``<12> ...`` line (without its line ending).
 
     Reads left to right (help file: "new fields may be added to the end"): 31 fields are
     required, a 32nd and 33rd become ``clock_ticking`` and ``lag_ms``, the rest ``extra``.
-    Well-formed lines take a fast path; anything it does not accept is read again by the
-    checking parser, which names what is wrong.
+    Lines written as :func:`format_style12` writes them take a fast path; anything else is
+    read again by the checking parser, which names what is wrong. With ``exact``, a line
+    :func:`format_style12` would write otherwise (``05`` for ``5``, ``(00:06)``) is refused.
     """
-    f = line.split(" ")
-    n = len(f)
-    try:
-        if n < 31 or _HEAD.match(line) is None or not (f[17] and f[18] and f[27] and f[29]):
-            raise ValueError
-        t = _MOVE_TIME.fullmatch(f[28])
-        dpf, halfmove, game, relation, initial, inc, ws, bs, wt, bt, move = map(int, _INTS(f))
-        if t is None or not -1 <= dpf <= 7:
-            raise ValueError
-        wcs, wcl, bcs, bcl, flip = map(_FLAGS.__getitem__, _FLAG_FIELDS(f))
-        ms = (int(t[2]) * 60 + int(t[3])) * 1000 + int(t[4] or 0)
-        return _new(Style12, (
-            tuple(f[1:9]), f[9], dpf, wcs, wcl, bcs, bcl, halfmove, game, f[17], f[18],
-            relation, initial, inc, ws, bs, wt, bt, move, f[27], -ms if t[1] else ms,
-            t[4] is not None, f[29], flip,
-            _FLAGS[f[31]] if n > 31 else None,
-            int(f[32]) if n > 32 else None,
-            tuple(f[33:]) if n > 33 else (),
-        ))  # fmt: skip
-    except (ValueError, KeyError):
-        return _parse_style12_checked(line)
+    m = _LINE.fullmatch(line)
+    if m is not None:
+        (
+            ranks, side, dpf, wcs, wcl, bcs, bcl, halfmove, game, white, black, numbers,
+            verbose, negative, minutes, seconds, millis, pretty, flip, ticking, lag, extra,
+        ) = m.groups()  # fmt: skip
+        ms = (int(minutes) * 60 + int(seconds)) * 1000 + (int(millis) if millis else 0)
+        if not (negative and ms == 0):  # format_move_time writes no (-0:00)
+            flag = _FLAGS_OR_NONE
+            relation, initial, inc, ws, bs, wt, bt, move = map(int, numbers.split(" "))
+            return _new(Style12, (
+                tuple(ranks.split(" ")), side, int(dpf), flag[wcs], flag[wcl], flag[bcs],
+                flag[bcl], int(halfmove), int(game), white, black, relation, initial, inc,
+                ws, bs, wt, bt, move, verbose, -ms if negative else ms, millis is not None,
+                pretty, flag[flip], flag[ticking], None if lag is None else int(lag),
+                () if extra is None else tuple(extra.split(" ")),
+            ))  # fmt: skip
+    record = _parse_style12_checked(line)
+    if exact:
+        check_exact(line, format_style12(record), "style 12")
+    return record
+
+
+def check_exact(text: str, written: str, what: str) -> None:
+    """Raise ValueError, naming the first field that differs, unless ``text`` is what the
+    formatter wrote (``written``) for the record read from it."""
+    if text == written:
+        return
+    got, want = text.split(" "), written.split(" ")
+    pairs = enumerate(zip(got, want, strict=False))
+    k = next((k for k, (a, b) in pairs if a != b), min(len(got), len(want)))
+    shown = got[k] if k < len(got) else ""
+    wanted = want[k] if k < len(want) else ""
+    raise ValueError(
+        f"{what}: field {k + 1} is written {wanted[:40]!r}, not {shown[:40]!r}"
+        " (only the canonical form re-encodes to the same bytes)"
+    )
 
 
 def _parse_style12_checked(line: str) -> Style12:

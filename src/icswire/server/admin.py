@@ -17,7 +17,7 @@ import click
 from sqlalchemy import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, SQLAlchemyError
 
-from icswire.server.core.store import Store, UnknownUser, database_url
+from icswire.server.core.store import Store, StoreUnavailable, UnknownUser, database_url
 
 __all__ = ["DEFAULT_DATA_DIR", "user"]
 
@@ -63,6 +63,8 @@ def _shown(database: str) -> str:
 
 def _reason(exc: Exception) -> str:
     """The driver's own message when there is one, without SQLAlchemy's statement and link."""
+    if isinstance(exc, StoreUnavailable) and isinstance(exc.__cause__, Exception):
+        exc = exc.__cause__
     if isinstance(exc, DBAPIError) and exc.orig is not None:
         return str(exc.orig).strip()
     return str(exc)
@@ -73,14 +75,14 @@ def _open_store(data_dir: Path, database: str | None) -> Iterator[Store]:
     url = database_url(data_dir, database)
     try:
         store = Store(url)
-    except (ArgumentError, SQLAlchemyError, OSError) as exc:
+    except (ArgumentError, SQLAlchemyError, StoreUnavailable, OSError) as exc:
         shown = _shown(database) if database is not None else str(data_dir)
         raise click.ClickException(f"cannot open the database {shown}: {_reason(exc)}") from None
     try:
         yield store
     except (ValueError, UnknownUser) as exc:
         raise click.ClickException(str(exc)) from None
-    except SQLAlchemyError as exc:
+    except (SQLAlchemyError, StoreUnavailable) as exc:
         raise click.ClickException(f"database error: {_reason(exc)}") from None
     finally:
         store.close()

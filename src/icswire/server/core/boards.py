@@ -1,8 +1,12 @@
 """Boards and moves as receivers see them, for played and examined games alike.
 
-A board goes out in the receiver's style (style 12 with its relation and flip, style 10,
-or nothing under style 13; ``iset ms`` gives millisecond clocks), with a ``<b1>`` line for
-games with holdings. Moves go out as DG_SEND_MOVES (24) with exactly the parts the
+A board goes out in the receiver's style: FICS's text boards 1 to 9 and 11
+(:mod:`~icswire.server.core.diagrams`), style 12 with its relation and flip, style 10, or
+nothing under style 13; ``iset ms`` gives millisecond clocks. Games with holdings add a
+``<b1>`` line (FICS's order of pieces: P N B R Q) or, in styles 1 to 7, the holdings in
+words. As FICS's ``send_board_to`` does (``"\n%s"``), a board to a level 0 receiver
+begins with an empty line: after ``{Game N (...) Creating ...}`` or ``Game N: ...``, the
+first board is one empty line below. Moves go out as DG_SEND_MOVES (24) with exactly the parts the
 receiver asked for (DGs 33-36 and 113); the moves so far as DG_MOVE_LIST (25) or
 DG_POSITION_BEGIN(2) (101/110), and both clocks as DG_MSEC (56).
 """
@@ -23,6 +27,7 @@ from icswire.protocol.datagrams import DG, MOVE_PART_DGS
 from icswire.protocol.style10 import format_style10
 from icswire.protocol.style12 import format_style12
 from icswire.server.core.commands import MOVE_LIKE
+from icswire.server.core.diagrams import DIAGRAM_STYLES, RecentMove, diagram, holding_text
 from icswire.server.core.render import NEWLINE, Batch, Datagram, Message
 
 if TYPE_CHECKING:
@@ -47,7 +52,11 @@ class ServerMove:
 
 @dataclass(frozen=True)
 class BoardFacts:
-    """What a board line says besides the position. Clocks in milliseconds."""
+    """What a board says besides the position. Clocks in milliseconds.
+
+    ``ply`` is the number of half-moves played in the game so far and ``recent`` its last
+    moves (up to four: style 9 shows them); ``last_move`` is style 12's (verbose, pretty)
+    pair when the board's own move stack does not hold the last move."""
 
     number: int
     white: str
@@ -58,16 +67,40 @@ class BoardFacts:
     black_ms: int
     move_time_ms: int = 0
     ticking: bool = False
+    ply: int = 0
+    recent: tuple[RecentMove, ...] = ()
+    last_move: tuple[str, str] | None = None
+
+
+def recent_moves(moves: Sequence[ServerMove]) -> tuple[RecentMove, ...]:
+    """The last four of ``moves`` as the text boards show them."""
+    return tuple(RecentMove(m.san, m.verbose or m.san, m.time_ms) for m in moves[-4:])
 
 
 def board_bytes(
     board: chess.Board, facts: BoardFacts, receiver: Session, relation: int, flip: bool
 ) -> bytes:
-    """``board`` in the receiver's style (12, 10, or nothing under 13), ms clocks if asked."""
+    """``board`` in the receiver's style (1-12, or nothing under 13), ms clocks if asked;
+    an empty line first for a level 0 receiver (FICS's ``send_board_to``)."""
     style = receiver.variables["style"]
     if style == 13:
         return b""
+    blank = "" if receiver.level1 & 1 else NEWLINE
     ms = bool(receiver.ivariables["ms"])
+    if style in DIAGRAM_STYLES:
+        text = diagram(
+            style,
+            board,
+            number=facts.number,
+            white=facts.white,
+            black=facts.black,
+            clocks=(facts.white_ms, facts.black_ms),
+            ply=facts.ply,
+            recent=facts.recent,
+            flip=flip,
+            precise=ms,
+        )
+        return (blank + "".join(line + NEWLINE for line in text)).encode("latin-1")
     shown: dict[str, Any] = {
         "game_number": facts.number,
         "white_name": facts.white,
@@ -81,12 +114,18 @@ def board_bytes(
         "move_time_precise": ms,
     }
     if style == 10:
-        return format_style10(style10_from_board(board, **shown)).encode("latin-1")
-    record = style12_from_board(board, **shown, flip=flip, clock_ticking=facts.ticking, lag_ms=0)
-    line = format_style12(record) + NEWLINE
-    pockets = getattr(board, "pockets", None)
-    if pockets is not None:
-        white, black = (str(pockets[c]).upper() for c in (WHITE, BLACK))
+        return (blank + format_style10(style10_from_board(board, **shown))).encode("latin-1")
+    record = style12_from_board(
+        board,
+        **shown,
+        flip=flip,
+        clock_ticking=facts.ticking,
+        lag_ms=0,
+        last_move=facts.last_move,
+    )
+    line = blank + format_style12(record) + NEWLINE
+    if getattr(board, "pockets", None) is not None:
+        white, black = (holding_text(board, c) for c in (WHITE, BLACK))
         line += format_b1(Bughouse(facts.number, white, black)) + NEWLINE
     return line.encode("latin-1")
 
@@ -108,17 +147,23 @@ class PositionBoard(Message):
         self.flip = flip
 
     def key(self, receiver: Session) -> Any:
-        return (
-            receiver.variables["style"],
-            receiver.ivariables["ms"],
-            self.relation(receiver),
-            self.flip(receiver),
-        )
+        return board_key(receiver, self.relation(receiver), self.flip(receiver))
 
     def render(self, receiver: Session) -> bytes:
         return board_bytes(
             self.board, self.facts, receiver, self.relation(receiver), self.flip(receiver)
         )
+
+
+def board_key(receiver: Session, relation: int, flip: bool) -> Any:
+    """What of the receiver's settings :func:`board_bytes` depends on."""
+    return (
+        receiver.variables["style"],
+        receiver.ivariables["ms"],
+        receiver.level1 & 1,
+        relation,
+        flip,
+    )
 
 
 def isolated_board(board: chess.Board, facts: BoardFacts) -> PositionBoard:

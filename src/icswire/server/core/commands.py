@@ -7,6 +7,9 @@ matched exactly or as the unique prefix of one command. Each command runs to com
 before the next (icc-formats.txt section 1), inside one :class:`Batch`: its output to the
 issuer and to everybody else is one unit each, labelled with Appendix 1's number.
 
+Numbers in a command's arguments are read with
+:func:`~icswire.server.core.numbers.parse_number` only.
+
 The core knows no command: each feature declares its own in a
 :class:`~icswire.server.core.hub.CommandSet`, and the app installs them in the registry.
 """
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from icswire.protocol.block import BlockCode
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.render import Batch, Lines, lines
 
@@ -27,6 +31,42 @@ MOVE_LIKE = re.compile(
 
 def looks_like_move(text: str) -> bool:
     return MOVE_LIKE.fullmatch(text) is not None
+
+
+#: Block codes of commands whose FICS name differs from ours (FICS has no ``circle``:
+#: its nearest command is ``boardinfo``; ``+channel`` is FICS's ``addlist channel``).
+_BLOCK_CODE_OF = {
+    "vars": BlockCode.BLKCMD_VARIABLES,
+    "ivars": BlockCode.BLKCMD_IVARIABLES,
+    "set-2": BlockCode.BLKCMD_SET,
+    "i": BlockCode.BLKCMD_IT,
+    "sshout": BlockCode.BLKCMD_SHOUT,
+    "+channel": BlockCode.BLKCMD_ADDLIST,
+    "+notify": BlockCode.BLKCMD_ADDLIST,
+    "-channel": BlockCode.BLKCMD_SUBLIST,
+    "-notify": BlockCode.BLKCMD_SUBLIST,
+    "circle": BlockCode.BLKCMD_BOARDINFO,
+    "uncircle": BlockCode.BLKCMD_BOARDINFO,
+    "arrow": BlockCode.BLKCMD_BOARDINFO,
+    "unarrow": BlockCode.BLKCMD_BOARDINFO,
+}
+
+
+def block_code(command: str) -> int:
+    """FICS's block code of ``command`` (help ``block_codes``): ``BLKCMD_<NAME>``."""
+    found = _BLOCK_CODE_OF.get(command)
+    if found is not None:
+        return found
+    return BlockCode[f"BLKCMD_{command.upper()}"]
+
+
+def split_block_id(line: str) -> tuple[int | None, str]:
+    """``ID COMMAND`` -> (ID, COMMAND), as a client in block mode sends every command
+    (help ``iv_block``); (None, line) when the line has no identifier."""
+    head, _, rest = line.partition(" ")
+    if head.isascii() and head.isdigit() and len(head) <= 9:
+        return int(head), rest
+    return None, line
 
 
 def split_tag(line: str) -> tuple[str | None, str]:
@@ -55,7 +95,10 @@ def first_word(args: str) -> tuple[str, str]:
 
 
 def unknown(batch: Batch, word: str, matches: list[str]) -> Lines:
-    batch.command_cn(CN.SCN_BAD)
+    if matches:
+        batch.command_cn(CN.SCN_BAD, BlockCode.BLKCMD_ERROR_AMBIGUOUS)
+    else:
+        batch.command_cn(CN.SCN_BAD, BlockCode.BLKCMD_ERROR_BADCOMMAND)
     if matches:
         return lines(f'Ambiguous command "{word}". Matches: {" ".join(matches)}')
     return lines(f"{word}: Command not found.")

@@ -17,29 +17,40 @@ Hooks, in the order features were installed:
 - ``left(session)``: a user's connection is gone (each feature tells others itself);
 - ``dg_on(session, number, batch)``: DG ``number`` was turned on, with ``set-2`` or at
   login: send the list section 4 says comes with it;
-- ``game_started(table, batch)`` / ``game_ended(table, batch)``: a played game began or
-  ended (after the players and observers were told);
+- ``game_started(table, batch)``: a game began, played or examined (after its players
+  or examiner were told); ``game_ended(table, batch)``: a played game ended;
 - ``moves(session, text, batch) -> bool``: a line that looks like a move; the first
-  feature that takes it (the mover plays or examines a game) returns True.
+  feature that takes it (the mover plays or examines a game) returns True;
+- ``variable_set(session, name, value, batch, interface)``: ``set`` (``interface``
+  False) or ``iset`` (True) changed a variable; a feature sends what turning it on brings
+  (``iset seekinfo 1``: the seeks; ``iset pendinfo 1``: the offers).
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
+import logging
+import time
 from collections.abc import Awaitable, Callable, Coroutine, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
+from icswire.protocol.level1 import CommandNumber as CN
+from icswire.server.core.limits import RATE_KINDS, Bucket, Limits, seconds_text
+from icswire.server.core.render import Batch, lines
 from icswire.server.core.tables import Table, Tables, Terms
 from icswire.server.core.world import World
+from icswire.server.core.writes import WriteQueue
 
 if TYPE_CHECKING:
     import chess
 
     from icswire.server.core.records import GameRecord
-    from icswire.server.core.render import Batch
     from icswire.server.core.session import Session
     from icswire.server.core.store import Store
+
+log = logging.getLogger("icswire.server")
 
 State = TypeVar("State")
 Handler = Callable[["Context", str], Awaitable[None]]
@@ -94,6 +105,7 @@ LeftHook = Callable[["Session"], None]
 DatagramHook = Callable[["Session", int, "Batch"], None]
 TableHook = Callable[["Table", "Batch"], None]
 MoveTaker = Callable[["Session", str, "Batch"], bool]
+VariableHook = Callable[["Session", str, Any, "Batch", bool], None]
 
 
 @dataclass
@@ -107,12 +119,17 @@ class Registry:
     game_started: list[TableHook] = field(default_factory=list)
     game_ended: list[TableHook] = field(default_factory=list)
     moves: list[MoveTaker] = field(default_factory=list)
+    variable_set: list[VariableHook] = field(default_factory=list)
 
     def add_commands(self, commands: Iterable[Command]) -> None:
         for command in commands:
             if command.name in self.commands:
                 raise ValueError(f"two features define the command {command.name!r}")
             self.commands[command.name] = command
+
+    def words(self) -> frozenset[str]:
+        """Every command name and short form (names nobody may log in as)."""
+        return frozenset((*self.commands, *ABBREVIATIONS))
 
     def find_command(self, word: str) -> Command | list[str]:
         """The command ``word`` names, or the (possibly empty) list of commands it could be."""
@@ -147,6 +164,12 @@ class Registry:
     def take_move(self, session: Session, text: str, batch: Batch) -> bool:
         return any(taker(session, text, batch) for taker in self.moves)
 
+    def variable_changed(
+        self, session: Session, name: str, value: Any, batch: Batch, interface: bool
+    ) -> None:
+        for hook in self.variable_set:
+            hook(session, name, value, batch, interface)
+
 
 # -- the core --------------------------------------------------------------------------------
 
@@ -168,26 +191,40 @@ class PlayService(Protocol):
         start: chess.Board | None = None,
         resumed: GameRecord | None = None,
     ) -> Table:
-        """Create a game, tell the players and those who list games, start the clock."""
+        """Create a game, tell the players and those who list games, start the clock.
+
+        The game is stored first; when it cannot be, it does not start: both players are
+        told and StoreUnavailable is raised."""
         ...
 
     def player_gone(self, session: Session, batch: Batch) -> None:
         """``session``'s connection went away: its game ends as its terms say."""
         ...
 
+    def busy(self, session: Session) -> bool:
+        """Whether ``session`` plays a game or one is being created for it."""
+        ...
+
     async def flush(self) -> None:
-        """Wait until every game's moves and results are stored."""
+        """Wait until every game's moves and results are stored; StoreUnavailable when the
+        database does not answer (they are kept, and stored once it does)."""
         ...
 
 
 @dataclass(eq=False)
 class Core:
-    """The parts of the server that know no command, shared by every feature."""
+    """The parts of the server that know no command, shared by every feature.
+
+    ``writes`` is where everything that must be stored goes (see
+    :mod:`~icswire.server.core.writes`): in order, retried until the database takes it.
+    """
 
     store: Store
     world: World = field(default_factory=World)
     tables: Tables = field(default_factory=Tables)
     registry: Registry = field(default_factory=Registry)
+    #: What a connection, an address and a user may do (timeouts, caps, rates).
+    limits: Limits = field(default_factory=Limits)
     #: Seconds a receiver may stay over the output limit before it is cut off.
     stuck_after: float = 30.0
     #: True while the server shuts down: nobody is told who leaves, no game ends.
@@ -195,6 +232,20 @@ class Core:
     _play: PlayService | None = None
     _states: dict[type[Any], Any] = field(default_factory=dict)
     _background: set[asyncio.Task[Any]] = field(default_factory=set)
+    writes: WriteQueue = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.writes = WriteQueue(self.tell)
+
+    def tell(self, name_keys: Iterable[str], text: str) -> None:
+        """Say ``text`` to each of these users who is online (a notice of the server)."""
+        batch = Batch(CN.SCN_AUTOMATIC, None)
+        said = lines(text)
+        for key in name_keys:
+            session = self.world.online.get(key)
+            if session is not None:
+                batch.add(session, said)
+        batch.flush()
 
     @property
     def play(self) -> PlayService:
@@ -219,10 +270,16 @@ class Core:
         self._states[type(state)] = state
 
     def spawn(self, work: Coroutine[Any, Any, None]) -> None:
-        """Run ``work`` in the background, keeping it referenced until it is done."""
+        """Run ``work`` in the background, keeping it referenced until it is done; an
+        exception it raises is logged (never left unretrieved in the task)."""
         task = asyncio.get_running_loop().create_task(work)
         self._background.add(task)
-        task.add_done_callback(self._background.discard)
+        task.add_done_callback(self._background_done)
+
+    def _background_done(self, task: asyncio.Task[Any]) -> None:
+        self._background.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("background work failed", exc_info=task.exception())
 
 
 @dataclass
@@ -246,7 +303,30 @@ class Context:
     def reply(self, *text: str) -> None:
         self.batch.reply(*text)
 
-    async def save(self, method: str, *args: Any) -> None:
-        """Keep a registered user's change in the database (guests keep nothing)."""
+    def too_fast(self, kind: str) -> bool:
+        """Has the user used up its rate of ``kind`` (a token bucket per user and kind,
+        :attr:`Limits.rates <icswire.server.core.limits.Limits.rates>`)? Then it is told
+        to slow down and True is returned; else the action is counted."""
+        rate = self.core.limits.rates.get(kind)
+        if rate is None:
+            return False
+        now = time.monotonic()
+        bucket = self.session.buckets.setdefault(kind, Bucket(rate.burst, now))
+        wait = bucket.take(rate, now)
+        if wait <= 0:
+            return False
+        self.reply(
+            f"You are sending {RATE_KINDS[kind]} too fast; please wait {seconds_text(wait)}."
+        )
+        return True
+
+    def save(self, method: str, *args: Any) -> None:
+        """Keep a registered user's change in the database (guests keep nothing): the
+        store's ``method(name, *args)``, queued in ``core.writes``, so it is kept and
+        retried while the database does not answer."""
         if self.session.registered:
-            await asyncio.to_thread(getattr(self.core.store, method), self.session.name, *args)
+            name = self.session.name
+            run = functools.partial(getattr(self.core.store, method), name, *args)
+            described = ", ".join(repr(arg) for arg in args)
+            what = f"{method}({name!r}, {described})"
+            self.core.writes.put(run, what, concerns=(name,), account=True)

@@ -17,10 +17,28 @@ from __future__ import annotations
 
 from icswire.protocol.codes import LOGIN_FAILED_TEXTS, LoginFailed
 
-__all__ = ["NAME_MAX", "NAME_MIN", "check_name", "name_error", "name_key"]
+__all__ = [
+    "NAME_MAX",
+    "NAME_MIN",
+    "RESERVED_NAMES",
+    "check_name",
+    "is_reserved",
+    "name_error",
+    "name_key",
+]
 
 NAME_MIN = 2
 NAME_MAX = 15
+#: Names nobody may take as a guest: the server's own and those that pass for staff (the
+#: command words are reserved too: the login asks the registry for them).
+RESERVED_NAMES = frozenset({
+    "admin", "administrator", "root", "server", "system", "sysop", "operator", "superuser",
+    "daemon", "icswire", "fics", "icc", "chessclub", "freechess", "guest", "nobody",
+    "everybody", "everyone", "all", "staff", "support", "moderator", "helpdesk", "abuse",
+    "postmaster", "webmaster",
+})  # fmt: skip
+#: Beginnings reserved too: the server names guests Guest + four letters.
+RESERVED_PREFIXES = ("guest", "admin")
 
 
 def check_name(name: str) -> LoginFailed | None:
@@ -48,6 +66,16 @@ def name_error(name: str) -> str | None:
     if code is None:
         return None
     return LOGIN_FAILED_TEXTS[code].removesuffix(" Try again.")
+
+
+def is_reserved(name: str) -> bool:
+    """Is ``name`` kept from guests (:data:`RESERVED_NAMES`, :data:`RESERVED_PREFIXES`)?
+
+    >>> is_reserved("Server"), is_reserved("GuestABCD"), is_reserved("Fred")
+    (True, True, False)
+    """
+    key = name_key(name)
+    return key in RESERVED_NAMES or key.startswith(RESERVED_PREFIXES)
 
 
 def name_key(name: str) -> str:

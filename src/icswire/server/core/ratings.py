@@ -18,6 +18,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from icswire.boards.variants import ICC_RATING_TYPES
+
 __all__ = [
     "CONVERGENCE",
     "DEFAULT_TAU",
@@ -151,22 +153,7 @@ def annotation(g: Glicko, games: int) -> int:
     return 1 if games < PROVISIONAL_GAMES else 2
 
 
-RATING_TYPES: tuple[str, ...] = (
-    "Wild",
-    "Blitz",
-    "Standard",
-    "Bullet",
-    "Bughouse",
-    "Losers",
-    "Crazyhouse",
-    "5-minute",
-    "1-minute",
-    "Correspondence",
-    "15-minute",
-    "3-minute",
-    "45-minute",
-    "Chess960",
-)
+RATING_TYPES: tuple[str, ...] = ICC_RATING_TYPES
 """ICC's rating types; the index is DG_RATING_TYPE_KEY's and DG_GAMELIST_ITEM's number."""
 
 _WILD_TYPES = {22: "Chess960", 23: "Crazyhouse", 24: "Bughouse"}

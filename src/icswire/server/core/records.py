@@ -18,7 +18,7 @@ from datetime import datetime
 
 from icswire.server.core.ratings import Glicko, annotation, update
 
-__all__ = ["GameRecord", "RatingRecord", "shown_rating"]
+__all__ = ["GameRecord", "RatingChange", "RatingRecord", "shown_rating"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +94,14 @@ class RatingRecord:
             losses=self.losses + (score == 0),
             draws=self.draws + (0 < score < 1),
         )
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """One player's rating before and after a rated game."""
+
+    before: RatingRecord
+    after: RatingRecord
 
 
 def shown_rating(record: RatingRecord) -> tuple[int, int]:

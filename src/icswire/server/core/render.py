@@ -17,13 +17,18 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from icswire.protocol.block import BLOCK_END, format_header
 from icswire.protocol.datagrams import encode_datagram
-from icswire.protocol.encoder import encode_text
+from icswire.protocol.encoder import encode_text, encode_unit_start
 
 if TYPE_CHECKING:
     from icswire.server.core.session import Session
 
 NEWLINE = "\r\n"
+#: The end of a top-level level 1 unit. ICC follows it with a newline, and ICC clients
+#: (PyChess's ICC mode, Jin) read a line at a time: without it the last unit of a burst
+#: waits for unrelated output (NOTES.md, "ICC framing").
+UNIT_END = b"\x19]\n"
 
 
 class Message:
@@ -66,6 +71,19 @@ class Lines(Message):
 
 def lines(*text: str) -> Lines:
     return Lines(tuple(text))
+
+
+@dataclass(frozen=True, eq=False)
+class Raw(Message):
+    """Bytes sent as they are, whatever the receiver's settings (a timeseal ping)."""
+
+    data: bytes
+
+    def render(self, receiver: Session) -> bytes:
+        return self.data
+
+    def key(self, receiver: Session) -> Any:
+        return ()
 
 
 @dataclass(frozen=True, eq=False)
@@ -127,20 +145,30 @@ class Batch:
 
     ``cn`` is the level 1 command number (icc-formats.txt Appendix 1), ``issuer`` the
     session that caused it (None: the server itself), ``tag`` the issuer's backquote word.
+    ``block`` is (id, code) when the issuer is in FICS's block mode (help ``iv_block``):
+    its output is then one block, ``\\x15id\\x16code\\x16 ... \\x17``, before its prompt.
     """
 
     def __init__(
-        self, cn: int, issuer: Session | None, tag: str | None = None, issuer_name: str = ""
+        self,
+        cn: int,
+        issuer: Session | None,
+        tag: str | None = None,
+        issuer_name: str = "",
+        block: tuple[int, int] | None = None,
     ) -> None:
         self.cn = cn
         self.issuer = issuer
         self.tag = tag
+        self.block = block
         self.issuer_name = issuer.name if issuer is not None else issuer_name or "$server$"
         self._messages: dict[Session, list[Message]] = {}
 
-    def command_cn(self, cn: int) -> None:
+    def command_cn(self, cn: int, block_code: int | None = None) -> None:
         """The command turned out to be another (a tell to a channel, a bad command)."""
         self.cn = cn
+        if block_code is not None and self.block is not None:
+            self.block = (self.block[0], block_code)
 
     def add(self, receiver: Session, message: Message) -> None:
         self._messages.setdefault(receiver, []).append(message)
@@ -181,8 +209,16 @@ class Batch:
                 who = "*" if is_issuer else ("$server$" if self.issuer is None else "%")
             else:
                 who = "*" if is_issuer else self.issuer_name
-            tag = f" {self.tag}" if is_issuer and self.tag and level1 & 4 else ""
-            return f"\x19[{self.cn} {who}{tag}\n".encode("latin-1") + body + b"\x19]"
+            tag = self.tag if is_issuer and self.tag and level1 & 4 else None
+            return encode_unit_start(self.cn, who, tag) + body + UNIT_END
         if is_issuer:  # the prompt follows every command, even one with no output
+            if self.block is not None:
+                framed = format_header(*self.block) + body + bytes((BLOCK_END,))
+                return framed + b"\n" + receiver.prompt_bytes()
             return body + receiver.prompt_bytes()
-        return NEWLINE.encode() + body + receiver.prompt_bytes() if body else b""
+        if not body:
+            return b""
+        # output nobody asked for starts on a new line, below the prompt; a board brings
+        # its own empty line (FICS's "\n<12> ...") and needs no other
+        newline = NEWLINE.encode()
+        return (body if body.startswith(newline) else newline + body) + receiver.prompt_bytes()

@@ -1,7 +1,11 @@
 """One connection: its settings, the lines it sends and the bytes it is sent.
 
 Input: lines ending ``\\n`` or ``\\r\\n``; telnet commands are taken out (a reply to our
-timing mark answers a ping) and control characters cleaned from the text.
+timing mark answers a ping) and control characters cleaned from the text. A client whose
+first line is a timeseal hello (FICS timeseal 1, or zseal's timeseal 2 as eboard runs it)
+sends every line sealed with its own timestamp: the session unseals them, keeps each
+line's timestamp (:attr:`Session.line_stamp`) and hands the answers to its ``[G]`` pings
+to whoever asked (:meth:`Session.timeseal_ping`).
 
 Output (icc-formats.txt Appendix 3): at most :data:`OUTPUT_LIMIT` characters may wait for
 a receiver. A unit that does not fit is dropped and a control-Z sent in its place; a
@@ -12,15 +16,24 @@ Nobody waits for a slow reader: writes never block the server.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import time
+from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from icswire.protocol.timeseal import PING, PING2, Hello, Pong, SealedLine, TimesealDecoder
+from icswire.server.core.limits import Bucket
 from icswire.server.core.variables import IVARIABLES, VARIABLES
 
 OUTPUT_LIMIT = 122_000
+#: ICC's prompt, where FICS's is ``fics%``.
+ICC_PROMPT = "aics%"
 MAX_LINE = 1024
+#: Seconds a connection the server ends waits for its peer to close (Session.close).
+LINGER = 2.0
 _IAC = 0xFF
 _TELNET_DO, _TELNET_WILL, _TELNET_WONT = 0xFD, 0xFB, 0xFC
 TIMING_MARK = 6
@@ -42,7 +55,8 @@ class Session:
 
     reader: asyncio.StreamReader
     writer: asyncio.StreamWriter
-    peer: str = ""
+    peer: str = ""  # host:port
+    host: str = ""  # the address, which per-address limits count by
     name: str = ""
     registered: bool = False
     logged_in: bool = False
@@ -63,9 +77,19 @@ class Session:
     last_input: float = field(default_factory=time.monotonic)
     stuck_after: float = 30.0
     overflows: int = 0  # units dropped for a full output buffer
+    buckets: dict[str, Bucket] = field(default_factory=dict)  # rate limits, by kind
     _stuck_since: float | None = None
     _buffer: bytearray = field(default_factory=bytearray)
-    _lines: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(256))
+    #: 0 for a plain client, else the timeseal version it speaks (1, or 2 for zseal).
+    timeseal: int = 0
+    #: The client's timestamp of the line :meth:`read_line` returned last (timeseal only).
+    line_stamp: int | None = None
+    _lines: asyncio.Queue[tuple[str, int | None] | None] = field(
+        default_factory=lambda: asyncio.Queue(256)
+    )
+    _sealed: TimesealDecoder | None = None
+    _first_line: bool = True
+    _pong_waiters: deque[Callable[[int], None]] = field(default_factory=deque)
     _pump: asyncio.Task[None] | None = None
     _ping_waiters: list[asyncio.Future[float]] = field(default_factory=list)
 
@@ -80,6 +104,13 @@ class Session:
     def display_name(self) -> str:
         return self.name if self.registered else f"{self.name}(U)"
 
+    @property
+    def talks_icc(self) -> bool:
+        """Whether this is an ICC client: it turned level 1 or level 2 on (at login or
+        later), which FICS clients never do. It gets ICC's text layouts and prompt where
+        the two servers differ (README, "Two faces")."""
+        return bool(self.level1 or self.level2)
+
     # -- output ------------------------------------------------------------------------
 
     def prompt_bytes(self) -> bytes:
@@ -90,13 +121,15 @@ class Session:
             return b""
         if self.ivariables["defprompt"] or prompt == "1":
             prompt = str(VARIABLES.defaults["prompt"])
+        if prompt == VARIABLES.defaults["prompt"] and self.talks_icc:
+            prompt = ICC_PROMPT
         return (prompt + " ").encode("latin-1")
 
     def wrap_key(self, is_issuer: bool) -> Any:
         """What of this receiver's settings the wrapping of a unit depends on."""
         if self.level1 & 1:
             return (self.level1, is_issuer)
-        return (0, is_issuer, self.variables["prompt"], self.ivariables["defprompt"], self.leaving)
+        return (0, is_issuer, self.prompt_bytes(), self.leaving)
 
     def pending(self) -> int:
         transport = self.writer.transport
@@ -131,29 +164,60 @@ class Session:
         self.closed = True
         self.writer.transport.abort()
 
-    async def close(self) -> None:
-        if self._pump is not None:
-            self._pump.cancel()
+    async def close(self, linger: float = 0.0) -> None:
+        """Close the connection. With ``linger``, first end our side once everything is
+        sent, and drop what the peer still sends for up to ``linger`` seconds (until it
+        closes too): a peer that is still typing would otherwise get a reset, which can
+        destroy the last lines it was sent (a refusal, a goodbye) before it reads them."""
         if self.closed:
+            if self._pump is not None:
+                self._pump.cancel()
             return
         self.closed = True
         try:
+            pump = self._pump
+            if linger > 0 and pump is not None and not pump.done() and self.writer.can_write_eof():
+                self.writer.write_eof()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._drop_input(), linger)
+            if pump is not None:
+                pump.cancel()
             self.writer.close()
             await asyncio.wait_for(self.writer.wait_closed(), 2)
         except (TimeoutError, OSError):
             self.writer.transport.abort()
 
+    async def _drop_input(self) -> None:
+        while await self._lines.get() is not None:
+            pass
+
+    def hang_up(self) -> None:
+        """End the connection from outside its own task (a takeover): no more prompts, and
+        the line its task waits for comes back None, so the task leaves and closes it."""
+        self.leaving = True
+        with contextlib.suppress(asyncio.QueueFull):
+            self._lines.put_nowait(None)
+
     # -- input -------------------------------------------------------------------------
 
-    async def read_line(self) -> str | None:
-        """The next line the user sent, cleaned; None when the connection is gone.
+    async def read_line(self, timeout: float | None = None) -> str | None:
+        """The next line the user sent, cleaned; None when the connection is gone;
+        TimeoutError when none comes within ``timeout`` seconds.
 
         A reading task takes the input as it comes, so telnet replies (a ping's answer)
         are seen even while a command of this user is running; lines wait in a queue.
         """
         if self._pump is None:
             self._pump = asyncio.create_task(self._read_input())
-        return await self._lines.get()
+        if timeout is None or not self._lines.empty():
+            item = await self._lines.get()
+        else:
+            async with asyncio.timeout(timeout):
+                item = await self._lines.get()
+        if item is None:
+            return None
+        text, self.line_stamp = item
+        return text
 
     async def _read_input(self) -> None:
         buffer = self._buffer
@@ -165,16 +229,53 @@ class Session:
                     break
                 if not chunk:
                     break
+                if self._sealed is not None:
+                    await self._read_sealed(chunk)
+                    continue
                 buffer += self._strip_telnet(chunk)
                 while (end := buffer.find(b"\n")) >= 0:
-                    raw = bytes(buffer[:end])
+                    raw = bytes(buffer[: end + 1])
                     del buffer[: end + 1]
+                    if self._first_line and self._starts_timeseal(raw):
+                        await self._read_sealed(bytes(buffer))
+                        buffer.clear()
+                        break
+                    self._first_line = False
                     self.last_input = time.monotonic()
-                    await self._lines.put(clean_text(raw.decode("latin-1"))[:MAX_LINE])
+                    text = clean_text(raw[:-1].decode("latin-1"))[:MAX_LINE]
+                    await self._lines.put((text, None))
                 if len(buffer) > MAX_LINE * 4:  # an endless line: keep its start only
                     del buffer[MAX_LINE:]
         finally:
             await self._lines.put(None)
+
+    def _starts_timeseal(self, line: bytes) -> bool:
+        """Whether the first line is a timeseal hello (then every line is sealed)."""
+        self._first_line = False
+        decoder = TimesealDecoder(max_size=MAX_LINE * 4)
+        events = decoder.feed(line)
+        if not (events and isinstance(events[0], Hello)):
+            return False
+        self._sealed, self.timeseal = decoder, events[0].version
+        return True
+
+    async def _read_sealed(self, data: bytes) -> None:
+        """Sealed lines with their timestamps; pongs to whoever pinged; a line that is not
+        sealed (or too long) is dropped, as FICS drops it."""
+        assert self._sealed is not None
+        for event in self._sealed.feed(data):
+            if isinstance(event, SealedLine):
+                self.last_input = time.monotonic()
+                text = clean_text(event.text)[:MAX_LINE]
+                await self._lines.put((text, event.timestamp))
+            elif isinstance(event, Pong) and self._pong_waiters:
+                self._pong_waiters.popleft()(event.timestamp)
+
+    def timeseal_ping(self, answered: Callable[[int], None]) -> bytes:
+        """The ``[G]`` ping this client's timeseal answers; ``answered`` gets the client's
+        timestamp of the moment it read it (pings are answered in the order sent)."""
+        self._pong_waiters.append(answered)
+        return PING2 if self.timeseal == 2 else PING
 
     def _strip_telnet(self, chunk: bytes) -> bytes:
         """Take telnet commands out of the input; note replies to our timing mark."""

@@ -20,6 +20,7 @@ Account(name='Fred', settings={}, channels=(50,), notify=(), aliases={})
 from __future__ import annotations
 
 import contextlib
+import functools
 import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -55,19 +56,21 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.pool import StaticPool
 
 from icswire.protocol.codes import ResultStatus
 from icswire.server.core.names import NAME_MAX, name_error, name_key
 from icswire.server.core.ratings import RATING_TYPES, Glicko
-from icswire.server.core.records import GameRecord, RatingRecord
+from icswire.server.core.records import GameRecord, RatingChange, RatingRecord
 
 __all__ = [
     "DEFAULT_DATABASE",
     "SQLITE_FILE",
     "Account",
     "Store",
+    "StoreUnavailable",
     "UnknownUser",
     "UserExists",
     "database_url",
@@ -187,6 +190,24 @@ class UserExists(ValueError):
         self.name = name
 
 
+class StoreUnavailable(Exception):
+    """The database did not answer: it is locked, stopped, unreachable or out of space.
+
+    The same call may succeed later; nothing was written by it. Every other error of a
+    :class:`Store` method (an unknown name, a bad value) would fail again the same way.
+    """
+
+
+def unavailable(exc: BaseException) -> bool:
+    """Whether ``exc``, raised by SQLAlchemy, means the database is not answering now
+    rather than that the call is wrong: SQLite's "database is locked", "database or disk is
+    full" and I/O errors, PostgreSQL's refused or lost connections, shutdowns and full disks
+    (all operational errors), a lost connection, an exhausted pool."""
+    if isinstance(exc, OperationalError | DisconnectionError | PoolTimeout):
+        return True
+    return isinstance(exc, DBAPIError) and exc.connection_invalidated
+
+
 @dataclass(frozen=True, slots=True)
 class Account:
     """What a registered user brings to a session: saved settings and lists."""
@@ -227,12 +248,13 @@ def database_url(data_dir: Path, database: str | None) -> str:
     return _normalize_url(database)
 
 
-def _sqlite_connect(dbapi_connection: Any, connection_record: Any) -> None:
+def _sqlite_connect(busy_timeout: float, dbapi_connection: Any, connection_record: Any) -> None:
     # SQLAlchemy, not the sqlite3 module, decides when transactions begin (see _sqlite_begin).
     dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA foreign_keys = ON")  # for ON DELETE CASCADE
-    cursor.execute("PRAGMA busy_timeout = 10000")  # wait for other writers, do not fail
+    # wait for other writers this long before "database is locked" (StoreUnavailable)
+    cursor.execute(f"PRAGMA busy_timeout = {round(busy_timeout * 1000)}")
     cursor.execute("PRAGMA journal_mode = WAL")  # readers do not block the writer
     # In WAL mode NORMAL keeps every commit through a crash of the process (a SIGKILL);
     # only a power loss can take the last ones. FULL would fsync on every move.
@@ -250,10 +272,12 @@ class Store:
     """Accounts, settings, channels, notify lists and aliases in one database.
 
     Names are looked up case-insensitively (:func:`~icswire.server.core.names.name_key`);
-    methods that need an account raise :class:`UnknownUser` when there is none.
+    methods that need an account raise :class:`UnknownUser` when there is none. Any method
+    raises :class:`StoreUnavailable` when the database does not answer (SQLite waits
+    ``busy_timeout`` seconds for another writer first); the call may then be made again.
     """
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, busy_timeout: float = 10.0) -> None:
         parsed = make_url(_normalize_url(url))
         self._lock: threading.Lock | None = None
         if parsed.get_backend_name() == "sqlite":
@@ -270,7 +294,7 @@ class Store:
                 self.engine = create_engine(
                     parsed, pool_pre_ping=True, connect_args={"check_same_thread": False}
                 )
-            event.listen(self.engine, "connect", _sqlite_connect)
+            event.listen(self.engine, "connect", functools.partial(_sqlite_connect, busy_timeout))
             event.listen(self.engine, "begin", _sqlite_begin)
         else:
             self.engine = create_engine(parsed, pool_pre_ping=True)
@@ -308,8 +332,16 @@ class Store:
 
     @contextlib.contextmanager
     def _begin(self) -> Iterator[Connection]:
-        with self._lock or contextlib.nullcontext(), self.engine.begin() as conn:
-            yield conn
+        """One transaction; the database not answering is :class:`StoreUnavailable`."""
+        try:
+            with self._lock or contextlib.nullcontext(), self.engine.begin() as conn:
+                yield conn
+        except DBAPIError as exc:
+            if unavailable(exc):
+                raise StoreUnavailable(f"{type(exc.orig).__name__}: {exc.orig}") from exc
+            raise
+        except (DisconnectionError, PoolTimeout) as exc:
+            raise StoreUnavailable(str(exc)) from exc
 
     # -- accounts ------------------------------------------------------------------------
 
@@ -521,11 +553,13 @@ class Store:
 
     # -- games ------------------------------------------------------------------------------
 
-    def start_game(self, record: GameRecord) -> int:
+    def start_game(self, record: GameRecord, resumes: int | None = None) -> int:
         """Store a game that begins now and return its id.
 
         The row is in progress whatever ``record`` says of its end: status, mode, color and
-        ended None, score ``*``. The record's moves (a resumed game's, say) are kept.
+        ended None, score ``*``. The record's moves (a resumed game's, say) are kept. With
+        ``resumes``, the adjourned game of that id is marked resumed in the same
+        transaction (:meth:`resume_done`): both happen or neither.
         """
         now = datetime.now(UTC)
         with self._begin() as conn:
@@ -561,6 +595,8 @@ class Store:
                 )
                 .returning(games.c.id)
             )
+            if resumes is not None:
+                self._resume_done(conn, resumes, now)
         assert game_id is not None
         return int(game_id)
 
@@ -600,30 +636,93 @@ class Store:
         eco: str,
         white_clock: int,
         black_clock: int,
-    ) -> None:
+        *,
+        final: GameRecord | None = None,
+        rate: bool = False,
+    ) -> tuple[RatingChange, ...]:
         """Record how game ``game_id`` ended (or was adjourned, status 2); ended is now.
 
+        ``final`` gives the moves, clocks and times to store with the end (the game's last
+        progress need not have been saved). With ``rate``, a win or a draw between two
+        registered players also updates both players' ratings of the game's rating type
+        (Glicko-2, from the ratings stored when this runs); the result and the ratings are
+        one transaction. Returns the rating changes, White's first (none when unrated).
+
+        A game that has already ended is left as it is, and nothing is rated again: a call
+        made again after the database lost its answer (it did commit) changes nothing.
         Raises :class:`UnknownGame` when there is no game ``game_id``.
         """
         now = datetime.now(UTC)
+        values: dict[str, Any] = {
+            "status": status,
+            "mode": mode,
+            "color": color,
+            "score": score,
+            "eco": eco,
+            "white_clock": white_clock,
+            "black_clock": black_clock,
+            "updated": now,
+            "ended": now,
+        }
+        if final is not None:
+            values["moves"] = _join_moves(final.moves)
+            values["clocks"] = _join_ints(final.clocks)
+            values["times"] = _join_ints(final.times)
         with self._begin() as conn:
-            result = conn.execute(
-                update(games)
+            row = conn.execute(
+                select(games.c.status, games.c.white, games.c.black, games.c.rating_type)
                 .where(games.c.id == game_id)
-                .values(
-                    status=status,
-                    mode=mode,
-                    color=color,
-                    score=score,
-                    eco=eco,
-                    white_clock=white_clock,
-                    black_clock=black_clock,
-                    updated=now,
-                    ended=now,
-                )
-            )
-            if result.rowcount == 0:
+                .with_for_update()
+            ).one_or_none()
+            if row is None:
                 raise UnknownGame(game_id)
+            if row.status is not None:
+                return ()
+            conn.execute(update(games).where(games.c.id == game_id).values(values))
+            if not rate or status not in (ResultStatus.WIN, ResultStatus.DRAW):
+                return ()
+            white_score = 0.5 if status == ResultStatus.DRAW else float(color == 0)
+            return self._rate(conn, str(row.white), str(row.black), row.rating_type, white_score)
+
+    def _rate(
+        self, conn: Connection, white: str, black: str, rating_type: str, white_score: float
+    ) -> tuple[RatingChange, ...]:
+        """Both players' ratings after one game (White scored ``white_score``), saved; none
+        unless both are registered. The players' rows are locked first (PostgreSQL), so two
+        updates of one rating never both read the value before the other."""
+        keys = [name_key(white), name_key(black)]
+        accounts = {
+            str(row.name_key): row
+            for row in conn.execute(
+                select(users.c.id, users.c.name, users.c.name_key)
+                .where(users.c.name_key.in_(keys))
+                .order_by(users.c.id)
+                .with_for_update()
+            )
+        }
+        if not all(key in accounts for key in keys):
+            return ()
+        before = []
+        for key in keys:
+            account = accounts[key]
+            row = conn.execute(
+                select(*_RATING_VALUES).where(
+                    ratings.c.user_id == account.id, ratings.c.rating_type == rating_type
+                )
+            ).one_or_none()
+            shown = str(account.name)
+            if row is None:
+                before.append(_new_rating(shown, rating_type))
+            else:
+                before.append(_rating_record(shown, rating_type, row))
+        scores = (white_score, 1.0 - white_score)
+        changes = []
+        for index, key in enumerate(keys):
+            mine, theirs = before[index], before[1 - index]
+            after = mine.played(theirs.glicko, scores[index])
+            self._write_rating(conn, int(accounts[key].id), after)
+            changes.append(RatingChange(mine, after))
+        return tuple(changes)
 
     def game(self, game_id: int) -> GameRecord | None:
         """The game ``game_id`` as stored, or None."""
@@ -690,19 +789,23 @@ class Store:
         """Mark the adjourned game ``game_id`` as resumed: :meth:`adjourned` lists it no more.
 
         The row is kept, unchanged but for its ``resumed`` time, so :meth:`game` still finds
-        it: the game goes on as a new game (:meth:`start_game` with its moves so far), and a
-        crash between the two loses nothing. No-op for a game that is not adjourned.
+        it: the game goes on as a new game (:meth:`start_game` with its moves so far, which
+        does this too with ``resumes``). No-op for a game that is not adjourned.
         """
         with self._begin() as conn:
-            conn.execute(
-                update(games)
-                .where(
-                    games.c.id == game_id,
-                    games.c.status == ResultStatus.ADJOURNED,
-                    games.c.resumed.is_(None),
-                )
-                .values(resumed=datetime.now(UTC))
+            self._resume_done(conn, game_id, datetime.now(UTC))
+
+    @staticmethod
+    def _resume_done(conn: Connection, game_id: int, now: datetime) -> None:
+        conn.execute(
+            update(games)
+            .where(
+                games.c.id == game_id,
+                games.c.status == ResultStatus.ADJOURNED,
+                games.c.resumed.is_(None),
             )
+            .values(resumed=now)
+        )
 
     # -- ratings ----------------------------------------------------------------------------
 
@@ -750,6 +853,22 @@ class Store:
     def save_rating(self, record: RatingRecord) -> None:
         """Save one rating of a registered user; nothing happens for an unknown name."""
         _check_rating_type(record.rating_type)
+        for attempt in range(2):
+            try:
+                with self._begin() as conn:
+                    uid = conn.scalar(
+                        select(users.c.id).where(users.c.name_key == name_key(record.name))
+                    )
+                    if uid is None:
+                        return
+                    self._write_rating(conn, int(uid), record)
+                return
+            except IntegrityError:  # inserted by another thread meanwhile: update it now
+                if attempt:
+                    raise
+
+    @staticmethod
+    def _write_rating(conn: Connection, uid: int, record: RatingRecord) -> None:
         values = {
             "rating": record.glicko.rating,
             "deviation": record.glicko.deviation,
@@ -759,26 +878,12 @@ class Store:
             "losses": record.losses,
             "draws": record.draws,
         }
-        for attempt in range(2):
-            try:
-                with self._begin() as conn:
-                    uid = conn.scalar(
-                        select(users.c.id).where(users.c.name_key == name_key(record.name))
-                    )
-                    if uid is None:
-                        return
-                    where = (ratings.c.user_id == uid, ratings.c.rating_type == record.rating_type)
-                    result = conn.execute(update(ratings).where(*where).values(values))
-                    if result.rowcount == 0:
-                        conn.execute(
-                            insert(ratings).values(
-                                user_id=uid, rating_type=record.rating_type, **values
-                            )
-                        )
-                return
-            except IntegrityError:  # inserted by another thread meanwhile: update it now
-                if attempt:
-                    raise
+        where = (ratings.c.user_id == uid, ratings.c.rating_type == record.rating_type)
+        result = conn.execute(update(ratings).where(*where).values(values))
+        if result.rowcount == 0:
+            conn.execute(
+                insert(ratings).values(user_id=uid, rating_type=record.rating_type, **values)
+            )
 
 
 class UnknownGame(LookupError):

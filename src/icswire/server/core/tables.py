@@ -14,8 +14,13 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     import chess
 
+    from icswire.server.core.movelist import Movelist
     from icswire.server.core.render import Batch, Message
     from icswire.server.core.session import Session
+
+
+#: FICS's names of this server's rating types, where they differ from the lower-case name.
+FICS_TYPES = {"Bullet": "lightning", "Chess960": "wild/fr"}
 
 
 @dataclass(frozen=True)
@@ -29,9 +34,16 @@ class Terms:
     rating_type: str = "Blitz"
 
     @property
+    def fics_type(self) -> str:
+        """The game's type as FICS names it in its texts and ``<s>`` lines (``blitz``,
+        ``lightning``, ``wild/fr``, ``crazyhouse``): the keys FICS clients look types up
+        by (PyChess's ``GAME_TYPES``)."""
+        return FICS_TYPES.get(self.rating_type, self.rating_type.lower())
+
+    @property
     def words(self) -> str:
         """``rated blitz``: how match lines name the game."""
-        return f"{'rated' if self.rated else 'unrated'} {self.rating_type.lower()}"
+        return f"{'rated' if self.rated else 'unrated'} {self.fics_type}"
 
 
 class Table(Protocol):
@@ -86,12 +98,16 @@ class Table(Protocol):
         """What a new observer gets besides what every one at the table gets."""
         ...
 
-    def games_row(self) -> str:
-        """This game's line in ``games``."""
+    def games_row(self, icc: bool) -> str:
+        """This game's line in ``games``, in ICC's layout if ``icc``, else FICS's."""
         ...
 
     def observe_title(self) -> str:
         """The line under ``You are now observing game N.``"""
+        ...
+
+    def movelist(self) -> Movelist:
+        """What ``moves`` shows: the moves so far and what the game is."""
         ...
 
 
@@ -101,6 +117,7 @@ class Tables:
 
     def __init__(self) -> None:
         self._sources: list[tuple[Mapping[int, Table], Mapping[Session, Table]]] = []
+        self._reserved: set[int] = set()
 
     def add_source(self, by_number: Mapping[int, Table], by_seat: Mapping[Session, Table]) -> None:
         self._sources.append((by_number, by_seat))
@@ -127,8 +144,21 @@ class Tables:
         return sorted(found, key=lambda table: table.number)
 
     def free_number(self) -> int:
-        """The lowest number no game has."""
+        """The lowest number no game has (nor is being given, see :meth:`reserve`)."""
         number = 1
-        while any(number in by_number for by_number, _ in self._sources):
+        while number in self._reserved or any(
+            number in by_number for by_number, _ in self._sources
+        ):
             number += 1
         return number
+
+    def reserve(self) -> int:
+        """A free number, kept from others until :meth:`release`: for a game that takes
+        some time (an await) to be made before it is registered with its number."""
+        number = self.free_number()
+        self._reserved.add(number)
+        return number
+
+    def release(self, number: int) -> None:
+        """Stop keeping ``number`` (the game is registered with it, or was not made)."""
+        self._reserved.discard(number)

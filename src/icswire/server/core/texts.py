@@ -34,6 +34,36 @@ def clock_text(ms: int) -> str:
     )
 
 
+#: The type column of ICC's ``games`` (a wild game shows its wild number instead).
+ICC_TYPE_LETTER = {"Blitz": "b", "Standard": "s", "Bullet": "B", "Wild": "w"}
+
+
+def icc_games_row(
+    number: int,
+    white: tuple[str, int],
+    black: tuple[str, int],
+    kind: str,
+    side: str,
+    move_number: int,
+) -> str:
+    """A line of ICC's ``games``: number, (rating, name) of each player (no rating shown
+    for none), the kind column (``bu  5  12`` or ``Ex: scratch``), who moves and the move
+    number, as ICC clients read it (PyChess's ICCHelperManager, Jin)."""
+    (white_name, white_rating), (black_name, black_rating) = white, black
+    wr = str(white_rating) if white_rating else ""
+    br = str(black_rating) if black_rating else ""
+    return (
+        f"{number:4d} {wr:>4} {white_name:<20} {br:>4} {black_name:<20} {kind:<16} "
+        f"{side}:{move_number:3d}"
+    )
+
+
+def icc_kind_text(rating_type: str, wild: int, rated: bool, initial: int, increment: int) -> str:
+    """ICC's ``bu  5  12``: the type (the wild number for a wild), rated letter, time."""
+    kind = str(wild) if wild else ICC_TYPE_LETTER.get(rating_type, "w")
+    return f"{kind + ('r' if rated else 'u'):>3}{initial:3d} {increment:3d}"
+
+
 def kind_text(rating_type: str, rated: bool, initial: int, increment: int) -> str:
     """``[ bu  3   0]``: private flag, type letter, rated letter, the time control."""
     letter = TYPE_LETTER.get(rating_type, "n") if initial or increment else "u"

@@ -10,6 +10,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from icswire.server.core.numbers import parse_number
+
+
+class BadValue(ValueError):
+    """A value a variable does not take; the command says so in its own words."""
+
+
+class NoSuchVariable(ValueError):
+    """A name that is no variable (``matches`` empty) or abbreviates several."""
+
+    def __init__(self, word: str, matches: tuple[str, ...] = ()) -> None:
+        super().__init__(word)
+        self.word = word
+        self.matches = matches
+
 
 @dataclass(frozen=True)
 class Variable:
@@ -18,29 +33,33 @@ class Variable:
     default: Any
     low: int = 0
     high: int = 1
-    choices: tuple[int, ...] = ()
     help: str = ""
+    #: The values a text variable may take (any, when empty); matched without case.
+    words: tuple[str, ...] = ()
+    #: What ``set`` answers when a boolean is turned on and off (FICS's own words), else
+    #: ``name set to value.``
+    on_text: str = ""
+    off_text: str = ""
 
     def parse(self, text: str) -> Any:
-        """The value of ``set NAME text``; ValueError with the usual message if bad."""
+        """The value of ``set NAME text``; :class:`BadValue` if it takes no such value."""
         if self.kind == "str":
-            return text
+            if not self.words:
+                return text
+            for word in self.words:
+                if word.lower() == text.strip().lower():
+                    return word
+            raise BadValue(self.name)
         word = text.strip().lower()
         if self.kind == "bool":
             value = {"1": 1, "0": 0, "on": 1, "off": 0, "true": 1, "false": 0}.get(word)
             if value is None:
-                raise ValueError(f"Bad value given for variable {self.name}.")
+                raise BadValue(self.name)
             return value
-        try:
-            number = int(word)
-        except ValueError:
-            raise ValueError(f"Bad value given for variable {self.name}.") from None
-        if self.choices and number not in self.choices:
-            listed = ", ".join(map(str, self.choices))
-            raise ValueError(f"{self.name} must be one of {listed}.")
-        if not self.choices and not self.low <= number <= self.high:
-            raise ValueError(f"{self.name} must be between {self.low} and {self.high}.")
-        return number
+        value = parse_number(word, signed=True)
+        if value is None or not self.low <= value <= self.high:
+            raise BadValue(self.name)
+        return value
 
     def show(self, value: Any) -> str:
         return str(value)
@@ -55,64 +74,110 @@ class VariableTable:
         self.by_name = {v.name: v for v in variables}
         self.defaults = {v.name: v.default for v in variables}
 
-    def find(self, prefix: str) -> Variable:
-        """The variable named ``prefix`` or the only one it abbreviates."""
-        prefix = prefix.lower()
+    def find(self, word: str) -> Variable:
+        """The variable named ``word``, else the only one it abbreviates (FICS's
+        ``var_set``: an exact name first, then a unique prefix); :class:`NoSuchVariable`
+        otherwise, with the names it could be."""
+        prefix = word.lower()
         if prefix in self.by_name:
             return self.by_name[prefix]
         found = [v for name, v in self.by_name.items() if name.startswith(prefix)]
         if len(found) == 1:
             return found[0]
-        if found:
-            names = " ".join(sorted(v.name for v in found))
-            raise ValueError(f"Ambiguous variable name {prefix}: {names}")
-        raise ValueError(f"No such variable name {prefix}.")
+        raise NoSuchVariable(word, tuple(v.name for v in found))
 
 
 NOTES = tuple(str(n) for n in range(1, 11))
 
 VARIABLES = VariableTable(
     [
-        Variable("style", "int", 12, choices=(10, 12, 13), help="board lines: 10, 12, 13 none"),
+        # FICS's styles 1-13 (help style); 1, the plain board, is FICS's default
+        Variable("style", "int", 1, low=1, high=13, help="board style: 1-12, 13 none"),
         Variable("prompt", "str", "fics%"),
         Variable("open", "bool", 1, help="open for matches"),
         Variable("shout", "bool", 1, help="hear shouts"),
         Variable("sshout", "bool", 1, help="hear sshouts"),
         Variable("tell", "bool", 1, help="hear tells from unregistered players"),
-        Variable("pin", "bool", 0, help="hear arrivals and departures"),
+        Variable(
+            "pin",
+            "bool",
+            0,
+            help="hear arrivals and departures",
+            on_text="You will now hear logins/logouts.",
+            off_text="You will not hear logins/logouts.",
+        ),
+        Variable(
+            "gin",
+            "bool",
+            0,
+            help="hear games start and end",
+            on_text="You will now hear game results.",
+            off_text="You will not hear game results.",
+        ),
+        Variable("availinfo", "bool", 0, help="hear who is available for matches"),
+        Variable(
+            "seek",
+            "bool",
+            1,
+            help="see seek ads",
+            on_text="You will now see seek ads.",
+            off_text="You will not see seek ads.",
+        ),
         Variable("kibitz", "bool", 1, help="hear kibitzes and whispers"),
         Variable("width", "int", 79, low=32, high=240),
         Variable("height", "int", 24, low=5, high=240),
         Variable("level1", "int", 0, low=0, high=15, help="level 1 output (bits 1 2 4 8)"),
         Variable("interface", "str", ""),
+        Variable(
+            "unobserve", "int", 0, low=0, high=3, help="stop observing: 1 to play, 2 to examine"
+        ),
+        Variable("autoflag", "bool", 1, help="flag the opponent when his time runs out"),
+        Variable("lang", "str", "English", words=("English",), help="the server's language"),
         *(Variable(note, "str", "", help="finger note") for note in NOTES),
     ]
 )
 
-IVARIABLES = VariableTable(
-    [
-        Variable(name, "bool", 0)
-        for name in (
-            "ms",
-            "startpos",
-            "lock",
-            "defprompt",
-            "nowrap",
-            "smartmove",
-            "premove",
-            "seekremove",
-            "seekinfo",
-            "audiochat",
-            "gameinfo",
-            "compressmove",
-            "pendinfo",
-            "graph",
-            "pinginfo",
-            "showownseek",
-            "allresults",
-            "nohighlight",
-            "vthighlight",
-            "xml",
-        )
-    ]
+#: FICS's interface variables (``help iv_list``), in its order. ``block`` is block mode
+#: (``app.execute``, ``render.Batch``); ``xml``, which FICS's ``ivariables`` shows,
+#: cannot be set there ("No such ivariable") and is left out here too.
+IVARIABLE_NAMES = (
+    "compressmove",
+    "audiochat",
+    "seekremove",
+    "defprompt",
+    "lock",
+    "startpos",
+    "block",
+    "gameinfo",
+    "xdr",
+    "pendinfo",
+    "graph",
+    "seekinfo",
+    "extascii",
+    "nohighlight",
+    "highlight",
+    "showserver",
+    "pin",
+    "ms",
+    "pinginfo",
+    "boardinfo",
+    "extuserinfo",
+    "seekca",
+    "showownseek",
+    "premove",
+    "smartmove",
+    "movecase",
+    "suicide",
+    "crazyhouse",
+    "losers",
+    "wildcastle",
+    "fr",
+    "nowrap",
+    "allresults",
+    "obsping",
+    "singleboard",
+    "atomic",
+    "vthighlight",
 )
+
+IVARIABLES = VariableTable([Variable(name, "bool", 0) for name in IVARIABLE_NAMES])

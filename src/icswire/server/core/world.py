@@ -4,22 +4,33 @@ The world holds the logged-in sessions and the channel memberships, and turns pr
 changes into messages: DG_PLAYER_ARRIVED (1) with each receiver's rating, open, state and
 uid parts, DG_PLAYER_LEFT (2), DG_PLAYER_ARRIVED_SIMPLE (55), DG_STATE (11), DG_OPEN (10),
 the notify-list forms (64-68) or their text, the channel DGs (27, 46) and DG_SEES_SHOUTS
-(45). It also sends the lists that turning a DG on asks for (icc-formats.txt section 4:
-"When this DG is turned on (with set-2 or during login), a raw list ... is sent").
+(45); for FICS interfaces ``<wa>``/``<wd>`` (``iset pin 1``) and the ``availinfo`` lines
+(``... is now available for matches.``). It also sends the lists that turning a DG on
+asks for (icc-formats.txt section 4: "When this DG is turned on (with set-2 or during
+login), a raw list ... is sent").
 """
 
 from __future__ import annotations
 
 import random
 import string
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from icswire.protocol import datagrams as dg
+from icswire.protocol import ivars
 from icswire.protocol.datagrams import DG, RATING_DGS, Rating
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.names import name_key
-from icswire.server.core.render import Batch, Datagram, Message, PerReceiver, TextOrDatagram, lines
+from icswire.server.core.render import (
+    Batch,
+    Datagram,
+    Lines,
+    Message,
+    PerReceiver,
+    TextOrDatagram,
+    lines,
+)
 from icswire.server.core.session import Session
 from icswire.server.core.variables import IVARIABLES, VARIABLES
 
@@ -47,6 +58,48 @@ WILD_NAMES: tuple[tuple[int, str], ...] = (
     (23, "Crazyhouse"),
     (24, "Bughouse"),
 )
+
+
+#: The ratings of a ``<wa>`` line, in FICS's order (blitz, standard, lightning, wild,
+#: bughouse, crazyhouse, suicide, losers, atomic): this server's rating type of each, or
+#: None where it has none.
+ARRIVAL_RATINGS: tuple[str | None, ...] = (
+    "Blitz",
+    "Standard",
+    "Bullet",
+    "Wild",
+    "Bughouse",
+    "Crazyhouse",
+    None,
+    "Losers",
+    None,
+)
+#: The first ratings FICS's availinfo line shows (then Light and Bug).
+_AVAILABLE_RATINGS = (("Blitz", "Blitz"), ("Std", "Standard"), ("Wild", "Wild"))
+
+
+def _ratstr(player: Session, rating_type: str) -> str:
+    """FICS's ``ratstrii``: ``%4d``, ``----`` registered without one, ``++++`` a guest."""
+    rating = player.ratings.get(rating_type, (0, 0))[0] if player.registered else 0
+    if rating:
+        return f"{rating:4d}"
+    return "----" if player.registered else "++++"
+
+
+def arrival_line(player: Session) -> str:
+    """``<wa>`` (FICS ``iset pin``, help ``new_features``): the name, the ``who`` status
+    character (`` `` open, ``:`` not open), two hex digits of title flags (1 unregistered)
+    and the ratings, each with its provshow character (`` `` established, ``P`` not)."""
+    ratings = []
+    for label in ARRIVAL_RATINGS:
+        known = label is not None and player.registered
+        rating, note = player.ratings.get(label, (0, 0)) if known and label else (0, 0)
+        ratings.append((rating, " " if note == 2 else "P"))
+    status = " " if player.variables["open"] else ":"
+    titles = f"{0 if player.registered else 1:02X}"
+    return ivars.format_player_arrived(
+        ivars.PlayerArrived(player.name, status, titles, tuple(ratings))
+    )
 
 
 class World:
@@ -102,12 +155,14 @@ class World:
         it asked for (at the login prompt, with ``level2settings=``). One pass over the
         others, and messages only for those who will get something."""
         key = name_key(session.name)
-        self.online[key] = session
+        if self.online.setdefault(key, session) is not session:
+            raise RuntimeError(f"{session.name} is online already")  # one session per name
         batch = Batch(CN.SCN_REALLY_LOG_IN, session)
         batch.add(session, greeting)
         arrived = self._arrived(session, DG.PLAYER_ARRIVED)
         simple = Datagram(dg.PlayerArrivedSimple(session.name))
-        pin = lines(f"[{session.display_name} has arrived.]")
+        pin = lines(f"[{session.name} has connected.]")  # FICS's words (set pin 1)
+        pin_line = lines(arrival_line(session))
         shouts = session.variables["shout"] or session.variables["sshout"]
         sees = self._sees_shouts(session) if shouts else None
         for channel in session.channels:
@@ -122,6 +177,8 @@ class World:
                 batch.add(other, simple)
             if other.variables["pin"]:
                 batch.add(other, pin)
+            if other.ivariables["pin"]:
+                batch.add(other, pin_line)
             if key in other.notify:
                 batch.add(other, self._notify_arrival(session, other))
             if sees is not None and DG.SEES_SHOUTS in on:
@@ -145,7 +202,8 @@ class World:
             return
         batch = Batch(CN.SCN_LOGOUT, None, issuer_name=session.name)
         left = Datagram(dg.PlayerLeft(session.name))
-        pin = lines(f"[{session.display_name} has departed.]")
+        pin = lines(f"[{session.name} has disconnected.]")
+        pin_line = lines(ivars.format_player_departed(ivars.PlayerDeparted(session.name)))
         notice = TextOrDatagram(
             (f"Notification: {session.name} has departed.",),
             DG.NOTIFY_LEFT,
@@ -156,6 +214,8 @@ class World:
                 batch.add(other, left)
             if other.variables["pin"]:
                 batch.add(other, pin)
+            if other.ivariables["pin"]:
+                batch.add(other, pin_line)
             if key in other.notify:
                 batch.add(other, notice)
         for channel in sorted(session.channels):
@@ -214,6 +274,29 @@ class World:
             self.notify_watchers(player),
             Datagram(dg.NotifyOpen(player.name, is_open)),
         )
+
+    def availability_changed(
+        self, player: Session, available: bool, batch: Batch, playing: Iterable[Session] = ()
+    ) -> None:
+        """FICS's ``announce_avail`` / ``announce_notavail``: those who set ``availinfo``,
+        are open and are not playing (``playing``) hear that ``player`` can be challenged
+        now, or no longer. The caller knows when (a game starts or ends for a player who
+        is open, ``set open``)."""
+        if available:
+            first = ", ".join(
+                f"{word} ({_ratstr(player, kind)})" for word, kind in _AVAILABLE_RATINGS
+            )
+            told: Lines = lines(
+                f"{player.display_name} {first}, Light({_ratstr(player, 'Bullet')}),"
+                f" Bug({_ratstr(player, 'Bughouse')})",
+                "  is now available for matches.",
+            )
+        else:
+            told = lines(f"{player.display_name} is no longer available for matches.")
+        busy = set(playing)
+        for other in self.others(player):
+            if other.variables["availinfo"] and other.variables["open"] and other not in busy:
+                batch.add(other, told)
 
     def shouts_changed(self, player: Session, batch: Batch) -> None:
         """DG_SEES_SHOUTS (45): somebody changed their shout or sshout variable."""

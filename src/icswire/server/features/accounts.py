@@ -7,21 +7,41 @@ and unregistered names press return to enter; registered names give their passwo
 echo is switched off around it, as telnet servers do). Failures give DG_LOGIN_FAILED's
 text, and the datagram too when level 2 asked for it. A registered user's saved
 variables, channels, notify list, aliases and ratings are loaded once the password is
-right (:func:`load_account`).
+right (:func:`load_account`). When the database does not answer, the user is told so
+(:data:`~icswire.server.core.writes.NOT_ANSWERING`) and ``login:`` comes again.
+
+One session per name. An unregistered name that is online is refused at once. A registered
+user who logs in again takes over, as on FICS: the old connection is told "you can't both
+be logged in" and closed (its games end as a disconnection's do), so someone whose old
+connection hangs can always get back in, and the password proves the account is theirs.
+The app decides this when the user enters (:func:`take_over`, :func:`name_taken`), with no
+await between the check and the entry: two logins of one account at once leave one.
+
+Against guessing and squatting (:class:`~icswire.server.core.limits.Limits`): the whole
+dialogue has ``login_timeout`` seconds; ``login_tries`` wrong passwords close the
+connection; an address or an account with more than ``free_failures`` recent failures
+waits longer after each (:class:`~icswire.server.core.limits.Backoff`), and a password
+sent during the wait is refused unchecked. Guests cannot take the server's names or a
+command word (:func:`~icswire.server.core.names.is_reserved`, ``Registry.words``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import TYPE_CHECKING
 
 from icswire.protocol import datagrams as dg
 from icswire.protocol.codes import LoginFailed, login_failed_text
 from icswire.protocol.datagrams import DG, encode_datagram
-from icswire.server.core.names import check_name, name_key
+from icswire.server.core.limits import Backoff, seconds_text
+from icswire.server.core.names import check_name, is_reserved, name_key
+from icswire.server.core.numbers import parse_number
 from icswire.server.core.records import shown_rating
 from icswire.server.core.session import WILL_ECHO, WONT_ECHO, Session
+from icswire.server.core.store import StoreUnavailable
 from icswire.server.core.variables import VARIABLES
+from icswire.server.core.writes import NOT_ANSWERING
 
 if TYPE_CHECKING:
     from icswire.server.core.hub import Core
@@ -35,23 +55,88 @@ WELCOME = (
     "",
 )
 PROMPT = "login: "
+TOO_MANY_TRIES = "**** Too many failed logins; disconnecting. ****"
+LOGIN_TIMEOUT = "**** LOGIN TIMEOUT ****"
 
 
 def _say(session: Session, *text: str) -> None:
     session.send_raw("".join(line + "\r\n" for line in text).encode("latin-1"))
 
 
-def _failed(session: Session, code: int, name: str = "") -> None:
-    text = login_failed_text(code, name=name)
+def _failed(session: Session, code: int, name: str = "", text: str = "") -> None:
+    """A refusal: the spec's text for ``code`` (or ``text``), and DG_LOGIN_FAILED."""
+    text = text or login_failed_text(code, name=name)
     _say(session, text, "")
     if DG.LOGIN_FAILED in session.level2:
         session.send_raw(encode_datagram(dg.LoginFailed(code, text)))
 
 
+def _reserved(core: Core, name: str) -> bool:
+    """Is ``name`` one that nobody may take as a guest (the server's, an administrator's,
+    a command word)?"""
+    return is_reserved(name) or name_key(name) in core.registry.words()
+
+
+def _address_key(session: Session) -> str:
+    return f"address {session.host}"
+
+
+def _account_key(account: Account) -> str:
+    return f"account {name_key(account.name)}"
+
+
+def _must_wait(core: Core, session: Session, account: Account) -> str | None:
+    """Why a password for ``account`` from this address is not checked now (too many
+    failures lately, from here or for this account), or None."""
+    failures, limits, now = core.state(Backoff), core.limits, time.monotonic()
+    by_address = failures.wait(_address_key(session), limits, now)
+    by_account = failures.wait(_account_key(account), limits, now)
+    if by_address <= 0 and by_account <= 0:
+        return None
+    where = f'for "{account.name}"' if by_account >= by_address else "from your address"
+    wait = seconds_text(max(by_address, by_account))
+    return f"**** Too many failed logins {where}; try again in {wait}. ****"
+
+
+async def _password(core: Core, session: Session, account: Account, password: str) -> bool:
+    """Check ``password`` (unless this address or account must wait), counting failures."""
+    refusal = _must_wait(core, session, account)
+    if refusal is not None:
+        _failed(session, LoginFailed.SOMETHING_WRONG, text=refusal)
+        return False
+    if await asyncio.to_thread(core.store.check_password, account.name, password):
+        core.state(Backoff).forget(_account_key(account))
+        return True
+    failures, limits, now = core.state(Backoff), core.limits, time.monotonic()
+    failures.failed(_address_key(session), limits, now)
+    failures.failed(_account_key(account), limits, now)
+    _say(session, "**** Invalid password! ****", "")
+    if DG.LOGIN_FAILED in session.level2:
+        text = login_failed_text(LoginFailed.INVALID_PASSWORD)
+        session.send_raw(encode_datagram(dg.LoginFailed(LoginFailed.INVALID_PASSWORD, text)))
+    return False
+
+
 async def login(core: Core, session: Session) -> Account | bool | None:
     """Run the dialogue. Returns the account of a registered user, None for a guest or an
-    unregistered name (``session.name`` is set), or False if the connection went away."""
+    unregistered name (``session.name`` is set), or False if the connection went away or
+    is to be closed (too many wrong passwords, or no login within
+    :attr:`~icswire.server.core.limits.Limits.login_timeout` seconds: FICS's
+    ``**** LOGIN TIMEOUT ****``)."""
+    deadline = asyncio.timeout(core.limits.login_timeout or None)
+    try:
+        async with deadline:
+            return await _dialogue(core, session)
+    except TimeoutError:
+        if not deadline.expired():
+            raise
+        _say(session, "", LOGIN_TIMEOUT, "")
+        return False
+
+
+async def _dialogue(core: Core, session: Session) -> Account | bool | None:
     _say(session, *WELCOME)
+    tries = core.limits.login_tries
     while True:
         session.send_raw(PROMPT.encode())
         line = await session.read_line()
@@ -59,8 +144,9 @@ async def login(core: Core, session: Session) -> Account | bool | None:
             return False
         text = line.strip()
         setting, _, value = text.partition("=")
-        if setting == "level1" and value.isdigit():
-            session.level1 = min(int(value), 15)
+        level1 = parse_number(value) if setting == "level1" else None
+        if level1 is not None:
+            session.level1 = min(level1, 15)
             continue
         if setting == "level2settings" and set(value) <= {"0", "1"}:
             session.level2 = frozenset(n for n, bit in enumerate(value) if bit == "1")
@@ -74,15 +160,24 @@ async def login(core: Core, session: Session) -> Account | bool | None:
         if code is not None:
             _failed(session, code, name)
             continue
-        account = await asyncio.to_thread(core.store.load, name)
-        if name_key(name) in core.world.online:
-            _failed(session, LoginFailed.ALREADY_LOGGED_IN, account.name if account else name)
+        try:
+            await core.writes.settled(name)  # what it saved last time is stored
+            account = await asyncio.to_thread(core.store.load, name)
+        except StoreUnavailable:
+            _say(session, NOT_ANSWERING, "")
+            continue
+        if account is None and name_key(name) in core.world.online:
+            _failed(session, LoginFailed.ALREADY_LOGGED_IN, name)
             continue
         if account is None:
             if password:
                 _failed(session, LoginFailed.UNREGISTERED_NAME_WITH_PASSWORD, name)
-                continue
-            return await _enter(session, name, guest=False)
+            elif _reserved(core, name):
+                reserved = f'Sorry, "{name}" is a reserved name; please choose another.'
+                _failed(session, LoginFailed.UNREGISTERED_NAME_FILTERED, text=reserved)
+            else:
+                return await _enter(session, name, guest=False)
+            continue
         if not password:
             _say(
                 session,
@@ -98,16 +193,34 @@ async def login(core: Core, session: Session) -> Account | bool | None:
             password = answer.strip()
             if not password:
                 continue
-        if not await asyncio.to_thread(core.store.check_password, account.name, password):
-            _say(session, "**** Invalid password! ****", "")
-            if DG.LOGIN_FAILED in session.level2:
-                text = login_failed_text(LoginFailed.INVALID_PASSWORD)
-                session.send_raw(
-                    encode_datagram(dg.LoginFailed(LoginFailed.INVALID_PASSWORD, text))
-                )
+        try:
+            right = await _password(core, session, account, password)
+            ratings = await asyncio.to_thread(core.store.ratings, account.name) if right else {}
+        except StoreUnavailable:
+            _say(session, NOT_ANSWERING, "")
             continue
-        session.name, session.registered = account.name, True
-        return account
+        if right:
+            session.name, session.registered = account.name, True
+            session.ratings.update({kind: shown_rating(r) for kind, r in ratings.items()})
+            return account
+        tries -= 1
+        if tries == 0:
+            _failed(session, LoginFailed.SOMETHING_WRONG, text=TOO_MANY_TRIES)
+            return False
+
+
+def take_over(session: Session, old: Session) -> None:
+    """FICS's texts when a registered user logs in again: the old connection is told why it
+    goes (clients such as PyChess look for this line), the new one whom it replaced."""
+    old.send_raw(
+        f"\r\n**** {old.name} has arrived - you can't both be logged in. ****\r\n".encode()
+    )
+    _say(session, f"**** {session.name} is already logged in - kicking them out. ****", "")
+
+
+def name_taken(session: Session) -> None:
+    """Somebody took this unregistered name while ``session`` was pressing return."""
+    _failed(session, LoginFailed.ALREADY_LOGGED_IN, session.name)
 
 
 async def _enter(session: Session, name: str, guest: bool) -> bool | None:
@@ -132,8 +245,8 @@ async def _enter(session: Session, name: str, guest: bool) -> bool | None:
 
 
 async def load_account(core: Core, session: Session, account: Account) -> None:
-    """A registered user's saved variables, channels, notify list and aliases, and every
-    rating (for DG_PLAYER_ARRIVED and finger)."""
+    """A registered user's saved variables, channels, notify list and aliases (``login``
+    read every rating, for DG_PLAYER_ARRIVED and finger, with the password)."""
     for key, value in account.settings.items():
         variable = VARIABLES.by_name.get(key)
         if variable is None:
@@ -150,5 +263,3 @@ async def load_account(core: Core, session: Session, account: Account) -> None:
     session.notify = {name.lower() for name in account.notify}
     session.aliases = dict(account.aliases)
     core.world.uids[name_key(account.name)] = account.uid
-    records = await asyncio.to_thread(core.store.ratings, session.name)
-    session.ratings.update({kind: shown_rating(record) for kind, record in records.items()})

@@ -12,6 +12,7 @@ from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.commands import first_word
 from icswire.server.core.hub import CommandSet, Context
 from icswire.server.core.names import check_name, name_key
+from icswire.server.core.numbers import parse_number
 from icswire.server.core.render import Datagram, TextOrDatagram
 
 if TYPE_CHECKING:
@@ -28,8 +29,9 @@ async def tell(ctx: Context, args: str) -> None:
     if not target or not text:
         ctx.reply("Usage: tell <name|channel> <message>")
         return
-    if target.isdigit():
-        await channel_tell(ctx, int(target), text)
+    channel = parse_number(target)
+    if channel is not None:
+        await channel_tell(ctx, channel, text)
         return
     session, receiver = ctx.session, ctx.world.find(target)
     if receiver is None:
@@ -37,6 +39,8 @@ async def tell(ctx: Context, args: str) -> None:
         return
     if not session.registered and not receiver.variables["tell"]:
         ctx.reply(f"Not sent -- {receiver.name} does not get messages from unregistered players.")
+        return
+    if ctx.too_fast("tell"):
         return
     record = dg.PersonalTell(session.name, session.titles, text, 1)
     told = f"{session.display_name} tells you: {text}"
@@ -52,6 +56,8 @@ async def channel_tell(ctx: Context, channel: int, text: str) -> None:
     if session not in members:
         ctx.reply(f"You are not in channel {channel}.")
         return
+    if ctx.too_fast("channel"):
+        return
     record = dg.ChannelTell(channel, session.name, session.titles, text, 1)
     said = TextOrDatagram((f"{session.display_name}({channel}): {text}",), DG.CHANNEL_TELL, record)
     listeners = [m for m in members if m is not session]
@@ -64,6 +70,8 @@ async def _shout(ctx: Context, text: str, kind: int, variable: str) -> None:
     session = ctx.session
     if not text:
         ctx.reply(f"Usage: {ctx.command} <message>")
+        return
+    if ctx.too_fast("shout"):
         return
     form = {0: f"{session.display_name} shouts: {text}", 1: f"--> {session.display_name} {text}"}
     line = form.get(kind, f"{session.display_name} sshouts: {text}")
@@ -89,8 +97,9 @@ async def sshout(ctx: Context, args: str) -> None:
 
 
 def _channel(ctx: Context, text: str) -> int | None:
-    if text.strip().isdigit() and int(text) in CHANNELS:
-        return int(text)
+    channel = parse_number(text.strip())
+    if channel is not None and channel in CHANNELS:
+        return channel
     ctx.reply(f"The channel must be a number from {CHANNELS.start} to {CHANNELS.stop - 1}.")
     return None
 
@@ -105,7 +114,7 @@ async def add_channel(ctx: Context, args: str) -> None:
         return
     ctx.world.join(ctx.session, channel, ctx.batch)
     ctx.reply(f"[{channel}] added to your channel list.")
-    await ctx.save("add_channel", channel)
+    ctx.save("add_channel", channel)
 
 
 @command("-channel", CN.CN_MINUS, "-channel <number>")
@@ -118,16 +127,29 @@ async def remove_channel(ctx: Context, args: str) -> None:
         return
     ctx.world.leave(ctx.session, channel, ctx.batch)
     ctx.reply(f"[{channel}] removed from your channel list.")
-    await ctx.save("remove_channel", channel)
+    ctx.save("remove_channel", channel)
 
 
-@command("inchannel", CN.CN_INCHANNEL, "inchannel [number]")
+@command("inchannel", CN.CN_INCHANNEL, "inchannel [number|name]")
 async def inchannel(ctx: Context, args: str) -> None:
-    wanted = (
-        [int(args)]
-        if args.strip().isdigit()
-        else sorted(c for c, m in ctx.world.channels.items() if m)
-    )
+    word = args.strip()
+    if word and parse_number(word) is None:  # a player's name
+        player = ctx.world.find(word)
+        if player is None:
+            ctx.reply(f'No user named "{word}" is logged in.')
+        elif not player.channels:
+            ctx.reply(f"{player.name} is in no channels.")
+        else:
+            numbers = " ".join(f"{c:<5}" for c in sorted(player.channels)).rstrip()
+            ctx.reply(f"{player.name} is in the following channels:", numbers)
+        return
+    if args.strip():
+        channel = _channel(ctx, args)
+        if channel is None:
+            return
+        wanted = [channel]
+    else:
+        wanted = sorted(c for c, m in ctx.world.channels.items() if m)
     rows = []
     for channel in wanted:
         members = sorted(s.display_name for s in ctx.world.channels.get(channel, ()))
@@ -148,7 +170,7 @@ async def add_notify(ctx: Context, args: str) -> None:
     session.notify.add(name_key(name))
     ctx.reply(f"[{name}] added to your notify list.")
     ctx.batch.add(session, Datagram(dg.MyNotifyList(name, True)))
-    await ctx.save("add_notify", name)
+    ctx.save("add_notify", name)
 
 
 @command("-notify", CN.CN_MINUS, "-notify <name>")
@@ -161,7 +183,7 @@ async def remove_notify(ctx: Context, args: str) -> None:
     session.notify.discard(name_key(name))
     ctx.reply(f"[{name}] removed from your notify list.")
     ctx.batch.add(session, Datagram(dg.MyNotifyList(name, False)))
-    await ctx.save("remove_notify", name)
+    ctx.save("remove_notify", name)
 
 
 def install(core: Core) -> None:

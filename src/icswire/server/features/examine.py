@@ -24,6 +24,7 @@ import asyncio
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import chess
@@ -46,13 +47,17 @@ from icswire.server.core.boards import (
     illegal_reason,
     isolated_board,
     line_datagrams,
+    recent_moves,
 )
 from icswire.server.core.hub import CommandSet, Context
+from icswire.server.core.movelist import Movelist
 from icswire.server.core.names import name_key
+from icswire.server.core.numbers import parse_number
 from icswire.server.core.ratings import RATING_TYPES
 from icswire.server.core.records import GameRecord
 from icswire.server.core.render import Batch, Datagram, Message, lines
-from icswire.server.core.texts import kind_text, rating_text
+from icswire.server.core.tables import Terms
+from icswire.server.core.texts import icc_games_row, kind_text, rating_text
 
 if TYPE_CHECKING:
     from icswire.server.core.hub import Core
@@ -158,7 +163,16 @@ class ExaminedGame:
     def greet_observer(self, session: Session, batch: Batch) -> None:
         """Nothing more than everybody at the table gets."""
 
-    def games_row(self) -> str:
+    def games_row(self, icc: bool) -> str:
+        if icc:
+            return icc_games_row(
+                self.number,
+                (self.white, self.white_rating),
+                (self.black, self.black_rating),
+                self.ex_string,
+                "W" if self.board.turn == WHITE else "B",
+                self.board.fullmove_number,
+            )
         kind = kind_text(self.rating_type, self.rated, self.initial, self.increment)
         white = rating_text(self.white_rating)
         black = rating_text(self.black_rating)
@@ -170,6 +184,17 @@ class ExaminedGame:
 
     def observe_title(self) -> str:
         return f"Game {self.number}: {self.white} vs. {self.black} (examined)"
+
+    def movelist(self) -> Movelist:
+        """The moves up to the position shown (FICS lists an examined game so)."""
+        fics_type = Terms(self.wild, self.rated, self.initial, self.increment, self.rating_type)
+        return Movelist(
+            self.number, self.white, self.black, self.white_rating, self.black_rating,
+            datetime.now(UTC), self.rated, fics_type.fics_type, self.initial, self.increment,
+            self.start, self.start_fen is None,
+            tuple((m.san, m.time_ms) for m in self.line[: self.ply]),
+            self.initial * 60_000, self.initial * 60_000,
+        )  # fmt: skip
 
     # -- the position ------------------------------------------------------------------
 
@@ -242,6 +267,8 @@ class ExaminedGame:
             clocks[WHITE],
             clocks[BLACK],
             self.line[ply - 1].time_ms if ply else 0,
+            ply=ply,
+            recent=recent_moves(self.line[:ply]),
         )
 
     def board_message(self) -> PositionBoard:
@@ -310,6 +337,7 @@ def start_examining(core: Core, session: Session, exam: ExaminedGame, batch: Bat
     for other in core.world.online.values():
         if DG.GAME_STARTED in other.level2:
             batch.add(other, listed)
+    core.registry.table_started(exam, batch)
 
 
 def stop_examining(core: Core, session: Session, batch: Batch) -> bool:
@@ -530,8 +558,9 @@ async def find_record(ctx: Context, args: str) -> GameRecord | None:
         return None
     if words[0].startswith("#"):
         found = None
-        if words[0][1:].isdigit():
-            found = await asyncio.to_thread(store.game, int(words[0][1:]))
+        game_id = parse_number(words[0][1:])
+        if game_id is not None:
+            found = await asyncio.to_thread(store.game, game_id)
         if found is None:
             ctx.reply(f"There is no stored game {words[0]}.")
         return found
@@ -542,15 +571,14 @@ async def find_record(ctx: Context, args: str) -> GameRecord | None:
         ctx.reply(f"{name} has no history games.")
         return None
     which = words[1] if len(words) > 1 else "-1"
-    try:
-        number = int(which)
-    except ValueError:
+    index = parse_number(which, signed=True)
+    if index is None:
         ctx.reply(f"Usage: {ctx.command} <name> [game number] | #id")
         return None
-    if 1 <= number <= len(records):
-        return records[number - 1]
-    if -len(records) <= number <= -1:
-        return records[number]
+    if 1 <= index <= len(records):
+        return records[index - 1]
+    if -len(records) <= index <= -1:
+        return records[index]
     ctx.reply(f"There is no history game {which} for {name}.")
     return None
 
@@ -640,6 +668,8 @@ async def sposition(ctx: Context, args: str) -> None:
         record.white_clock,
         record.black_clock,
         moves[-1].time_ms if moves else 0,
+        ply=len(moves),
+        recent=recent_moves(moves),
     )
     ctx.reply(f"Position of {record.white} vs. {record.black} ({len(moves)} half-moves):")
     ctx.batch.add(ctx.session, isolated_board(board, facts))
@@ -661,7 +691,7 @@ async def examine(ctx: Context, args: str) -> None:
     if examining(core, session) is not None:
         ctx.reply("You are already examining a game.")
         return
-    if session in core.play.by_player:
+    if core.play.busy(session):
         ctx.reply("You are playing a game.")
         return
     if not args.strip():
@@ -671,7 +701,7 @@ async def examine(ctx: Context, args: str) -> None:
         record = await find_record(ctx, args)
         if record is None:
             return
-        if examining(core, session) is not None or session in core.play.by_player:
+        if examining(core, session) is not None or core.play.busy(session):
             ctx.reply("You are busy.")  # something started while the store answered
             return
         start, moves = replay(record)
@@ -696,8 +726,9 @@ def _steps(ctx: Context, args: str) -> int | None:
     text = args.strip()
     if not text:
         return 1
-    if text.isdigit() and int(text) > 0:
-        return int(text)
+    steps = parse_number(text)
+    if steps is not None and steps > 0:
+        return steps
     ctx.reply(f"Usage: {ctx.command} [number of half-moves]")
     return None
 
@@ -921,14 +952,12 @@ async def boardinfo(ctx: Context, args: str) -> None:
     if exam is None:
         return
     words = args.split()
-    numbers_ok = len(words) in (3, 4) and all(
-        w.lstrip("-").isdigit() for w in (words[0], *words[3:])
-    )
+    kind = parse_number(words[0], signed=True) if words else None
+    color = parse_number(words[3], signed=True) if len(words) == 4 else 0
     squares = [_square(w) for w in words[1:3]]
-    if not numbers_ok or None in squares:
+    if len(words) not in (3, 4) or kind is None or color is None or None in squares:
         ctx.reply("Usage: boardinfo <type> <square-a> <square-b> [<color>]")
         return
-    kind, color = int(words[0]), int(words[3]) if len(words) == 4 else 0
     a, b = str(squares[0]), str(squares[1])
     name, number = ctx.session.name, exam.number
     record = dg.Boardinfo(number, name, kind, a, b, color)

@@ -48,6 +48,7 @@ async def finger(ctx: Context, args: str) -> None:
             f"On for: {minutes} mins   Idle: {idle} secs",
         ]
     else:
+        await ctx.core.writes.settled(name)  # notes the player set are stored
         account = await asyncio.to_thread(ctx.store.load, name)
         if account is None:
             ctx.reply(f'There is no player matching the name "{name}".')

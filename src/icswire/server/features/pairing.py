@@ -6,9 +6,12 @@ Seeks (``seek``, ``unseek``, ``sought``, ``play``)
   defaults to 0; a seek is unrated, for either colour, wild 0, for ratings 0-9999 and
   automatic unless it says otherwise. Seeks are numbered 1..1999 (DG_SEEK, 50); a player
   keeps at most :data:`MAX_SEEKS` of them, and seeking again with the same terms replaces
-  the old ad (DG_SEEK_REMOVED reason 4). A new automatic seek that matches an automatic
-  seek already posted (same time, increment, rated, wild; colours that fit together; each
-  player within the other's rating range) starts the game at once and is never posted.
+  the old ad (DG_SEEK_REMOVED reason 4). One address posts at most
+  :attr:`~icswire.server.core.limits.Limits.seeks_per_address` (10) at once, so that many
+  guests from one machine cannot fill the table for everybody else. A new automatic seek
+  that matches an automatic seek already posted (same time, increment, rated, wild;
+  colours that fit together; each player within the other's rating range) starts the game
+  at once and is never posted.
 
   Those who fit a seek (rated needs a registered player, and a rating in the range) are
   told of it: DG_SEEK if they have it on (the seeker too), else the FICS text
@@ -58,14 +61,25 @@ import chess
 
 from icswire.boards.positions import CHESS960, CRAZYHOUSE, new_board
 from icswire.protocol import datagrams as dg
+from icswire.protocol import ivars
 from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.boards import BLACK, WHITE
 from icswire.server.core.hub import CommandSet, Context
 from icswire.server.core.names import name_key
+from icswire.server.core.numbers import parse_number
+from icswire.server.core.offers import Offer, Offers
 from icswire.server.core.ratings import rating_type, update
 from icswire.server.core.records import GameRecord
-from icswire.server.core.render import Batch, Datagram, PerReceiver, TextOrDatagram, lines
+from icswire.server.core.render import (
+    Batch,
+    Datagram,
+    Message,
+    PerReceiver,
+    TextOrDatagram,
+    lines,
+)
+from icswire.server.core.store import StoreUnavailable
 from icswire.server.core.tables import Table, Terms
 
 if TYPE_CHECKING:
@@ -95,7 +109,7 @@ MAX_INCREMENT = 999
 #: DG_SEEK_REMOVED reasons.
 SEEKER_LEFT, SEEKER_PLAYING, SEEK_REMOVED, SEEK_REPLACED = 1, 2, 3, 4
 GUESTS_UNRATED = "Unregistered players cannot play rated games."
-_RANGE = re.compile(r"(\d{0,4})-(\d{0,4})")
+_RANGE = re.compile(r"([0-9]{0,4})-([0-9]{0,4})")
 COMMANDS = CommandSet()
 command = COMMANDS.command
 _WILD_WORDS = {"fr": CHESS960, "chess960": CHESS960, "zh": CRAZYHOUSE, "crazyhouse": CRAZYHOUSE}
@@ -138,6 +152,7 @@ class Challenge:
     color: bool | None  # the challenger's request; None either
     adjourned: GameRecord | None = None
     assessment: dict[Session, tuple[int, int, int]] = field(default_factory=dict)
+    offer: Offer | None = None  # its number among the pending offers (iset pendinfo)
 
     def involves(self, session: Session) -> bool:
         return session is self.challenger or session is self.receiver
@@ -159,9 +174,14 @@ class Pairing:
     challenges: list[Challenge] = field(default_factory=list)
     starting: set[Session] = field(default_factory=set)  # a game is being created for them
     last_color: dict[str, bool] = field(default_factory=dict)  # by name key
+    offers: Offers = field(default_factory=Offers)  # the server's, given at install
 
     def seeks_of(self, session: Session) -> list[Seek]:
         return [s for s in self.seeks.values() if s.seeker is session]
+
+    def seeks_from(self, host: str) -> list[Seek]:
+        """The seeks posted from one address (Limits.seeks_per_address)."""
+        return [s for s in self.seeks.values() if s.seeker.host == host]
 
     def free_index(self) -> int | None:
         for index in range(1, MAX_SEEK_INDEX + 1):
@@ -200,6 +220,12 @@ def _seek_rating(player: Session, kind: str) -> str:
         return "++++"
     rating = _rating(player, kind)[0]
     return str(rating) if rating else "----"
+
+
+def same_player(one: Session, other: Session) -> bool:
+    """The same account (or guest name) on both sides: players are compared by name, not
+    by session, so nobody is ever paired with himself."""
+    return name_key(one.name) == name_key(other.name)
 
 
 def _playing(state: Pairing, core: Core, session: Session) -> bool:
@@ -271,18 +297,26 @@ def _seek_announcement(seek: Seek) -> str:
     return f'{player.name} ({rating}) seeking {_seek_words(seek)} ("play {seek.index}" to respond)'
 
 
-def _seekinfo_line(seek: Seek) -> str:
-    """FICS's ``<s>`` line (``iset seekinfo 1``)."""
+def _seekinfo_record(seek: Seek, own: bool = False) -> ivars.Seek:
+    """FICS's ``<s>`` line (``iset seekinfo 1``; ``<sn>`` for the seeker's own seek with
+    ``iset showownseek 1``): titles as two hex digits (1 unregistered), the rating with its
+    provshow character (`` `` established, ``P`` provisional), FICS's type name."""
     t, player = seek.terms, seek.seeker
     rating, note = _rating(player, t.rating_type)
     color = "?" if seek.color is None else ("W" if seek.color == WHITE else "B")
-    return (
-        f"<s> {seek.index} w={player.name} ti={0 if player.registered else 1:02x}"
-        f" rt={rating}{' ' if note == 2 else 'P'} t={t.initial} i={t.increment}"
-        f" r={'r' if t.rated else 'u'} tp={t.rating_type.lower()} c={color}"
-        f" rr={seek.low}-{seek.high} a={'f' if seek.manual else 't'}"
-        f" f={'t' if seek.formula else 'f'}"
-    )
+    return ivars.Seek(
+        seek.index, player.name, f"{0 if player.registered else 1:02x}", rating,
+        " " if note == 2 else "P", t.initial, t.increment, t.rated, t.fics_type, color,
+        seek.low, seek.high, not seek.manual, seek.formula, own=own,
+    )  # fmt: skip
+
+
+def _seekinfo_line(seek: Seek, own: bool = False) -> str:
+    return ivars.format_seek(_seekinfo_record(seek, own))
+
+
+def _sees_own(session: Session) -> bool:
+    return bool(session.ivariables["seekinfo"] and session.ivariables["showownseek"])
 
 
 def _sought_row(seek: Seek) -> str:
@@ -307,7 +341,7 @@ def _fits(seek: Seek, player: Session) -> bool:
 def _pairs_with(old: Seek, new: Seek) -> bool:
     """Do two automatic seeks of two players make a game?"""
     return (
-        old.seeker is not new.seeker
+        not same_player(old.seeker, new.seeker)
         and old.terms == new.terms
         and not old.manual
         and not new.manual
@@ -321,27 +355,45 @@ def _pairs_with(old: Seek, new: Seek) -> bool:
 
 
 def _remove_seek(core: Core, state: Pairing, seek: Seek, reason: int, batch: Batch) -> None:
-    if state.seeks.get(seek.index) is not seek:
+    _remove_seeks(core, state, [seek], reason, batch)
+
+
+def _remove_seeks(
+    core: Core, state: Pairing, seeks: Iterable[Seek], reason: int, batch: Batch
+) -> None:
+    """Seeks are gone: DG_SEEK_REMOVED each, and one ``<sr> N...`` line to those with
+    ``iset seekinfo`` or ``iset seekremove`` (FICS help ``iv_seekremove``)."""
+    gone = [seek for seek in seeks if state.seeks.get(seek.index) is seek]
+    if not gone:
         return
-    del state.seeks[seek.index]
-    gone = Datagram(dg.SeekRemoved(seek.index, reason))
-    info = lines(f"<sr> {seek.index}")
+    for seek in gone:
+        del state.seeks[seek.index]
+    numbers = tuple(seek.index for seek in gone)
+    info = lines(ivars.format_seeks_removed(ivars.SeeksRemoved(numbers)))
+    datagrams = [Datagram(dg.SeekRemoved(seek.index, reason)) for seek in gone]
+    seeker = gone[0].seeker
     for other in core.world.online.values():
-        if other is seek.seeker and reason == SEEKER_LEFT:
+        if other is seeker and reason == SEEKER_LEFT:
             continue
         if DG.SEEK_REMOVED in other.level2:
-            batch.add(other, gone)
-        if other.ivariables["seekinfo"] or other.ivariables["seekremove"]:
+            for datagram in datagrams:
+                batch.add(other, datagram)
+        told = other.ivariables["seekremove"] or (
+            other.ivariables["seekinfo"] and (other is not seeker or _sees_own(other))
+        )
+        if told:
             batch.add(other, info)
 
 
 def _remove_challenge(
     state: Pairing, challenge: Challenge, why: str, batch: Batch, to: Iterable[Session] = ()
 ) -> None:
-    """Take a challenge away: DG_MATCH_REMOVED with ``why`` to both (or to ``to``)."""
+    """Take a challenge away: DG_MATCH_REMOVED with ``why`` to both (or to ``to``), and
+    ``<pr>`` for its offer number."""
     if challenge not in state.challenges:
         return
     state.challenges.remove(challenge)
+    state.offers.close(challenge.offer, batch)
     record = dg.MatchRemoved(challenge.challenger.name, challenge.receiver.name, why)
     receivers = list(to) or [challenge.challenger, challenge.receiver]
     batch.add_all(receivers, Datagram(record))
@@ -353,8 +405,7 @@ def players_busy(core: Core, players: Iterable[Session], batch: Batch) -> None:
     state = core.state(Pairing)
     players = list(players)
     for player in players:
-        for seek in state.seeks_of(player):
-            _remove_seek(core, state, seek, SEEKER_PLAYING, batch)
+        _remove_seeks(core, state, state.seeks_of(player), SEEKER_PLAYING, batch)
     for player in players:
         for challenge in state.challenges_of(player):
             other = challenge.other(player)
@@ -383,8 +434,7 @@ def player_left(core: Core, session: Session) -> None:
     if not state.seeks_of(session) and not state.challenges_of(session):
         return
     batch = Batch(CN.SCN_LOGOUT, None, issuer_name=session.name)
-    for seek in state.seeks_of(session):
-        _remove_seek(core, state, seek, SEEKER_LEFT, batch)
+    _remove_seeks(core, state, state.seeks_of(session), SEEKER_LEFT, batch)
     for challenge in state.challenges_of(session):
         other = challenge.other(session)
         if session is challenge.challenger:
@@ -432,8 +482,8 @@ def _parse(words: list[str], seek: bool) -> _Asked | str:
     tokens: Iterator[str] = iter(words)
     for token in tokens:
         word = token.lower()
-        if word.isdigit():
-            asked.times.append(int(word))
+        if (value := parse_number(word)) is not None:
+            asked.times.append(value)
         elif word in ("r", "rated"):
             asked.rated = True
         elif word in ("u", "unrated"):
@@ -443,12 +493,12 @@ def _parse(words: list[str], seek: bool) -> _Asked | str:
         elif word in ("b", "black"):
             asked.color = BLACK
         elif word == "wild":
-            number = next(tokens, "")
-            if not number.isdigit():
+            wild = parse_number(next(tokens, ""))
+            if wild is None:
                 return "Usage: wild <number>"
-            asked.wild = int(number)
-        elif word.startswith("wild") and word[4:].lstrip("/").isdigit():
-            asked.wild = int(word[4:].lstrip("/"))
+            asked.wild = wild
+        elif word.startswith("wild") and (wild := parse_number(word[4:].lstrip("/"))) is not None:
+            asked.wild = wild
         elif word in _WILD_WORDS:
             asked.wild = _WILD_WORDS[word]
         elif seek and (found := _RANGE.fullmatch(word)):
@@ -517,8 +567,11 @@ async def _start(
     black: Session,
     terms: Terms,
     resumed: GameRecord | None = None,
-) -> Table:
-    """Clear both players' seeks and challenges, then start the game."""
+) -> Table | None:
+    """Clear both players' seeks and challenges, then start the game (None when it could
+    not be stored: then it did not start, and the seeks and challenges stay gone)."""
+    if same_player(white, black):
+        raise ValueError(f"{white.name} cannot play himself")
     state = core.state(Pairing)
     players_busy(core, (white, black), batch)
     state.starting |= {white, black}
@@ -529,6 +582,8 @@ async def _start(
         start = chess.Board.from_chess960_pos(random.randrange(960))
     try:
         game = await core.play.start(white, black, terms, batch, start=start, resumed=resumed)
+    except StoreUnavailable:  # the game could not be stored: it did not start, both were told
+        return None
     finally:
         state.starting -= {white, black}
     state.last_color[name_key(white.name)] = WHITE
@@ -577,6 +632,8 @@ async def seek_(ctx: Context, args: str) -> None:
     if _playing(state, core, session):
         ctx.reply("You cannot seek while you are playing a game.")
         return
+    if ctx.too_fast("seek"):
+        return
     new = Seek(0, session, terms, asked.color, asked.low, asked.high, asked.manual, asked.formula)
     replaced = [s for s in state.seeks_of(session) if s.same_ad(new)]
     if not replaced and len(state.seeks_of(session)) >= MAX_SEEKS:
@@ -584,7 +641,8 @@ async def seek_(ctx: Context, args: str) -> None:
         return
     for old in sorted(state.seeks.values(), key=lambda s: s.index):
         if _pairs_with(old, new) and not _playing(state, core, old.seeker):
-            ctx.reply(f"Your seek matches one posted by {old.seeker.name}.")
+            # FICS's words, which PyChess reads (then the Creating lines)
+            ctx.reply(f"Your seek matches one already posted by {old.seeker.name}.")
             ctx.batch.add(
                 old.seeker,
                 lines(f"Your seek {old.index} matches one posted by {session.name}."),
@@ -592,6 +650,10 @@ async def seek_(ctx: Context, args: str) -> None:
             white, black = _colors(state, old.seeker, old.color, session, new.color)
             await _start(core, ctx.batch, white, black, terms)
             return
+    cap = core.limits.seeks_per_address
+    if cap and len(state.seeks_from(session.host)) - len(replaced) >= cap:
+        ctx.reply(f"Sorry, there are already {cap} seeks from your address; try again later.")
+        return
     for old in replaced:
         _remove_seek(core, state, old, SEEK_REPLACED, ctx.batch)
     index = state.free_index()
@@ -608,7 +670,9 @@ async def seek_(ctx: Context, args: str) -> None:
 
 
 def _announce_seek(core: Core, seek: Seek, batch: Batch) -> int:
-    """DG_SEEK or the text to those who fit the seek; how many saw it."""
+    """DG_SEEK or the text to those who fit the seek and set ``seek``; ``<s>`` to those
+    with ``iset seekinfo`` (``<sn>`` to the seeker with ``iset showownseek``); how many
+    saw it."""
     record = _seek_record(seek)
     told = TextOrDatagram((_seek_announcement(seek),), DG.SEEK, record)
     own = Datagram(record)
@@ -619,12 +683,42 @@ def _announce_seek(core: Core, seek: Seek, batch: Batch) -> int:
         mine = other is seek.seeker
         if mine:
             batch.add(other, own)
-        elif _fits(seek, other) and (DG.SEEK in other.level2 or other not in playing):
+            if _sees_own(other):
+                batch.add(other, lines(_seekinfo_line(seek, own=True)))
+            continue
+        if _fits(seek, other) and (
+            DG.SEEK in other.level2 or (other not in playing and other.variables["seek"])
+        ):
             batch.add(other, told)
             seen += 1
-        if other.ivariables["seekinfo"] and (not mine or other.ivariables["showownseek"]):
+        if other.ivariables["seekinfo"]:
             batch.add(other, info)
     return seen
+
+
+def seek_list(core: Core, session: Session) -> list[Message]:
+    """``iset seekinfo 1``: ``<sc>``, then an ``<s>`` line for every seek (FICS help
+    ``iv_seekinfo``; the seeker's own as ``<sn>`` with ``iset showownseek``)."""
+    state = core.state(Pairing)
+    shown: list[Message] = [lines(ivars.format_seeks_cleared(ivars.SeeksCleared()))]
+    for index in sorted(state.seeks):
+        seek = state.seeks[index]
+        if seek.seeker is not session:
+            shown.append(lines(_seekinfo_line(seek)))
+        elif _sees_own(session):
+            shown.append(lines(_seekinfo_line(seek, own=True)))
+    return shown
+
+
+def variable_set(core: Core, session: Session, name: str, value: Any, batch: Batch) -> None:
+    """``iset seekinfo 1`` brings the seeks, ``iset pendinfo 1`` the pending offers."""
+    if not value:
+        return
+    if name == "seekinfo":
+        for message in seek_list(core, session):
+            batch.add(session, message)
+    elif name == "pendinfo":
+        core.state(Pairing).offers.send_all(session, batch)
 
 
 @command("unseek", CN.CN_UNSEEKING, "unseek [number]")
@@ -633,16 +727,20 @@ async def unseek(ctx: Context, args: str) -> None:
     mine = state.seeks_of(ctx.session)
     word = args.strip()
     if word:
-        if not word.isdigit() or int(word) not in {s.index for s in mine}:
+        index = parse_number(word)
+        if index is None or index not in {s.index for s in mine}:
             ctx.reply(f"You have no seek number {word}.")
             return
-        mine = [state.seeks[int(word)]]
+        seek = state.seeks[index]
+        _remove_seeks(ctx.core, state, [seek], SEEK_REMOVED, ctx.batch)
+        ctx.reply(f"Your seek {seek.index} has been removed.")
+        return
     if not mine:
         ctx.reply("You have no active seeks.")
         return
-    for seek in mine:
-        ctx.reply(f"Your seek {seek.index} has been removed.")
-        _remove_seek(ctx.core, state, seek, SEEK_REMOVED, ctx.batch)
+    # FICS: the <sr> line, then the text PyChess reads after it
+    _remove_seeks(ctx.core, state, mine, SEEK_REMOVED, ctx.batch)
+    ctx.reply("Your seeks have been removed.")
 
 
 @command("sought", CN.CN_SOUGHT, "sought [all]")
@@ -665,8 +763,9 @@ async def play(ctx: Context, args: str) -> None:
     if not word:
         ctx.reply("Usage: play <number|name>")
         return
-    if word.isdigit():
-        seek = state.seeks.get(int(word))
+    index = parse_number(word)
+    if index is not None:
+        seek = state.seeks.get(index)
     else:
         seeker = ctx.world.find(word)
         found = state.seeks_of(seeker) if seeker is not None else []
@@ -674,7 +773,7 @@ async def play(ctx: Context, args: str) -> None:
     if seek is None:
         ctx.reply("That seek is not available.")
         return
-    if seek.seeker is session:
+    if same_player(seek.seeker, session):
         ctx.reply("You cannot respond to your own seek.")
         return
     if _playing(state, core, session):
@@ -740,7 +839,7 @@ def _opponent(ctx: Context, name: str) -> Session | None:
     if receiver is None:
         ctx.reply(f'No user named "{name}" is logged in.')
         return None
-    if receiver is session:
+    if same_player(receiver, session):
         ctx.reply("You can't match yourself.")
         return None
     if _playing(state, core, session):
@@ -777,6 +876,9 @@ async def _challenge(
         if fits and same_game:
             await _accept(ctx, theirs, color)
             return
+    if ctx.too_fast("match"):
+        return
+    if theirs is not None:
         batch.add(
             receiver, lines(f"{session.name} declines your offer and proposes a counteroffer.")
         )
@@ -800,6 +902,9 @@ async def _challenge(
         return
     state.challenges.append(new)
     text = challenge_text(new)
+    new.offer = state.offers.open(
+        "match", session, receiver, batch, text.removesuffix("."), owner=new
+    )
     batch.add(
         receiver,
         lines(
@@ -813,31 +918,50 @@ async def _challenge(
     batch.add(session, message)
 
 
-def _offers(ctx: Context, name: str, to_me: bool, verb: str) -> Challenge | None:
-    """The one challenge ``name`` names (to me, or from me), or None after saying why."""
-    state = ctx.core.state(Pairing)
+#: The kinds of offers ``accept``, ``decline`` and ``withdraw`` take as a word.
+OFFER_KINDS = ("match", "draw", "abort", "adjourn", "takeback")
+
+
+def _offers(ctx: Context, word: str, to_me: bool, verb: str) -> Offer | None:
+    """The one pending offer ``word`` names, to me (or from me): by its number (as
+    ``<pf>`` showed it), its kind, or the other player's name; the only one when ``word``
+    is empty. None after saying why."""
+    offers = ctx.core.state(Offers)
     session = ctx.session
-    if to_me:
-        mine = [c for c in state.challenges if c.receiver is session]
-        other_of = [(c, c.challenger) for c in mine]
-    else:
-        mine = [c for c in state.challenges if c.challenger is session]
-        other_of = [(c, c.receiver) for c in mine]
-    if not name:
+    mine = offers.to(session) if to_me else offers.sent_by(session)
+    if not word:
         if len(mine) == 1:
             return mine[0]
         if not mine:
             ctx.reply(f"You have no offers to {verb}.")
         else:
-            ctx.reply(f'You have more than one offer; say which one to {verb} ("pending").')
+            ctx.reply(
+                f"You have more than one offer to {verb}.",
+                f'Use "pending" to see them and "{verb} n" to choose which one.',
+            )
         return None
-    key = name_key(name)
-    exact = [c for c, other in other_of if name_key(other.name) == key]
-    found = exact or [c for c, other in other_of if name_key(other.name).startswith(key)]
-    if len(found) == 1:
+    if word.isdigit():
+        found = [o for o in mine if o.number == int(word)]
+        if not found:
+            ctx.reply('Out of range. Use "pending" to see the list of offers.')
+            return None
+        return found[0]
+    if word.lower() in OFFER_KINDS:
+        found = [o for o in mine if o.kind == word.lower()]
+        if not found:
+            ctx.reply(f"There are no pending {word.lower()} offers.")
+            return None
+        return found[0]
+    key = name_key(word)
+
+    def other(offer: Offer) -> str:
+        return name_key((offer.sender if to_me else offer.receiver).name)
+
+    found = [o for o in mine if other(o) == key] or [o for o in mine if other(o).startswith(key)]
+    if len({other(o) for o in found}) == 1:
         return found[0]
     direction = "from" if to_me else "to"
-    ctx.reply(f"There are no offers pending {direction} {name}.")
+    ctx.reply(f"There are no offers pending {direction} {word}.")
     return None
 
 
@@ -864,18 +988,27 @@ async def _accept(ctx: Context, challenge: Challenge, wants: bool | None = None)
     await _start(core, batch, white, black, challenge.terms, resumed=record)
 
 
-@command("accept", CN.CN_ACCEPT, "accept [name]")
+@command("accept", CN.CN_ACCEPT, "accept [n|name|kind]")
 async def accept(ctx: Context, args: str) -> None:
-    challenge = _offers(ctx, args.strip(), to_me=True, verb="accept")
-    if challenge is not None:
-        await _accept(ctx, challenge)
-
-
-@command("decline", CN.CN_DECLINE, "decline [name]")
-async def decline(ctx: Context, args: str) -> None:
-    challenge = _offers(ctx, args.strip(), to_me=True, verb="decline")
-    if challenge is None:
+    offer = _offers(ctx, args.strip(), to_me=True, verb="accept")
+    if offer is None:
         return
+    if isinstance(offer.owner, Challenge):
+        await _accept(ctx, offer.owner)
+    elif offer.accept is not None:
+        await offer.accept(ctx)
+
+
+@command("decline", CN.CN_DECLINE, "decline [n|name|kind]")
+async def decline(ctx: Context, args: str) -> None:
+    offer = _offers(ctx, args.strip(), to_me=True, verb="decline")
+    if offer is None:
+        return
+    if not isinstance(offer.owner, Challenge):
+        if offer.decline is not None:
+            await offer.decline(ctx)
+        return
+    challenge = offer.owner
     name = ctx.session.name
     ctx.reply(f"You decline the match offer from {challenge.challenger.name}.")
     ctx.batch.add(challenge.challenger, lines(f"{name} declines the match offer."))
@@ -884,11 +1017,16 @@ async def decline(ctx: Context, args: str) -> None:
     )
 
 
-@command("withdraw", CN.CN_DECLINE, "withdraw [name]")
+@command("withdraw", CN.CN_DECLINE, "withdraw [n|name|kind]")
 async def withdraw(ctx: Context, args: str) -> None:
-    challenge = _offers(ctx, args.strip(), to_me=False, verb="withdraw")
-    if challenge is None:
+    offer = _offers(ctx, args.strip(), to_me=False, verb="withdraw")
+    if offer is None:
         return
+    if not isinstance(offer.owner, Challenge):
+        if offer.withdraw is not None:
+            await offer.withdraw(ctx)
+        return
+    challenge = offer.owner
     name = ctx.session.name
     ctx.reply(f"You withdraw the match offer to {challenge.receiver.name}.")
     ctx.batch.add(challenge.receiver, lines(f"{name} withdraws the match offer."))
@@ -995,7 +1133,7 @@ async def resume(ctx: Context, args: str) -> None:
             return
     for record in records:
         other = ctx.world.find(_opponent_name(record, session))
-        if other is not None and other.registered and other is not session:
+        if other is not None and other.registered and not same_player(other, session):
             if _opponent(ctx, other.name) is None:
                 return
             await _offer_resume(ctx, other, record)
@@ -1005,7 +1143,13 @@ async def resume(ctx: Context, args: str) -> None:
 
 def install(core: Core) -> None:
     """Pairing on ``core``: its commands and hooks."""
+    core.state(Pairing).offers = core.state(Offers)
     registry = core.registry
     registry.add_commands(COMMANDS)
+    registry.variable_set.append(
+        lambda session, name, value, batch, interface: (
+            variable_set(core, session, name, value, batch) if interface else None
+        )
+    )
     registry.dg_on.append(lambda session, number, batch: send_lists(core, session, number, batch))
     registry.left.append(lambda session: player_left(core, session))

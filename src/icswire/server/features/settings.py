@@ -13,11 +13,21 @@ from icswire.protocol import datagrams as dg
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.commands import first_word
 from icswire.server.core.hub import CommandSet, Context
+from icswire.server.core.numbers import parse_number
 from icswire.server.core.render import Datagram
-from icswire.server.core.variables import IVARIABLES, NOTES, VARIABLES, Variable, VariableTable
+from icswire.server.core.variables import (
+    IVARIABLES,
+    NOTES,
+    VARIABLES,
+    BadValue,
+    NoSuchVariable,
+    Variable,
+    VariableTable,
+)
 
 if TYPE_CHECKING:
     from icswire.server.core.hub import Core
+    from icswire.server.core.session import Session
 
 COMMANDS = CommandSet()
 command = COMMANDS.command
@@ -61,6 +71,18 @@ async def show_ivars(ctx: Context, args: str) -> None:
     )
 
 
+def _no_such(exc: NoSuchVariable, ivariable: bool) -> str:
+    """FICS's words for a name that is no variable: ``com_set`` for ``set``, and for
+    ``iset`` what FICS (and FatICS after it) says of ivariables."""
+    if ivariable:
+        if exc.matches:
+            return f'Ambiguous ivariable "{exc.word}". Matches: {" ".join(exc.matches)}'
+        return f'No such ivariable "{exc.word}".'
+    if exc.matches:
+        return f"Ambiguous variable name {exc.word}."
+    return f"No such variable name {exc.word}."
+
+
 @command("set", CN.CN_SET, "set <variable> [value]")
 async def set_(ctx: Context, args: str) -> None:
     name, value = first_word(args)
@@ -69,14 +91,43 @@ async def set_(ctx: Context, args: str) -> None:
         return
     try:
         variable = VARIABLES.find(name)
-        parsed = variable.parse(value) if value or variable.kind == "str" else None
-    except ValueError as exc:
-        ctx.reply(str(exc))
+    except NoSuchVariable as exc:
+        ctx.reply(_no_such(exc, ivariable=False))
         return
+    if not value and variable.kind == "bool":  # FICS: a boolean without a value toggles
+        parsed: Any = 0 if _current(ctx.session, variable) else 1
+    else:
+        try:
+            parsed = variable.parse(value) if value or variable.kind == "str" else None
+        except BadValue:
+            parsed = None
     if parsed is None:
-        ctx.reply(f"Bad value given for variable {variable.name}.")
+        ctx.reply(f"Bad value given for variable {name}.")
         return
     await apply_variable(ctx, variable, parsed)
+
+
+def _current(session: Session, variable: Variable) -> Any:
+    if variable.name == "level1":
+        return session.level1
+    return session.variables[variable.name]
+
+
+def _set_text(variable: Variable, value: Any) -> tuple[str, ...]:
+    """What ``set`` answers, in FICS's words where FICS has its own (``variable.c``)."""
+    name = variable.name
+    if name == "style":
+        return (f"Style {value} set.",)
+    if name == "availinfo":
+        return (
+            f"availinfo set to {value}.",
+            "You will receive info on who is available to play."
+            if value
+            else "You are no longer receiving info on who is available to play.",
+        )
+    if variable.on_text:
+        return (variable.on_text if value else variable.off_text,)
+    return (f"{name} set to {value}.",)
 
 
 async def apply_variable(ctx: Context, variable: Variable, value: Any) -> None:
@@ -91,51 +142,65 @@ async def apply_variable(ctx: Context, variable: Variable, value: Any) -> None:
         session.variables["prompt"] = VARIABLES.defaults["prompt"]
         ctx.reply("Prompt set to the default.")
     else:
-        ctx.reply(f"{variable.name} set to {value}.")
+        ctx.reply(*_set_text(variable, value))
     ctx.batch.add(session, world.my_variable(session, variable.name))
     if variable.name == "open":
         world.open_changed(session, ctx.batch)
+        playing = ctx.core.play.by_player
+        if session not in playing:
+            world.availability_changed(session, bool(value), ctx.batch, playing.keys())
     elif variable.name in ("shout", "sshout"):
         world.shouts_changed(session, ctx.batch)
+    ctx.core.registry.variable_changed(session, variable.name, value, ctx.batch, False)
     stored = session.level1 if variable.name == "level1" else session.variables[variable.name]
-    await ctx.save("save_setting", variable.name, str(stored) if stored != "" else None)
+    ctx.save("save_setting", variable.name, str(stored) if stored != "" else None)
 
 
-@command("style", CN.CN_STYLE, "style <10|12|13>")
+@command("style", CN.CN_STYLE, "style <1-13>")
 async def style(ctx: Context, args: str) -> None:
+    variable = VARIABLES.by_name["style"]
     try:
-        value = VARIABLES.by_name["style"].parse(args)
-    except ValueError as exc:
-        ctx.reply(str(exc))
+        value = variable.parse(args)
+    except BadValue:
+        ctx.reply("Bad value given for variable style.")
         return
-    await apply_variable(ctx, VARIABLES.by_name["style"], value)
+    await apply_variable(ctx, variable, value)
 
 
-@command("iset", CN.CN_SET, "iset <variable> <0|1>")
+@command("iset", CN.CN_SET, "iset <variable> [0|1]")
 async def iset(ctx: Context, args: str) -> None:
     name, value = first_word(args)
     session = ctx.session
+    if not name:
+        ctx.reply("Usage: iset <variable> [0|1]")
+        return
+    if session.ivariables["lock"]:  # FICS's com_iset: nothing changes once locked
+        ctx.reply("Cannot alter: Interface setting locked.")
+        return
     try:
         variable = IVARIABLES.find(name)
-        parsed = variable.parse(value)
-    except ValueError as exc:
-        ctx.reply(str(exc))
+    except NoSuchVariable as exc:
+        ctx.reply(_no_such(exc, ivariable=True))
         return
-    if session.ivariables["lock"] and variable.name != "lock":
-        ctx.reply("Cannot alter: Interface setting locked.")
+    try:
+        parsed = variable.parse(value) if value else 1 - session.ivariables[variable.name]
+    except BadValue:
+        ctx.reply(f'Bad value given for ivariable "{variable.name}".')
         return
     session.ivariables[variable.name] = parsed
     ctx.reply(f"{variable.name} {'set' if parsed else 'unset'}.")
     ctx.batch.add(session, ctx.world.my_variable(session, variable.name))
+    ctx.core.registry.variable_changed(session, variable.name, parsed, ctx.batch, True)
 
 
 @command("set-2", CN.CN_SET2, "set-2 <datagram> <0|1>")
 async def set2(ctx: Context, args: str) -> None:
-    number, value = first_word(args)
-    if not number.isdigit() or value not in ("0", "1") or int(number) > 255:
+    word, value = first_word(args)
+    dg_number = parse_number(word)
+    if dg_number is None or value not in ("0", "1") or dg_number > 255:
         ctx.reply("Usage: set-2 <datagram number> <0|1>")
         return
-    dg_number, on = int(number), value == "1"
+    on = value == "1"
     session = ctx.session
     session.level2 = session.level2 | {dg_number} if on else session.level2 - {dg_number}
     ctx.batch.add(session, Datagram(dg.Set2(dg_number, on)))
@@ -159,7 +224,7 @@ async def alias(ctx: Context, args: str) -> None:
     else:
         aliases[word.lower()] = expansion
         ctx.reply(f"Alias '{word}' set.")
-        await ctx.save("save_alias", word.lower(), expansion)
+        ctx.save("save_alias", word.lower(), expansion)
 
 
 @command("unalias", CN.SCN_MISCELLANEOUS, "unalias <word>")
@@ -169,7 +234,7 @@ async def unalias(ctx: Context, args: str) -> None:
         ctx.reply(f"You have no alias named '{word}'.")
         return
     ctx.reply(f"Alias '{word}' removed.")
-    await ctx.save("save_alias", word, None)
+    ctx.save("save_alias", word, None)
 
 
 def install(core: Core) -> None:

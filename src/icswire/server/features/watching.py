@@ -1,5 +1,5 @@
 """Watching games: ``games``, ``observe``, ``unobserve``, ``follow``, ``allobservers``,
-``refresh``, ``flip``, ``kibitz`` and ``whisper``.
+``moves``, ``refresh``, ``flip``, ``kibitz`` and ``whisper``.
 
 Observers get what players get (icc-formats.txt section 4, "MY GAMES"): DG_STARTED_OBSERVING
 (18), DG_FLIP (39), the moves so far (DG_MOVE_LIST or DG_POSITION_BEGIN(2)) and the clocks
@@ -27,7 +27,9 @@ from icswire.protocol import datagrams as dg
 from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.hub import CommandSet, Context
+from icswire.server.core.movelist import movelist_lines
 from icswire.server.core.names import name_key
+from icswire.server.core.numbers import parse_number
 from icswire.server.core.render import Batch, Datagram, TextOrDatagram, lines
 from icswire.server.core.tables import Table
 from icswire.server.core.texts import rating_text
@@ -73,8 +75,9 @@ def _named_game(ctx: Context, args: str) -> Table | None:
     """The game ``args`` names (a number, or a player who plays or examines it); None and
     the reason told when there is none."""
     text = args.strip().split()[0] if args.strip() else ""
-    if text.isdigit():
-        found = ctx.core.tables.find(int(text))
+    game_number = parse_number(text)
+    if game_number is not None:
+        found = ctx.core.tables.find(game_number)
         if found is None:
             ctx.reply("There is no such game.")
         return found
@@ -91,10 +94,19 @@ def _named_game(ctx: Context, args: str) -> Table | None:
 @command("games", CN.CN_GAMES, "games")
 async def games(ctx: Context, args: str) -> None:
     shown = ctx.core.tables.all()
+    icc = ctx.session.talks_icc
     if not shown:
         ctx.reply("There are no games in progress.")
         return
-    ctx.reply(*(g.games_row() for g in shown), "", f"  {len(shown)} games displayed.")
+    rows = [g.games_row(icc) for g in shown]
+    if icc:
+        examined = sum(g.examined for g in shown)
+        total = (
+            f"{len(shown)} games displayed ({len(shown) - examined} played, {examined} examined)."
+        )
+        ctx.reply(*rows, "", total)
+    else:
+        ctx.reply(*rows, "", f"  {len(shown)} games displayed.")
 
 
 def send_lists(core: Core, session: Session, number: int, batch: Batch) -> None:
@@ -212,7 +224,18 @@ async def follow(ctx: Context, args: str) -> None:
 
 
 def game_started(core: Core, game: Table, batch: Batch) -> None:
-    """A played game began: those who follow one of its players observe it."""
+    """A game began. Its players (examiners) who ``set unobserve`` to 1 or 3 (2 or 3)
+    stop observing other games; for a played game, those who follow one of its players
+    observe it."""
+    bit = 2 if game.examined else 1
+    for seat in game.seats():
+        if seat.variables["unobserve"] & bit:
+            for number in sorted(seat.observing):
+                other = core.tables.find(number)
+                if other is not None and other is not game and seat in other.observers:
+                    unobserve(seat, other, batch)
+    if game.examined:
+        return
     white, black = game.seats()
     keys = {name_key(white.name): white, name_key(black.name): black}
     for follower, followed in list(core.state(Watchers).follows.items()):
@@ -271,6 +294,29 @@ def _game_or_current(ctx: Context, args: str) -> Table | None:
     if game is None:
         ctx.reply("You are neither playing, observing nor examining a game.")
     return game
+
+
+@command("moves", CN.CN_MOVES, "moves [game number|name]")
+async def moves(ctx: Context, args: str) -> None:
+    """FICS's move list of a game being played or examined (:mod:`~icswire.server.core.
+    movelist`); without a game, the one played or examined, else every game observed
+    (FICS's ``com_moves``)."""
+    session = ctx.session
+    if args.strip():
+        game = _named_game(ctx, args)
+        shown = [game] if game is not None else []
+    else:
+        seated = ctx.core.tables.seated(session)
+        if seated is not None:
+            shown = [seated]
+        else:
+            shown = [g for n in sorted(session.observing) if (g := ctx.core.tables.find(n))]
+            if not shown:
+                ctx.reply("You are neither playing, observing nor examining a game.")
+    precise = bool(session.ivariables["ms"])
+    startpos = bool(session.ivariables["startpos"])
+    for game in shown:
+        ctx.reply(*movelist_lines(game.movelist(), precise, startpos))
 
 
 @command("refresh", CN.CN_REFRESH, "refresh [game number|name]")

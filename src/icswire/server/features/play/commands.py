@@ -11,6 +11,7 @@ from icswire.protocol import datagrams as dg
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.boards import BLACK, WHITE
 from icswire.server.core.hub import CommandSet, Context
+from icswire.server.core.numbers import parse_number
 from icswire.server.core.render import Datagram, lines
 from icswire.server.features.play.games import BoardMessage, Game, Games
 
@@ -36,7 +37,9 @@ def _game(ctx: Context) -> Game | None:
 
 
 def _show_offers(ctx: Context, game: Game) -> None:
+    """DG_OFFERS_IN_MY_GAME to the table, ``<pf>``/``<pt>`` to the players."""
     ctx.batch.add_all(game.audience(), Datagram(game.offers_record()))
+    _games(ctx).sync_offers(game, ctx.batch)
 
 
 async def _offer(ctx: Context, kind: str, status: int, mode: int) -> None:
@@ -104,8 +107,9 @@ async def flag(ctx: Context, args: str) -> None:
     if game is None:
         return
     color = game.color_of(ctx.session)
-    if game.board.turn == color or game.clock_now(game.board.turn) > 0:
-        ctx.reply("Your opponent is not out of time.")
+    if game.board.turn == color or not _games(ctx).flag_fell(game):
+        # FICS's words (PyChess reads them as a flag call refused)
+        ctx.reply("Opponent is not out of time, wait for server autoflag.")
         return
     _games(ctx).out_of_time(game, ctx.batch)
 
@@ -115,10 +119,10 @@ async def moretime(ctx: Context, args: str) -> None:
     game = _game(ctx)
     if game is None:
         return
-    if not args.strip().isdigit() or not 1 <= int(args) <= 36000:
+    seconds = parse_number(args.strip())
+    if seconds is None or not 1 <= seconds <= 36000:
         ctx.reply("Usage: moretime <seconds> (1 to 36000)")
         return
-    seconds = int(args)
     color = game.color_of(ctx.session)
     assert color is not None
     opponent = not color
@@ -146,9 +150,16 @@ async def takeback(ctx: Context, args: str) -> None:
     game = _game(ctx)
     if game is None:
         return
-    plies = int(args) if args.strip().isdigit() else 1
+    plies = parse_number(args.strip()) if args.strip() else 1
+    if plies is None:
+        ctx.reply("Usage: takeback [plies]")
+        return
     if not 1 <= plies <= len(game.moves):
-        ctx.reply("There are not that many moves to take back.")
+        # FICS's words, which PyChess reads
+        if game.moves:
+            ctx.reply(f"There are only {len(game.moves)} half moves in your game.")
+        else:
+            ctx.reply("There are no moves in your game.")
         return
     color = game.color_of(ctx.session)
     assert color is not None

@@ -16,12 +16,14 @@ resigns} 1-0``) and DG_MY_GAME_STARTED / DG_MY_GAME_RESULT / DG_GAME_RESULT.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import re
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import chess
@@ -37,16 +39,13 @@ from icswire.boards.positions import (
     CRAZYHOUSE,
     new_board,
     strength,
-    style10_from_board,
-    style12_from_board,
 )
 from icswire.protocol import datagrams as dg
-from icswire.protocol.bughouse import Bughouse, format_b1
 from icswire.protocol.codes import IllegalMoveReason, IsVariation, describe_result
 from icswire.protocol.datagrams import DG, MOVE_PART_DGS
+from icswire.protocol.ivars import DeltaBoard, GameInfo, format_delta_board, format_game_info
 from icswire.protocol.level1 import CommandNumber as CN
-from icswire.protocol.style10 import format_style10
-from icswire.protocol.style12 import format_style12
+from icswire.protocol.timeseal import elapsed
 from icswire.server.core.boards import (
     BLACK,
     COLOR_LETTER,
@@ -54,22 +53,38 @@ from icswire.server.core.boards import (
     BoardFacts,
     PositionBoard,
     ServerMove,
+    board_bytes,
+    board_key,
     illegal_reason,
     isolated_board,
     line_datagrams,
+    recent_moves,
 )
+from icswire.server.core.hub import Context
+from icswire.server.core.movelist import Movelist
+from icswire.server.core.offers import NO_PARAMS, Offer, Offers
 from icswire.server.core.ratings import RATING_TYPES
 from icswire.server.core.records import GameRecord
-from icswire.server.core.render import NEWLINE, Batch, Datagram, Message, lines
+from icswire.server.core.render import NEWLINE, Batch, Datagram, Message, Raw, lines
+from icswire.server.core.store import StoreUnavailable
 from icswire.server.core.tables import Terms
-from icswire.server.core.texts import clock_text, kind_text, rating_text
-from icswire.server.features.play.rated import update_ratings
+from icswire.server.core.texts import (
+    clock_text,
+    icc_games_row,
+    icc_kind_text,
+    kind_text,
+    rating_text,
+)
+from icswire.server.features.play.rated import announce_ratings
 
 if TYPE_CHECKING:
     from icswire.server.core.hub import Core
     from icswire.server.core.session import Session
 
 log = logging.getLogger("icswire.server")
+#: The most a timeseal client's own timestamps may take off the server's measure of one
+#: move (lag compensation); the rest of what a client claims is not believed.
+MAX_LAG_CREDIT_MS = 2000
 
 
 @dataclass(eq=False)
@@ -89,10 +104,13 @@ class Game:
     moves: list[ServerMove] = field(default_factory=list)
     clock_ms: dict[bool, int] = field(default_factory=dict)
     turn_started: float = field(default_factory=time.monotonic)
+    #: A timeseal player's own timestamp of when the board of its turn reached it.
+    turn_stamp: dict[bool, int] = field(default_factory=dict)
     observers: set[Session] = field(default_factory=set)
     flipped: set[Session] = field(default_factory=set)  # turned their board with ``flip``
     offers: dict[str, set[bool]] = field(default_factory=dict)
     takeback: dict[bool, int] = field(default_factory=dict)
+    pending: dict[tuple[str, bool], Offer] = field(default_factory=dict)  # numbered offers
     timer: asyncio.TimerHandle | None = None
     last_move_time_ms: int = 0
     started: datetime = field(default_factory=lambda: datetime.now(UTC))
@@ -196,6 +214,7 @@ class Game:
         return self.white.name, self.black.name
 
     def facts(self) -> BoardFacts:
+        last = self.moves[-1] if self.moves else None
         return BoardFacts(
             self.number,
             self.white.name,
@@ -206,6 +225,9 @@ class Game:
             self.clock_now(BLACK),
             self.last_move_time_ms,
             True,
+            ply=len(self.moves),
+            recent=recent_moves(self.moves),
+            last_move=(last.verbose, last.san) if last is not None and last.verbose else None,
         )
 
     def board_message(self) -> Message:
@@ -228,13 +250,26 @@ class Game:
         )
 
     def greet_observer(self, session: Session, batch: Batch) -> None:
-        """The offers standing (DG_OFFERS_IN_MY_GAME) and the PGN tags."""
+        """The offers standing (DG_OFFERS_IN_MY_GAME) and the PGN tags; ``<g1>`` to an
+        observer who set ``iset gameinfo 1`` (FICS help ``iv_gameinfo``: "when you start
+        observing a game")."""
+        if session.ivariables["gameinfo"]:
+            batch.add(session, lines(game_info_line(self)))
         batch.add(session, Datagram(self.offers_record()))
         for tag, value in self.pgn_tags():
             batch.add(session, Datagram(dg.PgnTag(self.number, tag, value)))
 
-    def games_row(self) -> str:
+    def games_row(self, icc: bool) -> str:
         t, board = self.terms, self.board
+        if icc:
+            return icc_games_row(
+                self.number,
+                (self.white.name, self.white_rating),
+                (self.black.name, self.black_rating),
+                icc_kind_text(t.rating_type, t.wild, t.rated, t.initial, t.increment),
+                "W" if board.turn == WHITE else "B",
+                board.fullmove_number,
+            )
         kind = kind_text(t.rating_type, t.rated, t.initial, t.increment)
         white = rating_text(self.white_rating, self.white.registered)
         black = rating_text(self.black_rating, self.black.registered)
@@ -251,6 +286,15 @@ class Game:
         white = f"{self.white.name} ({rating_text(self.white_rating, self.white.registered)})"
         black = f"{self.black.name} ({rating_text(self.black_rating, self.black.registered)})"
         return f"Game {self.number}: {white} {black} {t.words} {t.initial} {t.increment}"
+
+    def movelist(self) -> Movelist:
+        t = self.terms
+        return Movelist(
+            self.number, self.white.name, self.black.name, self.white_rating,
+            self.black_rating, self.started, t.rated, t.fics_type, t.initial, t.increment,
+            self.start, self.start_fen is None, tuple((m.san, m.time_ms) for m in self.moves),
+            t.initial * 60_000, t.initial * 60_000,
+        )  # fmt: skip
 
     # -- what players are sent -----------------------------------------------------------
 
@@ -297,60 +341,48 @@ class Game:
 
 
 class BoardMessage(Message):
-    """The board after the last move, in the receiver's style and relation."""
+    """The board after the last move, in the receiver's style and relation. After a move
+    (``after_move``), a style 12 receiver who set ``iset compressmove 1`` gets FICS's delta
+    board instead: ``<d1> game half-moves SAN SMITH time-taken-ms clock-ms lag-ms``, the
+    clock the mover's (FICS help ``iv_compressmove``; the seventh field as FatICS sends
+    it)."""
 
     datagram_kinds = frozenset({DG.BUGHOUSE_HOLDINGS})
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, after_move: bool = False) -> None:
         self.game = game
         self.board = game.board.copy(stack=1)  # the last move is all a board line shows
-        last = game.moves[-1] if game.moves else None
-        self.last_move = (last.verbose, last.san) if last is not None and last.verbose else None
-        self.clocks = {WHITE: game.clock_now(WHITE), BLACK: game.clock_now(BLACK)}
-        self.time_ms = game.last_move_time_ms
+        self.facts = game.facts()
+        last = game.moves[-1] if after_move and game.moves else None
+        self.delta: str | None = None
+        if last is not None and not hasattr(game.board, "pockets"):
+            record = DeltaBoard(
+                game.number, len(game.moves), last.san, last.smith, last.time_ms,
+                last.clock_ms, ("0",),
+            )  # fmt: skip
+            self.delta = format_delta_board(record)
+
+    def _delta(self, receiver: Session) -> bool:
+        return (
+            self.delta is not None
+            and receiver.variables["style"] == 12
+            and bool(receiver.ivariables["compressmove"])
+        )
 
     def key(self, receiver: Session) -> Any:
-        return (
-            receiver.variables["style"],
-            receiver.ivariables["ms"],
-            self.game.relation(receiver),
-            self.game.is_flipped(receiver),
-            DG.BUGHOUSE_HOLDINGS in receiver.level2,
-        )
+        game = self.game
+        if self._delta(receiver):
+            return ("d1", receiver.level1 & 1)
+        return board_key(receiver, game.relation(receiver), game.is_flipped(receiver))
 
     def render(self, receiver: Session) -> bytes:
-        style = receiver.variables["style"]
-        if style == 13:
-            return b""
-        game, ms = self.game, bool(receiver.ivariables["ms"])
-        facts: dict[str, Any] = {
-            "game_number": game.number,
-            "white_name": game.white.name,
-            "black_name": game.black.name,
-            "relation": game.relation(receiver),
-            "initial_time": game.terms.initial,
-            "increment": game.terms.increment,
-            "white_time": self.clocks[WHITE] if ms else self.clocks[WHITE] // 1000,
-            "black_time": self.clocks[BLACK] if ms else self.clocks[BLACK] // 1000,
-            "move_time_ms": self.time_ms,
-            "move_time_precise": ms,
-        }
-        if style == 10:
-            return format_style10(style10_from_board(self.board, **facts)).encode("latin-1")
-        record = style12_from_board(
-            self.board,
-            **facts,
-            flip=game.is_flipped(receiver),
-            clock_ticking=True,
-            lag_ms=0,
-            last_move=self.last_move,
+        game = self.game
+        if self.delta is not None and self._delta(receiver):
+            blank = "" if receiver.level1 & 1 else NEWLINE
+            return (blank + self.delta + NEWLINE).encode("latin-1")
+        return board_bytes(
+            self.board, self.facts, receiver, game.relation(receiver), game.is_flipped(receiver)
         )
-        line = format_style12(record) + NEWLINE
-        pockets = getattr(self.board, "pockets", None)
-        if pockets is not None:
-            white, black = (str(pockets[c]).upper() for c in (WHITE, BLACK))
-            line += format_b1(Bughouse(game.number, white, black)) + NEWLINE
-        return line.encode("latin-1")
 
 
 class MoveDatagrams(Message):
@@ -398,6 +430,10 @@ class MoveDatagrams(Message):
 # -- the games of a server ------------------------------------------------------------------
 
 
+NOT_CREATED = "The game could not be created: the database is not answering. Try again in a moment."
+"""Told to both players when a game cannot be stored: it does not start."""
+
+
 class Games:
     """Every game being played, by number and by player."""
 
@@ -405,50 +441,35 @@ class Games:
         self.core = core
         self.by_number: dict[int, Game] = {}
         self.by_player: dict[Session, Game] = {}
-        self._saves: asyncio.Queue[Callable[[], None]] = asyncio.Queue()
-        self._progress: dict[Game, GameRecord] = {}
-        self._saver: asyncio.Task[None] | None = None
+        self.starting: set[Session] = set()  # a game is being stored for them
 
-    # -- saving, in order, off the hot path -----------------------------------------------
-
-    def save(self, job: Callable[[], None]) -> None:
-        """Queue a store call; one task runs them in order, in a thread."""
-        if self._saver is None or self._saver.done():
-            self._saver = asyncio.get_running_loop().create_task(self._save_forever())
-        self._saves.put_nowait(job)
+    # -- saving: through the core's write queue, in order, retried, off the hot path ------
 
     def save_progress(self, game: Game) -> None:
-        """Save ``game``'s moves and clocks. Under load the saves of one game coalesce:
-        only the latest state is written, once per trip through the queue."""
-        first = game not in self._progress
-        self._progress[game] = game.record()
-        if first:
-            self.save(lambda: self._write_progress(game))
-
-    def _write_progress(self, game: Game) -> None:
-        record = self._progress.pop(game, None)
-        if record is None:  # already written (by the game's end)
-            return
+        """Save ``game``'s moves and clocks (after every move: it survives a crash). The
+        saves of one game coalesce: a waiting save is replaced by the newer state."""
+        record = game.record()
         assert game.game_id is not None
-        self.core.store.save_progress(
-            game.game_id, record.moves, record.clocks, record.times,
+        store = self.core.store
+        run = functools.partial(
+            store.save_progress, game.game_id, record.moves, record.clocks, record.times,
             record.white_clock, record.black_clock,
         )  # fmt: skip
-
-    async def _save_forever(self) -> None:
-        while True:
-            job = await self._saves.get()
-            try:
-                await asyncio.to_thread(job)
-            except Exception:  # one failed write must not stop the ones behind it
-                log.exception("saving a game failed")
-            finally:
-                self._saves.task_done()
+        self.core.writes.put(
+            run,
+            f"game {game.game_id} ({game.white.name} vs. {game.black.name}) at ply"
+            f" {len(record.moves)}",
+            concerns=game.player_names(),
+            key=("game", game.game_id),
+        )
 
     async def flush(self) -> None:
-        """Wait until every queued save is done."""
-        if self._saver is not None and not self._saver.done():
-            await self._saves.join()
+        """Wait until every queued save is done (StoreUnavailable while the database does
+        not answer)."""
+        await self.core.writes.barrier()
+
+    def busy(self, session: Session) -> bool:
+        return session in self.by_player or session in self.starting
 
     # -- starting --------------------------------------------------------------------------
 
@@ -461,25 +482,25 @@ class Games:
         start: chess.Board | None = None,
         resumed: GameRecord | None = None,
     ) -> Game:
-        """Create a game, tell both players (and DG_GAME_STARTED listeners), start the clock.
+        """Store a game, then tell both players (and DG_GAME_STARTED listeners), start the
+        clock.
 
-        A resumed adjourned game goes on as a new stored row with its moves so far (the old
-        row is marked resumed), from its own start position."""
+        A game that cannot be stored does not start: both players are told (NOT_CREATED),
+        nothing is registered, and StoreUnavailable is raised. A resumed adjourned game goes
+        on as a new stored row with its moves so far (the old row is marked resumed in the
+        same transaction), from its own start position."""
         # the players' ratings as their sessions keep them (loaded at login, updated
         # after each rated game); a player's record against the other only for DG_PSTAT
         white_rating, black_rating = (
             p.ratings.get(terms.rating_type, (0, 0))[0] for p in (white, black)
         )
         store = self.core.store
-        past: list[GameRecord] = []
-        if any(DG.PSTAT in p.level2 for p in (white, black)):
-            past = await asyncio.to_thread(store.history, white.name, 1000)
         if start is None:
             fen = resumed.start_fen if resumed is not None else None
             start = new_board(terms.wild, fen)
-        game = Game(
-            self.core.tables.free_number(), white, black, terms, start, white_rating, black_rating
-        )
+        tables = self.core.tables
+        number = tables.reserve()  # taken before the first await: no other game gets it
+        game = Game(number, white, black, terms, start, white_rating, black_rating)
         if resumed is not None:
             for san, clock, used in zip(resumed.moves, resumed.clocks, resumed.times, strict=True):
                 move = game.board.parse_san(san)
@@ -487,11 +508,26 @@ class Games:
                 game.moves.append(ServerMove(move, san, smith, used, clock))
                 game.board.push(move)
             game.clock_ms = {WHITE: resumed.white_clock, BLACK: resumed.black_clock}
-        self.by_number[game.number] = game  # taken before the first await
+        resumes = resumed.id if resumed is not None else None
+        self.starting |= {white, black}
+        try:
+            try:
+                game.game_id = await asyncio.to_thread(store.start_game, game.record(), resumes)
+            except StoreUnavailable as exc:
+                log.warning("game %s vs. %s not started: %s", white.name, black.name, exc)
+                batch.add_all((white, black), lines(NOT_CREATED))
+                raise
+            past: list[GameRecord] = []
+            if any(DG.PSTAT in p.level2 for p in (white, black)):
+                try:
+                    past = await asyncio.to_thread(store.history, white.name, 1000)
+                except StoreUnavailable as exc:  # DG_PSTAT counts nothing then
+                    log.warning("no history for DG_PSTAT: %s", exc)
+        finally:
+            tables.release(number)
+            self.starting -= {white, black}
+        self.by_number[game.number] = game
         self.by_player[white] = self.by_player[black] = game
-        game.game_id = await asyncio.to_thread(store.start_game, game.record())
-        if resumed is not None and resumed.id is not None:
-            await asyncio.to_thread(store.resume_done, resumed.id)
         for session in (white, black):
             session.state, session.state_game = "P", game.number
             self.core.world.state_changed(session, batch)
@@ -505,18 +541,21 @@ class Games:
         self, game: Game, batch: Batch, resumed: bool, past: list[GameRecord]
     ) -> None:
         t = game.terms
-        w = f"{game.white.name} ({rating_text(game.white_rating)})"
-        b = f"{game.black.name} ({rating_text(game.black_rating)})"
+        w = f"{game.white.name} ({rating_text(game.white_rating, game.white.registered)})"
+        b = f"{game.black.name} ({rating_text(game.black_rating, game.black.registered)})"
         verb = "Continuing" if resumed else "Creating"
         title = f"Game {game.number} ({game.white.name} vs. {game.black.name})"
-        text = lines(
-            f"Creating: {w} {b} {t.words} {t.initial} {t.increment}",
-            f"{{{title} {verb} {t.words} match.}}",
-        )
+        started = f"{{{title} {verb} {t.words} match.}}"
+        # PyChess and eboard read these two lines together (eboard: at most 4 lines
+        # apart), then an empty line and the board; <g1> comes before that empty line
+        text = lines(f"Creating: {w} {b} {t.words} {t.initial} {t.increment}", started)
+        info = lines(game_info_line(game))
         board = BoardMessage(game)
         for session in game.players:
             color = game.color_of(session)
             batch.add(session, text)
+            if session.ivariables["gameinfo"]:
+                batch.add(session, info)
             batch.add(session, Datagram(game.started_record(DG.MY_GAME_STARTED)))
             batch.add(session, Datagram(dg.Flip(game.number, color == BLACK)))
             game.send_history(session, batch)
@@ -536,9 +575,17 @@ class Games:
             if color == game.board.turn:
                 batch.add(session, Datagram(dg.MyTurn(game.number)))
         listed = Datagram(game.started_record(DG.GAME_STARTED))
+        told = lines(started)
         for session in self.core.world.online.values():
             if DG.GAME_STARTED in session.level2:
                 batch.add(session, listed)
+            if session.variables["gin"] and game.color_of(session) is None:
+                batch.add(session, told)
+        world, playing = self.core.world, self.by_player.keys()
+        for player in game.players:
+            if player.variables["open"]:  # FICS: only an open player was available
+                world.availability_changed(player, False, batch, playing)
+        self._stamp_turn(game, batch)
 
     def send_lists(self, session: Session, number: int, batch: Batch) -> None:
         """Turning on DG_MY_GAME_STARTED (15) or DG_STARTED_OBSERVING (18) shows my games
@@ -586,7 +633,8 @@ class Games:
                 game, session, text, IllegalMoveReason.NOT_YOUR_MOVE, "It is not your move.", batch
             )
             return
-        left = game.clock_now(color)
+        used = self._charged(game, session, color)
+        left = game.clock_ms[color] - used
         if left <= 0:
             self._illegal(
                 game, session, text, IllegalMoveReason.LOST_ON_TIME, "You lost on time.", batch
@@ -599,9 +647,46 @@ class Games:
             reason = illegal_reason(game.board, text)
             self._illegal(game, session, text, reason, f"Illegal move ({text}).", batch)
             return
-        used = game.clock_ms[color] - left
         self._push(game, move, used, left + game.terms.increment * 1000)
         self._after_move(game, batch)
+
+    @staticmethod
+    def _charged(game: Game, session: Session, color: bool) -> int:
+        """The time the mover's clock is charged for this move: the server's measure, or a
+        timeseal client's own (from the board reaching it to its move, by its timestamps),
+        which takes the network's delay off, as FICS does; but never more than
+        :data:`MAX_LAG_CREDIT_MS` off, so a client lying about its time gains little."""
+        server_used = game.clock_ms[color] - game.clock_now(color)
+        started, moved = game.turn_stamp.get(color), session.line_stamp
+        if started is None or moved is None:
+            return server_used
+        credit = server_used - elapsed(started, moved)
+        return server_used - min(max(credit, 0), MAX_LAG_CREDIT_MS)
+
+    def _stamp_turn(self, game: Game, batch: Batch) -> None:
+        """The player to move, if it speaks timeseal, gets a ``[G]`` after the board: its
+        answer carries its own time of the turn's start."""
+        color, ply = game.board.turn, len(game.moves)
+        game.turn_stamp.pop(color, None)
+        mover = game.player(color)
+        if not mover.timeseal:
+            return
+
+        def answered(stamp: int) -> None:
+            if len(game.moves) == ply and game.board.turn == color:  # not a stale answer
+                game.turn_stamp[color] = stamp
+
+        batch.add(mover, Raw(mover.timeseal_ping(answered)))
+
+    @staticmethod
+    def _grace(game: Game) -> int:
+        """How far past zero a timeseal player's clock may look on the server before the
+        flag falls: its move may be on the way, and its own clock decides."""
+        return MAX_LAG_CREDIT_MS if game.player(game.board.turn).timeseal else 0
+
+    def flag_fell(self, game: Game) -> bool:
+        """Whether the side to move is out of time."""
+        return game.clock_now(game.board.turn) + self._grace(game) <= 0
 
     def _push(self, game: Game, move: chess.Move, used: int, clock: int) -> None:
         board = game.board
@@ -622,10 +707,11 @@ class Games:
         self.save_progress(game)
 
     def _after_move(self, game: Game, batch: Batch) -> None:
-        board_message, grams = BoardMessage(game), MoveDatagrams(game)
+        board_message, grams = BoardMessage(game, after_move=True), MoveDatagrams(game)
         for receiver in game.audience():
             batch.add(receiver, grams)
             batch.add(receiver, board_message)
+        self.sync_offers(game, batch)
         board = game.board
         if board.is_checkmate():
             loser = board.turn
@@ -636,6 +722,7 @@ class Games:
             self.end(game, 1, 5, board.turn, batch)
         else:
             self._arm_timer(game)
+            self._stamp_turn(game, batch)
 
     def _illegal(
         self, game: Game, session: Session, text: str, reason: int, said: str, batch: Batch
@@ -662,7 +749,63 @@ class Games:
             msec = dg.Msec(game.number, COLOR_LETTER[color], game.clock_ms[color], running)
             batch.add_all(audience, Datagram(msec))
         batch.add_all(audience, BoardMessage(game))
+        self.sync_offers(game, batch)
         self._arm_timer(game)
+        self._stamp_turn(game, batch)
+
+    # -- pending offers (FICS's numbers, iset pendinfo) ------------------------------------
+
+    def sync_offers(self, game: Game, batch: Batch) -> None:
+        """Open and close ``game``'s numbered offers (``<pf>``/``<pt>``/``<pr>``) to match
+        the draw, abort, adjourn and takeback requests standing; all close at its end."""
+        offers = self.core.state(Offers)
+        live = self.by_number.get(game.number) is game
+        wanted: dict[tuple[str, bool], str] = {}
+        if live:
+            for kind in ("draw", "abort", "adjourn"):
+                for color in game.offers.get(kind, set()):
+                    wanted[(kind, color)] = NO_PARAMS
+            for color, plies in game.takeback.items():
+                wanted[("takeback", color)] = str(plies)
+        for key, offer in list(game.pending.items()):
+            if wanted.get(key) != offer.params:
+                offers.close(offer, batch)
+                del game.pending[key]
+        for key, params in wanted.items():
+            if key in game.pending:
+                continue
+            kind, color = key
+            game.pending[key] = offers.open(
+                kind,
+                game.player(color),
+                game.player(not color),
+                batch,
+                params,
+                accept=partial(_run_command, kind, "" if kind != "takeback" else params),
+                decline=partial(self._refuse, game, kind, color, False),
+                withdraw=partial(self._refuse, game, kind, color, True),
+            )
+
+    async def _refuse(
+        self, game: Game, kind: str, color: bool, withdrawn: bool, ctx: Context
+    ) -> None:
+        """``decline N`` of a request to me or ``withdraw N`` of mine (FICS ``pending.c``;
+        PyChess reads ``X declines the draw request.``)."""
+        if self.by_number.get(game.number) is not game:
+            return
+        if kind == "takeback":
+            game.takeback.pop(color, None)
+        else:
+            game.offers.get(kind, set()).discard(color)
+        sender, receiver = game.player(color), game.player(not color)
+        if withdrawn:
+            ctx.reply(f"You withdraw the {kind} request to {receiver.name}.")
+            ctx.batch.add(receiver, lines(f"{sender.name} withdraws the {kind} request."))
+        else:
+            ctx.reply(f"You decline the {kind} request from {sender.name}.")
+            ctx.batch.add(sender, lines(f"{receiver.name} declines the {kind} request."))
+        ctx.batch.add_all(game.audience(), Datagram(game.offers_record()))
+        self.sync_offers(game, ctx.batch)
 
     def rearm(self, game: Game) -> None:
         """The clocks changed (moretime): the flag timer follows."""
@@ -688,25 +831,33 @@ class Games:
     def _arm_timer(self, game: Game) -> None:
         if game.timer is not None:
             game.timer.cancel()
-        left = game.clock_now(game.board.turn)
+        left = game.clock_now(game.board.turn) + self._grace(game)
         loop = asyncio.get_running_loop()
         game.timer = loop.call_later(max(left, 0) / 1000 + 0.001, self._timer_fired, game)
 
     def _timer_fired(self, game: Game) -> None:
-        if self.by_number.get(game.number) is not game:
+        if self.by_number.get(game.number) is not game or self.core.stopping:
             return
-        if game.clock_now(game.board.turn) > 0:
+        if not self.flag_fell(game):
             self._arm_timer(game)
             return
+        if not game.player(not game.board.turn).variables["autoflag"]:
+            return  # ``set autoflag 0``: the opponent calls ``flag`` himself
         batch = Batch(CN.SCN_TIMEOUT, None)
         self.out_of_time(game, batch)
         batch.flush()
 
     def out_of_time(self, game: Game, batch: Batch) -> None:
         """The side to move has no time left: it loses, or draws if the other side cannot
-        mate (DG_GAMELIST_ITEM status 0 mode 2, or status 1 mode 4)."""
+        mate (DG_GAMELIST_ITEM status 0 mode 2, or status 1 mode 4).
+
+        Before the result, players and observers get the final board again, as FICS sends
+        it at a time forfeit (the flagged side's clock at or below zero): the loser's move
+        may be on its way, already on its own board (XBoard plays its engine's move there
+        when it sends it), and only a board behind that makes it take the move back before
+        it saves the game."""
         loser = game.board.turn
-        game.clock_ms[loser] = min(game.clock_now(loser), 0)
+        batch.add_all(game.audience(), BoardMessage(game))
         if game.board.has_insufficient_material(not loser):
             self.end(game, 1, 4, loser, batch)
         else:
@@ -735,29 +886,84 @@ class Games:
             batch.add(receiver, said)
             batch.add(receiver, Datagram(record))
             batch.add(receiver, gone)
+        audience = set(game.audience())
         for session in self.core.world.online.values():
             if DG.GAME_RESULT in session.level2:
                 batch.add(session, Datagram(listed))
+            heard = session.variables["gin"] or session.ivariables["allresults"]
+            if heard and session not in audience:
+                batch.add(session, said)
         del self.by_number[game.number]
+        self.sync_offers(game, batch)
         for player in game.players:
             if self.by_player.get(player) is game:
                 del self.by_player[player]
                 player.state, player.state_game = "X", 0
                 self.core.world.state_changed(player, batch)
+        for player in game.players:
+            if player in self.core.world.online.values() and player.variables["open"]:
+                self.core.world.availability_changed(player, True, batch, self.by_player.keys())
         self.core.registry.table_ended(game, batch)
+        self._store_end(game, status, mode, color)
+
+    def _store_end(self, game: Game, status: int, mode: int, color: bool) -> None:
+        """Queue the end: the final moves, the result and (rated) both ratings in one
+        transaction; the rating changes are announced once it is written."""
+        assert game.game_id is not None
+        final = game.record()
         clocks = game.clock_ms[WHITE], game.clock_ms[BLACK]
         loser = 1 if color == WHITE else 0
-        store = self.core.store
+        score = _score(status, color)
+        run = functools.partial(
+            self.core.store.finish_game, game.game_id, status, mode, loser, score, "?",
+            *clocks, final=final, rate=game.terms.rated,
+        )  # fmt: skip
+        self.core.writes.put(
+            run,
+            f"the end of game {game.game_id} ({game.white.name} vs. {game.black.name},"
+            f" {score}, {len(final.moves)} plies)",
+            concerns=game.player_names(),
+            key=("game", game.game_id),
+            done=lambda changes: announce_ratings(self.core, game, changes),
+        )
 
-        def finish() -> None:
-            if game in self._progress:
-                self._write_progress(game)
-            assert game.game_id is not None
-            store.finish_game(game.game_id, status, mode, loser, score, "?", *clocks)
 
-        self.save(finish)
-        if game.terms.rated and status in (0, 1):
-            self.core.spawn(update_ratings(self.core, game, score))
+async def _run_command(name: str, args: str, ctx: Context) -> None:
+    """``accept N`` of a request in a game: what FICS does, the command of the request
+    (``draw``, ``takeback 2`` ...) as if the receiver typed it."""
+    command = ctx.core.registry.commands[name]
+    await command.handler(Context(ctx.core, ctx.session, ctx.batch, name), args)
+
+
+def game_info_line(game: Game) -> str:
+    """``<g1>`` (FICS help ``iv_gameinfo``) in the form FICS sends: ``it=`` White's initial
+    seconds and increment, ``i=`` Black's (FatICS found FICS's fields so, against the help
+    file's wording), then ``m=2 n=0``. ``u=`` 1 for a registered player, ``rt=`` the ratings
+    with ``P`` when provisional, ``ts=`` whether each player's client uses timeseal."""
+    t = game.terms
+
+    def rating(player: Session, value: int) -> tuple[int, str]:
+        note = player.ratings.get(t.rating_type, (0, 0))[1] if player.registered else 0
+        return value, "" if note == 2 else "P"
+
+    clock = (t.initial * 60, t.increment)
+    record = GameInfo(
+        game.number,
+        False,
+        t.fics_type,
+        t.rated,
+        (game.white.registered, game.black.registered),
+        clock,
+        clock,
+        0,
+        (rating(game.white, game.white_rating), rating(game.black, game.black_rating)),
+        (
+            bool(getattr(game.white, "timeseal", False)),
+            bool(getattr(game.black, "timeseal", False)),
+        ),
+        ("m=2", "n=0"),
+    )
+    return format_game_info(record)
 
 
 def pstat(p1: str, p2: str, rating_type: str, past: Iterable[GameRecord]) -> Any:

@@ -1,0 +1,135 @@
+"""Pending offers, numbered in one series across the features that make them.
+
+FICS numbers every offer a player has pending (match offers from pairing; draw, abort,
+adjourn and takeback requests from play) and shows them to interfaces that set
+``iset pendinfo 1`` (FICS help ``iv_pendinfo``): ``<pf> N w=FROM t=KIND p=PARAMS`` to the
+receiver, ``<pt> N w=TO t=KIND p=PARAMS`` to the sender, ``<pr> N`` to both when the offer
+is accepted, declined, withdrawn or otherwise gone. ``accept N``, ``decline N`` and
+``withdraw N`` name an offer by that number, whichever feature made it: the feature gives
+each offer what its accepting, declining and withdrawing do.
+
+The feature that makes an offer opens it here (:meth:`Offers.open`) and closes it
+(:meth:`Offers.close`); the lines go into the batch of the moment.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from icswire.protocol.ivars import (
+    PendingFrom,
+    PendingRemoved,
+    PendingTo,
+    format_pending,
+    format_pending_removed,
+)
+from icswire.server.core.render import Message
+
+if TYPE_CHECKING:
+    from icswire.server.core.hub import Context
+    from icswire.server.core.render import Batch
+    from icswire.server.core.session import Session
+
+OfferAction = Callable[["Context"], Awaitable[None]]
+NO_PARAMS = "#"
+
+
+@dataclass(eq=False)
+class Offer:
+    """One pending offer. ``kind`` is FICS's word (``match``, ``draw``, ``abort``,
+    ``adjourn``, ``takeback``), ``params`` what ``p=`` shows (``#`` when there are none).
+    ``accept`` and ``decline`` run for the receiver, ``withdraw`` for the sender."""
+
+    number: int
+    kind: str
+    sender: Session
+    receiver: Session
+    params: str = NO_PARAMS
+    accept: OfferAction | None = None
+    decline: OfferAction | None = None
+    withdraw: OfferAction | None = None
+    owner: Any = None  # what the feature that made it keeps for it
+
+
+class PendingLines(Message):
+    """``<pf>`` / ``<pt>`` / ``<pr>`` lines, for receivers who set ``iset pendinfo 1``."""
+
+    def __init__(self, lines: Sequence[str]) -> None:
+        self.lines = tuple(lines)
+
+    def text(self, receiver: Session) -> Sequence[str]:
+        return self.lines if receiver.ivariables["pendinfo"] else ()
+
+    def key(self, receiver: Session) -> Any:
+        return bool(receiver.ivariables["pendinfo"])
+
+
+def offered_lines(offer: Offer) -> tuple[PendingLines, PendingLines]:
+    """(to the receiver ``<pf>``, to the sender ``<pt>``)."""
+    sent_from = PendingFrom(offer.number, offer.sender.name, offer.kind, offer.params)
+    sent_to = PendingTo(offer.number, offer.receiver.name, offer.kind, offer.params)
+    return PendingLines([format_pending(sent_from)]), PendingLines([format_pending(sent_to)])
+
+
+def removed_lines(numbers: Sequence[int]) -> PendingLines:
+    return PendingLines([format_pending_removed(PendingRemoved(tuple(numbers)))])
+
+
+class Offers:
+    """Every pending offer of a server, by number (the lowest free one)."""
+
+    def __init__(self) -> None:
+        self.by_number: dict[int, Offer] = {}
+
+    def open(
+        self,
+        kind: str,
+        sender: Session,
+        receiver: Session,
+        batch: Batch,
+        params: str = NO_PARAMS,
+        **what: Any,
+    ) -> Offer:
+        """A new offer; ``<pf>`` to the receiver and ``<pt>`` to the sender."""
+        number = 1
+        while number in self.by_number:
+            number += 1
+        offer = Offer(number, kind, sender, receiver, params or NO_PARAMS, **what)
+        self.by_number[number] = offer
+        to_receiver, to_sender = offered_lines(offer)
+        batch.add(receiver, to_receiver)
+        batch.add(sender, to_sender)
+        return offer
+
+    def close(self, offer: Offer | None, batch: Batch) -> None:
+        """The offer is gone: ``<pr>`` to both."""
+        if offer is None or self.by_number.get(offer.number) is not offer:
+            return
+        del self.by_number[offer.number]
+        gone = removed_lines([offer.number])
+        batch.add(offer.receiver, gone)
+        batch.add(offer.sender, gone)
+
+    def to(self, session: Session) -> list[Offer]:
+        """The offers ``session`` may accept or decline, by number."""
+        return [o for _, o in sorted(self.by_number.items()) if o.receiver is session]
+
+    def sent_by(self, session: Session) -> list[Offer]:
+        """The offers ``session`` may withdraw, by number."""
+        return [o for _, o in sorted(self.by_number.items()) if o.sender is session]
+
+    def involving(self, session: Session) -> Iterator[Offer]:
+        for offer in list(self.by_number.values()):
+            if session is offer.sender or session is offer.receiver:
+                yield offer
+
+    def send_all(self, session: Session, batch: Batch) -> None:
+        """Every offer to and from ``session`` (``iset pendinfo 1`` was just set)."""
+        for _, offer in sorted(self.by_number.items()):
+            to_receiver, to_sender = offered_lines(offer)
+            if offer.receiver is session:
+                batch.add(session, to_receiver)
+            elif offer.sender is session:
+                batch.add(session, to_sender)

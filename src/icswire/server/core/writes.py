@@ -1,0 +1,323 @@
+"""Writes that must not be lost: queued in order and retried until the database takes them.
+
+Everything the server must keep (a game's moves as they are played, its result and the
+ratings it changes, a registered user's settings, channels, notify list and aliases) goes
+through one :class:`WriteQueue`. Its jobs are plain store calls; one task runs them one
+after the other, in a thread, in the order they were queued, so the writes of one game or
+one account are never reordered.
+
+When the database does not answer (:class:`~icswire.server.core.store.StoreUnavailable`:
+locked, stopped, unreachable, out of space) the job stays at the head of the queue and is
+tried again after a pause that doubles from :attr:`WriteQueue.first_delay` up to
+:attr:`WriteQueue.max_delay`, for as long as the server runs. The jobs behind it wait:
+nothing is dropped and nothing overtakes. Any other error is a defect of the job itself
+(it would fail again the same way): it is logged with its traceback and dropped, so it
+cannot hold everything else back forever.
+
+A job may carry a ``key``: a later job with the same key carries everything the earlier one
+would write (a newer snapshot of the same row), so it takes the waiting job's place in the
+queue instead of queuing behind it, and a job that failed is given up for the newer one.
+Under load the saves of one game thus shrink to its latest state; none is cleared before a
+write that contains it succeeded.
+
+The users a job concerns are told once when their writes wait (:data:`KEPT`), and once
+when the last of them is written (:data:`SAVED`). The server's stop waits a bounded time
+for the queue (:meth:`WriteQueue.close`); what it could not write is logged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import Counter, deque
+from collections.abc import Callable, Hashable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from icswire.server.core.names import name_key
+from icswire.server.core.store import StoreUnavailable
+
+__all__ = ["KEPT", "NOT_ANSWERING", "NOT_SAVED", "SAVED", "WriteQueue"]
+
+log = logging.getLogger("icswire.server")
+
+NOT_ANSWERING = "The database is not answering; try again in a moment."
+"""What a user is told when something they asked for needs a database that does not answer."""
+
+KEPT = (
+    "The database is not answering; what you did is kept and will be saved as soon as it is back."
+)
+"""Told once to each user whose writes wait for the database."""
+
+SAVED = "The database is back; everything you did is saved."
+"""Told when the last waiting write of a user who was told :data:`KEPT` is written."""
+
+NOT_SAVED = "Sorry, something you did could not be saved; the server logged why."
+"""Told when a write failed for another reason than the database not answering."""
+
+#: Seconds between two log lines saying the database still does not answer.
+LOG_EVERY = 60.0
+
+Tell = Callable[[Iterable[str], str], None]
+
+
+@dataclass(eq=False)
+class _Job:
+    run: Callable[[], Any]
+    what: str
+    concerns: frozenset[str]
+    key: Hashable | None
+    done: Callable[[Any], None] | None
+    seq: int
+    account: bool = False
+    tries: int = 0
+
+
+@dataclass(eq=False)
+class _Barrier:
+    seq: int
+    future: asyncio.Future[None] = field(repr=False)
+
+
+class WriteQueue:
+    """Store calls that must happen, run in order, retried until the database answers.
+
+    ``tell(name_keys, text)`` tells users (those online) how their writes are doing.
+    """
+
+    def __init__(self, tell: Tell | None = None) -> None:
+        self.tell = tell
+        #: Seconds before the first try again, doubled after each failure...
+        self.first_delay = 0.05
+        #: ... up to this.
+        self.max_delay = 5.0
+        self._jobs: deque[_Job] = deque()
+        self._waiting: dict[Hashable, _Job] = {}  # by key, jobs not started yet
+        self._pending: Counter[str] = Counter()  # queued jobs per concerned name key
+        self._told: set[str] = set()  # told KEPT, not told SAVED yet
+        self._barriers: list[_Barrier] = []
+        self._settling: dict[str, list[asyncio.Future[None]]] = {}  # by name key
+        self._account_writes: Counter[str] = Counter()  # queued account jobs per name key
+        self._seq = 0
+        self._worker: asyncio.Task[None] | None = None
+        self._failing_since: float | None = None
+        self._logged_at = 0.0
+        self._closed = False
+
+    def __len__(self) -> int:
+        """Jobs not written yet."""
+        return len(self._jobs)
+
+    @property
+    def failing(self) -> bool:
+        """Whether the database did not answer the last try (until a write succeeds)."""
+        return self._failing_since is not None
+
+    def put(
+        self,
+        run: Callable[[], Any],
+        what: str,
+        concerns: Iterable[str] = (),
+        key: Hashable | None = None,
+        done: Callable[[Any], None] | None = None,
+        account: bool = False,
+    ) -> None:
+        """Queue ``run`` (called in a thread; ``what`` names it in the log). ``done`` gets
+        its result, on the event loop, once it succeeded. ``concerns``: the names of the
+        users to tell while it waits. ``key``: see the module's documentation.
+        ``account``: it changes the accounts of ``concerns`` (their saved settings), which
+        :meth:`settled` waits for."""
+        if self._closed:
+            log.error("the server has stopped: %s is not saved", what)
+            return
+        names = frozenset(name_key(name) for name in concerns)
+        waiting = self._waiting.get(key) if key is not None else None
+        if waiting is not None:  # the newer snapshot takes the waiting one's place
+            waiting.run, waiting.what, waiting.done = run, what, done
+            added = names - waiting.concerns
+            waiting.concerns |= added
+            self._pending.update(added)
+        else:
+            self._seq += 1
+            job = _Job(run, what, names, key, done, self._seq, account)
+            self._jobs.append(job)
+            if account:
+                self._account_writes.update(names)
+            if key is not None:
+                self._waiting[key] = job
+            self._pending.update(names)
+            added = names
+        if self.failing:
+            self._tell_kept(added)
+        if self._worker is None or self._worker.done():
+            self._worker = asyncio.get_running_loop().create_task(self._work())
+            self._worker.add_done_callback(_worker_done)
+
+    async def barrier(self) -> None:
+        """Return once every job queued before this call is written.
+
+        Raises :class:`StoreUnavailable` at once, or as soon as it happens, when the
+        database does not answer: what the caller would then read is not there yet.
+        """
+        if self.failing:
+            raise StoreUnavailable("the database is not answering")
+        if not self._jobs:
+            return
+        barrier = _Barrier(self._seq, asyncio.get_running_loop().create_future())
+        self._barriers.append(barrier)
+        await barrier.future
+
+    async def settled(self, name: str) -> None:
+        """Return once no queued account job concerns ``name``: what that user saved is in
+        the database for the next read (a login loading the account). Raises
+        :class:`StoreUnavailable` like :meth:`barrier` while some wait and it fails."""
+        key = name_key(name)
+        if not self._account_writes.get(key):
+            return
+        if self.failing:
+            raise StoreUnavailable("the database is not answering")
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._settling.setdefault(key, []).append(future)
+        await future
+
+    async def close(self, timeout: float) -> list[str]:
+        """Stop: wait up to ``timeout`` seconds for the queue to be written, then give up
+        what is left. Returns what was given up (also logged as an error)."""
+        worker = self._worker
+        if worker is not None and not worker.done():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(worker), timeout)
+            worker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await worker
+        self._closed = True
+        lost = [job.what for job in self._jobs]
+        if lost:
+            log.error(
+                "the server stops with %d writes the database did not take (or not yet): %s",
+                len(lost),
+                "; ".join(lost),
+            )
+        self._jobs.clear()
+        self._waiting.clear()
+        for barrier in self._barriers:
+            if not barrier.future.done():
+                barrier.future.set_exception(StoreUnavailable("the server has stopped"))
+        self._barriers.clear()
+        return lost
+
+    # -- the worker ------------------------------------------------------------------------
+
+    async def _work(self) -> None:
+        delay = self.first_delay
+        while self._jobs:
+            job = self._jobs[0]
+            if job.key is not None:
+                newest = self._waiting.get(job.key)
+                if newest is job:  # it runs now: a newer one queues behind it
+                    del self._waiting[job.key]
+                elif newest is not None:  # it failed, and a newer snapshot waits
+                    self._finish(job)
+                    continue
+            job.tries += 1
+            try:
+                result = await asyncio.to_thread(job.run)
+            except StoreUnavailable as exc:
+                self._not_answering(exc)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, self.max_delay)
+                continue
+            except Exception:
+                log.exception("could not save %s; it is dropped", job.what)
+                self._finish(job)
+                self._say(job.concerns, NOT_SAVED)
+                continue
+            delay = self.first_delay
+            if self._failing_since is not None:
+                log.warning(
+                    "the database answers again after %.1f s; %d writes to go",
+                    time.monotonic() - self._failing_since,
+                    len(self._jobs) - 1,
+                )
+                self._failing_since = None
+            if job.done is not None:
+                try:
+                    job.done(result)
+                except Exception:
+                    log.exception("after saving %s", job.what)
+            self._finish(job)
+
+    def _finish(self, job: _Job) -> None:
+        """``job`` leaves the queue: written, given up for a newer one, or dropped."""
+        self._jobs.popleft()
+        for name in job.concerns:
+            if job.account:
+                self._account_writes[name] -= 1
+                if self._account_writes[name] <= 0:
+                    del self._account_writes[name]
+                    for future in self._settling.pop(name, ()):
+                        if not future.done():
+                            future.set_result(None)
+            self._pending[name] -= 1
+            if self._pending[name] <= 0:
+                del self._pending[name]
+                if name in self._told:
+                    self._told.discard(name)
+                    self._say((name,), SAVED)
+        first = self._jobs[0].seq if self._jobs else self._seq + 1
+        ready = [b for b in self._barriers if b.seq < first]
+        for barrier in ready:
+            self._barriers.remove(barrier)
+            if not barrier.future.done():
+                barrier.future.set_result(None)
+
+    def _not_answering(self, exc: StoreUnavailable) -> None:
+        now = time.monotonic()
+        if self._failing_since is None:
+            self._failing_since = self._logged_at = now
+            log.warning(
+                "the database is not answering (%s); %d writes wait and are tried again",
+                exc,
+                len(self._jobs),
+            )
+        elif now - self._logged_at >= LOG_EVERY:
+            self._logged_at = now
+            log.warning(
+                "the database is still not answering after %.0f s (%s); %d writes wait",
+                now - self._failing_since,
+                exc,
+                len(self._jobs),
+            )
+        self._tell_kept(self._pending)
+        barriers, self._barriers = self._barriers, []
+        for barrier in barriers:
+            if not barrier.future.done():
+                barrier.future.set_exception(StoreUnavailable(str(exc)))
+        settling, self._settling = self._settling, {}
+        for future in (f for futures in settling.values() for f in futures):
+            if not future.done():
+                future.set_exception(StoreUnavailable(str(exc)))
+
+    def _tell_kept(self, names: Iterable[str]) -> None:
+        new = [name for name in names if name not in self._told]
+        if not new:
+            return
+        self._told.update(new)
+        self._say(new, KEPT)
+
+    def _say(self, names: Iterable[str], text: str) -> None:
+        """Tell users; a failure to tell never stops the queue."""
+        names = list(names)
+        if self.tell is None or not names:
+            return
+        try:
+            self.tell(names, text)
+        except Exception:
+            log.exception("could not tell %s: %s", ", ".join(names), text)
+
+
+def _worker_done(task: asyncio.Task[None]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("the write queue stopped", exc_info=task.exception())

@@ -1,0 +1,75 @@
+"""0xFF on the wire: every data byte 255 the encoder writes is doubled (IAC IAC), and the
+decoder reads the pair back as one byte, in text, level 1 headers and datagrams alike."""
+
+from __future__ import annotations
+
+from icswire.protocol import datagrams as d
+from icswire.protocol.decoder import Decoder
+from icswire.protocol.encoder import encode_event, encode_unit_start
+from icswire.protocol.events import Event, Style12Line, Telnet, Text, UnitStart
+from icswire.protocol.style12 import parse_style12
+from icswire.protocol.telnet import escape, unescape
+
+from .test_decoder import FICS_MS
+
+#: What a user typed after ``tell V x``: the data bytes ff fa 18, which undoubled on the
+#: wire are IAC SB TERMINAL-TYPE, a subnegotiation that swallows what follows.
+SUBNEGOTIATION = "\xff\xfa\x18"
+
+
+def telnet_commands(data: bytes) -> list[bytes]:
+    """What a client's telnet layer takes out of ``data`` as commands (IAC and the byte
+    after it; IAC IAC is data)."""
+    commands = []
+    i = data.find(b"\xff")
+    while i >= 0:
+        if data[i + 1 : i + 2] != b"\xff":
+            commands.append(data[i : i + 2])
+        i = data.find(b"\xff", i + 2)
+    return commands
+
+
+def decode(data: bytes, datagrams: set[int] | frozenset[int] = frozenset()) -> list[Event]:
+    decoder = Decoder(datagrams)
+    return decoder.feed(data) + decoder.close()
+
+
+def test_escape_doubles_and_unescape_undoes() -> None:
+    assert escape("a\xffb\xff\xff") == b"a\xff\xffb\xff\xff\xff\xff"
+    assert unescape("a\xff\xffb\xff\xff\xff\xff") == "a\xffb\xff\xff"
+    assert escape("plain") == b"plain" and unescape("plain") == "plain"
+
+
+def test_a_tell_holding_0xff_is_no_telnet_command_and_reads_back() -> None:
+    tell = d.PersonalTell("V", "", "x" + SUBNEGOTIATION, 1)
+    wire = encode_event(tell) + b"\x19(81\x19)"
+    assert telnet_commands(wire) == []
+    assert wire.count(b"\xff") == 2
+    assert decode(wire, {31}) == [tell, d.DummyResponse()]
+
+
+def test_bare_braced_and_unknown_fields_double_0xff() -> None:
+    move = d.SendMoves(5, algebraic="e\xff4", smith=None)
+    game = d.GameMessage(7, "caf\xff {x}")
+    for record in (move, game, d.UnknownDatagram(999, ("a\xff",))):
+        wire = encode_event(record)
+        assert telnet_commands(wire) == [] and wire.count(b"\xff") == 2
+        assert decode(wire, {24, 33}) == [record]
+
+
+def test_a_unit_header_doubles_0xff_and_reads_back() -> None:
+    wire = encode_unit_start(101, "fr\xffed", "t" + SUBNEGOTIATION) + b"hi\n\x19]"
+    assert telnet_commands(wire) == []
+    assert decode(wire)[0] == UnitStart(101, "fr\xffed", "t" + SUBNEGOTIATION, 1)
+
+
+def test_board_lines_and_text_double_0xff() -> None:
+    board = Style12Line(parse_style12(FICS_MS.replace("mgatto", "mg\xffatto")), "\n")
+    text = Text("caf\xff", "\r\n")
+    wire = encode_event(board) + encode_event(text)
+    assert telnet_commands(wire) == []
+    assert decode(wire) == [board, text]
+
+
+def test_a_lone_iac_between_frames_is_still_a_telnet_command() -> None:
+    assert decode(b"a\xff\xfb\x01b\n") == [Text("a", ""), Telnet(b"\xff\xfb\x01"), Text("b")]
