@@ -1199,6 +1199,7 @@ class Observer(Conn):
 
     async def live(self) -> None:
         soak, rng = self.soak, self.rng
+        self.send("set style 12")  # style 1 (text diagrams) is the server's default
         self.send("iset ms 1")
         loop = asyncio.get_running_loop()
         while not soak.stopping:
@@ -1303,7 +1304,7 @@ class Observer(Conn):
 
 CHATTER_QUIET = re.compile(
     r"$|\[\d+\] (added to|is already on) your channel list\.|Game \d+: |You are now observing"
-    r"|Removing game|There is no such game|You are already observing|\{Game \d+ |style set to"
+    r"|Removing game|There is no such game|You are already observing|\{Game \d+ |Style \d+ set"
     r"|You are not observing|--> "
 )
 
