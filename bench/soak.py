@@ -1276,6 +1276,8 @@ class Observer(Conn):
             watching.refreshes -= 1
             if fingerprint != watching.prints[-1]:
                 soak.fail("corrupted boards", f"{self.label}: refresh of {watching.number} differs")
+        elif ply == watching.last and fingerprint == watching.prints[-1]:
+            pass  # the last position again: FICS's final board before a time forfeit's result
         elif not watching.broken:  # the boards it has are checked, those after a gap not
             watching.broken = True
             soak.fail(
