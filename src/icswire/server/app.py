@@ -133,6 +133,7 @@ class Server:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         await self.core.writes.close(self.write_patience)
+        self.core.close()
 
     async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         host, port = writer.get_extra_info("peername")[:2]
