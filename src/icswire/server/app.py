@@ -280,6 +280,7 @@ class Server:
                 batch.reply("Sorry, that command failed on the server.")
         else:
             batch.add(session, unknown(batch, word, found))
+        self.world.listening.refresh(session)  # its settings may have changed
         batch.flush()
         if session.leaving:
             if session.level1 & 1:
