@@ -143,7 +143,7 @@ async def test_help_shows_the_file_and_its_short_forms_the_same(server: Server) 
     assert texts(await client.command("help tell")) == tell
     assert texts(await client.command("help t")) == tell
     assert texts(await client.command("help .")) == tell
-    assert texts(await client.command("$help   TELL")) == tell
+    assert texts(await client.command("$help   TELL me more")) == tell
     assert texts(await client.command("? obs")) == help_file("observe")
     assert texts(await client.command("help iv_seekinfo")) == help_file("iv_seekinfo")
     assert not client.errors()

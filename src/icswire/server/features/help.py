@@ -208,7 +208,7 @@ def unknown(word: str) -> list[str]:
 
 @command("help", CN.CN_HELP, "help [topic]")
 async def help_(ctx: Context, args: str) -> None:
-    word = args.strip()
+    word = args.split()[0] if args.split() else ""  # what follows the topic is ignored
     registry = ctx.core.registry
     if not word:
         ctx.reply(*index(registry))
