@@ -363,21 +363,31 @@ async def test_rematch_offers_the_last_terms_with_colours_reversed(server: Serve
     ]
 
 
-async def test_a_time_forfeit_stores_the_clocks_as_they_were(server: Server) -> None:
-    white = await user(server, "Whitey", "set style 12")
+async def test_a_time_forfeit_stores_the_clock_the_final_board_shows(server: Server) -> None:
+    """The flagged side's clock is taken off once: a 1-minute game's flag stores about
+    zero, as the last board showed it (once stored -60 seconds: the elapsed time was
+    taken off in ``out_of_time`` and again in ``end``)."""
+    white = await user(server, "Whitey", "set style 12", "iset ms 1")
     black = await user(server, "Blacky", "set style 12")
     game = await start(server, Terms(initial=1))
     await begun(white, black)
     await moved(white, black, "e4")
     white_left = game.clock_ms[WHITE]
-    game.clock_ms[BLACK] -= game.clock_now(BLACK) - 150  # 150 ms left
+    game.turn_started -= (game.clock_now(BLACK) - 150) / 1000  # Black used all but 150 ms
     server.games.rearm(game)
-    for client in (white, black):
-        await client.expect(said("{Game 1 (Whitey vs. Blacky) Blacky forfeits on time.} 1-0"))
+    result = "{Game 1 (Whitey vs. Blacky) Blacky forfeits on time.} 1-0"
+    final = await white.expect(lambda e: isinstance(e, Style12Line))
+    await white.expect(said(result))
+    await black.expect(said(result))
     await server.games.flush()
     stored = await asyncio.to_thread(server.store.game, game.game_id)
     assert stored is not None
-    assert (stored.white_clock, stored.black_clock) == (white_left, 0)
+    assert stored.white_clock == white_left == final.record.white_time
+    assert final.record.black_time - 10 <= stored.black_clock <= final.record.black_time <= 0
+    assert stored.black_clock > -1000
     events = await white.command("sposition whitey")
     board = next(e for e in events if isinstance(e, Style12Line))
-    assert (board.record.white_time, board.record.black_time) == (white_left // 1000, 0)
+    assert (board.record.white_time, board.record.black_time) == (
+        stored.white_clock,
+        stored.black_clock,
+    )

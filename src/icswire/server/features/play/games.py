@@ -908,8 +908,8 @@ class Games:
             return
         if game.timer is not None:
             game.timer.cancel()
-        for color_side in (WHITE, BLACK):  # a flag that fell shows 0, not below
-            game.clock_ms[color_side] = max(game.clock_now(color_side), 0)
+        for color_side in (WHITE, BLACK):
+            game.clock_ms[color_side] = game.clock_now(color_side)
         result = describe_result(status, mode, 1 if color == WHITE else 0)
         description = _named(result.text, game)
         score = _score(status, color)
