@@ -815,7 +815,8 @@ class Games:
     def switch(self, game: Game, batch: Batch) -> None:
         """The players change colours before the first move: the clocks stay with the
         colours and White's starts again; each player gets the game anew as its new
-        colour (DG_MY_GAME_STARTED and the rest, the board)."""
+        colour (DG_MY_GAME_STARTED and the rest, the board), observers get it again
+        (DG_STARTED_OBSERVING), and the stored game records who plays which colour."""
         game.white, game.black = game.black, game.white
         game.white_rating, game.black_rating = game.black_rating, game.white_rating
         game.turn_started = time.monotonic()
@@ -839,6 +840,10 @@ class Games:
             game.send_history(session, batch)
             symbol = "PW" if color == WHITE else "PB"
             batch.add(session, Datagram(dg.MyRelationToGame(game.number, symbol)))
+        observing = Datagram(game.started_record(DG.STARTED_OBSERVING))
+        for session in game.observers:
+            batch.add(session, observing)
+            game.send_history(session, batch)
         self._clocks_changed(game, batch)
         self._arm_timer(game)
         self._stamp_turn(game, batch)
