@@ -58,6 +58,11 @@ class Offer:
     owner: Any = None  # what the feature that made it keeps for it
 
 
+def _words(offer: Offer) -> str:
+    """What ``pending`` says of ``offer`` after "offering"."""
+    return offer.words or f"a {offer.kind} offer"
+
+
 class PendingLines(Message):
     """``<pf>`` / ``<pt>`` / ``<pr>`` lines, for receivers who set ``iset pendinfo 1``."""
 
@@ -132,14 +137,14 @@ class Offers:
         sent, received = self.sent_by(session), self.to(session)
         if sent:
             out += ["Offers to other players:", ""]
-            out += [f"{o.number:4d}: You are offering {o.receiver.name} {o.words}." for o in sent]
+            out += [f"{o.number:4d}: You are offering {o.receiver.name} {_words(o)}." for o in sent]
             out += ["", 'If you wish to withdraw any of these offers type "withdraw number".']
         else:
             out.append("There are no offers pending to other players.")
         out.append("")
         if received:
             out += ["Offers from other players:", ""]
-            out += [f"{o.number:4d}: {o.sender.name} is offering {o.words}." for o in received]
+            out += [f"{o.number:4d}: {o.sender.name} is offering {_words(o)}." for o in received]
             out += [
                 "",
                 'If you wish to accept any of these offers type "accept number".',

@@ -930,7 +930,9 @@ async def _challenge(
 
 #: The kinds of offers ``accept``, ``decline`` and ``withdraw`` take as a word (FICS's
 #: pending.c; ``accept t draw`` is PyChess's form).
-OFFER_KINDS = ("match", "draw", "abort", "adjourn", "takeback", "pause", "unpause", "switch")
+OFFER_KINDS = frozenset(
+    ("match", "draw", "abort", "adjourn", "takeback", "pause", "unpause", "switch", "partner")
+)
 #: FICS's words when there is no offer to act on.
 _NONE = {
     "accept": "You have no pending offers to accept.",
