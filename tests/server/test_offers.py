@@ -14,11 +14,13 @@ from typing import Any
 import pytest
 
 from icswire.protocol import ivars
+from icswire.protocol.block import BlockCode
 from icswire.protocol.datagrams import DG
 from icswire.protocol.events import IvarLine, Prompt, Style12Line, Text
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.app import Server
 from icswire.server.core.boards import BLACK, WHITE
+from icswire.server.core.commands import block_code
 from icswire.server.core.render import Batch
 from icswire.server.core.store import Store
 from icswire.server.core.tables import Terms
@@ -391,3 +393,19 @@ async def test_a_time_forfeit_stores_the_clock_the_final_board_shows(server: Ser
         stored.white_clock,
         stored.black_clock,
     )
+
+
+def test_the_commands_added_here_have_ficss_block_codes() -> None:
+    codes = {name: block_code(name) for name in NEW_COMMANDS}
+    assert codes == {
+        "pause": BlockCode.BLKCMD_PAUSE,
+        "unpause": BlockCode.BLKCMD_UNPAUSE,
+        "switch": BlockCode.BLKCMD_SWITCH,
+        "rematch": BlockCode.BLKCMD_REMATCH,
+        "mexamine": BlockCode.BLKCMD_MEXAMINE,
+        "bsetup": BlockCode.BLKCMD_BSETUP,
+        "unfollow": BlockCode.BLKCMD_FOLLOW,
+    }
+
+
+NEW_COMMANDS = ("pause", "unpause", "switch", "rematch", "mexamine", "bsetup", "unfollow")
