@@ -36,11 +36,14 @@ from icswire.server.core.world import World
 from icswire.server.core.writes import NOT_ANSWERING
 from icswire.server.features import (
     accounts,
+    admin,
     chat,
     examine,
     info,
+    news,
     pairing,
     play,
+    registration,
     settings,
     watching,
 )
@@ -70,14 +73,27 @@ class Server:
         host: str = "127.0.0.1",
         port: int = 5000,
         limits: Limits | None = None,
+        open_registration: bool = False,
     ) -> None:
         self.host = host
         self.port = port
-        self.core = core = Core(store, limits=limits or Limits())
+        self.core = core = Core(
+            store, limits=limits or Limits(), open_registration=open_registration
+        )
         # the order of installation is the order hooks run in: a player who leaves ends
         # his game first, then stops watching and examining, then his offers go
         self.games: Games = play.install(core)
-        for feature in (info, settings, chat, watching, examine, pairing):
+        for feature in (
+            info,
+            settings,
+            chat,
+            watching,
+            examine,
+            pairing,
+            registration,
+            admin,
+            news,
+        ):
             feature.install(core)
         #: Seconds the stop waits for queued writes (games' moves and ends, settings).
         self.write_patience = WRITE_PATIENCE
@@ -255,7 +271,7 @@ class Server:
             if registry.take_move(session, text.strip(), batch):
                 batch.flush()
                 return
-        found = registry.find_command(word)
+        found = registry.find_command(word, admin=session.admin)
         block: tuple[int, int] | None = None
         if block_id is not None:
             code = block_code(found.name) if isinstance(found, Command) else BlockCode.BLKCMD_NULL

@@ -49,6 +49,10 @@ _BLOCK_CODE_OF = {
     "uncircle": BlockCode.BLKCMD_BOARDINFO,
     "arrow": BlockCode.BLKCMD_BOARDINFO,
     "unarrow": BlockCode.BLKCMD_BOARDINFO,
+    "register": BlockCode.BLKCMD_ADDPLAYER,  # FICS registers nobody in the server
+    "+ban": BlockCode.BLKCMD_ADDLIST,
+    "-ban": BlockCode.BLKCMD_SUBLIST,
+    "=ban": BlockCode.BLKCMD_SHOWLIST,
 }
 
 

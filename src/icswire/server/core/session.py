@@ -59,6 +59,8 @@ class Session:
     host: str = ""  # the address, which per-address limits count by
     name: str = ""
     registered: bool = False
+    #: A registered user with the administrator flag (FICS shows ``(*)`` after the name).
+    admin: bool = False
     logged_in: bool = False
     leaving: bool = False  # quit: no prompt after the last unit
     closed: bool = False
