@@ -28,6 +28,7 @@ from icswire.server.core.commands import (
 from icswire.server.core.hub import Command, Context, Core
 from icswire.server.core.limits import Limits
 from icswire.server.core.listener import Listener
+from icswire.server.core.lock import ServerLock
 from icswire.server.core.names import name_key
 from icswire.server.core.render import UNIT_END, Batch, Datagram, Lines, lines
 from icswire.server.core.session import LINGER, Session
@@ -99,6 +100,7 @@ class Server:
         self.write_patience = WRITE_PATIENCE
         self._listener = Listener(self._connection, core.limits, LISTEN_BACKLOG)
         self._sessions: set[Session] = set()
+        self._lock: ServerLock | None = None
 
     @property
     def store(self) -> Store:
@@ -127,12 +129,28 @@ class Server:
         self.core.stuck_after = seconds
 
     async def start(self) -> None:
-        recovered = await asyncio.to_thread(self.store.interrupted_to_adjourned)
+        """Take the database (:class:`ServerLock`: one server per database, else
+        :class:`AlreadyServing`), take the port (OSError when it is busy), and only then
+        touch the data: the games a crash or a stop interrupted are adjourned, and the
+        connections waiting are accepted."""
+        self._lock = await asyncio.to_thread(ServerLock.acquire, self.store.engine)
+        try:
+            await self._listener.bind(self.host, self.port)
+            recovered = await asyncio.to_thread(self.store.interrupted_to_adjourned)
+        except BaseException:
+            await self._listener.stop()
+            self._release()
+            raise
         if recovered:
             log.info("%d interrupted games are adjourned", recovered)
-        await self._listener.start(self.host, self.port)
+        self._listener.accept()
         self.port = self._listener.port
         log.info("listening on %s:%d", self.host, self.port)
+
+    def _release(self) -> None:
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
 
     async def stop(self) -> None:
         """Stop accepting, say goodbye to everybody, close every connection, then wait up
@@ -149,6 +167,7 @@ class Server:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         await self.core.writes.close(self.write_patience)
+        self._release()
 
     async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         host, port = writer.get_extra_info("peername")[:2]
@@ -303,9 +322,15 @@ class Server:
             session.send_raw(b"\x19>")
 
 
-async def serve(store: Store, host: str, port: int, limits: Limits | None = None) -> None:
+async def serve(
+    store: Store,
+    host: str,
+    port: int,
+    limits: Limits | None = None,
+    open_registration: bool = False,
+) -> None:
     """Run a server until SIGINT or SIGTERM, then shut it down cleanly."""
-    server = Server(store, host, port, limits)
+    server = Server(store, host, port, limits, open_registration)
     await server.start()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
