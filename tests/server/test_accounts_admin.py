@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+import icswire.server
 from icswire.protocol.datagrams import DG
 from icswire.protocol.events import Text
 from icswire.server.app import Server
@@ -16,6 +18,8 @@ from icswire.server.core.commands import block_code
 from icswire.server.core.store import Store
 
 from .client import Client
+
+HELP = Path(icswire.server.__file__).parent / "help"
 
 
 @pytest.fixture
@@ -295,3 +299,15 @@ async def test_news_posted_by_an_administrator(server: Server) -> None:
     assert texts(await boss.command("cnewse 2")) == ["Deleted news item 2."]
     assert texts(await boss.command("cnewse 2")) == ["There is no news item 2."]
     assert len(texts(await reader.command("news all"))) == 2
+
+
+def test_every_command_added_here_has_its_help_file() -> None:
+    for name in ("password", "register", "news", "admin", *ADMIN_COMMANDS):
+        if name[0] in "+-=":
+            continue  # the ban list's commands are in the admin file
+        text = (HELP / f"{name}.txt").read_text()
+        lines = text.splitlines()
+        assert lines[0].split()[0] == name and lines[1] == "", name
+        assert all(len(line) <= 79 for line in lines), name
+        assert lines[-1].startswith("See also: "), name
+    assert all(f"{word} <name>" in (HELP / "admin.txt").read_text() for word in ("+ban", "-ban"))
