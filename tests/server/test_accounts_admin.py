@@ -311,3 +311,14 @@ def test_every_command_added_here_has_its_help_file() -> None:
         assert all(len(line) <= 79 for line in lines), name
         assert lines[-1].startswith("See also: "), name
     assert all(f"{word} <name>" in (HELP / "admin.txt").read_text() for word in ("+ban", "-ban"))
+
+
+async def test_help_lists_the_administrators_commands_only_to_them(server: Server) -> None:
+    bob = await member(server, "Bob")
+    boss = await member(server, "Boss", admin=True)
+    listed = " ".join(texts(await bob.command("help"))).split()
+    assert "password" in listed and "news" in listed
+    assert not set(ADMIN_COMMANDS) & set(listed)
+    assert texts(await bob.command("help nuke")) == ['No help available on "nuke".']
+    listed = " ".join(texts(await boss.command("help"))).split()
+    assert set(ADMIN_COMMANDS) <= set(listed)

@@ -69,13 +69,13 @@ async def date(ctx: Context, args: str) -> None:
 async def help_(ctx: Context, args: str) -> None:
     topic = args.strip()
     if topic:
-        found = ctx.core.registry.find_command(topic)
+        found = ctx.core.registry.find_command(topic, admin=ctx.session.admin)
         if isinstance(found, Command):
             ctx.reply(f"Usage: {found.usage}")
             return
         ctx.reply(f'No help available on "{topic}".')
         return
-    names = sorted(ctx.core.registry.commands)
+    names = [command.name for command in ctx.core.registry.visible(ctx.session.admin)]
     rows = [
         " ".join(f"{n:<12}" for n in names[i : i + 6]).rstrip() for i in range(0, len(names), 6)
     ]
