@@ -322,3 +322,17 @@ async def test_help_lists_the_administrators_commands_only_to_them(server: Serve
     assert texts(await bob.command("help nuke")) == ['No help available on "nuke".']
     listed = " ".join(texts(await boss.command("help"))).split()
     assert set(ADMIN_COMMANDS) <= set(listed)
+
+
+async def test_the_news_count_at_login_is_read_when_the_server_starts(database_url: str) -> None:
+    store = Store(database_url)
+    await asyncio.to_thread(store.add_news, "Stored before the start", "Boss")
+    running = Server(store, "127.0.0.1", 0)
+    await running.start()
+    try:
+        client = await Client.connect(running.port)
+        await client.login("Early")
+        await client.expect_text('There is 1 news item; type "news" to see the latest.')
+    finally:
+        await running.stop()
+        store.close()

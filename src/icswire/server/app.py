@@ -131,12 +131,14 @@ class Server:
     async def start(self) -> None:
         """Take the database (:class:`ServerLock`: one server per database, else
         :class:`AlreadyServing`), take the port (OSError when it is busy), and only then
-        touch the data: the games a crash or a stop interrupted are adjourned, and the
-        connections waiting are accepted."""
+        touch the data: the games a crash or a stop interrupted are adjourned, the features
+        read what they keep in memory (the ``starting`` hooks), and the connections waiting
+        are accepted."""
         self._lock = await asyncio.to_thread(ServerLock.acquire, self.store.engine)
         try:
             await self._listener.bind(self.host, self.port)
             recovered = await asyncio.to_thread(self.store.interrupted_to_adjourned)
+            await self.core.registry.server_starting()
         except BaseException:
             await self._listener.stop()
             self._release()

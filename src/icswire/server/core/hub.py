@@ -23,7 +23,9 @@ Hooks, in the order features were installed:
   feature that takes it (the mover plays or examines a game) returns True;
 - ``variable_set(session, name, value, batch, interface)``: ``set`` (``interface``
   False) or ``iset`` (True) changed a variable; a feature sends what turning it on brings
-  (``iset seekinfo 1``: the seeks; ``iset pendinfo 1``: the offers).
+  (``iset seekinfo 1``: the seeks; ``iset pendinfo 1``: the offers);
+- ``starting()``, awaited: the server owns its database and its port and is about to
+  accept connections; a feature reads what it keeps in memory (news: how many items).
 """
 
 from __future__ import annotations
@@ -110,6 +112,7 @@ DatagramHook = Callable[["Session", int, "Batch"], None]
 TableHook = Callable[["Table", "Batch"], None]
 MoveTaker = Callable[["Session", str, "Batch"], bool]
 VariableHook = Callable[["Session", str, Any, "Batch", bool], None]
+StartingHook = Callable[[], Awaitable[None]]
 
 
 @dataclass
@@ -124,6 +127,7 @@ class Registry:
     game_ended: list[TableHook] = field(default_factory=list)
     moves: list[MoveTaker] = field(default_factory=list)
     variable_set: list[VariableHook] = field(default_factory=list)
+    starting: list[StartingHook] = field(default_factory=list)
 
     def add_commands(self, commands: Iterable[Command]) -> None:
         for command in commands:
@@ -182,6 +186,10 @@ class Registry:
 
     def take_move(self, session: Session, text: str, batch: Batch) -> bool:
         return any(taker(session, text, batch) for taker in self.moves)
+
+    async def server_starting(self) -> None:
+        for hook in self.starting:
+            await hook()
 
     def variable_changed(
         self, session: Session, name: str, value: Any, batch: Batch, interface: bool

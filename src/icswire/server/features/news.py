@@ -4,7 +4,9 @@ its title, and expire it).
 
 ``news`` lists the last :data:`SHOWN` items, newest first, one a line as
 ``N (date) title``; ``news all`` lists every item, ``news N`` shows one with its text. A
-user who logs in while there are news items is told how many there are.
+user who logs in while there are news items is told how many there are, with the rest of
+the login's output: the count is read when the server starts (the ``starting`` hook) and
+kept by the commands that post and delete items (one server per database).
 """
 
 from __future__ import annotations
@@ -19,13 +21,22 @@ from icswire.server.core.commands import first_word
 from icswire.server.core.hub import CommandSet, Context, Handler
 from icswire.server.core.numbers import parse_number
 from icswire.server.core.render import Batch, lines
-from icswire.server.core.store import NewsItem, StoreUnavailable
+from icswire.server.core.store import NewsItem
 
 if TYPE_CHECKING:
     from icswire.server.core.hub import Core
     from icswire.server.core.session import Session
 
 COMMANDS = CommandSet()
+
+
+class NewsCount:
+    """How many news items there are (read at the start, then kept)."""
+
+    def __init__(self) -> None:
+        self.items = 0
+
+
 #: How many items ``news`` lists.
 SHOWN = 10
 
@@ -65,6 +76,7 @@ async def cnewsi(ctx: Context, args: str) -> None:
         ctx.reply("Usage: cnewsi <title>")
         return
     number = await asyncio.to_thread(ctx.store.add_news, title, ctx.session.name)
+    ctx.core.state(NewsCount).items += 1
     ctx.reply(f"Created news item {number}: {title}")
 
 
@@ -116,26 +128,20 @@ async def cnewse(ctx: Context, args: str) -> None:
     if not await asyncio.to_thread(ctx.store.remove_news, number):
         ctx.reply(f"There is no news item {number}.")
         return
+    ctx.core.state(NewsCount).items -= 1
     ctx.reply(f"Deleted news item {number}.")
 
 
-async def _tell_count(core: Core, session: Session) -> None:
-    """How many news items there are, told to a user who just logged in (nothing when
-    there are none or the database does not answer: it is only a notice)."""
-    try:
-        count = await asyncio.to_thread(core.store.news_count)
-    except StoreUnavailable:
-        return
-    if count and not session.closed:
-        batch = Batch(CN.SCN_NEWS, None)
-        items = "is 1 news item" if count == 1 else f"are {count} news items"
-        batch.add(session, lines(f'There {items}; type "news" to see the latest.'))
-        batch.flush()
-
-
 def install(core: Core) -> None:
+    async def starting() -> None:
+        core.state(NewsCount).items = await asyncio.to_thread(core.store.news_count)
+
     def arrived(session: Session, batch: Batch) -> None:
-        core.spawn(_tell_count(core, session))
+        count = core.state(NewsCount).items
+        if count:
+            items = "is 1 news item" if count == 1 else f"are {count} news items"
+            batch.add(session, lines(f'There {items}; type "news" to see the latest.'))
 
     core.registry.add_commands(COMMANDS)
+    core.registry.starting.append(starting)
     core.registry.arrived.append(arrived)
