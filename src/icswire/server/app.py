@@ -169,6 +169,7 @@ class Server:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         await self.core.writes.close(self.write_patience)
+        self.core.close()
         self._release()
 
     async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -316,6 +317,7 @@ class Server:
                 batch.reply("Sorry, that command failed on the server.")
         else:
             batch.add(session, unknown(batch, word, found))
+        self.world.listening.refresh(session)  # its settings may have changed
         batch.flush()
         if session.leaving:
             if session.level1 & 1:

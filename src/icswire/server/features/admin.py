@@ -48,7 +48,7 @@ async def addplayer(ctx: Context, args: str) -> None:
         ctx.reply(reason)
         return
     try:
-        await asyncio.to_thread(ctx.store.add_user, name, secret)
+        await ctx.core.password_work(ctx.store.add_user, name, secret)
     except UserExists as exc:
         ctx.reply(f'A player named "{exc.name}" is already registered.')
         return
@@ -82,7 +82,7 @@ async def asetpasswd(ctx: Context, args: str) -> None:
         return
     name, secret = words
     try:
-        await asyncio.to_thread(ctx.store.set_password, name, secret)
+        await ctx.core.password_work(ctx.store.set_password, name, secret)
     except UnknownUser:
         ctx.reply(f'There is no player matching the name "{name}".')
         return

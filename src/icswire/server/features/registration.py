@@ -50,10 +50,10 @@ async def password(ctx: Context, args: str) -> None:
         ctx.reply("Usage: password <oldpassword> <newpassword>")
         return
     old, new = words
-    if not await asyncio.to_thread(ctx.store.check_password, session.name, old):
+    if not await ctx.core.password_work(ctx.store.check_password, session.name, old):
         ctx.reply("Incorrect password, password not changed!")
         return
-    await asyncio.to_thread(ctx.store.set_password, session.name, new)
+    await ctx.core.password_work(ctx.store.set_password, session.name, new)
     ctx.reply(f'Password changed to "{new}".')
 
 
@@ -78,7 +78,7 @@ async def register(ctx: Context, args: str) -> None:
         ctx.reply(refusal)
         return
     try:
-        await asyncio.to_thread(ctx.store.add_user, name, secret)
+        await ctx.core.password_work(ctx.store.add_user, name, secret)
     except UserExists as exc:
         ctx.reply(f'"{exc.name}" is registered already; please choose another name.')
         return
