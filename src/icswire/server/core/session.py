@@ -69,6 +69,8 @@ class Session:
     host: str = ""  # the address, which per-address limits count by
     name: str = ""
     registered: bool = False
+    #: A registered user with the administrator flag (FICS shows ``(*)`` after the name).
+    admin: bool = False
     logged_in: bool = False
     leaving: bool = False  # quit: no prompt after the last unit
     closed: bool = False
@@ -292,11 +294,21 @@ class Session:
         return PING2 if self.timeseal == 2 else PING
 
     async def ping(self, timeout: float = 10.0) -> float | None:
-        """Round trip in milliseconds of a telnet timing mark, None if it is not answered."""
+        """Round trip in milliseconds of a telnet timing mark (of timeseal's ``[G]`` ping
+        for a timeseal client, whose timeseal answers it), None if it is not answered within
+        ``timeout`` seconds. Only the caller waits: the session goes on meanwhile."""
         future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
-        self._ping_waiters.append(future)
         sent = time.perf_counter()
-        self.send_raw(DO_TIMING_MARK)
+        if self.timeseal:
+
+            def pong(stamp: int) -> None:
+                if not future.done():
+                    future.set_result(time.perf_counter())
+
+            self.send_raw(self.timeseal_ping(pong))
+        else:
+            self._ping_waiters.append(future)
+            self.send_raw(DO_TIMING_MARK)
         try:
             answered = await asyncio.wait_for(future, timeout)
         except TimeoutError:
