@@ -362,12 +362,14 @@ def test_for_data_dir_creates_the_folder_and_keeps_accounts(tmp_path: Path) -> N
         assert store.list_users() == ["Fred"]
 
 
-def test_the_schema_is_the_seven_tables() -> None:
+def test_the_schema_is_the_nine_tables() -> None:
     assert set(metadata.tables) == {
         "users",
         "user_settings",
         "user_channels",
         "user_notify",
+        "user_lists",
+        "user_messages",
         "user_aliases",
         "games",
         "ratings",

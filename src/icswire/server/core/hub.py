@@ -95,8 +95,7 @@ ABBREVIATIONS = {
     "bye": "quit",
     "logout": "quit",
     "?": "help",
-    "+ch": "+channel",
-    "-ch": "-channel",
+    "sh": "shout",
     "in": "inchannel",
 }
 
