@@ -362,8 +362,9 @@ def test_for_data_dir_creates_the_folder_and_keeps_accounts(tmp_path: Path) -> N
         assert store.list_users() == ["Fred"]
 
 
-def test_the_schema_is_the_nine_tables() -> None:
+def test_the_schema_is_the_ten_tables() -> None:
     assert set(metadata.tables) == {
+        "server_lists",
         "users",
         "user_settings",
         "user_channels",

@@ -374,3 +374,33 @@ async def test_lists_are_kept_for_registered_users(database_url: str) -> None:
         finally:
             await server.stop()
             store.close()
+
+
+# -- qtell ---------------------------------------------------------------------------------------
+
+
+async def test_qtell_is_for_td_programs_with_fics_and_icc_forms(server: Server) -> None:
+    await asyncio.to_thread(server.store.add_user, "Tomato", "pw")
+    await asyncio.to_thread(server.store.set_on_server_list, "td", "Tomato", True)
+    tomato = await user(server, "Tomato", password="pw")
+    fics = await user(server, "Alice")
+    icc = await user(server, "Iccy", DG.PERSONAL_QTELL, DG.CHANNEL_QTELL)
+    guest = await user(server, "Bob")
+    assert await said(guest, "qtell alice hi") == [
+        "Only TD programs are allowed to use this command."
+    ]
+    assert await said(tomato, "qtell alice Round 1\\nBoard 2") == ["*qtell Alice 0*"]
+    assert (await fics.expect_text(":Round 1")).text == ":Round 1"
+    assert (await fics.expect(lambda e: isinstance(e, Text))).text == ":Board 2"
+    assert await said(tomato, "qtell iccy \\Hyou\\h play\\nnext") == ["*qtell Iccy 0*"]
+    personal = await icc.expect_dg(DG.PERSONAL_QTELL)
+    assert (personal.playername, personal.text) == ("Tomato", "\\Hyou\\h play\\nnext")
+    assert await said(tomato, "qtell nobody1 hi") == ["*qtell nobody1 1*"]
+    assert await said(tomato, "qtell 0 hi") == ["*qtell 0 1*"]
+    await said(fics, "+channel 64")
+    await icc.command("+channel 64")
+    assert await said(tomato, "qtell 64 pairings\\b are out") == ["*qtell 64 0*"]
+    await fics.expect_text(":pairings are out")
+    channel = await icc.expect_dg(DG.CHANNEL_QTELL)
+    assert (channel.channel, channel.text) == (64, "pairings\\b are out")
+    assert await said(guest, "=td") == ["-- td list: 1 names --", "Tomato"]

@@ -1,9 +1,11 @@
 """``icswire user``: administer accounts from the shell.
 
 ``icswire user add NAME`` (asks for the password twice unless ``--password`` gives it),
-``passwd NAME``, ``list`` and ``remove NAME``. Each takes ``--data-dir`` and ``--database``
-like ``icswire serve``, so both find the same accounts. Errors (an invalid or taken name, an
-unknown user, a database that cannot be opened) are one line on stderr and exit status 1.
+``passwd NAME``, ``list``, ``remove NAME`` and ``td NAME [--remove]`` (the server's list
+of tournament directors' programs, which may ``qtell``). Each takes ``--data-dir`` and
+``--database`` like ``icswire serve``, so both find the same accounts. Errors (an invalid
+or taken name, an unknown user, a database that cannot be opened) are one line on stderr
+and exit status 1.
 """
 
 from __future__ import annotations
@@ -133,3 +135,16 @@ def remove(name: str, data_dir: Path, database: str | None) -> None:
     with _open_store(data_dir, database) as store:
         store.remove_user(name)
     click.echo(f"Removed user {name}.")
+
+
+@user.command()
+@click.argument("name")
+@click.option("--remove", is_flag=True, help="Take NAME off the list instead.")
+@_database_options
+def td(name: str, remove: bool, data_dir: Path, database: str | None) -> None:
+    """Put the registered NAME on the server's td list (tournament directors' programs,
+    which may qtell), or take it off with --remove."""
+    with _open_store(data_dir, database) as store:
+        changed = store.set_on_server_list("td", name, not remove)
+    done = "removed from" if remove else "added to"
+    click.echo(f"{name} {done} the td list." if changed else f"{name}: nothing to change.")

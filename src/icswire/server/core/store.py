@@ -68,6 +68,7 @@ from icswire.server.core.records import GameRecord, RatingChange, RatingRecord
 __all__ = [
     "DEFAULT_DATABASE",
     "PERSONAL_LISTS",
+    "SERVER_LISTS",
     "SQLITE_FILE",
     "Account",
     "Store",
@@ -77,6 +78,7 @@ __all__ = [
     "UserExists",
     "database_url",
     "metadata",
+    "server_lists",
     "user_aliases",
     "user_channels",
     "user_lists",
@@ -182,6 +184,19 @@ user_lists = Table(
     PrimaryKeyConstraint("user_id", "list", "name_key"),
 )
 """Who is on each user's censor, gnotify and noplay list: the name as added."""
+
+SERVER_LISTS = ("td",)
+"""The server's own lists of registered users kept in :data:`server_lists`: ``td``, the
+tournament directors' programs that may ``qtell``."""
+
+server_lists = Table(
+    "server_lists",
+    metadata,
+    Column("list", String(16), nullable=False),
+    _user_id_column(),
+    PrimaryKeyConstraint("list", "user_id"),
+)
+"""Who is on each of the server's lists (:data:`SERVER_LISTS`), set from the shell."""
 
 user_messages = Table(
     "user_messages",
@@ -648,6 +663,33 @@ class Store:
                 )
             )
             return result.rowcount > 0
+
+    def set_on_server_list(self, which: str, name: str, on: bool) -> bool:
+        """Put the registered ``name`` on the server's list ``which`` (or off it with
+        ``on`` False); False when that changed nothing."""
+        if which not in SERVER_LISTS:
+            raise ValueError(f"unknown list {which!r}; one of {SERVER_LISTS}")
+        with self._begin() as conn:
+            uid = self._user_id(conn, name)
+            where = (server_lists.c.list == which, server_lists.c.user_id == uid)
+            found = conn.scalar(select(server_lists.c.user_id).where(*where)) is not None
+            if found == on:
+                return False
+            if on:
+                conn.execute(insert(server_lists).values(list=which, user_id=uid))
+            else:
+                conn.execute(delete(server_lists).where(*where))
+            return True
+
+    def server_list(self, which: str) -> list[str]:
+        """The names on the server's list ``which``, sorted case-insensitively."""
+        with self._begin() as conn:
+            names = conn.scalars(
+                select(users.c.name)
+                .join(server_lists, server_lists.c.user_id == users.c.id)
+                .where(server_lists.c.list == which)
+            )
+            return sorted((str(n) for n in names), key=name_key)
 
     # -- messages ---------------------------------------------------------------------------
 

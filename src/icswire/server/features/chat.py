@@ -1,5 +1,6 @@
 """Talking: ``tell`` (to a player, a channel, ``.`` the last one told, ``,`` the last
-channel), ``xtell``, ``say``, ``shout``, ``i``, ``sshout``, ``cshout``, ``inchannel``.
+channel), ``xtell``, ``say``, ``qtell``, ``shout``, ``i``, ``sshout``, ``cshout``,
+``inchannel``.
 
 Who hears what follows the receiver's talk variables, FICS's way: ``tell`` and ``ctell``
 (tells and channel tells of unregistered players), ``chanoff`` (no channel tells),
@@ -12,9 +13,10 @@ receiver in ``(told NAME, who ...)`` (FICS's talkproc.c): playing, examining, th
 
 from __future__ import annotations
 
+import asyncio
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from icswire.protocol import datagrams as dg
 from icswire.protocol.datagrams import DG
@@ -23,7 +25,7 @@ from icswire.server.core.commands import first_word
 from icswire.server.core.hub import CommandSet, Context
 from icswire.server.core.names import name_key
 from icswire.server.core.numbers import parse_number
-from icswire.server.core.render import Batch, Datagram, TextOrDatagram, lines
+from icswire.server.core.render import Batch, Datagram, Message, TextOrDatagram, lines
 
 if TYPE_CHECKING:
     from icswire.server.core.hub import Core
@@ -299,6 +301,67 @@ async def inchannel(ctx: Context, args: str) -> None:
         members = sorted(s.display_name for s in ctx.world.channels.get(channel, ()))
         rows.append(f"Channel {channel}: {' '.join(members)} ({len(members)} players)")
     ctx.reply(*(rows or ["Nobody is in any channel."]))
+
+
+# -- qtell -------------------------------------------------------------------------------------
+
+
+def qtell_forms(session: Session, text: str, channel: int | None) -> tuple[Message, Message]:
+    """A qtell as FICS sessions get it (each line after ``:``) and as ICC sessions do
+    (DG_PERSONAL_QTELL or DG_CHANNEL_QTELL, or lines after ``>``). ``\\n`` (a backslash
+    and an n) breaks the line; the text forms drop the bell and bold marks ``\\b``,
+    ``\\H``, ``\\h``, which the datagrams keep for the client (section 4, DG 82)."""
+    plain = text
+    for mark in ("\\b", "\\H", "\\h"):
+        plain = plain.replace(mark, "")
+    parts = plain.split("\\n")
+    record: Any
+    if channel is None:
+        record, kind = dg.PersonalQtell(session.name, session.titles, text), DG.PERSONAL_QTELL
+    else:
+        record = dg.ChannelQtell(channel, session.name, session.titles, text)
+        kind = DG.CHANNEL_QTELL
+    fics = lines(*(f":{part}" for part in parts))
+    icc = TextOrDatagram(tuple(f">{part}" for part in parts), kind, record)
+    return fics, icc
+
+
+@command("qtell", CN.CN_QTELL, "qtell <name|channel> <text>")
+async def qtell(ctx: Context, args: str) -> None:
+    """FICS's tell for tournament directors' programs (the server's ``td`` list, set with
+    ``icswire user td NAME``): no name or ``(told ...)``, a ``*qtell TARGET 0*`` receipt
+    (1 when nobody was there to tell)."""
+    target, text = first_word(args)
+    if not target or not text:
+        ctx.reply("Usage: qtell <name|channel> <text>")
+        return
+    session = ctx.session
+    directors = await asyncio.to_thread(ctx.store.server_list, "td")
+    if not session.registered or name_key(session.name) not in map(name_key, directors):
+        ctx.reply("Only TD programs are allowed to use this command.")
+        return
+    channel = parse_number(target)
+    if channel is None:
+        receiver = ctx.world.online.get(name_key(target))
+        if receiver is None:
+            ctx.reply(f"*qtell {target} 1*")
+            return
+        if ctx.too_fast("tell"):
+            return
+        receivers, target = [receiver], receiver.name
+    else:
+        if channel == 0 or channel not in CHANNELS:
+            ctx.reply(f"*qtell {target} 1*")
+            return
+        if ctx.too_fast("channel"):
+            return
+        members = ctx.world.channels.get(channel, set())
+        receivers = [m for m in members if m is not session and not m.censors(session)]
+        target = str(channel)
+    fics, icc = qtell_forms(session, text, channel)
+    for receiver in receivers:
+        ctx.batch.add(receiver, icc if receiver.talks_icc else fics)
+    ctx.reply(f"*qtell {target} 0*")
 
 
 def game_started(core: Core, table: Table, batch: Batch) -> None:

@@ -7,13 +7,15 @@ messages are not shown), ``gnotify`` (told when they start a game), ``noplay`` (
 match requests are refused), ``notify`` (told when they arrive and leave) and
 ``channel``. Each is saved for a registered user and kept for the session by a guest. Any
 valid handle may be listed (one may censor a name before it logs in); the name of a
-player online is taken with its case. FICS's public lists (titles, ``computer``, ``td``)
-are shown as this server knows them: empty, since it gives no titles; changing them is
-for administrators, which FICS answers as for an unknown list.
+player online is taken with its case. FICS's public lists are shown as this server knows
+them: ``td`` (the programs that may ``qtell``, set with ``icswire user td NAME``), and the
+titles and ``computer`` empty, since it gives none; changing them is for administrators,
+and FICS refuses it as for a list one may not see.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -187,7 +189,10 @@ async def showlist(ctx: Context, args: str) -> None:
     which = _find_list(ctx, word, change=False)
     if which is None:
         return
-    items = members(ctx.session, which)
+    if which == "td":
+        items = await asyncio.to_thread(ctx.store.server_list, "td")
+    else:
+        items = members(ctx.session, which)
     noun = "channels" if which == "channel" else "names"
     ctx.reply(
         f"-- {which} list: {len(items)} {noun} --",
