@@ -125,11 +125,11 @@ async def test_dot_comma_and_bang_are_tell_last_told_last_channel_and_shout(
 
 async def test_xtell_leaves_the_last_told_alone(server: Server) -> None:
     alice = await user(server, "Alice")
-    await user(server, "Robot")
-    await said(alice, "tell robot one")
-    await said(alice, "xtell alice two")
-    await said(alice, ".three")
-    assert not heard(alice, "tells you: three")
+    robot = await user(server, "Robot")
+    assert await said(alice, "tell robot one") == ["(told Robot)"]
+    assert await said(alice, "xtell alice two") == ["Alice(U) tells you: two", "(told Alice)"]
+    assert await said(alice, ".three") == ["(told Robot)"]
+    await robot.expect_text("Alice(U) tells you: three")
 
 
 async def test_say_tells_the_opponent_during_and_after_the_game(server: Server) -> None:
@@ -404,3 +404,20 @@ async def test_qtell_is_for_td_programs_with_fics_and_icc_forms(server: Server) 
     channel = await icc.expect_dg(DG.CHANNEL_QTELL)
     assert (channel.channel, channel.text) == (64, "pairings\\b are out")
     assert await said(guest, "=td") == ["-- td list: 1 names --", "Tomato"]
+
+
+async def test_the_new_tell_forms_count_against_the_rates(server: Server) -> None:
+    server.limits.set("tell=3/60")
+    server.limits.set("shout=1/60")
+    talker = await user(server, "Talker")
+    other = await user(server, "Other")  # kept: a lost client is closed
+    assert await said(talker, "tell other one") == ["(told Other)"]
+    assert await said(talker, "xtell other two") == ["(told Other)"]
+    assert await said(talker, ".three") == ["(told Other)"]
+    refused = await said(talker, ".four")
+    assert len(refused) == 1 and refused[0].startswith("You are sending tells too fast")
+    assert (await said(talker, "xtell other five"))[0].startswith("You are sending tells")
+    assert await said(talker, "cshout one") == ["(c-shouted to 1 players)"]
+    assert (await said(talker, "!two"))[0].startswith("You are sending shouts too fast")
+    await other.settle()
+    assert len(heard(other, "Talker(U) tells you:")) == 3
