@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from icswire.protocol import datagrams as dg
 from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
+from icswire.server.core.channels import CHANNELS
 from icswire.server.core.commands import first_word
 from icswire.server.core.hub import CommandSet, Context
 from icswire.server.core.names import name_key
@@ -34,7 +35,6 @@ if TYPE_CHECKING:
 
 COMMANDS = CommandSet()
 command = COMMANDS.command
-CHANNELS = range(0, 256)
 #: Seconds of idleness after which ``(told NAME, who has been idle ...)`` says so.
 IDLE_NOTE = 180
 #: DG_PERSONAL_TELL's (and its echo's) types.

@@ -23,6 +23,7 @@ from icswire.protocol import datagrams as dg
 from icswire.protocol.codes import Sound
 from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
+from icswire.server.core.channels import CHANNELS
 from icswire.server.core.commands import first_word
 from icswire.server.core.hub import CommandSet, Context
 from icswire.server.core.names import check_name, name_key
@@ -38,7 +39,6 @@ if TYPE_CHECKING:
 
 COMMANDS = CommandSet()
 command = COMMANDS.command
-CHANNELS = range(0, 256)
 
 #: FICS's lists a user may see, in FICS's order (lists.c): the public ones first.
 PUBLIC_LISTS = ("fm", "im", "gm", "wgm", "blind", "teams", "computer", "td")
