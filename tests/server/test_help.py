@@ -156,9 +156,11 @@ async def test_unknown_and_ambiguous_topics(server: Server) -> None:
         'Topics starting with "styl":',
         "style    style10  style12",
     ]
+    starting_un = [t for t in helping.topics() if t.startswith("un")]
+    assert len(starting_un) > 1
     assert texts(await client.command("help un")) == [
         'Ambiguous help topic "un". Matches:',
-        "unalias    unarrow    uncircle   unexamine  unobserve  unseek",
+        *helping.columns(starting_un),
     ]
 
 

@@ -19,7 +19,6 @@ import asyncio
 import contextlib
 import re
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,6 +26,7 @@ from typing import Any
 from icswire.protocol.telnet import CommandFilter
 from icswire.protocol.timeseal import PING, PING2, Hello, Pong, SealedLine, TimesealDecoder
 from icswire.server.core.limits import Bucket
+from icswire.server.core.linequeue import LineQueue
 from icswire.server.core.names import name_key
 from icswire.server.core.variables import IVARIABLES, VARIABLES
 
@@ -60,7 +60,7 @@ def clean_text(text: str) -> str:
     return _CONTROL.sub("", text.replace("\t", " "))
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Session:
     """A connected user: settings, identity, and the output side of the connection."""
 
@@ -101,12 +101,10 @@ class Session:
     timeseal: int = 0
     #: The client's timestamp of the line :meth:`read_line` returned last (timeseal only).
     line_stamp: int | None = None
-    _lines: asyncio.Queue[tuple[str, int | None] | None] = field(
-        default_factory=lambda: asyncio.Queue(256)
-    )
+    _lines: LineQueue[tuple[str, int | None] | None] = field(default_factory=lambda: LineQueue(256))
     _sealed: TimesealDecoder | None = None
     _first_line: bool = True
-    _pong_waiters: deque[Callable[[int], None]] = field(default_factory=deque)
+    _pong_waiters: list[Callable[[int], None]] = field(default_factory=list)
     _pump: asyncio.Task[None] | None = None
     _ping_waiters: list[asyncio.Future[float]] = field(default_factory=list)
 
@@ -296,7 +294,7 @@ class Session:
                 text = clean_text(event.text)[:MAX_LINE]
                 await self._lines.put((text, event.timestamp))
             elif isinstance(event, Pong) and self._pong_waiters:
-                self._pong_waiters.popleft()(event.timestamp)
+                self._pong_waiters.pop(0)(event.timestamp)
 
     def timeseal_ping(self, answered: Callable[[int], None]) -> bytes:
         """The ``[G]`` ping this client's timeseal answers; ``answered`` gets the client's
