@@ -21,6 +21,7 @@ from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.commands import (
     block_code,
     expand_alias,
+    expand_punctuation,
     looks_like_move,
     split_block_id,
     split_tag,
@@ -43,6 +44,8 @@ from icswire.server.features import (
     examine,
     help,
     info,
+    lists,
+    messages,
     news,
     pairing,
     play,
@@ -86,18 +89,21 @@ class Server:
         # the order of installation is the order hooks run in: a player who leaves ends
         # his game first, then stops watching and examining, then his offers go
         self.games: Games = play.install(core)
-        for feature in (
+        features = (
             info,
             help,
             settings,
             chat,
+            lists,
+            messages,
             watching,
             examine,
             pairing,
             registration,
             admin,
             news,
-        ):
+        )
+        for feature in features:
             feature.install(core)
         #: Seconds the stop waits for queued writes (games' moves and ends, settings).
         self.write_patience = WRITE_PATIENCE
@@ -279,6 +285,7 @@ class Server:
                 return
         tag, text = split_tag(text)
         text = expand_alias(session.aliases, text.strip().lstrip("$").strip())
+        text = expand_punctuation(text)
         word, _, args = text.partition(" ")
         if not word:
             if block_id is not None:

@@ -105,8 +105,7 @@ ABBREVIATIONS = {
     "bye": "quit",
     "logout": "quit",
     "?": "help",
-    "+ch": "+channel",
-    "-ch": "-channel",
+    "sh": "shout",
     "in": "inchannel",
 }
 

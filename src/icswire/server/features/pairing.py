@@ -857,6 +857,12 @@ def _opponent(ctx: Context, name: str) -> Session | None:
     if not receiver.variables["open"]:
         ctx.reply(f"{receiver.name} is not open to match requests.")
         return None
+    if name_key(session.name) in receiver.lists["noplay"]:  # FICS's matchproc.c
+        ctx.reply(f"You are on {receiver.name}'s noplay list.")
+        return None
+    if receiver.censors(session):
+        ctx.reply(f"{receiver.name} is censoring you.")
+        return None
     return receiver
 
 
