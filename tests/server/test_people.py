@@ -1,0 +1,229 @@
+"""People and lists end to end, both faces: who (flags, orders, formats), finger (ratings,
+notes, offline players), ratings, best, rank, uptime, date, history without aborted
+games, journal / jsave / jkill and ICC's liblist."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from icswire.protocol.datagrams import DG
+from icswire.protocol.events import Text
+from icswire.server.app import Server
+from icswire.server.core.ratings import Glicko
+from icswire.server.core.records import GameRecord, RatingRecord
+from icswire.server.core.store import Store
+
+from .client import Client
+
+LIST_GRAMS = (72, 73)
+
+
+@pytest.fixture
+async def server(database_url: str) -> AsyncIterator[Server]:
+    store = Store(database_url)
+    running = Server(store, "127.0.0.1", 0)
+    await running.start()
+    yield running
+    await running.stop()
+    store.close()
+
+
+def bits(*numbers: int) -> str:
+    return "".join("1" if n in numbers else "0" for n in range(max(numbers) + 1))
+
+
+async def user(
+    server: Server, name: str, password: str | None = None, grams: tuple[int, ...] = ()
+) -> Client:
+    client = await Client.connect(server.port, grams)
+    login = (f"level2settings={bits(*grams)}",) if grams else ()
+    await client.login(name, password, *login)
+    return client
+
+
+async def registered(server: Server, name: str, **ratings: tuple[int, int, int, int]) -> None:
+    """Register ``name`` with ratings: type=(rating, wins, losses, draws)."""
+    await asyncio.to_thread(server.store.add_user, name, "pw")
+    for kind, (rating, wins, losses, draws) in ratings.items():
+        record = RatingRecord(
+            name, kind, Glicko(rating, 80.0), wins + losses + draws, wins, losses, draws
+        )
+        await asyncio.to_thread(server.store.save_rating, record)
+
+
+def texts(events: list[Any]) -> list[str]:
+    return [e.text for e in events if isinstance(e, Text)]
+
+
+def shown(events: list[Any]) -> list[str]:
+    return [t for t in texts(events) if t]
+
+
+def grams(events: list[Any], number: int) -> list[Any]:
+    return [e for e in events if getattr(e, "dg", None) == number]
+
+
+# -- who -------------------------------------------------------------------------------------
+
+
+async def test_who_lists_real_ratings_sorted_with_status_symbols(server: Server) -> None:
+    await registered(server, "Anna", Blitz=(1800, 10, 5, 5), Standard=(1500, 1, 0, 0))
+    await registered(server, "Bert", Standard=(1900, 3, 0, 0))
+    anna = await user(server, "Anna", "pw")
+    bert = await user(server, "Bert", "pw")
+    await bert.command("set open 0")
+    guest = await user(server, "Zoe")
+    lines = texts(await guest.command("who"))
+    assert lines[0] == ""
+    assert lines[-2:] == ["", " 3 players displayed (of 3). (*) indicates system administrator."]
+    entries = " ".join(lines[1:-2]).split()
+    assert entries == ["1800", "Anna", "----:Bert", "++++", "Zoe(U)"]
+    # standard order, alphabetical, registered only, open only, an unknown flag
+    lines = texts(await guest.command("who s"))
+    assert " ".join(lines[1:-2]).split() == ["1900:Bert", "1500", "Anna", "++++", "Zoe(U)"]
+    lines = texts(await guest.command("who A"))
+    assert " ".join(lines[1:-2]).split() == ["1800", "Anna", "----:Bert", "++++", "Zoe(U)"]
+    lines = texts(await guest.command("who Rl"))
+    assert " ".join(lines[1:-2]).split() == ["Anna", "Bert"]
+    assert lines[-1] == " 2 players displayed (of 3). (*) indicates system administrator."
+    lines = texts(await guest.command("who o"))
+    assert " ".join(lines[1:-2]).split() == ["1800", "Anna", "++++", "Zoe(U)"]
+    assert shown(await guest.command("who U")) == [
+        "++++ Zoe(U)  ",  # FICS pads every column but the last of a full row
+        " 1 players displayed (of 3). (*) indicates system administrator.",
+    ]
+    lines = texts(await guest.command("who 1"))  # the top third
+    assert " ".join(lines[1:-2]).split() == ["1800", "Anna"]
+    assert shown(await guest.command("who q"))[0].startswith("Usage: who ")
+    await anna.close()
+    await bert.close()
+
+
+async def test_who_columns_fill_down_then_across(server: Server) -> None:
+    names = ["Aa", "Bb", "Cc", "Dd", "Ee"]
+    clients = [await user(server, n) for n in names]
+    lines = texts(await clients[0].command("set width 40"))
+    lines = texts(await clients[0].command("who A"))
+    # entries are 10 wide ("++++ Aa(U)"), 12 with the spacing: 3 columns of 40
+    assert lines[1:3] == ["++++ Aa(U)  ++++ Cc(U)  ++++ Ee(U)", "++++ Bb(U)  ++++ Dd(U)  "]
+    for client in clients:
+        await client.close()
+
+
+async def test_who_verbose_winloss_and_interface_forms(server: Server) -> None:
+    await registered(server, "Anna", Blitz=(1800, 10, 5, 5))
+    anna = await user(server, "Anna", "pw")
+    lines = texts(await anna.command("who v"))
+    assert lines[:3] == [
+        " +---------------------------------------------------------------+",
+        " |      User              Standard    Blitz        On for   Idle |",
+        " +---------------------------------------------------------------+",
+    ]
+    # game number, X (not open), U (guest), name, standard, blitz, on for, idle
+    assert lines[3].startswith(" |" + "   " + " " + " " + " " + f"{'Anna':<17}" + " ----        1800")
+    assert lines[3].endswith("    0          |") and len(lines[3]) == len(lines[0])
+    assert lines[-2] == " |      1 Players Displayed                                      |"
+    lines = texts(await anna.command("who n"))
+    assert lines[2] == "Anna               ----        0    0    0   1800      10    5    5        "
+    assert lines[-1] == "      1 Players Displayed."
+    # PyChess's "who IbslwBzSLx": the <wa> form, one line each
+    lines = shown(await anna.command("who IbslwBzSLx"))
+    assert lines == ["Anna 001800 0P0P0P0P0P0P0P0P", "1 Players Displayed."]
+    await anna.close()
+
+
+async def test_who_for_icc_sessions(server: Server) -> None:
+    await registered(server, "Anna", Blitz=(1800, 10, 5, 5))
+    anna = await user(server, "Anna", "pw")
+    icc = await user(server, "Icky", None, (0, 1))
+    lines = texts(await icc.command("who"))
+    assert " ".join(lines).split() == [
+        "1800",
+        "Anna",
+        "Icky(U)",
+        "2",
+        "players",
+        "displayed",
+        "(of",
+        "2).",
+    ]
+    assert lines[-1] == "2 players displayed (of 2)."
+    await anna.close()
+    await icc.close()
+
+
+# -- finger ----------------------------------------------------------------------------------
+
+
+async def test_finger_ratings_notes_and_offline_players(server: Server) -> None:
+    await registered(server, "Anna", Blitz=(1800, 10, 5, 5), Standard=(1500, 1, 0, 0))
+    anna = await user(server, "Anna", "pw")
+    await anna.command("set 1 I like the King's Gambit")
+    await anna.command("set 3 third note")
+    lines = texts(await anna.command("finger"))
+    assert lines[0] == "Finger of Anna:"
+    assert re.fullmatch(r"On for: \d+ secs?   Idle: \d+ secs?", lines[2])
+    assert lines[4:8] == [
+        "         rating     RD     win   loss   draw  total   best",
+        "Blitz     1800     80.0     10      5      5     20   1800 ("
+        + datetime.now(UTC).strftime("%d-%b-%Y")
+        + ")",
+        "Standard  1500     80.0      1      0      0      1",
+        "",
+    ]
+    assert lines[8:] == ["Timeseal: no", "", " 1: I like the King's Gambit", " 3: third note"]
+    assert texts(await anna.command("finger anna r"))[-3:] == [
+        "Standard  1500     80.0      1      0      0      1",
+        "",
+        "Timeseal: no",
+    ]
+    assert texts(await anna.command("finger anna n"))[-2:] == [
+        " 1: I like the King's Gambit",
+        " 3: third note",
+    ]
+    await anna.close()
+    guest = await user(server, "Zoe")
+    await server.core.writes.settled("Anna")
+    for _ in range(50):  # the logout time is written after Anna's connection is gone
+        lines = texts(await guest.command("finger Anna"))
+        if lines[2].startswith("Last disconnected: "):
+            break
+        await asyncio.sleep(0.05)
+    assert lines[0] == "Finger of Anna:"
+    assert re.fullmatch(r"Last disconnected: \w{3} \w{3} \d\d, [ \d]\d:\d\d UTC \d{4}", lines[2])
+    assert lines[4] == "         rating     RD     win   loss   draw  total   best"
+    assert lines[-2:] == [" 1: I like the King's Gambit", " 3: third note"]
+    lines = texts(await guest.command("finger"))
+    assert lines[0] == "Finger of Zoe(U):"
+    assert lines[4:] == ["Zoe is NOT a registered player.", "", "Timeseal: no"]
+    assert shown(await guest.command("finger Nobodyhere")) == [
+        'There is no player matching the name "Nobodyhere".'
+    ]
+    lines = shown(await guest.command("ratings anna"))
+    assert lines[1:] == [
+        "Last disconnected: " + lines[1].split(": ", 1)[1],
+        "         rating     RD     win   loss   draw  total   best",
+        lines[3],
+        "Standard  1500     80.0      1      0      0      1",
+    ]
+    await guest.close()
+
+
+async def test_finger_in_icc_layout(server: Server) -> None:
+    await registered(server, "Anna", Blitz=(1800, 10, 5, 5), Bullet=(1600, 2, 1, 0))
+    icc = await user(server, "Icky", None, (0, 1))
+    lines = texts(await icc.command("finger anna"))
+    assert lines[4:7] == [
+        "                  rating [need] win  loss  draw total   best",
+        "Blitz               1800         10     5     5    20   1800 ("
+        + datetime.now(UTC).strftime("%d-%b-%Y")
+        + ")",
+        "Bullet              1600 [17]     2     1     0     3",
+    ]
+    await icc.close()
