@@ -126,7 +126,9 @@ async def test_who_verbose_winloss_and_interface_forms(server: Server) -> None:
         " +---------------------------------------------------------------+",
     ]
     # game number, X (not open), U (guest), name, standard, blitz, on for, idle
-    assert lines[3].startswith(" |" + "   " + " " + " " + " " + f"{'Anna':<17}" + " ----        1800")
+    assert lines[3].startswith(
+        " |" + "   " + " " + " " + " " + f"{'Anna':<17}" + " ----        1800"
+    )
     assert lines[3].endswith("    0          |") and len(lines[3]) == len(lines[0])
     assert lines[-2] == " |      1 Players Displayed                                      |"
     lines = texts(await anna.command("who n"))
@@ -227,3 +229,65 @@ async def test_finger_in_icc_layout(server: Server) -> None:
         "Bullet              1600 [17]     2     1     0     3",
     ]
     await icc.close()
+
+
+# -- best, rank, uptime, date ------------------------------------------------------------------
+
+
+async def test_best_and_rank_list_established_players(server: Server) -> None:
+    await registered(server, "Anna", Blitz=(1800, 20, 0, 0), Wild=(1700, 10, 10, 0))
+    await registered(server, "Bert", Blitz=(1900, 15, 5, 0))
+    await registered(server, "Carl", Blitz=(1800, 25, 0, 0))
+    await registered(server, "Dora", Blitz=(2000, 1, 0, 0))  # not established: not ranked
+    guest = await user(server, "Zoe")
+    assert texts(await guest.command("best")) == [
+        "         Blitz                    Wild",
+        "",
+        "   1. Bert         1900     1. Anna         1700",
+        "   2. Anna         1800",
+        "      Carl         1800",
+    ]
+    assert texts(await guest.command("best b")) == [
+        "         Blitz",
+        "",
+        "   1. Bert         1900",
+        "   2. Anna         1800",
+        "      Carl         1800",
+    ]
+    assert texts(await guest.command("rank carl b")) == texts(await guest.command("best b"))
+    assert texts(await guest.command("ranks dora b")) == [
+        "         Blitz",
+        "",
+        "----  Dora         2000",
+    ]
+    assert texts(await guest.command("rank 2-2 b")) == [
+        "         Blitz",
+        "",
+        "   2. Anna         1800",
+        "      Carl         1800",
+    ]
+    assert shown(await guest.command("rank zoe")) == ["No ratings to show."]
+    assert shown(await guest.command("best q")) == ["Usage: best [b][s][w]"]
+    await guest.close()
+
+
+async def test_uptime_and_date(server: Server) -> None:
+    guest = await user(server, "Zoe")
+    lines = texts(await guest.command("uptime"))
+    assert re.fullmatch(
+        r"The server has been up since \w{3} \w{3} \d\d, [ \d]\d:\d\d UTC \d{4}\.", lines[0]
+    )
+    assert re.fullmatch(r"Up for( \d+ (day|hour|minute|second)s?)*\.", lines[1])
+    assert lines[2:] == [
+        "",
+        "There are currently 1 players, with a high of 1 since last restart.",
+        "There are currently 0 games, with a high of 0 since last restart.",
+    ]
+    lines = texts(await guest.command("date"))
+    assert [line[:17] for line in lines] == [
+        "Local time     - ",
+        "Server time    - ",
+        "GMT            - ",
+    ]
+    assert lines[2].endswith(datetime.now(UTC).strftime(" GMT %Y"))
+    await guest.close()

@@ -39,6 +39,7 @@ from icswire.server.features import (
     chat,
     examine,
     info,
+    journal,
     pairing,
     people,
     play,
@@ -78,7 +79,7 @@ class Server:
         # the order of installation is the order hooks run in: a player who leaves ends
         # his game first, then stops watching and examining, then his offers go
         self.games: Games = play.install(core)
-        for feature in (info, people, settings, chat, watching, examine, pairing):
+        for feature in (info, people, settings, chat, watching, examine, journal, pairing):
             feature.install(core)
         #: Seconds the stop waits for queued writes (games' moves and ends, settings).
         self.write_patience = WRITE_PATIENCE

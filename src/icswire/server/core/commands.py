@@ -49,6 +49,8 @@ _BLOCK_CODE_OF = {
     "uncircle": BlockCode.BLKCMD_BOARDINFO,
     "arrow": BlockCode.BLKCMD_BOARDINFO,
     "unarrow": BlockCode.BLKCMD_BOARDINFO,
+    "liblist": BlockCode.BLKCMD_JOURNAL,  # ICC's name for the journal listing
+    "ratings": BlockCode.BLKCMD_FINGER,  # FICS's "finger NAME r"
 }
 
 

@@ -1,15 +1,25 @@
 """Stored games as lists show them: the end of a game (``Mat``, "Joe checkmated"), when
-it ended, and DG_GAMELIST_ITEM (73) for ``history``, ``stored`` and ``liblist``."""
+it ended, DG_GAMELIST_ITEM (73) for ``history``, ``stored`` and ``liblist``, and the
+games of journals (FICS help ``journal``: slots A-Z, private with ``jprivate``)."""
 
 from __future__ import annotations
 
+import asyncio
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from icswire.protocol import datagrams as dg
 from icswire.protocol.codes import UnknownResultError, describe_result
+from icswire.server.core.names import name_key
 from icswire.server.core.ratings import RATING_TYPES
 from icswire.server.core.records import GameRecord
+
+if TYPE_CHECKING:
+    from icswire.server.core.hub import Core
+    from icswire.server.core.session import Session
+
+#: How many finished games ``history`` shows (and numbers 1..HISTORY_SIZE, oldest first).
+HISTORY_SIZE = 10
 
 
 def _rating_index(rating_type: str) -> int:
@@ -53,3 +63,50 @@ def gamelist_item(index: int, record: GameRecord, here: bool | None = None) -> A
         record.eco or "?", record.status if record.status is not None else 2,
         record.color or 0, record.mode or 0, "", here,
     )  # fmt: skip
+
+
+# -- journals --------------------------------------------------------------------------------
+
+#: The slots of a journal (FICS: 26, shown as capitals).
+JOURNAL_SLOTS = "abcdefghijklmnopqrstuvwxyz"
+NOT_REGISTERED = "Only registered players may keep a journal."
+
+
+def journal_slot(text: str) -> str | None:
+    """``A`` or ``a`` (or ``%a``, as ``examine`` and ``smoves`` name one): the slot."""
+    letter = text.removeprefix("%").lower()
+    return letter if len(letter) == 1 and letter in JOURNAL_SLOTS else None
+
+
+async def journal_owner(core: Core, viewer: Session, name: str) -> tuple[str, str | None]:
+    """The registered name of the journal ``name`` (a player online or not) and, when
+    ``viewer`` may not read it, why not: not registered, or private (``jprivate``) and
+    someone else's."""
+    online = core.world.find(name)
+    if online is not None:
+        if not online.registered:
+            return online.name, NOT_REGISTERED
+        private = bool(online.variables.get("jprivate"))
+        owner = online.name
+    else:
+        account = await asyncio.to_thread(core.store.load, name)
+        if account is None:
+            return name, f'There is no player matching the name "{name}".'
+        owner = account.name
+        private = account.settings.get("jprivate", "0") not in ("", "0")
+    if private and name_key(owner) != name_key(viewer.name):
+        return owner, "Sorry, this journal is private."
+    return owner, None
+
+
+async def journal_record(
+    core: Core, viewer: Session, name: str, slot: str
+) -> tuple[str, GameRecord | None, str]:
+    """The game in journal slot ``slot`` of ``name``: (owner, game, why not)."""
+    owner, refused = await journal_owner(core, viewer, name)
+    if refused is not None:
+        return owner, None, refused
+    entries = dict(await asyncio.to_thread(core.store.journal, owner))
+    if slot not in entries:
+        return owner, None, f"Journal entry {slot.upper()} not available for {owner}."
+    return owner, entries[slot], ""

@@ -98,6 +98,7 @@ ABBREVIATIONS = {
     "+ch": "+channel",
     "-ch": "-channel",
     "in": "inchannel",
+    "ranks": "rank",
 }
 
 SessionHook = Callable[["Session", "Batch"], None]

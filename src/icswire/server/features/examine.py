@@ -48,7 +48,14 @@ from icswire.server.core.boards import (
     line_datagrams,
     recent_moves,
 )
-from icswire.server.core.gamelists import gamelist_item, result_of, when_ended
+from icswire.server.core.gamelists import (
+    HISTORY_SIZE,
+    gamelist_item,
+    journal_record,
+    journal_slot,
+    result_of,
+    when_ended,
+)
 from icswire.server.core.hub import CommandSet, Context
 from icswire.server.core.movelist import Movelist
 from icswire.server.core.names import name_key
@@ -62,8 +69,6 @@ if TYPE_CHECKING:
     from icswire.server.core.hub import Core
     from icswire.server.core.session import Session
 
-#: How many finished games ``history`` shows (and numbers 1..HISTORY_SIZE, oldest first).
-HISTORY_SIZE = 10
 #: Style 12's relation for an examiner, and for an observer of an examined game.
 EXAMINER, EXAMINED_OBSERVER = 2, -2
 
@@ -521,9 +526,9 @@ async def stored(ctx: Context, args: str) -> None:
 
 
 async def find_record(ctx: Context, args: str) -> GameRecord | None:
-    """The stored game ``args`` names: ``#ID``, or ``NAME [N]`` (N as ``history`` numbers
-    NAME's games, or -N for the N-th last; the last one when N is left out). Says why
-    when there is none."""
+    """The stored game ``args`` names: ``#ID``, ``NAME %A`` (slot A of NAME's journal) or
+    ``NAME [N]`` (N as ``history`` numbers NAME's games, or -N for the N-th last; the last
+    one when N is left out). Says why when there is none."""
     words = args.split()
     store = ctx.store
     if not words:
@@ -538,6 +543,15 @@ async def find_record(ctx: Context, args: str) -> GameRecord | None:
             ctx.reply(f"There is no stored game {words[0]}.")
         return found
     name = _who(ctx, args)
+    if len(words) > 1 and words[1].startswith("%"):  # a journal slot (help journal)
+        slot = journal_slot(words[1])
+        if slot is None:
+            ctx.reply("Journal entries are referenced by single letters.")
+            return None
+        _, record, refused = await journal_record(ctx.core, ctx.session, name, slot)
+        if record is None:
+            ctx.reply(refused)
+        return record
     records = await asyncio.to_thread(store.history, name, HISTORY_SIZE)
     name = _spelled(records, name)
     if not records:

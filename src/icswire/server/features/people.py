@@ -345,14 +345,18 @@ def _rank_table(
     """The columns of ``best`` and ``rank``, FICS's ``ShowRankLines`` layout."""
     heads = {"Blitz": "         Blitz          ", "Standard": "       Standard          ",
              "Wild": "          Wild"}  # fmt: skip
+    # a type with nobody to show is left out, its column too
+    kinds = [kind for kind, entries in zip(kinds, lists, strict=True) if entries]
+    lists = [entries for entries in lists if entries]
     out = ["".join(heads[label] for label, _ in kinds).rstrip(), ""]
     for row in range(rows):
         cells = []
         for entries in lists:
             if row < len(entries):
                 rank, name, rating = entries[row]
-                shown = f"{rank:4d}." if rank else "----"
-                cells.append(f"{shown} {name[:12]:<12} {rating:4d}  ")
+                tied = row > 0 and entries[row - 1][0] == rank  # FICS shows a tie's rank once
+                shown = "      " if tied else f"{rank:4d}. " if rank else "----  "
+                cells.append(f"{shown}{name[:12]:<12} {rating:4d}  ")
             else:
                 cells.append(" " * 25)
         out.append("".join(cells).rstrip())
