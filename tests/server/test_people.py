@@ -291,3 +291,112 @@ async def test_uptime_and_date(server: Server) -> None:
     ]
     assert lines[2].endswith(datetime.now(UTC).strftime(" GMT %Y"))
     await guest.close()
+
+
+# -- history, journal, liblist -----------------------------------------------------------------
+
+
+def a_game(white: str, black: str, moves: tuple[str, ...] = ("e4", "e5")) -> GameRecord:
+    return GameRecord(
+        id=None, white=white, black=black, white_rating=1723, black_rating=0, wild=0,
+        rating_type="Blitz", rated=False, initial=3, increment=2, start_fen=None,
+        moves=moves, clocks=(180_000,) * len(moves), times=(1000,) * len(moves), status=None,
+        mode=None, color=None, score="*", eco="C20", white_clock=175_000,
+        black_clock=176_000, started=datetime(2024, 5, 17, 21, 4, 5, tzinfo=UTC), ended=None,
+    )  # fmt: skip
+
+
+async def played(server: Server, white: str, black: str, status: int, mode: int) -> int:
+    store = server.store
+    game_id = await asyncio.to_thread(store.start_game, a_game(white, black))
+    score = {0: "1-0", 1: "1/2-1/2", 3: "aborted"}[status]
+    await asyncio.to_thread(store.finish_game, game_id, status, mode, 0, score, "C20", 1, 2)
+    return game_id
+
+
+async def test_history_leaves_aborted_games_out(server: Server) -> None:
+    await played(server, "Fred", "Joe", 0, 0)  # Joe resigns
+    await played(server, "Joe", "Fred", 3, 0)  # aborted: not history
+    await played(server, "Fred", "Joe", 1, 0)  # drawn by agreement
+    guest = await user(server, "Zoe")
+    lines = shown(await guest.command("history fred"))
+    assert lines[:2] == [
+        "History for Fred:",
+        "                  Opponent      Type         ECO End Date",
+    ]
+    assert len(lines) == 4
+    assert re.fullmatch(
+        r" 1: \+ 1723 W ---- Joe          \[ bu  3   2\] C20 Res \w{3} .*", lines[2]
+    )
+    assert re.fullmatch(r" 2: = 1723 W ---- Joe          \[ bu  3   2\] C20 Agr \w{3} .*", lines[3])
+    icc = await user(server, "Icky", None, LIST_GRAMS)
+    events = await icc.command("history fred")
+    lines = shown(events)
+    assert lines[1] == "                  Opponent     Type         ECO End Date"
+    assert re.fullmatch(
+        r" 1: \+ 1723 W ---- Joe          \[ bu  3   2\] C20 Res \w{3} \d\d \d\d \d\d:\d\d",
+        lines[2],
+    )
+    (begin,) = grams(events, DG.GAMELIST_BEGIN)
+    assert (begin.command, begin.nhits) == ("history", 2)
+    await guest.close()
+    await icc.close()
+
+
+async def test_journal_jsave_jkill_and_liblist(server: Server) -> None:
+    await registered(server, "Fred")
+    first = await played(server, "Fred", "Joe", 0, 0)
+    second = await played(server, "Joe", "Fred", 1, 0)
+    fred = await user(server, "Fred", "pw")
+    assert shown(await fred.command("journal")) == ["Fred has no journal entries."]
+    assert shown(await fred.command("jsave a fred 1")) == [
+        "Game Fred 1 saved in slot A in journal."
+    ]
+    assert shown(await fred.command("jsave C joe 2")) == ["Game Joe 2 saved in slot C in journal."]
+    assert shown(await fred.command("jsave b fred 7")) == ["History game 7 not available for Fred."]
+    assert shown(await fred.command("jsave b fred A")) == [
+        "Journal entry Fred A saved in slot B in journal."
+    ]
+    assert shown(await fred.command("jsave a fred a")) == [
+        "Source and destination entries are the same."
+    ]
+    assert shown(await fred.command("jsave ab fred 1")) == [
+        "Journal entries are referenced by single letters."
+    ]
+    assert shown(await fred.command("journal")) == [
+        "Journal for Fred:",
+        "   White         Rating  Black         Rating  Type         ECO End Result",
+        "A: Fred          1723    Joe           ----    [ bu  3   2] C20 Res 1-0    ",
+        "B: Fred          1723    Joe           ----    [ bu  3   2] C20 Res 1-0    ",
+        "C: Joe           1723    Fred          ----    [ bu  3   2] C20 Agr 1/2-1/2",
+    ]
+    assert shown(await fred.command("jkill b")) == ["Journal entry B deleted."]
+    assert shown(await fred.command("jkill b")) == ["You have no journal entry B."]
+    # a journal game is examined, and shown by smoves, as NAME %A
+    moves = shown(await fred.command("smoves fred %c"))
+    assert moves[0].startswith("Joe (1723) vs. Fred (----) --- ")
+    guest = await user(server, "Zoe")
+    assert shown(await guest.command("jsave a fred 1")) == [
+        "Only registered players may keep a journal."
+    ]
+    assert shown(await guest.command("journal")) == ["Only registered players may keep a journal."]
+    assert shown(await guest.command("journal fred"))[2].startswith("A: Fred ")
+    # ICC's liblist: its layout and the game list datagrams
+    icc = await user(server, "Icky", None, LIST_GRAMS)
+    events = await icc.command("liblist fred")
+    assert shown(events)[0] == "Library for Fred:"
+    assert re.fullmatch(
+        r"a: 1-0     1723 Fred         ---- Joe          \[ bu  3   2\] C20 Res .*",
+        shown(events)[1],
+    )
+    (begin,) = grams(events, DG.GAMELIST_BEGIN)
+    assert (begin.command, begin.parameters, begin.nhits) == ("liblist", "Fred", 2)
+    items = grams(events, DG.GAMELIST_ITEM)
+    assert [(i.index, i.id, i.status) for i in items] == [(1, first, 0), (3, second, 1)]
+    await fred.close()
+    # a private journal is its owner's alone
+    await asyncio.to_thread(server.store.save_setting, "Fred", "jprivate", "1")
+    assert shown(await guest.command("journal fred")) == ["Sorry, this journal is private."]
+    assert shown(await guest.command("smoves fred %a")) == ["Sorry, this journal is private."]
+    await guest.close()
+    await icc.close()
