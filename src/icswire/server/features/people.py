@@ -160,28 +160,19 @@ def who_lines(
         return _verbose(core, shown, now)
     if request.style == "n":
         return _winloss(shown, now, results or {})
-    icc = viewer.talks_icc
     entries = []
     for player in shown:
         playing = player in core.play.by_player
         symbol = status_symbol(player, playing, now - player.last_input)
-        if request.shown is None:
-            rating = "     "
-        elif icc:
-            value = rating_of(player, request.shown)
-            rating = f"{value if value else '':>4}{symbol}"
-        else:
-            rating = f"{ratstr(player, request.shown):<4}{symbol}"
+        rating = "     " if request.shown is None else f"{ratstr(player, request.shown):<4}{symbol}"
         entries.append(f"{rating}{player.display_name}")
     width = int(viewer.variables["width"])
-    total = len(everyone)
-    if icc:
-        return ["", *columns(entries, width), "", f"{len(shown)} players displayed (of {total})."]
     return [
         "",
         *columns(entries, width),
         "",
-        f" {len(shown)} players displayed (of {total}). (*) indicates system administrator.",
+        f" {len(shown)} players displayed (of {len(everyone)})."
+        " (*) indicates system administrator.",
     ]
 
 
