@@ -409,3 +409,36 @@ async def test_sought_for_icc_sessions(server: Server) -> None:
     await anna.close()
     await guest.close()
     await icc.close()
+
+
+def test_the_store_keeps_best_ratings_logouts_and_journals(database_url: str) -> None:
+    with Store(database_url) as store:
+        store.add_user("Fred", "pw")
+
+        def rating(value: float, games: int) -> RatingRecord:
+            return RatingRecord("Fred", "Blitz", Glicko(value, 60.0), games, games, 0, 0)
+
+        store.save_rating(rating(1900, 19))  # provisional: no best yet
+        assert store.best_ratings("fred") == {}
+        store.save_rating(rating(1700, 20))
+        store.save_rating(rating(1650, 21))  # lower: the best stays
+        (best, when) = store.best_ratings("FRED")["Blitz"]
+        assert best == 1700 and when.tzinfo is not None
+        store.save_rating(rating(1750.4, 22))
+        assert store.best_ratings("fred")["Blitz"][0] == 1750
+        assert store.ranking("Blitz") == [("Fred", 1750, 22)]
+        assert store.last_logout("fred") is None
+        moment = datetime(2025, 1, 2, 3, 4, 5, tzinfo=UTC)
+        store.save_logout("Fred", moment)
+        store.save_logout("Fred", moment.replace(minute=9))
+        assert store.last_logout("FRED") == moment.replace(minute=9)
+        game_id = store.start_game(a_game("Fred", "Joe"))
+        store.journal_save("Fred", "c", game_id)
+        store.journal_save("Fred", "a", game_id)
+        assert [(slot, g.id) for slot, g in store.journal("fred")] == [
+            ("a", game_id),
+            ("c", game_id),
+        ]
+        assert store.journal_kill("Fred", "a") and not store.journal_kill("Fred", "a")
+        with pytest.raises(ValueError):
+            store.journal_save("Fred", "aa", game_id)
