@@ -106,6 +106,7 @@ async def journal_record(
     owner, refused = await journal_owner(core, viewer, name)
     if refused is not None:
         return owner, None, refused
+    await core.writes.settled(owner)  # his jsave and jkill so far are stored
     entries = dict(await asyncio.to_thread(core.store.journal, owner))
     if slot not in entries:
         return owner, None, f"Journal entry {slot.upper()} not available for {owner}."
