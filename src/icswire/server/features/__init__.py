@@ -1,7 +1,7 @@
 """The server's features: each a module (or a small package) with the commands and hooks
 of one family, installed on the core by the app with ``install(core)``.
 
-``accounts`` (login, accounts), ``info`` (date, help, ping, quit), ``people`` (who,
+``accounts`` (login, accounts), ``info`` (date, ping, quit), ``help``, ``people`` (who,
 finger, ratings, best, rank, uptime), ``journal`` (journal, jsave, jkill, liblist),
 ``settings`` (variables, aliases, set-2), ``chat`` (tells, shouts, channels, notify),
 ``pairing`` (seeks, challenges, resuming), ``play`` (moves, clocks, offers, endings,

@@ -1,4 +1,4 @@
-"""What time it is, help, ping and leaving: ``date``, ``help``, ``ping``, ``quit``."""
+"""What time it is, ping and leaving: ``date``, ``ping``, ``quit``."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from icswire.protocol import datagrams as dg
 from icswire.protocol.level1 import CommandNumber as CN
-from icswire.server.core.hub import Command, CommandSet, Context
+from icswire.server.core.hub import CommandSet, Context
 from icswire.server.core.render import Datagram
 
 if TYPE_CHECKING:
@@ -28,23 +28,6 @@ async def date(ctx: Context, args: str) -> None:
     now = datetime.now(UTC).strftime("%a %b %d, %H:%M %Z %Y")
     gmt = datetime.now(UTC).strftime("%a %b %d, %H:%M GMT %Y")
     ctx.reply(f"Local time     - {now}", f"Server time    - {now}", f"GMT            - {gmt}")
-
-
-@command("help", CN.CN_HELP, "help [command]")
-async def help_(ctx: Context, args: str) -> None:
-    topic = args.strip()
-    if topic:
-        found = ctx.core.registry.find_command(topic)
-        if isinstance(found, Command):
-            ctx.reply(f"Usage: {found.usage}")
-            return
-        ctx.reply(f'No help available on "{topic}".')
-        return
-    names = sorted(ctx.core.registry.commands)
-    rows = [
-        " ".join(f"{n:<12}" for n in names[i : i + 6]).rstrip() for i in range(0, len(names), 6)
-    ]
-    ctx.reply("Commands:", "", *rows, "", 'Type "help <command>" for its usage.')
 
 
 @command("ping", CN.CN_PING, "ping [name]")
