@@ -148,8 +148,10 @@ async def test_fics_mode_timeseal_login(server: Server, tmp_path: Path) -> None:
 SCENARIOS = ["seek", "seek-play", "match", "observe", "chat", "lists"]
 #: What each FICS scenario still needs of the server (PyChess's parsers; issue 11).
 FICS_ALSO = {
-    "lists": "PyChess 1.0.3's FICS player list parses no real who/<wa> line (its regex has a"
-    " literal backslash), and its games list waits for lines this scenario does not get",
+    "lists": "PyChess 1.0.3 fills its FICS player list only from lines its whoI regex matches;"
+    " that regex wants a literal backslash and 'dd' (r'(\\d{2})') where FICS's real"
+    " 'who IbslwBzSLx' and <wa> lines (which the server sends) have two hex title digits,"
+    " so FICSPlayerEntered, the scenario's first wait, never comes from FICS's own output",
 }
 ICC_ALSO: dict[str, str] = {}
 

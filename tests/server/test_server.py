@@ -318,7 +318,7 @@ async def test_everyday_commands(server: Server) -> None:
     assert any(getattr(e, "text", "") == "Finger of Daily(U):" for e in await client.command("fi"))
     await client.command("$set 1 my first note")
     assert any(
-        getattr(e, "text", "") == "1: my first note" for e in await client.command("finger daily")
+        getattr(e, "text", "") == " 1: my first note" for e in await client.command("finger daily")
     )
     assert any("ms=0" in getattr(e, "text", "") for e in await client.command("ivars"))
     await client.command("$iset ms 1")
@@ -504,7 +504,7 @@ async def test_finger_notes_keep_only_the_text_meant(server: Server) -> None:
             continue
         await client.command("set 1 " + text)
         shown = [getattr(e, "text", "") for e in await client.command("finger")]
-        assert f"1: {clean_text(text).lstrip()}" in shown, repr(text)
+        assert f" 1: {clean_text(text).lstrip()}" in shown, repr(text)
     assert not client.errors()
 
 

@@ -377,4 +377,7 @@ def test_the_schema_is_the_ten_tables() -> None:
         "admins",
         "bans",
         "news",
+        "best_ratings",
+        "user_presence",
+        "journal_games",
     }

@@ -49,6 +49,8 @@ _BLOCK_CODE_OF = {
     "unarrow": BlockCode.BLKCMD_BOARDINFO,
     "unfollow": BlockCode.BLKCMD_FOLLOW,
     "register": BlockCode.BLKCMD_ADDPLAYER,  # FICS registers nobody in the server
+    "liblist": BlockCode.BLKCMD_JOURNAL,  # ICC's name for the journal listing
+    "ratings": BlockCode.BLKCMD_FINGER,  # FICS's "finger NAME r"
 }
 
 

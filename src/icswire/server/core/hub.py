@@ -107,6 +107,7 @@ ABBREVIATIONS = {
     "?": "help",
     "sh": "shout",
     "in": "inchannel",
+    "ranks": "rank",
 }
 
 SessionHook = Callable[["Session", "Batch"], None]

@@ -63,7 +63,7 @@ from sqlalchemy.pool import StaticPool
 
 from icswire.protocol.codes import ResultStatus
 from icswire.server.core.names import NAME_MAX, name_error, name_key
-from icswire.server.core.ratings import RATING_TYPES, Glicko
+from icswire.server.core.ratings import PROVISIONAL_GAMES, RATING_TYPES, Glicko
 from icswire.server.core.records import GameRecord, RatingChange, RatingRecord
 
 __all__ = [
@@ -1149,9 +1149,10 @@ class Store:
         return None if row is None else _game_record(row)
 
     def history(self, name: str, limit: int = 10) -> list[GameRecord]:
-        """The last ``limit`` finished games of ``name`` (won, drawn or aborted), newest last.
+        """The last ``limit`` finished games of ``name`` (won or drawn), newest last.
 
-        Adjourned games are not history (see :meth:`adjourned`).
+        Adjourned games are not history (see :meth:`adjourned`), nor are aborted ones
+        (FICS's history lists neither).
         """
         key = name_key(name)
         query = (
@@ -1302,6 +1303,108 @@ class Store:
             conn.execute(
                 insert(ratings).values(user_id=uid, rating_type=record.rating_type, **values)
             )
+        if record.games >= PROVISIONAL_GAMES:
+            Store._write_best(conn, uid, record.rating_type, round(record.glicko.rating))
+
+    @staticmethod
+    def _write_best(conn: Connection, uid: int, rating_type: str, rating: int) -> None:
+        """Keep ``rating`` as the best of an established rating when it beats the best so
+        far (FICS shows the best only once a rating is established)."""
+        where = (best_ratings.c.user_id == uid, best_ratings.c.rating_type == rating_type)
+        best = conn.scalar(select(best_ratings.c.best).where(*where))
+        now = datetime.now(UTC)
+        if best is None:
+            conn.execute(
+                insert(best_ratings).values(
+                    user_id=uid, rating_type=rating_type, best=rating, achieved=now
+                )
+            )
+        elif rating > int(best):
+            conn.execute(update(best_ratings).where(*where).values(best=rating, achieved=now))
+
+    def best_ratings(self, name: str) -> dict[str, tuple[int, datetime]]:
+        """The best established rating of ``name`` per rating type, with when it was made."""
+        with self._begin() as conn:
+            rows = conn.execute(
+                select(best_ratings.c.rating_type, best_ratings.c.best, best_ratings.c.achieved)
+                .select_from(best_ratings.join(users, users.c.id == best_ratings.c.user_id))
+                .where(users.c.name_key == name_key(name))
+            ).all()
+        return {str(row.rating_type): (int(row.best), row.achieved) for row in rows}
+
+    def ranking(self, rating_type: str) -> list[tuple[str, int, int]]:
+        """Every registered player with a ``rating_type`` rating: (name, rating, games),
+        best first (ties by name), as ``best`` and ``rank`` list them."""
+        _check_rating_type(rating_type)
+        with self._begin() as conn:
+            rows = conn.execute(
+                select(users.c.name, users.c.name_key, ratings.c.rating, ratings.c.games)
+                .select_from(ratings.join(users, users.c.id == ratings.c.user_id))
+                .where(ratings.c.rating_type == rating_type, ratings.c.games > 0)
+            ).all()
+        ranked = sorted(rows, key=lambda row: (-round(row.rating), str(row.name_key)))
+        return [(str(row.name), round(row.rating), int(row.games)) for row in ranked]
+
+    # -- presence ---------------------------------------------------------------------------
+
+    def save_logout(self, name: str, when: datetime) -> None:
+        """Keep when ``name`` last disconnected (``finger`` of a player not logged in)."""
+        with self._begin() as conn:
+            uid = self._user_id(conn, name)
+            where = user_presence.c.user_id == uid
+            result = conn.execute(update(user_presence).where(where).values(last_logout=when))
+            if result.rowcount == 0:
+                conn.execute(insert(user_presence).values(user_id=uid, last_logout=when))
+
+    def last_logout(self, name: str) -> datetime | None:
+        """When ``name`` last disconnected; None if never (or not registered)."""
+        with self._begin() as conn:
+            found = conn.scalar(
+                select(user_presence.c.last_logout)
+                .select_from(user_presence.join(users, users.c.id == user_presence.c.user_id))
+                .where(users.c.name_key == name_key(name))
+            )
+        return found if isinstance(found, datetime) else None
+
+    # -- journals ---------------------------------------------------------------------------
+
+    def journal(self, name: str) -> list[tuple[str, GameRecord]]:
+        """The games saved in the journal of ``name``: (slot letter, game), by slot."""
+        with self._begin() as conn:
+            rows = conn.execute(
+                select(journal_games.c.slot, games)
+                .select_from(
+                    journal_games.join(users, users.c.id == journal_games.c.user_id).join(
+                        games, games.c.id == journal_games.c.game_id
+                    )
+                )
+                .where(users.c.name_key == name_key(name))
+                .order_by(journal_games.c.slot)
+            ).all()
+        return [(str(row.slot), _game_record(row)) for row in rows]
+
+    def journal_save(self, name: str, slot: str, game_id: int) -> None:
+        """Put the stored game ``game_id`` in journal slot ``slot`` (a-z) of ``name``,
+        replacing what the slot held."""
+        if len(slot) != 1 or not "a" <= slot <= "z":
+            raise ValueError(f"a journal slot is a letter a-z, not {slot!r}")
+        with self._begin() as conn:
+            uid = self._user_id(conn, name)
+            where = (journal_games.c.user_id == uid, journal_games.c.slot == slot)
+            result = conn.execute(update(journal_games).where(*where).values(game_id=game_id))
+            if result.rowcount == 0:
+                conn.execute(insert(journal_games).values(user_id=uid, slot=slot, game_id=game_id))
+
+    def journal_kill(self, name: str, slot: str) -> bool:
+        """Empty journal slot ``slot`` of ``name``; False when it held nothing."""
+        with self._begin() as conn:
+            uid = self._user_id(conn, name)
+            result = conn.execute(
+                delete(journal_games).where(
+                    journal_games.c.user_id == uid, journal_games.c.slot == slot
+                )
+            )
+            return result.rowcount > 0
 
 
 class UnknownGame(LookupError):
@@ -1315,7 +1418,7 @@ class UnknownGame(LookupError):
 ADJOURNED_BY_SHUTDOWN = 2
 """The DG_GAMELIST_ITEM mode of status 2 (adjourned) for "Game adjourned by system shutdown"."""
 
-_FINISHED = (ResultStatus.WIN, ResultStatus.DRAW, ResultStatus.ABORTED)
+_FINISHED = (ResultStatus.WIN, ResultStatus.DRAW)
 
 games = Table(
     "games",
@@ -1370,6 +1473,37 @@ ratings = Table(
     PrimaryKeyConstraint("user_id", "rating_type"),
 )
 """Each registered user's Glicko-2 rating per rating type (a name in RATING_TYPES)."""
+
+best_ratings = Table(
+    "best_ratings",
+    metadata,
+    _user_id_column(),
+    Column("rating_type", String(32), nullable=False),
+    Column("best", Integer, nullable=False),
+    Column("achieved", UTCDateTime, nullable=False),
+    PrimaryKeyConstraint("user_id", "rating_type"),
+)
+"""The highest established rating of each user per rating type and when it was reached
+(``finger``'s best column)."""
+
+user_presence = Table(
+    "user_presence",
+    metadata,
+    _user_id_column(),
+    Column("last_logout", UTCDateTime, nullable=False),
+    PrimaryKeyConstraint("user_id"),
+)
+"""When each registered user last disconnected (``finger``: "Last disconnected")."""
+
+journal_games = Table(
+    "journal_games",
+    metadata,
+    _user_id_column(),
+    Column("slot", String(1), nullable=False),
+    Column("game_id", Integer, ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+    PrimaryKeyConstraint("user_id", "slot"),
+)
+"""Each registered user's journal (``jsave``, ``journal``): a stored game per slot a-z."""
 
 _RATING_VALUES = (
     ratings.c.rating,
@@ -1461,6 +1595,9 @@ def _rating_record(name: str, rating_type: str, row: Row[*tuple[Any, ...]]) -> R
 __all__ += [
     "ADJOURNED_BY_SHUTDOWN",
     "UnknownGame",
+    "best_ratings",
     "games",
+    "journal_games",
     "ratings",
+    "user_presence",
 ]
