@@ -337,7 +337,8 @@ async def test_the_news_count_at_login_is_read_when_the_server_starts(database_u
 
 
 async def test_who_marks_administrators(server: Server) -> None:
-    await member(server, "Boss", admin=True)
+    boss = await member(server, "Boss", admin=True)
     bob = await member(server, "Bob")
     shown = " ".join(texts(await bob.command("who")))
+    await boss.close()
     assert "Boss(*)" in shown and "Bob(*)" not in shown and "Bob" in shown
