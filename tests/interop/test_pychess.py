@@ -145,7 +145,7 @@ async def test_fics_mode_timeseal_login(server: Server, tmp_path: Path) -> None:
     assert run.first("connected", "a")["username"].startswith("Guest"), run.explain()
 
 
-SCENARIOS = ["seek", "seek-play", "match", "observe", "chat", "lists"]
+SCENARIOS = ["seek", "seek-play", "match", "observe", "chat", "lists", "games-list"]
 #: What each FICS scenario still needs of the server (PyChess's parsers; issue 11).
 FICS_ALSO = {
     "lists": "PyChess 1.0.3 fills its FICS player list only from lines its whoI regex matches;"
