@@ -33,6 +33,7 @@ from icswire.boards.illegal import illegal_reason
 from icswire.boards.moves import (
     IllegalMoveError,
     move_from_wire,
+    san_from_move,
     smith_from_move,
     verbose_from_move,
 )
@@ -696,7 +697,7 @@ class Games:
     def _push(self, game: Game, move: chess.Move, used: int, clock: int) -> None:
         board = game.board
         san, smith, verbose = (
-            board.san(move),
+            san_from_move(board, move),  # a pawn plunk is P@e4, as FICS writes it
             smith_from_move(board, move),
             verbose_from_move(board, move),
         )
