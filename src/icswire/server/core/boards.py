@@ -212,8 +212,14 @@ def line_datagrams(
     running: bool | None = None,
 ) -> None:
     """What a client needs to set up a game: DG_POSITION_BEGIN(2) and the moves, or
-    DG_MOVE_LIST, and both clocks (DG_MSEC); ``running`` is the side whose clock runs."""
+    DG_MOVE_LIST, and both clocks (DG_MSEC); ``running`` is the side whose clock runs.
+
+    The initial position is left out (``*``, an empty FEN) only for chess's: a wild's own
+    fixed start (wild 5, 8, 8a...) is given too, as DG_MOVE_LIST says it is "unless ...
+    it's a wild game"."""
     on = session.level2
+    if start_fen is None and start.board_fen() != chess.STARTING_BOARD_FEN:
+        start_fen = start.fen()
     if DG.POSITION_BEGIN in on or DG.POSITION_BEGIN2 in on:
         begin2 = DG.POSITION_BEGIN2 in on
         kind = dg.PositionBegin2 if begin2 else dg.PositionBegin

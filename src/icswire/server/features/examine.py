@@ -635,7 +635,10 @@ def movelist_text(record: GameRecord, start: chess.Board, moves: Sequence[Server
     """A stored game's moves as FICS's ``moves`` shows them."""
     white = f"{record.white} ({rating_text(record.white_rating)})"
     black = f"{record.black} ({rating_text(record.black_rating)})"
-    words = f"{'Rated' if record.rated else 'Unrated'} {record.rating_type.lower()} match"
+    terms = Terms.of(
+        record.game_variant, record.rated, record.initial, record.increment, record.rating_type
+    )
+    words = f"{'Rated' if record.rated else 'Unrated'} {terms.fics_type} match"
     rows = [
         f"{white} vs. {black} --- {record.started.strftime('%a %b %d, %H:%M UTC %Y')}",
         f"{words}, initial time: {record.initial} minutes, increment: {record.increment} seconds.",
