@@ -40,6 +40,7 @@ from icswire.server.features import (
     examine,
     info,
     pairing,
+    partners,
     play,
     settings,
     watching,
@@ -77,7 +78,7 @@ class Server:
         # the order of installation is the order hooks run in: a player who leaves ends
         # his game first, then stops watching and examining, then his offers go
         self.games: Games = play.install(core)
-        for feature in (info, settings, chat, watching, examine, pairing):
+        for feature in (info, settings, chat, watching, examine, pairing, partners):
             feature.install(core)
         #: Seconds the stop waits for queued writes (games' moves and ends, settings).
         self.write_patience = WRITE_PATIENCE
