@@ -25,6 +25,7 @@ import pytest
 
 from icswire.server.app import Server
 from icswire.server.core import store
+from icswire.server.core.channels import TOPICS
 
 from .pychess_harness import PyChessRun, requires_pychess, run_pychess
 
@@ -63,6 +64,16 @@ async def test_fics_mode_guest_logs_in(server: Server, tmp_path: Path) -> None:
     sent = [e["text"] for e in run.of("sent", "a")]
     assert sent[:3] == ["guest", "", "iset block 1"], run.explain()
     assert not run.of("crash"), run.explain()
+
+
+async def test_fics_mode_lists_the_servers_channels(server: Server, tmp_path: Path) -> None:
+    """``help channel_list`` read by ChatManager.onChannelList: the channels with a purpose,
+    then every other number as PyChess's "Unofficial channel N"."""
+    run = await drive(server, tmp_path, "login", "fics", "--helper", "none")
+    listed = run.first("channelsListed", "a")["channels"]
+    named = [(int(n), text) for n, text in listed if n.isdigit() and int(n) in TOPICS]
+    assert named == sorted(TOPICS.items()), run.explain()
+    assert len(listed) == 2 + 256, run.explain()  # shout, cshout and every channel number
 
 
 async def test_icc_mode_guest_logs_in_and_gets_datagrams(server: Server, tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import signal
 import time
@@ -38,6 +39,7 @@ from icswire.server.features import (
     accounts,
     chat,
     examine,
+    help,
     info,
     pairing,
     partners,
@@ -78,7 +80,7 @@ class Server:
         # the order of installation is the order hooks run in: a player who leaves ends
         # his game first, then stops watching and examining, then his offers go
         self.games: Games = play.install(core)
-        for feature in (info, settings, chat, watching, examine, pairing, partners):
+        for feature in (info, help, settings, chat, watching, examine, pairing, partners):
             feature.install(core)
         #: Seconds the stop waits for queued writes (games' moves and ends, settings).
         self.write_patience = WRITE_PATIENCE
@@ -134,6 +136,7 @@ class Server:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         await self.core.writes.close(self.write_patience)
+        self.core.close()
 
     async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         host, port = writer.get_extra_info("peername")[:2]
@@ -280,6 +283,7 @@ class Server:
                 batch.reply("Sorry, that command failed on the server.")
         else:
             batch.add(session, unknown(batch, word, found))
+        self.world.listening.refresh(session)  # its settings may have changed
         batch.flush()
         if session.leaving:
             if session.level1 & 1:
@@ -292,6 +296,9 @@ async def serve(store: Store, host: str, port: int, limits: Limits | None = None
     """Run a server until SIGINT or SIGTERM, then shut it down cleanly."""
     server = Server(store, host, port, limits)
     await server.start()
+    # What is loaded by now (modules, the features, the store) lives as long as the
+    # process: out of the garbage collector's way, so a full collection scans the users.
+    gc.freeze()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):

@@ -33,6 +33,7 @@ import functools
 import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Iterable, Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
@@ -53,6 +54,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("icswire.server")
 
 State = TypeVar("State")
+Result = TypeVar("Result")
+#: Threads that hash and check passwords (see :meth:`Core.password_work`).
+PASSWORD_WORKERS = 2
 Handler = Callable[["Context", str], Awaitable[None]]
 
 
@@ -232,6 +236,9 @@ class Core:
     _play: PlayService | None = None
     _states: dict[type[Any], Any] = field(default_factory=dict)
     _background: set[asyncio.Task[Any]] = field(default_factory=set)
+    _password_pool: ThreadPoolExecutor = field(
+        default_factory=lambda: ThreadPoolExecutor(PASSWORD_WORKERS, "icswire-passwords")
+    )
     writes: WriteQueue = field(init=False)
 
     def __post_init__(self) -> None:
@@ -246,6 +253,18 @@ class Core:
             if session is not None:
                 batch.add(session, said)
         batch.flush()
+
+    async def password_work(self, call: Callable[..., Result], *args: Any) -> Result:
+        """Run a password hash or check (``store.check_password``, ``store.set_password``,
+        ``store.add_user``) on threads of its own. An argon2id hash holds 64 MiB for a
+        tenth of a second or more: on asyncio's default pool, a wave of logins would take
+        every thread, and the database calls of everybody else would wait behind them."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._password_pool, functools.partial(call, *args))
+
+    def close(self) -> None:
+        """Let the password threads go (the server has stopped)."""
+        self._password_pool.shutdown(wait=False, cancel_futures=True)
 
     @property
     def play(self) -> PlayService:

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from icswire.protocol.telnet import CommandFilter
 from icswire.protocol.timeseal import PING, PING2, Hello, Pong, SealedLine, TimesealDecoder
 from icswire.server.core.limits import Bucket
 from icswire.server.core.variables import IVARIABLES, VARIABLES
@@ -41,6 +42,15 @@ DO_TIMING_MARK = bytes([_IAC, _TELNET_DO, TIMING_MARK])
 WILL_ECHO = bytes([_IAC, _TELNET_WILL, 1])
 WONT_ECHO = bytes([_IAC, _TELNET_WONT, 1])
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+#: What clean_text does, on bytes: a line's control characters go as they arrive, before
+#: the endless-line cut, so junk cannot push a line's text out of the kept part.
+_TAB_TO_BLANK = bytes.maketrans(b"\t", b" ")
+_CONTROL_BYTES = bytes(c for c in [*range(0x20), 0x7F] if c not in b"\t\n")
+_TIMING_MARK_ANSWERS = ((_TELNET_WILL, TIMING_MARK), (_TELNET_WONT, TIMING_MARK))
+
+
+def _without_controls(data: bytes | bytearray) -> bytes:
+    return bytes(data).translate(_TAB_TO_BLANK, _CONTROL_BYTES)
 
 
 def clean_text(text: str) -> str:
@@ -80,6 +90,7 @@ class Session:
     buckets: dict[str, Bucket] = field(default_factory=dict)  # rate limits, by kind
     _stuck_since: float | None = None
     _buffer: bytearray = field(default_factory=bytearray)
+    _telnet: CommandFilter = field(default_factory=CommandFilter)
     #: 0 for a plain client, else the timeseal version it speaks (1, or 2 for zseal).
     timeseal: int = 0
     #: The client's timestamp of the line :meth:`read_line` returned last (timeseal only).
@@ -232,18 +243,23 @@ class Session:
                 if self._sealed is not None:
                     await self._read_sealed(chunk)
                     continue
-                buffer += self._strip_telnet(chunk)
+                data, commands = self._telnet.feed(chunk)
+                for command in commands:
+                    if command in _TIMING_MARK_ANSWERS:
+                        self._answer_pings()
+                buffer += data if self._first_line else _without_controls(data)
                 while (end := buffer.find(b"\n")) >= 0:
-                    raw = bytes(buffer[: end + 1])
+                    raw = bytes(buffer[:end])
                     del buffer[: end + 1]
-                    if self._first_line and self._starts_timeseal(raw):
-                        await self._read_sealed(bytes(buffer))
-                        buffer.clear()
-                        break
-                    self._first_line = False
+                    if self._first_line:
+                        if self._starts_timeseal(raw + b"\n"):
+                            await self._read_sealed(bytes(buffer))
+                            buffer.clear()
+                            break
+                        raw = _without_controls(raw)
+                        buffer[:] = _without_controls(buffer)
                     self.last_input = time.monotonic()
-                    text = clean_text(raw[:-1].decode("latin-1"))[:MAX_LINE]
-                    await self._lines.put((text, None))
+                    await self._lines.put((raw.decode("latin-1")[:MAX_LINE], None))
                 if len(buffer) > MAX_LINE * 4:  # an endless line: keep its start only
                     del buffer[MAX_LINE:]
         finally:
@@ -276,31 +292,6 @@ class Session:
         timestamp of the moment it read it (pings are answered in the order sent)."""
         self._pong_waiters.append(answered)
         return PING2 if self.timeseal == 2 else PING
-
-    def _strip_telnet(self, chunk: bytes) -> bytes:
-        """Take telnet commands out of the input; note replies to our timing mark."""
-        if _IAC not in chunk:
-            return chunk
-        out = bytearray()
-        i = 0
-        while i < len(chunk):
-            byte = chunk[i]
-            if byte != _IAC:
-                out.append(byte)
-                i += 1
-                continue
-            command = chunk[i + 1] if i + 1 < len(chunk) else None
-            if command == _IAC:
-                out.append(_IAC)
-                i += 2
-            elif command is not None and 251 <= command <= 254:
-                option = chunk[i + 2] if i + 2 < len(chunk) else None
-                if option == TIMING_MARK and command in (_TELNET_WILL, _TELNET_WONT):
-                    self._answer_pings()
-                i += 3
-            else:
-                i += 2
-        return bytes(out)
 
     async def ping(self, timeout: float = 10.0) -> float | None:
         """Round trip in milliseconds of a telnet timing mark, None if it is not answered."""

@@ -630,6 +630,28 @@ class Store:
             if result.rowcount == 0:
                 raise UnknownGame(game_id)
 
+    def seat_players(
+        self, game_id: int, white: str, black: str, white_rating: int, black_rating: int
+    ) -> None:
+        """Who plays which colour in game ``game_id`` (after ``switch``, FICS help
+        ``switch``); setting the same again changes nothing.
+
+        Raises :class:`UnknownGame` when there is no game ``game_id``.
+        """
+        values = {
+            "white": white,
+            "white_key": name_key(white),
+            "black": black,
+            "black_key": name_key(black),
+            "white_rating": white_rating,
+            "black_rating": black_rating,
+            "updated": datetime.now(UTC),
+        }
+        with self._begin() as conn:
+            result = conn.execute(update(games).where(games.c.id == game_id).values(values))
+            if result.rowcount == 0:
+                raise UnknownGame(game_id)
+
     def finish_game(
         self,
         game_id: int,

@@ -22,6 +22,7 @@ from icswire.protocol import datagrams as dg
 from icswire.protocol import ivars
 from icswire.protocol.datagrams import DG, RATING_DGS, Rating
 from icswire.protocol.level1 import CommandNumber as CN
+from icswire.server.core.listening import Listening
 from icswire.server.core.names import name_key
 from icswire.server.core.render import (
     Batch,
@@ -105,6 +106,8 @@ class World:
     def __init__(self) -> None:
         self.online: dict[str, Session] = {}
         self.channels: dict[int, set[Session]] = {}
+        #: Who has which DG and presence switch on, and who notifies of whom.
+        self.listening = Listening()
         self.uids: dict[str, int] = {}
 
     # -- who ---------------------------------------------------------------------------
@@ -164,33 +167,44 @@ class World:
         sees = self._sees_shouts(session) if shouts else None
         for channel in session.channels:
             self.channels.setdefault(channel, set()).add(session)
-        for other in self.online.values():
-            if other is session:
-                continue
-            on = other.level2
-            if DG.PLAYER_ARRIVED in on:
-                batch.add(other, arrived)
-            if DG.PLAYER_ARRIVED_SIMPLE in on:
-                batch.add(other, simple)
-            if other.variables["pin"]:
-                batch.add(other, pin)
-            if other.ivariables["pin"]:
-                batch.add(other, pin_line)
-            if key in other.notify:
-                batch.add(other, self._notify_arrival(session, other))
-            if sees is not None and DG.SEES_SHOUTS in on:
-                batch.add(other, sees)
-            shared = session.channels & other.channels
-            if not shared:
-                continue
-            if DG.CHANNELS_SHARED in on:  # it replaces the channel-by-channel form
-                batch.add(other, self._channels_shared(session, sorted(shared)))
-            elif DG.PEOPLE_IN_MY_CHANNEL in on:
-                for channel in sorted(shared):
+        listening = self.listening
+        listening.refresh(session)
+        me = {session}
+        batch.add_all(listening.with_dg(DG.PLAYER_ARRIVED) - me, arrived)
+        batch.add_all(listening.with_dg(DG.PLAYER_ARRIVED_SIMPLE) - me, simple)
+        batch.add_all(listening.with_variable("pin") - me, pin)
+        batch.add_all(listening.with_ivariable("pin") - me, pin_line)
+        for other in listening.notifying(key) - me:
+            batch.add(other, self._notify_arrival(session, other))
+        if sees is not None:
+            batch.add_all(listening.with_dg(DG.SEES_SHOUTS) - me, sees)
+        for other in self._channel_listeners(session):
+            shared = sorted(session.channels & other.channels)
+            if DG.CHANNELS_SHARED in other.level2:  # it replaces the channel-by-channel form
+                batch.add(other, self._channels_shared(session, shared))
+            else:
+                for channel in shared:
                     batch.add(other, Datagram(dg.PeopleInMyChannel(channel, session.name, True)))
         for number in sorted(session.level2):
             self.send_lists(batch, session, number, at_login=True)
         batch.flush()
+
+    def _channel_listeners(self, session: Session) -> set[Session]:
+        """Others in a channel of ``session`` with DG_CHANNELS_SHARED (46) or
+        DG_PEOPLE_IN_MY_CHANNEL (27) on: from the channels' members or from those
+        listeners, whichever is fewer."""
+        listeners = self.listening.with_dg(DG.CHANNELS_SHARED) | self.listening.with_dg(
+            DG.PEOPLE_IN_MY_CHANNEL
+        )
+        found: set[Session] = set()
+        for channel in session.channels:
+            members = self.channels.get(channel, set())
+            if len(members) <= len(listeners):
+                found.update(m for m in members if m in listeners)
+            else:
+                found.update(m for m in listeners if channel in m.channels)
+        found.discard(session)
+        return found
 
     def depart(self, session: Session) -> None:
         """``session`` is gone: tell the others (DG_PLAYER_LEFT, notify lists, channels)."""
@@ -206,20 +220,15 @@ class World:
             DG.NOTIFY_LEFT,
             dg.NotifyLeft(session.name),
         )
-        for other in self.online.values():
-            if DG.PLAYER_LEFT in other.level2:
-                batch.add(other, left)
-            if other.variables["pin"]:
-                batch.add(other, pin)
-            if other.ivariables["pin"]:
-                batch.add(other, pin_line)
-            if key in other.notify:
-                batch.add(other, notice)
+        listening = self.listening
+        batch.add_all(listening.with_dg(DG.PLAYER_LEFT), left)
+        batch.add_all(listening.with_variable("pin"), pin)
+        batch.add_all(listening.with_ivariable("pin"), pin_line)
+        batch.add_all(listening.notifying(key), notice)
         for channel in sorted(session.channels):
             gone = Datagram(dg.PeopleInMyChannel(channel, session.name, False))
-            for member in self.channels.get(channel, ()):
-                if DG.PEOPLE_IN_MY_CHANNEL in member.level2:
-                    batch.add(member, gone)
+            members = self.channels.get(channel, set())
+            batch.add_all(members & self.listening.with_dg(DG.PEOPLE_IN_MY_CHANNEL), gone)
         batch.flush()
 
     def forget(self, session: Session) -> Session | None:
@@ -228,6 +237,7 @@ class World:
         if self.online.get(key) is not session:
             return None
         del self.online[key]
+        self.listening.drop(session)
         for channel in session.channels:
             self.channels.get(channel, set()).discard(session)
         return session
@@ -291,13 +301,13 @@ class World:
         else:
             told = lines(f"{player.display_name} is no longer available for matches.")
         busy = set(playing)
-        for other in self.others(player):
-            if other.variables["availinfo"] and other.variables["open"] and other not in busy:
+        for other in self.listening.with_variable("availinfo"):
+            if other is not player and other.variables["open"] and other not in busy:
                 batch.add(other, told)
 
     def shouts_changed(self, player: Session, batch: Batch) -> None:
         """DG_SEES_SHOUTS (45): somebody changed their shout or sshout variable."""
-        batch.add_all(self.online.values(), self._sees_shouts(player))
+        batch.add_all(self.listening.with_dg(DG.SEES_SHOUTS), self._sees_shouts(player))
 
     # -- channels ----------------------------------------------------------------------
 
@@ -306,14 +316,17 @@ class World:
         members = self.channels.setdefault(channel, set())
         members.add(session)
         session.channels.add(channel)
-        for member in sorted(members, key=lambda s: s.name.lower()):
-            batch.add(session, Datagram(dg.PeopleInMyChannel(channel, member.name, True)))
+        listeners = self.listening.with_dg(DG.PEOPLE_IN_MY_CHANNEL)
+        if DG.PEOPLE_IN_MY_CHANNEL in session.level2:
+            for member in sorted(members, key=lambda s: s.name.lower()):
+                batch.add(session, Datagram(dg.PeopleInMyChannel(channel, member.name, True)))
         joined = Datagram(dg.PeopleInMyChannel(channel, session.name, True))
-        batch.add_all((m for m in members if m is not session), joined)
+        batch.add_all((members & listeners) - {session}, joined)
 
     def leave(self, session: Session, channel: int, batch: Batch) -> None:
         members = self.channels.get(channel, set())
-        batch.add_all(members, Datagram(dg.PeopleInMyChannel(channel, session.name, False)))
+        listeners = members & self.listening.with_dg(DG.PEOPLE_IN_MY_CHANNEL)
+        batch.add_all(listeners, Datagram(dg.PeopleInMyChannel(channel, session.name, False)))
         members.discard(session)
         session.channels.discard(channel)
 

@@ -104,7 +104,7 @@ async def _password(core: Core, session: Session, account: Account, password: st
     if refusal is not None:
         _failed(session, LoginFailed.SOMETHING_WRONG, text=refusal)
         return False
-    if await asyncio.to_thread(core.store.check_password, account.name, password):
+    if await core.password_work(core.store.check_password, account.name, password):
         core.state(Backoff).forget(_account_key(account))
         return True
     failures, limits, now = core.state(Backoff), core.limits, time.monotonic()

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from icswire.protocol import datagrams as dg
 from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
+from icswire.server.core.channels import CHANNELS
 from icswire.server.core.commands import first_word
 from icswire.server.core.hub import CommandSet, Context
 from icswire.server.core.names import check_name, name_key
@@ -20,7 +21,6 @@ if TYPE_CHECKING:
 
 COMMANDS = CommandSet()
 command = COMMANDS.command
-CHANNELS = range(0, 256)
 
 
 @command("tell", CN.CN_TELL, "tell <name|channel> <message>")

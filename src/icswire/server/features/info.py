@@ -1,5 +1,4 @@
-"""Who is here and what time it is: ``who``, ``finger``, ``date``, ``help``, ``ping``,
-``quit``."""
+"""Who is here and what time it is: ``who``, ``finger``, ``date``, ``ping``, ``quit``."""
 
 from __future__ import annotations
 
@@ -11,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from icswire.protocol import datagrams as dg
 from icswire.protocol.level1 import CommandNumber as CN
-from icswire.server.core.hub import Command, CommandSet, Context
+from icswire.server.core.hub import CommandSet, Context
 from icswire.server.core.render import Datagram
 from icswire.server.core.variables import NOTES
 
@@ -63,23 +62,6 @@ async def finger(ctx: Context, args: str) -> None:
 async def date(ctx: Context, args: str) -> None:
     now = datetime.now(UTC).strftime("%a %b %d, %H:%M %Z %Y")
     ctx.reply(f"Local time     - {now}", f"Server time    - {now}", f"GMT            - {now}")
-
-
-@command("help", CN.CN_HELP, "help [command]")
-async def help_(ctx: Context, args: str) -> None:
-    topic = args.strip()
-    if topic:
-        found = ctx.core.registry.find_command(topic)
-        if isinstance(found, Command):
-            ctx.reply(f"Usage: {found.usage}")
-            return
-        ctx.reply(f'No help available on "{topic}".')
-        return
-    names = sorted(ctx.core.registry.commands)
-    rows = [
-        " ".join(f"{n:<12}" for n in names[i : i + 6]).rstrip() for i in range(0, len(names), 6)
-    ]
-    ctx.reply("Commands:", "", *rows, "", 'Type "help <command>" for its usage.')
 
 
 @command("ping", CN.CN_PING, "ping [name]")
