@@ -67,6 +67,8 @@ async def test_offer_accept_ptell_and_end(server: Server) -> None:
     assert texts(await alpha.command("partner Beta")) == [
         "You are already offering to be Beta's partner."
     ]
+    pending = texts(await beta.command("pending"))
+    assert "   1: Alpha is offering a partnership." in pending
     assert texts(await beta.command("accept 1")) == ["You agree to be Alpha's partner."]
     formed = beta.received(DG.PARTNERSHIP)[-1]  # before the prompt
     assert (formed.name1, formed.name2, formed.forming) == ("Alpha", "Beta", True)
@@ -107,7 +109,7 @@ async def test_offers_both_ways_decline_withdraw_and_leaving(server: Server) -> 
     await offer(gamma, beta)
     assert texts(await beta.command("partner Alpha")) == ["You agree to be Alpha's partner."]
     assert texts(await gamma.command("partner Beta")) == ["Beta already has a bughouse partner."]
-    assert texts(await beta.command("accept")) == ["You have no offers to accept."]
+    assert texts(await beta.command("accept")) == ["You have no pending offers to accept."]
     await alpha.expect(is_text("Beta agrees to be your partner."))
     await alpha.expect(lambda e: isinstance(e, Prompt))
     assert texts(await alpha.command("partner Gamma")) == [

@@ -2,7 +2,8 @@
 
 ``partner NAME`` offers to be NAME's bughouse partner (FICS help ``partner``): the offer is
 one of the numbered offers (``<pf>``/``<pt>``, kind ``partner``), so ``accept N``,
-``decline N`` and ``withdraw N`` take it as they take a challenge; ``partner NAME`` to
+``decline N`` and ``withdraw N`` take it as they take a challenge, and ``pending`` lists
+it; ``partner NAME`` to
 someone who offered first accepts. ``partner`` alone ends the partnership. A player has
 one partner at a time, and a partnership ends when either partner leaves. Forming and
 ending send DG_PARTNERSHIP (44: "name name forming") to both partners.
@@ -152,6 +153,7 @@ async def partner(ctx: Context, args: str) -> None:
         session,
         receiver,
         batch,
+        words="a partnership",  # pending: "Alpha is offering a partnership."
         accept=partial(_accept, session, receiver),
         decline=partial(_decline, session, receiver),
         withdraw=partial(_withdraw, session, receiver),
