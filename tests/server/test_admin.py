@@ -96,3 +96,22 @@ def test_a_database_that_cannot_be_opened(tmp_path: Path) -> None:
         result.output
     )
     assert "hush" not in result.output
+
+
+def test_admin_flag_set_shown_and_listed(database_url: str) -> None:
+    assert run(database_url, "add", "Fred", "--password", "pw").exit_code == 0
+    assert run(database_url, "add", "alice", "--password", "pw").exit_code == 0
+    assert run(database_url, "admin", "fred").output == "Fred is not an administrator.\n"
+    result = run(database_url, "admin", "fred", "on")
+    assert result.exit_code == 0 and result.output == "Fred is an administrator.\n"
+    assert run(database_url, "admin", "FRED", "on").output == "Fred is an administrator.\n"
+    assert run(database_url, "list").output == "alice\nFred (admin)\n"
+    with Store(database_url) as store:
+        account = store.load("fred")
+        assert account is not None and account.admin
+    result = run(database_url, "admin", "Fred", "off")
+    assert result.output == "Fred is not an administrator.\n"
+    assert run(database_url, "list").output == "alice\nFred\n"
+    result = run(database_url, "admin", "Bob", "on")
+    assert result.exit_code == 1 and "no such user: Bob" in result.output
+    assert run(database_url, "admin", "Fred", "maybe").exit_code == 2

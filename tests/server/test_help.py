@@ -170,10 +170,11 @@ async def test_help_alone_and_the_topics_made_from_the_tables(server: Server) ->
     index = texts(await client.command("help"))
     assert index[0] == "This is icswire, a chess server for the clients of FICS and ICC."
     listed = " ".join(index[index.index("Topics besides the commands:") :]).split()
-    assert {"intro", "style12", "iv_block", "channel_list", "register"} <= set(listed)
+    assert {"intro", "style12", "iv_block", "channel_list"} <= set(listed)
     assert "tell" not in listed  # commands are in "help commands"
     commands = texts(await client.command("help commands"))
-    assert set(" ".join(commands[4:-2]).split()) == set(server.core.registry.commands)
+    public = {c.name for c in server.core.registry.visible()}
+    assert set(" ".join(commands[4:-2]).split()) == public
     codes = texts(await client.command("help block_codes"))
     assert "  50  BLKCMD_HELP                  help" in codes
     assert "  12  BLKCMD_ADDLIST               +channel, +notify" in codes
@@ -228,3 +229,16 @@ async def test_pychess_reads_the_channel_list(server: Server) -> None:
     said = texts(await client.command("help channel_list"))
     assert said[0] == "channel_list"
     assert pychess_channel_list(said) == [(str(n), text) for n, text in sorted(TOPICS.items())]
+
+
+async def test_administrators_commands_have_help_only_for_administrators(server: Server) -> None:
+    server.store.add_user("Boss", "secret")
+    server.store.set_admin("Boss", True)
+    guest = await user(server, "Nosy")
+    assert texts(await guest.command("help addplayer"))[0] == 'No help available on "addplayer".'
+    assert texts(await guest.command("help admin"))[0] == 'No help available on "admin".'
+    assert "addplayer" not in " ".join(texts(await guest.command("help commands")))
+    boss = await Client.connect(server.port)
+    await boss.login("Boss", "secret")
+    assert texts(await boss.command("help addplayer")) == help_file("addplayer")
+    assert texts(await boss.command("help admin")) == help_file("admin")

@@ -362,7 +362,7 @@ def test_for_data_dir_creates_the_folder_and_keeps_accounts(tmp_path: Path) -> N
         assert store.list_users() == ["Fred"]
 
 
-def test_the_schema_is_the_seven_tables() -> None:
+def test_the_schema_is_the_ten_tables() -> None:
     assert set(metadata.tables) == {
         "users",
         "user_settings",
@@ -371,4 +371,7 @@ def test_the_schema_is_the_seven_tables() -> None:
         "user_aliases",
         "games",
         "ratings",
+        "admins",
+        "bans",
+        "news",
     }

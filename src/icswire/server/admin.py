@@ -1,8 +1,10 @@
 """``icswire user``: administer accounts from the shell.
 
 ``icswire user add NAME`` (asks for the password twice unless ``--password`` gives it),
-``passwd NAME``, ``list`` and ``remove NAME``. Each takes ``--data-dir`` and ``--database``
-like ``icswire serve``, so both find the same accounts. Errors (an invalid or taken name, an
+``passwd NAME``, ``list`` (administrators marked ``(admin)``), ``remove NAME`` and
+``admin NAME [on|off]`` (the administrator flag: shown without ``on`` or ``off``). Each
+takes ``--data-dir`` and ``--database`` like ``icswire serve``, so both find the same
+accounts. Errors (an invalid or taken name, an
 unknown user, a database that cannot be opened) are one line on stderr and exit status 1.
 """
 
@@ -118,11 +120,12 @@ def passwd(name: str, password: str, data_dir: Path, database: str | None) -> No
 @user.command("list")
 @_database_options
 def list_(data_dir: Path, database: str | None) -> None:
-    """Print every registered name, one a line."""
+    """Print every registered name, one a line; administrators marked (admin)."""
     with _open_store(data_dir, database) as store:
         names = store.list_users()
+        staff = set(store.list_admins())
     for name in names:
-        click.echo(name)
+        click.echo(f"{name} (admin)" if name in staff else name)
 
 
 @user.command()
@@ -133,3 +136,19 @@ def remove(name: str, data_dir: Path, database: str | None) -> None:
     with _open_store(data_dir, database) as store:
         store.remove_user(name)
     click.echo(f"Removed user {name}.")
+
+
+@user.command()
+@click.argument("name")
+@click.argument("flag", required=False, type=click.Choice(["on", "off"]))
+@_database_options
+def admin(name: str, flag: str | None, data_dir: Path, database: str | None) -> None:
+    """Show, or turn on or off, the administrator flag of NAME."""
+    with _open_store(data_dir, database) as store:
+        if flag is not None:
+            store.set_admin(name, flag == "on")
+        account = store.load(name)
+        if account is None:
+            raise UnknownUser(name)
+    state = "an administrator" if account.admin else "not an administrator"
+    click.echo(f"{account.name} is {state}.")

@@ -51,6 +51,10 @@ _BLOCK_CODE_OF = {
     "arrow": BlockCode.BLKCMD_BOARDINFO,
     "unarrow": BlockCode.BLKCMD_BOARDINFO,
     "unfollow": BlockCode.BLKCMD_FOLLOW,
+    "register": BlockCode.BLKCMD_ADDPLAYER,  # FICS registers nobody in the server
+    "+ban": BlockCode.BLKCMD_ADDLIST,
+    "-ban": BlockCode.BLKCMD_SUBLIST,
+    "=ban": BlockCode.BLKCMD_SHOWLIST,
 }
 
 

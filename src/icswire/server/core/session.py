@@ -19,7 +19,6 @@ import asyncio
 import contextlib
 import re
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,6 +26,7 @@ from typing import Any
 from icswire.protocol.telnet import CommandFilter
 from icswire.protocol.timeseal import PING, PING2, Hello, Pong, SealedLine, TimesealDecoder
 from icswire.server.core.limits import Bucket
+from icswire.server.core.linequeue import LineQueue
 from icswire.server.core.variables import IVARIABLES, VARIABLES
 
 OUTPUT_LIMIT = 122_000
@@ -59,7 +59,7 @@ def clean_text(text: str) -> str:
     return _CONTROL.sub("", text.replace("\t", " "))
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Session:
     """A connected user: settings, identity, and the output side of the connection."""
 
@@ -69,6 +69,8 @@ class Session:
     host: str = ""  # the address, which per-address limits count by
     name: str = ""
     registered: bool = False
+    #: A registered user with the administrator flag (FICS shows ``(*)`` after the name).
+    admin: bool = False
     logged_in: bool = False
     leaving: bool = False  # quit: no prompt after the last unit
     closed: bool = False
@@ -95,12 +97,10 @@ class Session:
     timeseal: int = 0
     #: The client's timestamp of the line :meth:`read_line` returned last (timeseal only).
     line_stamp: int | None = None
-    _lines: asyncio.Queue[tuple[str, int | None] | None] = field(
-        default_factory=lambda: asyncio.Queue(256)
-    )
+    _lines: LineQueue[tuple[str, int | None] | None] = field(default_factory=lambda: LineQueue(256))
     _sealed: TimesealDecoder | None = None
     _first_line: bool = True
-    _pong_waiters: deque[Callable[[int], None]] = field(default_factory=deque)
+    _pong_waiters: list[Callable[[int], None]] = field(default_factory=list)
     _pump: asyncio.Task[None] | None = None
     _ping_waiters: list[asyncio.Future[float]] = field(default_factory=list)
 
@@ -285,7 +285,7 @@ class Session:
                 text = clean_text(event.text)[:MAX_LINE]
                 await self._lines.put((text, event.timestamp))
             elif isinstance(event, Pong) and self._pong_waiters:
-                self._pong_waiters.popleft()(event.timestamp)
+                self._pong_waiters.pop(0)(event.timestamp)
 
     def timeseal_ping(self, answered: Callable[[int], None]) -> bytes:
         """The ``[G]`` ping this client's timeseal answers; ``answered`` gets the client's
@@ -294,11 +294,21 @@ class Session:
         return PING2 if self.timeseal == 2 else PING
 
     async def ping(self, timeout: float = 10.0) -> float | None:
-        """Round trip in milliseconds of a telnet timing mark, None if it is not answered."""
+        """Round trip in milliseconds of a telnet timing mark (of timeseal's ``[G]`` ping
+        for a timeseal client, whose timeseal answers it), None if it is not answered within
+        ``timeout`` seconds. Only the caller waits: the session goes on meanwhile."""
         future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
-        self._ping_waiters.append(future)
         sent = time.perf_counter()
-        self.send_raw(DO_TIMING_MARK)
+        if self.timeseal:
+
+            def pong(stamp: int) -> None:
+                if not future.done():
+                    future.set_result(time.perf_counter())
+
+            self.send_raw(self.timeseal_ping(pong))
+        else:
+            self._ping_waiters.append(future)
+            self.send_raw(DO_TIMING_MARK)
         try:
             answered = await asyncio.wait_for(future, timeout)
         except TimeoutError:

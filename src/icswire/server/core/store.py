@@ -50,6 +50,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    func,
     insert,
     inspect,
     make_url,
@@ -71,12 +72,17 @@ __all__ = [
     "DEFAULT_DATABASE",
     "SQLITE_FILE",
     "Account",
+    "Ban",
+    "NewsItem",
     "Store",
     "StoreUnavailable",
     "UnknownUser",
     "UserExists",
+    "admins",
+    "bans",
     "database_url",
     "metadata",
+    "news",
     "user_aliases",
     "user_channels",
     "user_notify",
@@ -175,6 +181,34 @@ user_aliases = Table(
     PrimaryKeyConstraint("user_id", "alias"),
 )
 
+admins = Table(
+    "admins",
+    metadata,
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+)
+"""The accounts with the administrator flag (``icswire user admin``, ``asetadmin``)."""
+
+bans = Table(
+    "bans",
+    metadata,
+    Column("name_key", String(NAME_MAX), primary_key=True),
+    Column("name", String(NAME_MAX), nullable=False),
+    Column("banned_by", String(NAME_MAX), nullable=False),
+    Column("created", UTCDateTime, nullable=False),
+)
+"""Names that may not log in (``+ban``), registered or not, whatever their case."""
+
+news = Table(
+    "news",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("title", Text, nullable=False),
+    Column("body", Text, nullable=False),
+    Column("author", String(NAME_MAX), nullable=False),
+    Column("posted", UTCDateTime, nullable=False),
+)
+"""The server's news items (``cnewsi``): a title, and a text of lines joined by newlines."""
+
 
 class UnknownUser(LookupError):
     """No account has this name."""
@@ -224,6 +258,28 @@ class Account:
     notify: tuple[str, ...]
     """Sorted case-insensitively."""
     aliases: dict[str, str]
+    admin: bool = False
+    """Whether the account has the administrator flag."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ban:
+    """A name on the ban list: who put it there, and when."""
+
+    name: str
+    banned_by: str
+    created: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class NewsItem:
+    """One news item: its number, title, text lines, author and date."""
+
+    id: int
+    title: str
+    lines: tuple[str, ...]
+    author: str
+    posted: datetime
 
 
 def _normalize_url(url: str) -> str:
@@ -453,6 +509,7 @@ class Store:
                     user_aliases.c.user_id == uid
                 )
             )
+            admin = conn.scalar(select(admins.c.user_id).where(admins.c.user_id == uid))
             return Account(
                 uid=int(uid),
                 name=str(row.name),
@@ -460,7 +517,129 @@ class Store:
                 channels=tuple(int(c) for c in channels),
                 notify=tuple(str(n) for n, _ in sorted(notify, key=lambda r: str(r.name_key))),
                 aliases={str(a): str(e) for a, e in aliases},
+                admin=admin is not None,
             )
+
+    # -- administrators, bans and news ------------------------------------------------------
+
+    def set_admin(self, name: str, admin: bool) -> bool:
+        """Give ``name`` the administrator flag or take it away; False when it already was
+        so. UnknownUser for a name that is not registered."""
+        with self._begin() as conn:
+            uid = self._user_id(conn, name)
+            found = conn.scalar(select(admins.c.user_id).where(admins.c.user_id == uid))
+            if (found is not None) == admin:
+                return False
+            if admin:
+                conn.execute(insert(admins).values(user_id=uid))
+            else:
+                conn.execute(delete(admins).where(admins.c.user_id == uid))
+            return True
+
+    def list_admins(self) -> list[str]:
+        """The names of the administrators, sorted case-insensitively."""
+        with self._begin() as conn:
+            names = conn.scalars(
+                select(users.c.name).join(admins, admins.c.user_id == users.c.id)
+            ).all()
+        return sorted((str(name) for name in names), key=name_key)
+
+    def ban(self, name: str, banned_by: str) -> bool:
+        """Put ``name`` on the ban list; False when it already was there. ValueError if it
+        is not a valid name."""
+        reason = name_error(name)
+        if reason is not None:
+            raise ValueError(f"invalid name {name!r}: {reason}")
+        try:
+            with self._begin() as conn:
+                if conn.scalar(select(bans.c.name).where(bans.c.name_key == name_key(name))):
+                    return False
+                conn.execute(
+                    insert(bans).values(
+                        name_key=name_key(name),
+                        name=name,
+                        banned_by=banned_by,
+                        created=datetime.now(UTC),
+                    )
+                )
+        except IntegrityError:  # banned by another admin in the meantime
+            return False
+        return True
+
+    def unban(self, name: str) -> bool:
+        """Take ``name`` off the ban list; False when it was not there."""
+        with self._begin() as conn:
+            result = conn.execute(delete(bans).where(bans.c.name_key == name_key(name)))
+            return result.rowcount > 0
+
+    def is_banned(self, name: str) -> bool:
+        with self._begin() as conn:
+            found = conn.scalar(select(bans.c.name).where(bans.c.name_key == name_key(name)))
+        return found is not None
+
+    def list_bans(self) -> list[Ban]:
+        """The ban list, sorted by name case-insensitively."""
+        with self._begin() as conn:
+            rows = conn.execute(select(bans).order_by(bans.c.name_key)).all()
+        return [Ban(str(row.name), str(row.banned_by), row.created) for row in rows]
+
+    def add_news(self, title: str, author: str) -> int:
+        """Post a news item with ``title`` (and no text yet); its number."""
+        if not title.strip():
+            raise ValueError("a news item needs a title")
+        with self._begin() as conn:
+            number = conn.scalar(
+                insert(news)
+                .values(title=title, body="", author=author, posted=datetime.now(UTC))
+                .returning(news.c.id)
+            )
+        assert number is not None
+        return int(number)
+
+    def news_items(self, limit: int | None = None) -> list[NewsItem]:
+        """The last ``limit`` news items (every one with None), newest first."""
+        query = select(news).order_by(news.c.id.desc()).limit(limit)
+        with self._begin() as conn:
+            rows = conn.execute(query).all()
+        return [_news_item(row) for row in rows]
+
+    def news_count(self) -> int:
+        with self._begin() as conn:
+            return int(conn.scalar(select(func.count()).select_from(news)) or 0)
+
+    def news_item(self, number: int) -> NewsItem | None:
+        with self._begin() as conn:
+            row = conn.execute(select(news).where(news.c.id == number)).one_or_none()
+        return None if row is None else _news_item(row)
+
+    def edit_news(
+        self, number: int, title: str | None = None, line: str | None = None, clear: bool = False
+    ) -> bool:
+        """Change news item ``number``: a new ``title``, its text cleared, ``line`` added to
+        its text. False when there is no such item."""
+        with self._begin() as conn:
+            row = conn.execute(
+                select(news.c.body).where(news.c.id == number).with_for_update()
+            ).one_or_none()
+            if row is None:
+                return False
+            values: dict[str, str] = {}
+            if title is not None:
+                values["title"] = title
+            body = "" if clear else str(row.body)
+            if line is not None:
+                body = f"{body}\n{line}" if body else line
+            if clear or line is not None:
+                values["body"] = body
+            if values:
+                conn.execute(update(news).where(news.c.id == number).values(values))
+            return True
+
+    def remove_news(self, number: int) -> bool:
+        """Delete news item ``number``; False when there is none."""
+        with self._begin() as conn:
+            result = conn.execute(delete(news).where(news.c.id == number))
+            return result.rowcount > 0
 
     # -- what a session saves -------------------------------------------------------------
 
@@ -1036,6 +1215,17 @@ def _add_variant_column(conn: Connection) -> None:
     of the game's wild number, which every such game is)."""
     if "variant" not in {column["name"] for column in inspect(conn).get_columns("games")}:
         conn.execute(text("ALTER TABLE games ADD COLUMN variant VARCHAR(32)"))
+
+
+def _news_item(row: Row[*tuple[Any, ...]]) -> NewsItem:
+    body = str(row.body)
+    return NewsItem(
+        id=int(row.id),
+        title=str(row.title),
+        lines=tuple(body.split("\n")) if body else (),
+        author=str(row.author),
+        posted=row.posted,
+    )
 
 
 def _check_rating_type(rating_type: str) -> None:

@@ -22,7 +22,8 @@ dialogue has ``login_timeout`` seconds; ``login_tries`` wrong passwords close th
 connection; an address or an account with more than ``free_failures`` recent failures
 waits longer after each (:class:`~icswire.server.core.limits.Backoff`), and a password
 sent during the wait is refused unchecked. Guests cannot take the server's names or a
-command word (:func:`~icswire.server.core.names.is_reserved`, ``Registry.words``).
+command word (:func:`~icswire.server.core.names.is_reserved`, ``Registry.words``). A name
+on the ban list (``+ban``) is refused with DG_LOGIN_FAILED's code 12 and disconnected.
 """
 
 from __future__ import annotations
@@ -163,9 +164,13 @@ async def _dialogue(core: Core, session: Session) -> Account | bool | None:
         try:
             await core.writes.settled(name)  # what it saved last time is stored
             account = await asyncio.to_thread(core.store.load, name)
+            banned = await asyncio.to_thread(core.store.is_banned, name)
         except StoreUnavailable:
             _say(session, NOT_ANSWERING, "")
             continue
+        if banned:
+            _failed(session, LoginFailed.BANNED)
+            return False
         if account is None and name_key(name) in core.world.online:
             _failed(session, LoginFailed.ALREADY_LOGGED_IN, name)
             continue
@@ -201,6 +206,7 @@ async def _dialogue(core: Core, session: Session) -> Account | bool | None:
             continue
         if right:
             session.name, session.registered = account.name, True
+            session.admin = account.admin
             session.ratings.update({kind: shown_rating(r) for kind, r in ratings.items()})
             return account
         tries -= 1

@@ -53,20 +53,20 @@ def topic_of(name: str) -> str:
     return PUNCTUATION.get(name, name)
 
 
-def commands_topic(registry: Registry) -> list[str]:
+def commands_topic(registry: Registry, admin: bool = False) -> list[str]:
     return [
         "commands",
         "",
         "The commands of this server. Any unique beginning of a command's name works",
         'too (see "help abbreviations"); "help NAME" tells what one does.',
         "",
-        *columns(sorted(registry.commands)),
+        *columns(sorted(c.name for c in registry.visible(admin))),
         "",
         "See also: abbreviations, alias, intro",
     ]
 
 
-def abbreviations_topic(registry: Registry) -> list[str]:
+def abbreviations_topic(registry: Registry, admin: bool = False) -> list[str]:
     shorts = sorted(ABBREVIATIONS.items(), key=lambda item: (item[1], item[0]))
     return [
         "abbreviations",
@@ -85,7 +85,7 @@ def abbreviations_topic(registry: Registry) -> list[str]:
     ]
 
 
-def channel_list_topic(registry: Registry) -> list[str]:
+def channel_list_topic(registry: Registry, admin: bool = False) -> list[str]:
     """The channels with a purpose (core.channels), one ``N  purpose`` line each between
     the two lines PyChess's FICS mode reads the list by."""
     return [
@@ -116,10 +116,10 @@ OTHER_BLOCKS = {
 }
 
 
-def block_codes_topic(registry: Registry) -> list[str]:
+def block_codes_topic(registry: Registry, admin: bool = False) -> list[str]:
     """The block code of every command (core.commands.block_code), and the others."""
     named: dict[int, list[str]] = {}
-    for name in sorted(registry.commands):
+    for name in sorted(c.name for c in registry.visible(admin)):
         named.setdefault(block_code(name), []).append(name)
     rows = [(code, ", ".join(names)) for code, names in named.items()]
     rows += [(int(code), what) for code, what in OTHER_BLOCKS.items()]
@@ -138,7 +138,7 @@ def block_codes_topic(registry: Registry) -> list[str]:
 
 
 #: Topics made from the server's tables, so that they never go stale.
-GENERATED: dict[str, Callable[[Registry], list[str]]] = {
+GENERATED: dict[str, Callable[[Registry, bool], list[str]]] = {
     "commands": commands_topic,
     "abbreviations": abbreviations_topic,
     "block_codes": block_codes_topic,
@@ -146,42 +146,53 @@ GENERATED: dict[str, Callable[[Registry], list[str]]] = {
 }
 
 
-def topics() -> list[str]:
-    """Every topic: the files and the generated ones."""
-    return sorted({*helpfiles.file_topics(), *GENERATED})
+def topics(hidden: frozenset[str] = frozenset()) -> list[str]:
+    """Every topic: the files and the generated ones, but the ``hidden``."""
+    return sorted({*helpfiles.file_topics(), *GENERATED} - hidden)
 
 
-def resolve(registry: Registry, word: str) -> str | list[str]:
+def hidden_from(registry: Registry, admin: bool) -> frozenset[str]:
+    """What a user who is not an administrator gets no help on: the administrators'
+    commands, which do not exist for him, and their overview (``admin``)."""
+    if admin:
+        return frozenset()
+    names = {command.name for command in registry.commands.values() if command.admin}
+    return frozenset(names & set(helpfiles.file_topics())) | {"admin"}
+
+
+def resolve(registry: Registry, word: str, admin: bool = False) -> str | list[str]:
     """The topic ``word`` names, or the (possibly empty) list of topics it could be."""
     word = word.lower()
     if word[:1] in LIST_SIGNS or word in PUNCTUATION:
         return topic_of(word)
     word = ABBREVIATIONS.get(word, word)
-    known = topics()
+    known = topics(hidden_from(registry, admin))
     if word in known:
         return word
     if word.startswith("iv_") and word[3:] in IVARIABLE_NAMES:
         return "iv_list"
-    if word in registry.commands:
+    commands = [command.name for command in registry.visible(admin)]
+    if word in commands:
         return topic_of(word)
-    found = {topic_of(name) for name in registry.commands if name.startswith(word)}
+    found = {topic_of(name) for name in commands if name.startswith(word)}
     found |= {topic for topic in known if topic.startswith(word)}
     return found.pop() if len(found) == 1 else sorted(found)
 
 
-def text_of(registry: Registry, topic: str) -> list[str] | None:
+def text_of(registry: Registry, topic: str, admin: bool = False) -> list[str] | None:
     """The lines of ``topic``; None when it has no help (a command documented in a file
     that does not exist)."""
     if topic in GENERATED:
-        return GENERATED[topic](registry)
+        return GENERATED[topic](registry, admin)
     if topic in helpfiles.file_topics():
         return list(helpfiles.read(topic))
     return None
 
 
-def index(registry: Registry) -> list[str]:
+def index(registry: Registry, admin: bool = False) -> list[str]:
     """``help`` alone: where to start, and the topics that are not commands."""
     commands = {topic_of(name) for name in registry.commands}
+    hidden = hidden_from(registry, admin)
     return [
         "This is icswire, a chess server for the clients of FICS and ICC.",
         "",
@@ -191,16 +202,16 @@ def index(registry: Registry) -> list[str]:
         "",
         "Topics besides the commands:",
         "",
-        *columns(topic for topic in topics() if topic not in commands),
+        *columns(topic for topic in topics(hidden) if topic not in commands),
     ]
 
 
-def unknown(word: str) -> list[str]:
+def unknown(word: str, hidden: frozenset[str] = frozenset()) -> list[str]:
     """FICS's answer to a topic there is no help on, with the topics sharing its longest
     beginning that any topic has."""
     answer = [f'No help available on "{word}".']
     for length in range(len(word) - 1, 0, -1):
-        near = [topic for topic in topics() if topic.startswith(word[:length].lower())]
+        near = [t for t in topics(hidden) if t.startswith(word[:length].lower())]
         if near:
             return [*answer, f'Topics starting with "{word[:length]}":', *columns(near)]
     return answer
@@ -209,19 +220,20 @@ def unknown(word: str) -> list[str]:
 @command("help", CN.CN_HELP, "help [topic]")
 async def help_(ctx: Context, args: str) -> None:
     word = args.split()[0] if args.split() else ""  # what follows the topic is ignored
-    registry = ctx.core.registry
+    registry, admin = ctx.core.registry, ctx.session.admin
     if not word:
-        ctx.reply(*index(registry))
+        ctx.reply(*index(registry, admin))
         return
-    found = resolve(registry, word)
+    found = resolve(registry, word, admin)
+    hidden = hidden_from(registry, admin)
     if isinstance(found, list):
         if found:
             ctx.reply(f'Ambiguous help topic "{word}". Matches:', *columns(found))
         else:
-            ctx.reply(*unknown(word))
+            ctx.reply(*unknown(word, hidden))
         return
-    text = text_of(registry, found)
-    ctx.reply(*(text if text is not None else unknown(word)))
+    text = text_of(registry, found, admin)
+    ctx.reply(*(text if text is not None else unknown(word, hidden)))
 
 
 def install(core: Core) -> None:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from icswire.protocol import datagrams as dg
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.hub import CommandSet, Context
-from icswire.server.core.render import Datagram
+from icswire.server.core.render import Batch, Datagram, lines
 from icswire.server.core.variables import NOTES
 
 if TYPE_CHECKING:
@@ -64,23 +64,38 @@ async def date(ctx: Context, args: str) -> None:
     ctx.reply(f"Local time     - {now}", f"Server time    - {now}", f"GMT            - {now}")
 
 
+#: Seconds a ping waits for its answer before saying it got none.
+PING_TIMEOUT = 10.0
+
+
 @command("ping", CN.CN_PING, "ping [name]")
 async def ping(ctx: Context, args: str) -> None:
+    """Measures the round trip to a user (a telnet timing mark, or timeseal's ``[G]`` for a
+    timeseal client) without waiting for it: the command ends at once, so a client that
+    never answers telnet blocks nobody, not even itself; the time comes later as its own
+    unit (SCN_ACK_PING), or "did not answer" after :data:`PING_TIMEOUT` seconds."""
     target = ctx.world.find(args.strip()) if args.strip() else ctx.session
     if target is None:
         ctx.reply(f'No user named "{args.strip()}" is logged in.')
         return
-    lag = await target.ping()
+    ctx.core.spawn(_answer_ping(ctx.core, ctx.session, target))
+
+
+async def _answer_ping(core: Core, issuer: Session, target: Session) -> None:
+    lag = await target.ping(PING_TIMEOUT)
+    batch = Batch(CN.SCN_ACK_PING, None)
     if lag is None:
-        ctx.reply(f"{target.name} did not answer the ping.")
+        batch.add(issuer, lines(f"{target.name} did not answer the ping."))
+        batch.flush()
         return
-    samples = ctx.core.state(PingSamples).setdefault(target, [])
+    # a user who left meanwhile has had its samples forgotten: none are kept again
+    samples = [] if target.closed else core.state(PingSamples).setdefault(target, [])
     samples.append(int(lag))
     mean = int(statistics.fmean(samples))
     variance = int(statistics.pvariance(samples)) if len(samples) > 1 else 0
-    ctx.reply(f"Ping time for {target.name}: {int(lag)} ms (average {mean} ms)")
-    record = dg.AckPing(target.name, int(lag), mean, variance)
-    ctx.batch.add(ctx.session, Datagram(record))
+    batch.add(issuer, lines(f"Ping time for {target.name}: {int(lag)} ms (average {mean} ms)"))
+    batch.add(issuer, Datagram(dg.AckPing(target.name, int(lag), mean, variance)))
+    batch.flush()
 
 
 @command("quit", CN.CN_QUIT, "quit")
