@@ -115,3 +115,16 @@ def test_admin_flag_set_shown_and_listed(database_url: str) -> None:
     result = run(database_url, "admin", "Bob", "on")
     assert result.exit_code == 1 and "no such user: Bob" in result.output
     assert run(database_url, "admin", "Fred", "maybe").exit_code == 2
+
+
+def test_td_puts_a_registered_user_on_the_servers_td_list(database_url: str) -> None:
+    assert run(database_url, "add", "Tomato", "--password", "pw").exit_code == 0
+    result = run(database_url, "td", "tomato")
+    assert result.exit_code == 0 and result.output == "tomato added to the td list.\n"
+    assert run(database_url, "td", "Tomato").output == "Tomato: nothing to change.\n"
+    with Store(database_url) as store:
+        assert store.server_list("td") == ["Tomato"]
+    result = run(database_url, "td", "Tomato", "--remove")
+    assert result.output == "Tomato removed from the td list.\n"
+    result = run(database_url, "td", "Nobody1")
+    assert result.exit_code == 1 and "no such user: Nobody1" in result.output

@@ -57,6 +57,10 @@ async def connect(server: Server) -> Client:
     return await Client.connect(server.port)
 
 
+#: The last line of FICS's ``who`` (FICS pads each entry but a full row's last).
+ADMINS = " {} players displayed (of {}). (*) indicates system administrator."
+
+
 async def who(client: Client) -> list[str]:
     return [e.text for e in await client.command("who") if isinstance(e, Text) and e.text]
 
@@ -77,7 +81,7 @@ async def test_two_logins_of_one_account_at_once_leave_one_session(server: Serve
     loser, winner = (first, second) if first_closed else (second, first)
     assert KICKED in texts(loser)
     assert KICKING in texts(winner)
-    assert await who(winner) == ["---- Dan", "1 players displayed (of 1)."]
+    assert await who(winner) == ["---- Dan  ", ADMINS.format(1, 1)]
     assert list(server.world.online) == ["dan"]
 
 
@@ -97,7 +101,7 @@ async def test_a_second_login_takes_over_and_the_first_ones_seeks_go(server: Ser
     assert [e.text for e in await watcher.command("sought") if isinstance(e, Text)] == [
         "0 ad(s) displayed."
     ]
-    assert await who(watcher) == ["---- Dan", "++++ Watcher(U)", "2 players displayed (of 2)."]
+    assert await who(watcher) == ["---- Dan         ++++ Watcher(U)  ", ADMINS.format(2, 2)]
 
 
 async def test_an_unregistered_name_taken_meanwhile_is_refused(server: Server) -> None:
@@ -112,7 +116,7 @@ async def test_an_unregistered_name_taken_meanwhile_is_refused(server: Server) -
     assert await closed(second)
     assert "Fred, whose name matches yours, is already logged in. Sorry." in texts(second)
     assert not any("Starting FICS session" in text for text in texts(second))
-    assert await who(first) == ["++++ Fred(U)", "1 players displayed (of 1)."]
+    assert await who(first) == ["++++ Fred(U)  ", ADMINS.format(1, 1)]
 
 
 def test_pairing_compares_players_by_name_not_by_session() -> None:

@@ -1,11 +1,12 @@
 """``icswire user``: administer accounts from the shell.
 
 ``icswire user add NAME`` (asks for the password twice unless ``--password`` gives it),
-``passwd NAME``, ``list`` (administrators marked ``(admin)``), ``remove NAME`` and
-``admin NAME [on|off]`` (the administrator flag: shown without ``on`` or ``off``). Each
-takes ``--data-dir`` and ``--database`` like ``icswire serve``, so both find the same
-accounts. Errors (an invalid or taken name, an
-unknown user, a database that cannot be opened) are one line on stderr and exit status 1.
+``passwd NAME``, ``list`` (administrators marked ``(admin)``), ``remove NAME``,
+``admin NAME [on|off]`` (the administrator flag: shown without ``on`` or ``off``) and
+``td NAME [--remove]`` (the server's list of tournament directors' programs, which may
+``qtell``). Each takes ``--data-dir`` and ``--database`` like ``icswire serve``, so both
+find the same accounts. Errors (an invalid or taken name, an unknown user, a database
+that cannot be opened) are one line on stderr and exit status 1.
 """
 
 from __future__ import annotations
@@ -152,3 +153,16 @@ def admin(name: str, flag: str | None, data_dir: Path, database: str | None) -> 
             raise UnknownUser(name)
     state = "an administrator" if account.admin else "not an administrator"
     click.echo(f"{account.name} is {state}.")
+
+
+@user.command()
+@click.argument("name")
+@click.option("--remove", is_flag=True, help="Take NAME off the list instead.")
+@_database_options
+def td(name: str, remove: bool, data_dir: Path, database: str | None) -> None:
+    """Put the registered NAME on the server's td list (tournament directors' programs,
+    which may qtell), or take it off with --remove."""
+    with _open_store(data_dir, database) as store:
+        changed = store.set_on_server_list("td", name, not remove)
+    done = "removed from" if remove else "added to"
+    click.echo(f"{name} {done} the td list." if changed else f"{name}: nothing to change.")

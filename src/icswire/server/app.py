@@ -21,6 +21,7 @@ from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.commands import (
     block_code,
     expand_alias,
+    expand_punctuation,
     looks_like_move,
     split_block_id,
     split_tag,
@@ -43,9 +44,13 @@ from icswire.server.features import (
     examine,
     help,
     info,
+    journal,
+    lists,
+    messages,
     news,
     pairing,
     partners,
+    people,
     play,
     registration,
     settings,
@@ -87,19 +92,24 @@ class Server:
         # the order of installation is the order hooks run in: a player who leaves ends
         # his game first, then stops watching and examining, then his offers go
         self.games: Games = play.install(core)
-        for feature in (
+        features = (
             info,
             help,
+            people,
             settings,
             chat,
+            lists,
+            messages,
             watching,
             examine,
+            journal,
             pairing,
             registration,
             admin,
             news,
             partners,
-        ):
+        )
+        for feature in features:
             feature.install(core)
         #: Seconds the stop waits for queued writes (games' moves and ends, settings).
         self.write_patience = WRITE_PATIENCE
@@ -281,6 +291,7 @@ class Server:
                 return
         tag, text = split_tag(text)
         text = expand_alias(session.aliases, text.strip().lstrip("$").strip())
+        text = expand_punctuation(text)
         word, _, args = text.partition(" ")
         if not word:
             if block_id is not None:

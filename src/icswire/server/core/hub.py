@@ -105,9 +105,9 @@ ABBREVIATIONS = {
     "bye": "quit",
     "logout": "quit",
     "?": "help",
-    "+ch": "+channel",
-    "-ch": "-channel",
+    "sh": "shout",
     "in": "inchannel",
+    "ranks": "rank",
 }
 
 SessionHook = Callable[["Session", "Batch"], None]

@@ -27,6 +27,7 @@ from icswire.protocol.telnet import CommandFilter
 from icswire.protocol.timeseal import PING, PING2, Hello, Pong, SealedLine, TimesealDecoder
 from icswire.server.core.limits import Bucket
 from icswire.server.core.linequeue import LineQueue
+from icswire.server.core.names import name_key
 from icswire.server.core.variables import IVARIABLES, VARIABLES
 
 OUTPUT_LIMIT = 122_000
@@ -80,7 +81,12 @@ class Session:
     ivariables: dict[str, Any] = field(default_factory=lambda: dict(IVARIABLES.defaults))
     aliases: dict[str, str] = field(default_factory=dict)
     channels: set[int] = field(default_factory=set)
-    notify: set[str] = field(default_factory=set)
+    #: The notify list: name key -> the name as added.
+    notify: dict[str, str] = field(default_factory=dict)
+    #: The personal lists ``censor``, ``gnotify`` and ``noplay``: name key -> name.
+    lists: dict[str, dict[str, str]] = field(
+        default_factory=lambda: {"censor": {}, "gnotify": {}, "noplay": {}}
+    )
     state: str = "X"  # DG_STATE: P playing, E examining, S simul, X none
     state_game: int = 0
     observing: set[int] = field(default_factory=set)  # game numbers
@@ -114,6 +120,11 @@ class Session:
     @property
     def display_name(self) -> str:
         return self.name if self.registered else f"{self.name}(U)"
+
+    def censors(self, other: Session) -> bool:
+        """Whether ``other`` is on this user's censor list (FICS ``help censor``: their
+        tells, channel tells, shouts, match requests and messages are not shown)."""
+        return name_key(other.name) in self.lists["censor"]
 
     @property
     def talks_icc(self) -> bool:

@@ -36,8 +36,8 @@ class Variable:
     help: str = ""
     #: The values a text variable may take (any, when empty); matched without case.
     words: tuple[str, ...] = ()
-    #: What ``set`` answers when a boolean is turned on and off (FICS's own words), else
-    #: ``name set to value.``
+    #: What ``set`` answers when a boolean is turned on and off, or a text set (``{value}``
+    #: stands for it) and cleared (FICS's own words), else ``name set to value.``
     on_text: str = ""
     off_text: str = ""
 
@@ -95,9 +95,64 @@ VARIABLES = VariableTable(
         Variable("style", "int", 1, low=1, high=13, help="board style: 1-12, 13 none"),
         Variable("prompt", "str", "fics%"),
         Variable("open", "bool", 1, help="open for matches"),
-        Variable("shout", "bool", 1, help="hear shouts"),
+        # the talk variables (FICS's variable.c words)
+        Variable(
+            "shout",
+            "bool",
+            1,
+            help="hear shouts",
+            on_text="You will now hear shouts.",
+            off_text="You will not hear shouts.",
+        ),
         Variable("sshout", "bool", 1, help="hear sshouts"),
-        Variable("tell", "bool", 1, help="hear tells from unregistered players"),
+        Variable(
+            "cshout",
+            "bool",
+            1,
+            help="hear c-shouts",
+            on_text="You will now hear cshouts.",
+            off_text="You will not hear cshouts.",
+        ),
+        Variable(
+            "tell",
+            "bool",
+            1,
+            help="hear tells from unregistered players",
+            on_text="You will now hear tells from unregistered users.",
+            off_text="You will not hear tells from unregistered users.",
+        ),
+        Variable(
+            "ctell",
+            "bool",
+            1,
+            help="hear channel tells from unregistered players",
+            on_text="You will now hear channel tells from unregistered users.",
+            off_text="You will not hear channel tells from unregistered users.",
+        ),
+        Variable(
+            "chanoff",
+            "bool",
+            0,
+            help="hear no channel tells at all",
+            on_text="You will not hear channel tells.",
+            off_text="You will now hear channel tells.",
+        ),
+        Variable(
+            "silence",
+            "bool",
+            0,
+            help="no shouts and channel tells while playing",
+            on_text="You will now play games in silence.",
+            off_text="You will not play games in silence.",
+        ),
+        Variable(
+            "busy",
+            "str",
+            "",
+            help="what those who tell you are told you are doing",
+            on_text='Your "busy" string was set to " {value}"',
+            off_text='Your "busy" string was cleared.',
+        ),
         Variable(
             "pin",
             "bool",
@@ -123,7 +178,14 @@ VARIABLES = VariableTable(
             on_text="You will now see seek ads.",
             off_text="You will not see seek ads.",
         ),
-        Variable("kibitz", "bool", 1, help="hear kibitzes and whispers"),
+        Variable(
+            "kibitz",
+            "bool",
+            1,
+            help="hear kibitzes and whispers",
+            on_text="You will now hear kibitzes.",
+            off_text="You will not hear kibitzes.",
+        ),
         Variable("width", "int", 79, low=32, high=240),
         Variable("height", "int", 24, low=5, high=240),
         Variable("level1", "int", 0, low=0, high=15, help="level 1 output (bits 1 2 4 8)"),

@@ -76,7 +76,7 @@ ARRIVAL_RATINGS: tuple[str | None, ...] = (
 _AVAILABLE_RATINGS = (("Blitz", "Blitz"), ("Std", "Standard"), ("Wild", "Wild"))
 
 
-def _ratstr(player: Session, rating_type: str) -> str:
+def ratstr(player: Session, rating_type: str) -> str:
     """FICS's ``ratstrii``: ``%4d``, ``----`` registered without one, ``++++`` a guest."""
     rating = player.ratings.get(rating_type, (0, 0))[0] if player.registered else 0
     if rating:
@@ -291,11 +291,11 @@ class World:
         is open, ``set open``)."""
         if available:
             first = ", ".join(
-                f"{word} ({_ratstr(player, kind)})" for word, kind in _AVAILABLE_RATINGS
+                f"{word} ({ratstr(player, kind)})" for word, kind in _AVAILABLE_RATINGS
             )
             told: Lines = lines(
-                f"{player.display_name} {first}, Light({_ratstr(player, 'Bullet')}),"
-                f" Bug({_ratstr(player, 'Bughouse')})",
+                f"{player.display_name} {first}, Light({ratstr(player, 'Bullet')}),"
+                f" Bug({ratstr(player, 'Bughouse')})",
                 "  is now available for matches.",
             )
         else:
@@ -361,7 +361,7 @@ class World:
                 if name_key(player.name) in session.notify:
                     add(session, self._arrived(player, DG.NOTIFY_ARRIVED))
         elif number == DG.MY_NOTIFY_LIST:
-            for name in sorted(session.notify):
+            for _, name in sorted(session.notify.items()):
                 add(session, Datagram(dg.MyNotifyList(name, True)))
         elif number == DG.CHANNELS_SHARED:
             for player in others():

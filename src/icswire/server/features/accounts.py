@@ -266,6 +266,8 @@ async def load_account(core: Core, session: Session, account: Account) -> None:
         else:
             session.variables[key] = parsed
     session.channels = set(account.channels)
-    session.notify = {name.lower() for name in account.notify}
+    session.notify = {name_key(name): name for name in account.notify}
+    for which, names in account.lists.items():
+        session.lists[which] = {name_key(name): name for name in names}
     session.aliases = dict(account.aliases)
     core.world.uids[name_key(account.name)] = account.uid

@@ -116,43 +116,6 @@ async def asetadmin(ctx: Context, args: str) -> None:
             ctx.batch.add(online, lines(f"{ctx.session.name} has made you {what}."))
 
 
-@command("+ban", CN.CN_PLUS, "+ban <name>")
-async def add_ban(ctx: Context, args: str) -> None:
-    name = args.strip()
-    reason = name_error(name) if name else "Usage: +ban <name>"
-    if reason is not None:
-        ctx.reply(reason)
-        return
-    if name_key(name) == name_key(ctx.session.name):
-        ctx.reply("You cannot ban yourself.")
-        return
-    if not await asyncio.to_thread(ctx.store.ban, name, ctx.session.name):
-        ctx.reply(f"[{name}] is already on the ban list.")
-        return
-    ctx.reply(f"[{name}] added to the ban list.")
-
-
-@command("-ban", CN.CN_MINUS, "-ban <name>")
-async def remove_ban(ctx: Context, args: str) -> None:
-    name = args.strip()
-    if not name:
-        ctx.reply("Usage: -ban <name>")
-        return
-    if not await asyncio.to_thread(ctx.store.unban, name):
-        ctx.reply(f"[{name}] is not on the ban list.")
-        return
-    ctx.reply(f"[{name}] removed from the ban list.")
-
-
-@command("=ban", CN.CN_LIST, "=ban")
-async def show_bans(ctx: Context, args: str) -> None:
-    """FICS's list layout: a header with the count, then the names, and who banned each
-    when."""
-    found = await asyncio.to_thread(ctx.store.list_bans)
-    rows = [f"{ban.name:<17} by {ban.banned_by}, {ban.created:%Y-%m-%d %H:%M} UTC" for ban in found]
-    ctx.reply(f"-- ban list: {len(found)} names --", *rows)
-
-
 @command("nuke", CN.SCN_MISCELLANEOUS, "nuke <name>")
 async def nuke(ctx: Context, args: str) -> None:
     name = args.strip()

@@ -34,13 +34,7 @@ from icswire.boards.moves import IllegalMoveError, move_from_wire, san_from_move
 from icswire.boards.positions import BUGHOUSE, CRAZYHOUSE, new_board, strength
 from icswire.boards.variants import Variant, variant_of
 from icswire.protocol import datagrams as dg
-from icswire.protocol.codes import (
-    BoardInfoType,
-    IllegalMoveReason,
-    IsVariation,
-    UnknownResultError,
-    describe_result,
-)
+from icswire.protocol.codes import BoardInfoType, IllegalMoveReason, IsVariation
 from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.protocol.style12 import format_move_time
@@ -56,22 +50,27 @@ from icswire.server.core.boards import (
     line_datagrams,
     recent_moves,
 )
+from icswire.server.core.gamelists import (
+    HISTORY_SIZE,
+    gamelist_item,
+    journal_record,
+    journal_slot,
+    result_of,
+    when_ended,
+)
 from icswire.server.core.hub import CommandSet, Context
 from icswire.server.core.movelist import Movelist
 from icswire.server.core.names import name_key
 from icswire.server.core.numbers import parse_number
-from icswire.server.core.ratings import RATING_TYPES
 from icswire.server.core.records import GameRecord
 from icswire.server.core.render import Batch, Datagram, Message, lines
 from icswire.server.core.tables import Terms
-from icswire.server.core.texts import icc_games_row, kind_text, rating_text
+from icswire.server.core.texts import icc_games_row, icc_history_kind, kind_text, rating_text
 
 if TYPE_CHECKING:
     from icswire.server.core.hub import Core
     from icswire.server.core.session import Session
 
-#: How many finished games ``history`` shows (and numbers 1..HISTORY_SIZE, oldest first).
-HISTORY_SIZE = 10
 #: Style 12's relation for an examiner, and for an observer of an examined game.
 EXAMINER, EXAMINED_OBSERVER = 2, -2
 
@@ -432,49 +431,6 @@ def move(core: Core, session: Session, text: str, batch: Batch) -> bool:
 # -- stored games ----------------------------------------------------------------------------
 
 
-def _rating_index(rating_type: str) -> int:
-    try:
-        return RATING_TYPES.index(rating_type)
-    except ValueError:
-        return 0
-
-
-def _result(record: GameRecord) -> tuple[str, str]:
-    """The 3-letter code and the description (with the players' names) of a stored end."""
-    if record.status is None or record.mode is None:
-        return "*", "Game in progress"
-    try:
-        result = describe_result(record.status, record.mode, record.color or 0)
-    except (UnknownResultError, ValueError):
-        return "?", "Unknown result"
-    return result.code, _named(result.text, record.white, record.black)
-
-
-def _named(text: str, white: str, black: str) -> str:
-    return re.sub(r"\b(White|Black)\b", lambda m: white if m[1] == "White" else black, text)
-
-
-def _when(record: GameRecord) -> str:
-    moment = record.ended or record.started
-    return moment.strftime("%a %b %d, %H:%M UTC %Y")
-
-
-def gamelist_item(index: int, record: GameRecord, here: bool | None = None) -> Any:
-    """DG_GAMELIST_ITEM (73) of a stored game."""
-    timed = bool(record.initial or record.increment)
-    initial = str(record.initial) if timed else "-"
-    increment = str(record.increment) if timed else "-"
-    return dg.GamelistItem(
-        index, record.id or 0, "?", record.started.strftime("%Y.%m.%d"),
-        record.started.strftime("%H:%M:%S"), record.white,
-        str(record.white_rating) if record.white_rating else "-", record.black,
-        str(record.black_rating) if record.black_rating else "-", record.rated,
-        _rating_index(record.rating_type), record.wild, initial, increment, initial, increment,
-        record.eco or "?", record.status if record.status is not None else 2,
-        record.color or 0, record.mode or 0, "", here,
-    )  # fmt: skip
-
-
 def _who(ctx: Context, args: str) -> str:
     """The player a command is about: the argument (a logged-in player's name as he
     spells it, if one matches), or the issuer."""
@@ -502,7 +458,13 @@ async def history(ctx: Context, args: str) -> None:
     if not records:
         ctx.reply(f"{name} has no history games.")
         return
-    rows = [f"History for {name}:", "                  Opponent      Type         ECO End Date"]
+    icc = ctx.session.talks_icc
+    header = (
+        "Opponent     Type         ECO End Date"
+        if icc
+        else "Opponent      Type         ECO End Date"
+    )
+    rows = [f"History for {name}:", f"                  {header}"]
     key = name_key(name)
     for index, record in enumerate(records, 1):
         white = name_key(record.white) == key
@@ -512,18 +474,29 @@ async def history(ctx: Context, args: str) -> None:
             else (record.black_rating, record.white_rating)
         )
         opponent = record.black if white else record.white
-        code, _ = _result(record)
+        code, _ = result_of(record)
         if record.status == 0:
             lost = (record.color == 1) == white
             sign = "-" if lost else "+"
         else:
             sign = "=" if record.status == 1 else "*"
-        kind = kind_text(record.rating_type, record.rated, record.initial, record.increment)
-        rows.append(
-            f"{index:2d}: {sign} {rating_text(mine):>4} {'W' if white else 'B'} "
-            f"{rating_text(theirs):>4} {opponent:<12} {kind} {record.eco or '?':>3} "
-            f"{code:<3} {_when(record)}"
-        )
+        color = "W" if white else "B"
+        if icc:  # ICC's layout (help history): its type letters, a shorter date
+            kind = icc_history_kind(
+                record.rating_type, record.wild, record.rated, record.initial, record.increment
+            )
+            moment = (record.ended or record.started).strftime("%b %d %y %H:%M")
+            rows.append(
+                f"{index:2d}: {sign} {rating_text(mine):>4} {color} {rating_text(theirs):>4} "
+                f"{opponent:<12} {kind} {record.eco or '?':>3} {code:<3} {moment}"
+            )
+        else:
+            kind = kind_text(record.rating_type, record.rated, record.initial, record.increment)
+            rows.append(
+                f"{index:2d}: {sign} {rating_text(mine):>4} {color} "
+                f"{rating_text(theirs):>4} {opponent:<12} {kind} {record.eco or '?':>3} "
+                f"{code:<3} {when_ended(record)}"
+            )
         ctx.batch.add(ctx.session, Datagram(gamelist_item(index, record)))
     ctx.reply(*rows)
 
@@ -556,16 +529,16 @@ async def stored(ctx: Context, args: str) -> None:
         rows.append(
             f"{index:2d}: {'W' if white else 'B'} {opponent:<14} {'Y' if here else 'N'} {kind}"
             f" {strength(board, WHITE):2d}-{strength(board, BLACK):2d} {to_move:<4} "
-            f"{record.eco or '?':>3} {_when(record)}"
+            f"{record.eco or '?':>3} {when_ended(record)}"
         )
         ctx.batch.add(ctx.session, Datagram(gamelist_item(index, record, here)))
     ctx.reply(*rows)
 
 
 async def find_record(ctx: Context, args: str) -> GameRecord | None:
-    """The stored game ``args`` names: ``#ID``, or ``NAME [N]`` (N as ``history`` numbers
-    NAME's games, or -N for the N-th last; the last one when N is left out). Says why
-    when there is none."""
+    """The stored game ``args`` names: ``#ID``, ``NAME %A`` (slot A of NAME's journal) or
+    ``NAME [N]`` (N as ``history`` numbers NAME's games, or -N for the N-th last; the last
+    one when N is left out). Says why when there is none."""
     words = args.split()
     store = ctx.store
     if not words:
@@ -580,6 +553,15 @@ async def find_record(ctx: Context, args: str) -> GameRecord | None:
             ctx.reply(f"There is no stored game {words[0]}.")
         return found
     name = _who(ctx, args)
+    if len(words) > 1 and words[1].startswith("%"):  # a journal slot (help journal)
+        slot = journal_slot(words[1])
+        if slot is None:
+            ctx.reply("Journal entries are referenced by single letters.")
+            return None
+        _, record, refused = await journal_record(ctx.core, ctx.session, name, slot)
+        if record is None:
+            ctx.reply(refused)
+        return record
     records = await asyncio.to_thread(store.history, name, HISTORY_SIZE)
     name = _spelled(records, name)
     if not records:
@@ -612,7 +594,7 @@ def _stored_result(record: GameRecord) -> Datagram | None:
     """DG_GAME_RESULT (13) of a stored game, sent with sposition and smoves."""
     if record.status is None or record.status == 2:
         return None
-    code, description = _result(record)
+    code, description = result_of(record)
     return Datagram(dg.GameResult(-1, False, code, record.score, description, record.eco or "?"))
 
 
@@ -659,7 +641,7 @@ def movelist_text(record: GameRecord, start: chess.Board, moves: Sequence[Server
         pair = cells[index : index + 2]
         rows.append(f"{number:3d}.  {pair[0]:<24}{pair[1] if len(pair) > 1 else ''}".rstrip())
         number += 1
-    _, description = _result(record)
+    _, description = result_of(record)
     rows.append(f"      {{{description}}} {record.score}")
     return rows
 

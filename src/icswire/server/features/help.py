@@ -5,9 +5,9 @@ server's own tables (``commands``, ``abbreviations``, ``block_codes``, ``channel
 (``help t`` is ``help tell``), then an exact topic, then a unique prefix of a command or
 a topic. The list commands' signs go to the file of the command they stand for
 (``+ch`` to ``addlist``, ``-`` to ``sublist``, ``=`` to ``showlist``), and so do
-``.``, ``,`` and ``!`` (``tell``, ``say``, ``shout``); ``iv_NAME`` of an interface variable
-that changes nothing here goes to ``iv_list``. An ICC session gets the same text
-in help's level 1 unit; the batch frames it.
+``.``, ``,`` and ``!`` (``tell``, FICS's ``tell ,`` too, and ``shout``); ``iv_NAME`` of
+an interface variable that changes nothing here goes to ``iv_list``. An ICC session gets
+the same text in help's level 1 unit; the batch frames it.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ command = COMMANDS.command
 #: ``-x`` and ``=x`` are addlist, sublist and showlist).
 LIST_SIGNS = {"+": "addlist", "-": "sublist", "=": "showlist"}
 #: The files documenting FICS's one-character commands.
-PUNCTUATION = {".": "tell", ",": "say", "!": "shout"}
+PUNCTUATION = {".": "tell", ",": "tell", "!": "shout"}
 WIDTH = 79
 
 

@@ -1,10 +1,8 @@
-"""Who is here and what time it is: ``who``, ``finger``, ``date``, ``ping``, ``quit``."""
+"""What time it is, ping and leaving: ``date``, ``ping``, ``quit``."""
 
 from __future__ import annotations
 
-import asyncio
 import statistics
-import time
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
@@ -12,7 +10,6 @@ from icswire.protocol import datagrams as dg
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.hub import CommandSet, Context
 from icswire.server.core.render import Batch, Datagram, lines
-from icswire.server.core.variables import NOTES
 
 if TYPE_CHECKING:
     from icswire.server.core.hub import Core
@@ -26,42 +23,11 @@ class PingSamples(dict["Session", list[int]]):
     """Each user's ping times so far (for ``ping``'s average)."""
 
 
-@command("who", CN.CN_WHO, "who")
-async def who(ctx: Context, args: str) -> None:
-    players = sorted(ctx.world.online.values(), key=lambda s: s.name.lower())
-    rows = [f"{'----' if s.registered else '++++'} {s.display_name}" for s in players]
-    ctx.reply(*rows, "", f"{len(rows)} players displayed (of {len(rows)}).")
-
-
-@command("finger", CN.CN_FINGER, "finger [name]")
-async def finger(ctx: Context, args: str) -> None:
-    name = args.strip() or ctx.session.name
-    player = ctx.world.find(name)
-    if player is not None:
-        minutes = int((time.monotonic() - player.connected_at) // 60)
-        idle = int(time.monotonic() - player.last_input)
-        notes = [(n, player.variables[n]) for n in NOTES if player.variables[n]]
-        head = [
-            f"Finger of {player.display_name}:",
-            "",
-            f"On for: {minutes} mins   Idle: {idle} secs",
-        ]
-    else:
-        await ctx.core.writes.settled(name)  # notes the player set are stored
-        account = await asyncio.to_thread(ctx.store.load, name)
-        if account is None:
-            ctx.reply(f'There is no player matching the name "{name}".')
-            return
-        notes = [(n, account.settings[n]) for n in NOTES if account.settings.get(n)]
-        head = [f"Finger of {account.name}:", "", f"{account.name} is not logged in."]
-    body = [f"{n}: {text}" for n, text in notes]
-    ctx.reply(*head, *(["", *body] if body else []))
-
-
 @command("date", CN.CN_DATE, "date")
 async def date(ctx: Context, args: str) -> None:
     now = datetime.now(UTC).strftime("%a %b %d, %H:%M %Z %Y")
-    ctx.reply(f"Local time     - {now}", f"Server time    - {now}", f"GMT            - {now}")
+    gmt = datetime.now(UTC).strftime("%a %b %d, %H:%M GMT %Y")
+    ctx.reply(f"Local time     - {now}", f"Server time    - {now}", f"GMT            - {gmt}")
 
 
 #: Seconds a ping waits for its answer before saying it got none.

@@ -341,6 +341,21 @@ def _sought_row(seek: Seek) -> str:
     ).rstrip()
 
 
+def _icc_sought_row(seek: Seek) -> str:
+    """A line of ``sought`` for ICC sessions: as in ICC's other lists, no rating is shown
+    for none, ICC's type names (``bullet``) and a wild game's number (``wild 22``)."""
+    t = seek.terms
+    rating = _rating(seek.seeker, t.rating_type)[0] if seek.seeker.registered else 0
+    kind = f"wild {t.wild}" if t.wild else t.rating_type.lower()
+    color = {None: "", WHITE: "[white]", BLACK: "[black]"}[seek.color]
+    flags = ("m" if seek.manual else "") + ("f" if seek.formula else "")
+    return (
+        f"{seek.index:3} {rating or '':>4} {seek.seeker.name:<17} {t.initial:3} {t.increment:3}"
+        f" {'rated' if t.rated else 'unrated':<7} {kind:<10} {color:<7}"
+        f" {seek.low:4}-{seek.high:<4} {flags}"
+    ).rstrip()
+
+
 def _fits(seek: Seek, player: Session) -> bool:
     """May ``player`` answer ``seek``: rated needs registration, and the rating range."""
     if seek.terms.rated and not player.registered:
@@ -787,6 +802,10 @@ async def sought(ctx: Context, args: str) -> None:
         for i in sorted(state.seeks)
         if everything or state.seeks[i].seeker is ctx.session or _fits(state.seeks[i], ctx.session)
     ]
+    if ctx.session.talks_icc:
+        count = f"{len(shown)} ad{'' if len(shown) == 1 else 's'} displayed."
+        ctx.reply(*(_icc_sought_row(s) for s in shown), count)
+        return
     ctx.reply(*(_sought_row(s) for s in shown), f"{len(shown)} ad(s) displayed.")
 
 
@@ -885,6 +904,12 @@ def _opponent(ctx: Context, name: str) -> Session | None:
         return None
     if not receiver.variables["open"]:
         ctx.reply(f"{receiver.name} is not open to match requests.")
+        return None
+    if name_key(session.name) in receiver.lists["noplay"]:  # FICS's matchproc.c
+        ctx.reply(f"You are on {receiver.name}'s noplay list.")
+        return None
+    if receiver.censors(session):
+        ctx.reply(f"{receiver.name} is censoring you.")
         return None
     return receiver
 
