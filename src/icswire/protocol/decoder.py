@@ -121,7 +121,8 @@ _WHOLE_DATAGRAM = re.compile(rb"\x19\([^\x19\x1a]*(?:\x19[{}][^\x19\x1a]*)*\x19\
 # (datagrams.bare_form) re-encodes such a datagram to the same bytes: it needs no check.
 _NOT_IN_FIELD = rb"\t-\r\x1c-\x20{}\x19\x1a\x85\xa0\xff_"
 _PLAIN_FIELD = rb"(?:0|-?[^" + _NOT_IN_FIELD + rb"0+\-][^" + _NOT_IN_FIELD + rb"]*+)"
-_PLAIN_DATAGRAM = re.compile(rb"\x19\((" + _PLAIN_FIELD + rb"(?: " + _PLAIN_FIELD + rb")*+)\x19\)")
+_PLAIN_RUN = re.compile(rb"(?:\x19\(" + _PLAIN_FIELD + rb"(?: " + _PLAIN_FIELD + rb")*+\x19\))++")
+_BETWEEN = "\x19)\x19("  # between two datagrams of a run
 # A level 1 header line as encode_unit_start writes it (after the ^Y[).
 _HEADER_CHAR = r"[^ \r\n\x19\x1a\xff]"  # or IAC IAC, a 0xFF as the wire carries it
 _HEADER_WORD = rf"((?:{_HEADER_CHAR}|\xff\xff){_HEADER_CHAR}*+(?:\xff\xff{_HEADER_CHAR}*+)*+)"
@@ -159,6 +160,13 @@ class Decoder:
         self.max_size = max_size
         self._prompts = tuple(escape(p) for p in prompts if p)
         self._prompt_starts = frozenset(p[0] for p in self._prompts)
+        # the prompts the scanner can take straight from the buffer: those without a byte
+        # it stops at (the others are found in the pending text, as a cut line is)
+        self._plain_prompts = tuple(
+            (p, _new(Prompt, (unescape(p.decode("latin-1")),)))
+            for p in self._prompts
+            if _SPECIAL_BLOCK_MODE.search(p) is None
+        )
         self._enabled = set(datagrams)
         # documented DGs, by number text: how to read them, and how they are written
         self._readers: dict[str, tuple[DatagramDecoder, re.Pattern[str] | None]] = {}
@@ -306,10 +314,27 @@ class Decoder:
                     break  # an unpaired control-Y at the end: wait for the next byte
                 pos = end
                 continue
-            if datagrams and buf[pos] == 0x19 and buf.startswith(b"\x19(", pos):
-                end = self._simple_datagrams(pos)
-                if end > pos:
-                    pos = end
+            first = buf[pos]
+            if first == 0x19 and datagrams and pos + 1 < n:
+                kind = buf[pos + 1]
+                if kind == 0x28:  # ( a datagram, most often a run of them
+                    end = self._simple_datagrams(pos)
+                    if end > pos:
+                        pos = end
+                        continue
+                elif kind == 0x5D and not line and self._block is None:  # ] unit end
+                    self._unit_end(base + pos + 2)
+                    pos += 2
+                    continue
+            elif first in self._prompt_starts and not line and self._block is None:
+                for prompt, event in self._plain_prompts:
+                    if buf.startswith(prompt, pos):
+                        pos += len(prompt)
+                        self._emit(event, base + pos)
+                        break
+                else:
+                    prompt = b""
+                if prompt:
                     continue
             m = search(buf, pos)
             i = n if m is None else m.start()
@@ -392,11 +417,7 @@ class Decoder:
         if kind == 0x5B:  # [ unit header
             return self._unit_start(i)
         if kind == 0x5D:  # ] unit end
-            if self._depth:
-                self._emit(UnitEnd(self._depth), base + i + 2)
-                self._depth -= 1
-            else:
-                self._emit(SessionEnd(), base + i + 2)
+            self._unit_end(base + i + 2)
         elif kind == 0x3C:  # <
             self._emit(CommandStart(), base + i + 2)
         elif kind == 0x3E:  # >
@@ -404,6 +425,14 @@ class Decoder:
         else:
             self._emit_error("control-Y outside a frame", base + i, bytes(buf[i : i + 2]))
         return i + 2
+
+    def _unit_end(self, end: int) -> None:
+        """``^Y]``: the innermost unit ends; with none open, the session does."""
+        if self._depth:
+            self._emit(_new(UnitEnd, (self._depth,)), end)
+            self._depth -= 1
+        else:
+            self._emit(SessionEnd(), end)
 
     def _block_byte(self, i: int) -> int:
         """Handle a FICS block mode byte at ``i`` (pending text is already out); return
@@ -447,7 +476,7 @@ class Decoder:
             return i
         if self._line or self._block is not None:
             self._flush(base + i)
-        plain_match = _PLAIN_DATAGRAM.match
+        run_match = _PLAIN_RUN.match
         whole_match = _WHOLE_DATAGRAM.match
         limit = self.max_size + 2
         bare = self._bare
@@ -455,29 +484,40 @@ class Decoder:
         ends = self.ends
         start = i
         while True:
-            m = plain_match(buf, i)
-            decode = None
-            if m is not None:
-                values = m[1].decode("latin-1").split(" ")
-                decode = bare.get(values[0])
-            if decode is None:
-                m = whole_match(buf, i)
+            m = run_match(buf, i)
+            if m is not None:  # a run of plain datagrams: one decode, one split
+                for body in buf[i + 2 : m.end() - 2].decode("latin-1").split(_BETWEEN):
+                    values = body.split(" ")
+                    decode = bare.get(values[0])
+                    if decode is None or len(body) + 4 >= limit:
+                        break  # read by the general path below, or left to _datagram
+                    try:
+                        record = decode(values, values)
+                    except (ValueError, IndexError, KeyError):
+                        break
+                    if values[0] == _SET2_TEXT:
+                        self._follow_set2(record)
+                        bare = self._bare
+                    append(record)
+                    i += len(body) + 4
+                    if ends is not None:
+                        ends.append(base + i)
+                else:
+                    if not buf.startswith(b"\x19(", i):
+                        break
+                    continue
+            # one datagram in any form (quoted strings, other blanks, a DG seen first)
+            m = whole_match(buf, i)
             if m is None:
                 break
             j = m.end()
             if j - i >= limit:  # the closing ^Y) must start within max_size bytes
                 break
             try:
-                if decode is None:
-                    record = self._take_datagram(m[0])
-                    bare = self._bare  # a DG_SET2 makes a new one
-                else:
-                    record = decode(values, values)
-                    if values[0] == _SET2_TEXT:
-                        self._follow_set2(record)
-                        bare = self._bare
+                record = self._take_datagram(m[0])
             except (ValueError, IndexError, KeyError):
                 break
+            bare = self._bare  # a DG_SET2 makes a new one
             append(record)
             i = j
             if ends is not None:
@@ -622,14 +662,15 @@ class Decoder:
         matched = True
         while matched:
             matched = False
-            for prompt in self._prompts:
+            for prompt in self._prompts:  # at each place, the first prompt that fits
                 if line.startswith(prompt):
                     if self._block is not None:
                         self._abort_block()
                     del line[: len(prompt)]
                     text = unescape(prompt.decode("latin-1"))
-                    self._emit(Prompt(text), self._mark + len(prompt))
+                    self._emit(_new(Prompt, (text,)), self._mark + len(prompt))
                     matched = True
+                    break
 
     def _finish_line(self, end: str, stop: int) -> None:
         """The pending line ended at stream offset ``stop`` (just past its line ending)."""
