@@ -59,6 +59,7 @@ from icswire.protocol.datagrams import (
     Record,
     bare_form,
     canonical_pattern,
+    canonical_reader,
     decode_fields,
     decoder_for,
     encode_datagram,
@@ -130,7 +131,6 @@ _HEADER = re.compile(f"(0|[1-9][0-9]*+) {_HEADER_WORD}(?: {_HEADER_WORD})?(\r?\n
 _NEWLINE = re.compile(rb"\n")
 _RESYNC = re.compile(rb"\x19[()<>\[\]]|\x1a")  # where a frame can begin (or a datagram end)
 _SET2 = int(DG.SET2)
-_SET2_TEXT = str(_SET2)
 _new = tuple.__new__
 
 
@@ -171,6 +171,8 @@ class Decoder:
         # documented DGs, by number text: how to read them, and how they are written
         self._readers: dict[str, tuple[DatagramDecoder, re.Pattern[str] | None]] = {}
         self._bare: dict[str, DatagramDecoder] = {}  # those of bare forms, by number text
+        # documented DGs, by number text: their canonical bodies read in one pass
+        self._canonical: dict[str, Callable[[str], Record | None]] = {}
         self._buf = bytearray()
         self._base = 0  # stream offset of _buf[0]
         self._mark = 0  # stream offset where the next event's bytes begin
@@ -205,6 +207,7 @@ class Decoder:
         self._enabled = set(datagrams)
         self._readers = {}
         self._bare = {}
+        self._canonical = {}
 
     def set_datagram(self, dg: int, on: bool) -> None:
         """One DG on or off; its cost does not grow with how many are on (a stream may
@@ -215,6 +218,7 @@ class Decoder:
             self._enabled.discard(dg)
         self._readers = {}
         self._bare = {}
+        self._canonical = {}
 
     @property
     def block_mode(self) -> bool:
@@ -486,18 +490,16 @@ class Decoder:
         while True:
             m = run_match(buf, i)
             if m is not None:  # a run of plain datagrams: one decode, one split
+                long = m.end() - i >= limit  # then each one's length is checked
                 for body in buf[i + 2 : m.end() - 2].decode("latin-1").split(_BETWEEN):
                     values = body.split(" ")
-                    decode = bare.get(values[0])
-                    if decode is None or len(body) + 4 >= limit:
+                    decode = bare.get(values[0])  # never DG_SET2's: it changes the forms
+                    if decode is None or (long and len(body) + 4 >= limit):
                         break  # read by the general path below, or left to _datagram
                     try:
                         record = decode(values, values)
                     except (ValueError, IndexError, KeyError):
                         break
-                    if values[0] == _SET2_TEXT:
-                        self._follow_set2(record)
-                        bare = self._bare
                     append(record)
                     i += len(body) + 4
                     if ends is not None:
@@ -574,6 +576,13 @@ class Decoder:
         KeyError if it cannot be read) and follow it if it is a DG_SET2. A record whose
         canonical encoding is other bytes keeps these as ``raw``."""
         body = wire[2:-2].decode("latin-1")
+        read = self._canonical.get(body.partition(" ")[0])
+        if read is not None and "\xff" not in body:
+            found = read(body)
+            if found is not None:
+                if found.dg == _SET2:
+                    self._follow_set2(found)
+                return found
         values, tokens = split_fields(unescape(body) if "\xff" in body else body)
         reader = self._readers.get(values[0])
         if reader is None:
@@ -581,8 +590,11 @@ class Decoder:
             reader = (decoder_for(dg, self._enabled), canonical_pattern(dg, self._enabled))
             if dg in RECORDS and values[0] == str(dg):  # the cache stays as small as the catalog
                 self._readers[values[0]] = reader
-                if bare_form(dg):
+                if bare_form(dg) and dg != _SET2:
                     self._bare[values[0]] = reader[0]
+                one_pass = canonical_reader(dg, self._enabled)
+                if one_pass is not None:
+                    self._canonical[values[0]] = one_pass
         decode, written = reader
         record = decode(values, tokens)
         # the pattern tells most datagrams at once (not with a 0xFF, which the wire doubles);
