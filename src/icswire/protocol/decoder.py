@@ -101,7 +101,6 @@ ERROR_SAMPLE = 1024
 HEADER_MAX = 256
 
 _SPECIAL = re.compile(rb"[\n\r\x19\x1a\xff]")
-_exact_style12 = functools.partial(parse_style12, exact=True)
 
 
 def _is_number(word: str) -> bool:
@@ -109,6 +108,7 @@ def _is_number(word: str) -> bool:
     return word.isascii() and word.isdigit()
 
 
+_exact_style12 = functools.partial(parse_style12, exact=True)
 _exact_b1 = functools.partial(parse_b1, exact=True)
 _SPECIAL_BLOCK_MODE = re.compile(rb"[\n\r\x15-\x1a\xff]")
 #: How many open FICS blocks the decoder remembers (FICS nests two: a pose and its block).
@@ -330,6 +330,11 @@ class Decoder:
                     self._unit_end(base + pos + 2)
                     pos += 2
                     continue
+                elif kind == 0x5B and not line and self._block is None:  # [ unit start
+                    end = self._unit_start(pos)
+                    if end >= 0:
+                        pos = end
+                        continue
             elif first in self._prompt_starts and not line and self._block is None:
                 for prompt, event in self._plain_prompts:
                     if buf.startswith(prompt, pos):
@@ -484,27 +489,35 @@ class Decoder:
         whole_match = _WHOLE_DATAGRAM.match
         limit = self.max_size + 2
         bare = self._bare
-        append = self._events.append
+        events = self._events
         ends = self.ends
         start = i
         while True:
             m = run_match(buf, i)
             if m is not None:  # a run of plain datagrams: one decode, one split
-                long = m.end() - i >= limit  # then each one's length is checked
-                for body in buf[i + 2 : m.end() - 2].decode("latin-1").split(_BETWEEN):
+                j = m.end()
+                bodies = buf[i + 2 : j - 2].decode("latin-1").split(_BETWEEN)
+                long = j - i >= limit  # then each one's length is checked
+                done = len(events)
+                for body in bodies:
                     values = body.split(" ")
                     decode = bare.get(values[0])  # never DG_SET2's: it changes the forms
                     if decode is None or (long and len(body) + 4 >= limit):
                         break  # read by the general path below, or left to _datagram
                     try:
-                        record = decode(values, values)
+                        events.append(decode(values, values))
                     except (ValueError, IndexError, KeyError):
                         break
-                    append(record)
-                    i += len(body) + 4
-                    if ends is not None:
+                done = len(events) - done
+                if ends is not None:
+                    for body in bodies[:done]:
+                        i += len(body) + 4
                         ends.append(base + i)
+                elif done == len(bodies):
+                    i = j
                 else:
+                    i += sum(map(len, bodies[:done])) + 4 * done
+                if done == len(bodies):
                     if not buf.startswith(b"\x19(", i):
                         break
                     continue
@@ -520,7 +533,7 @@ class Decoder:
             except (ValueError, IndexError, KeyError):
                 break
             bare = self._bare  # a DG_SET2 makes a new one
-            append(record)
+            events.append(record)
             i = j
             if ends is not None:
                 ends.append(base + i)
@@ -635,7 +648,7 @@ class Decoder:
             issuer = unescape(issuer)
             tag = tag and unescape(tag)
         self._depth += 1
-        self._emit(UnitStart(int(command), issuer, tag, self._depth, end), base + j + 1)
+        self._emit(_new(UnitStart, (int(command), issuer, tag, self._depth, end)), base + j + 1)
         return j + 1
 
     def _telnet(self, i: int) -> int:
