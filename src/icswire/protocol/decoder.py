@@ -600,12 +600,14 @@ class Decoder:
         reader = self._readers.get(values[0])
         if reader is None:
             dg = int(values[0])
-            reader = (decoder_for(dg, self._enabled), canonical_pattern(dg, self._enabled))
+            one_pass = canonical_reader(dg, self._enabled)
+            # a body the one-pass reader refuses is not canonical: no pattern needed then
+            written = None if one_pass is not None else canonical_pattern(dg, self._enabled)
+            reader = (decoder_for(dg, self._enabled), written)
             if dg in RECORDS and values[0] == str(dg):  # the cache stays as small as the catalog
                 self._readers[values[0]] = reader
                 if bare_form(dg) and dg != _SET2:
                     self._bare[values[0]] = reader[0]
-                one_pass = canonical_reader(dg, self._enabled)
                 if one_pass is not None:
                     self._canonical[values[0]] = one_pass
         decode, written = reader
