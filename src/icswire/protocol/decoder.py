@@ -336,14 +336,9 @@ class Decoder:
                         pos = end
                         continue
             elif first in self._prompt_starts and not line and self._block is None:
-                for prompt, event in self._plain_prompts:
-                    if buf.startswith(prompt, pos):
-                        pos += len(prompt)
-                        self._emit(event, base + pos)
-                        break
-                else:
-                    prompt = b""
-                if prompt:
+                end = self._take_prompt(pos)
+                if end > pos:
+                    pos = end
                     continue
             m = search(buf, pos)
             i = n if m is None else m.start()
@@ -414,6 +409,16 @@ class Decoder:
                 break
         del buf[:pos]
         self._base = base + pos
+
+    def _take_prompt(self, i: int) -> int:
+        """A prompt at ``i``, no text pending: out straight from the buffer. Returns where
+        it ends (``i`` if none is there: a prompt cut by the chunk's end waits as text)."""
+        for prompt, event in self._plain_prompts:
+            if self._buf.startswith(prompt, i):
+                end = i + len(prompt)
+                self._emit(event, self._base + end)
+                return end
+        return i
 
     def _control_y(self, i: int, kind: int) -> int:
         """Handle a frame starting with control-Y at ``i`` (pending text is already out);
