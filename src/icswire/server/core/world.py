@@ -257,24 +257,20 @@ class World:
 
     def notify_watchers(self, player: Session) -> list[Session]:
         """Who has ``player`` on their notify list."""
-        key = name_key(player.name)
-        return [s for s in self.others(player) if key in s.notify]
+        return [s for s in self.listening.notifying(name_key(player.name)) if s is not player]
 
     def state_changed(self, player: Session, batch: Batch) -> None:
         """DG_STATE (11) to DG_PLAYER_ARRIVED listeners, DG_NOTIFY_STATE (67) to watchers."""
         state = dg.State(player.name, player.state, player.state_game)
         watchers = self.notify_watchers(player)
-        batch.add_all(
-            (s for s in self.others(player) if DG.PLAYER_ARRIVED in s.level2),
-            Datagram(state),
-        )
+        batch.add_all(self.listening.with_dg(DG.PLAYER_ARRIVED) - {player}, Datagram(state))
         batch.add_all(watchers, Datagram(dg.NotifyState(*state[:3])))
 
     def open_changed(self, player: Session, batch: Batch) -> None:
         """DG_OPEN (10) to DG_PLAYER_ARRIVED listeners, DG_NOTIFY_OPEN (66) to watchers."""
         is_open = bool(player.variables["open"])
         batch.add_all(
-            (s for s in self.others(player) if DG.PLAYER_ARRIVED in s.level2),
+            self.listening.with_dg(DG.PLAYER_ARRIVED) - {player},
             Datagram(dg.Open(player.name, is_open)),
         )
         batch.add_all(
