@@ -692,7 +692,11 @@ async def _adjourned_record(ctx: Context, args: str) -> GameRecord | bool:
     none between NAME1 and NAME2. The stored game stays adjourned: what is examined is a
     copy of its position."""
     words = args.split()
-    two = len(words) == 2 and parse_number(words[1], signed=True) is None
+    two = (
+        len(words) == 2
+        and parse_number(words[1], signed=True) is None
+        and not words[1].startswith("%")  # NAME %SLOT: a journal entry (find_record)
+    )
     if not (len(words) == 1 and ctx.session.registered) and not two:
         return False
     if words[0].startswith("#"):
