@@ -21,7 +21,7 @@ import logging
 import random
 import re
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -61,7 +61,7 @@ from icswire.server.core.offers import Offer, Offers
 from icswire.server.core.ratings import RATING_TYPES
 from icswire.server.core.records import GameRecord
 from icswire.server.core.render import NEWLINE, Batch, Datagram, Message, Raw, lines
-from icswire.server.core.store import StoreUnavailable
+from icswire.server.core.store import Progress, StoreUnavailable
 from icswire.server.core.tables import Terms
 from icswire.server.core.texts import (
     clock_text,
@@ -455,21 +455,28 @@ class Games:
         self.by_number: dict[int, Game] = {}
         self.by_player: dict[Session, Game] = {}
         self.starting: set[Session] = set()  # a game is being stored for them
+        #: The write queue's group of progress saves (one object: the queue groups by it).
+        self._save_progress_group = self._save_progress_many
 
     # -- saving: through the core's write queue, in order, retried, off the hot path ------
+
+    def _save_progress_many(self, saves: Sequence[Progress]) -> None:
+        missing = self.core.store.save_progress_many(saves)
+        if missing:
+            log.error("the progress of games %s was not saved: they are not stored", missing)
 
     def save_progress(self, game: Game) -> None:
         """Save ``game``'s moves and clocks (after every move: it survives a crash). The
         saves of one game coalesce: a waiting save is replaced by the newer state."""
         record = game.record()
         assert game.game_id is not None
-        store = self.core.store
-        run = functools.partial(
-            store.save_progress, game.game_id, record.moves, record.clocks, record.times,
+        progress = Progress(
+            game.game_id, tuple(record.moves), tuple(record.clocks), tuple(record.times),
             record.white_clock, record.black_clock,
         )  # fmt: skip
-        self.core.writes.put(
-            run,
+        self.core.writes.put_grouped(
+            self._save_progress_group,
+            progress,
             f"game {game.game_id} ({game.white.name} vs. {game.black.name}) at ply"
             f" {len(record.moves)}",
             concerns=game.player_names(),
