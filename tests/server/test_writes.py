@@ -308,3 +308,19 @@ async def test_a_grouped_write_that_fails_is_retried_whole(queue: WriteQueue) ->
     # with a1 each time and is written with a2, in one call.
     assert batches.calls == [["b1", "a2"]]
     assert database.tries > 3
+
+
+async def test_a_plain_job_that_replaces_a_grouped_one_is_what_is_written(
+    queue: WriteQueue,
+) -> None:
+    """A game's end (a plain job) replaces its waiting progress save (a grouped one)."""
+    database = Database()
+    batches = Batches(database)
+    database.answering.clear()
+    queue.put(database.write("first"), "first")
+    queue.put_grouped(batches, "game 1 ply 9", "game 1", key=("game", 1))
+    queue.put(database.write("game 1 ended"), "game 1 end", key=("game", 1))
+    await until(lambda: database.tries >= 2)
+    database.answering.set()
+    await until(lambda: len(queue) == 0)
+    assert database.written == ["first", "game 1 ended"] and batches.calls == []

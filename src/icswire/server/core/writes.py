@@ -148,6 +148,7 @@ class WriteQueue:
         waiting = self._waiting.get(key) if key is not None else None
         if waiting is not None:  # the newer snapshot takes the waiting one's place
             waiting.run, waiting.what, waiting.done = run, what, done
+            waiting.group = waiting.item = None  # put_grouped sets them again if it is one
             added = names - waiting.concerns
             waiting.concerns |= added
             self._pending.update(added)
