@@ -20,6 +20,7 @@ players or one. ``fN`` is the value of the sub-formula N; an unset one counts as
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -39,7 +40,7 @@ __all__ = [
 NAMES = frozenset(
     {
         "abuser", "assessdraw", "assessloss", "assesswin", "atomic", "black", "blitz",
-        "bughouse", "color", "computer", "crazyhouse", "inc", "lag", "lightning", "losers",
+        "bughouse", "color", "computer", "crazyhouse", "inc", "lightning", "losers",
         "myrating", "nocolor", "nonstandard", "private", "rated", "rating", "ratingdiff",
         "registered", "standard", "suicide", "time", "timeseal", "unrated", "untimed",
         "white", "wild",
@@ -336,8 +337,6 @@ def clauses(expr: Expr, lines: Mapping[int, str]) -> list[int]:
         used.add(index)
         text = lines.get(index, "")
         if text.strip():
-            try:
+            with contextlib.suppress(FormulaError):
                 todo |= _subs(parse(text, index - 1))
-            except FormulaError:
-                pass
     return sorted(used)

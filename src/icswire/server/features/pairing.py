@@ -64,7 +64,9 @@ from icswire.protocol import datagrams as dg
 from icswire.protocol import ivars
 from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
+from icswire.server.core.alerts import BELL, name_for
 from icswire.server.core.boards import BLACK, WHITE
+from icswire.server.core.fitting import Proposal, explain, fits
 from icswire.server.core.hub import CommandSet, Context
 from icswire.server.core.names import name_key
 from icswire.server.core.numbers import parse_number
@@ -81,13 +83,13 @@ from icswire.server.core.render import (
 )
 from icswire.server.core.store import StoreUnavailable
 from icswire.server.core.tables import Table, Terms
+from icswire.server.core.variables import SUBFORMULAS
 
 if TYPE_CHECKING:
     from icswire.server.core.hub import Core
     from icswire.server.core.session import Session
 
 __all__ = [
-    "DEFAULT_MATCH_TIME",
     "MAX_SEEKS",
     "Challenge",
     "Pairing",
@@ -100,8 +102,6 @@ __all__ = [
 MAX_SEEK_INDEX = 1999
 #: How many seeks one player may have posted at once (FICS's limit).
 MAX_SEEKS = 3
-#: ``match NAME`` without a time control: minutes and increment.
-DEFAULT_MATCH_TIME = (5, 0)
 #: The wilds a game may be played in: chess, Fischer random, crazyhouse.
 PLAYABLE_WILDS = (0, CHESS960, CRAZYHOUSE)
 MAX_MINUTES = 999
@@ -236,14 +236,17 @@ def _color_word(color: bool | None) -> str:
     return "" if color is None else (" [white]" if color == WHITE else " [black]")
 
 
-def challenge_text(challenge: Challenge) -> str:
-    """``A (----) B (----) unrated blitz 5 0.``: the body of Challenge/Issuing lines."""
+def challenge_text(challenge: Challenge, reader: Session | None = None) -> str:
+    """``A (----) B (----) unrated blitz 5 0.``: the body of Challenge/Issuing lines; the
+    other player's name highlighted for ``reader`` (``set highlight``)."""
     c, r, t = challenge.challenger, challenge.receiver, challenge.terms
     kind = t.rating_type
     adjourned = " (adjourned)" if challenge.adjourned is not None else ""
+    c_name = name_for(reader, c.name) if reader is r else c.name
+    r_name = name_for(reader, r.name) if reader is c else r.name
     return (
-        f"{c.name} ({_match_rating(c, kind)}){_color_word(challenge.color)}"
-        f" {r.name} ({_match_rating(r, kind)}) {t.words} {t.initial} {t.increment}{adjourned}."
+        f"{c_name} ({_match_rating(c, kind)}){_color_word(challenge.color)}"
+        f" {r_name} ({_match_rating(r, kind)}) {t.words} {t.initial} {t.increment}{adjourned}."
     )
 
 
@@ -316,7 +319,8 @@ def _seekinfo_line(seek: Seek, own: bool = False) -> str:
 
 
 def _sees_own(session: Session) -> bool:
-    return bool(session.ivariables["seekinfo"] and session.ivariables["showownseek"])
+    own = session.ivariables["showownseek"] or session.variables["showownseek"]
+    return bool(session.ivariables["seekinfo"] and own)
 
 
 def _sought_row(seek: Seek) -> str:
@@ -338,6 +342,15 @@ def _fits(seek: Seek, player: Session) -> bool:
     return seek.low <= _rating(player, seek.terms.rating_type)[0] <= seek.high
 
 
+def _visible(seek: Seek, viewer: Session) -> bool:
+    """Is ``seek`` shown to ``viewer``: it fits the viewer's formula (help ``formula``),
+    and, if it has the formula flag, the viewer fits the seeker's formula too."""
+    color = None if seek.color is None else not seek.color
+    if not fits(Proposal(viewer, seek.seeker, seek.terms, color)):
+        return False
+    return not seek.formula or fits(Proposal(seek.seeker, viewer, seek.terms, seek.color))
+
+
 def _pairs_with(old: Seek, new: Seek) -> bool:
     """Do two automatic seeks of two players make a game?"""
     return (
@@ -348,6 +361,8 @@ def _pairs_with(old: Seek, new: Seek) -> bool:
         and not (old.color is not None and old.color == new.color)
         and _fits(old, new.seeker)
         and _fits(new, old.seeker)
+        and _visible(old, new.seeker)
+        and _visible(new, old.seeker)
     )
 
 
@@ -453,7 +468,9 @@ def send_lists(core: Core, session: Session, number: int, batch: Batch) -> None:
     state = core.state(Pairing)
     if number == DG.SEEK:
         for index in sorted(state.seeks):
-            batch.add(session, Datagram(_seek_record(state.seeks[index])))
+            seek = state.seeks[index]
+            if seek.seeker is session or _visible(seek, session):
+                batch.add(session, Datagram(_seek_record(seek)))
     elif number == DG.MATCH:
         for challenge in state.challenges_of(session):
             batch.add(session, _match_message(challenge))
@@ -467,7 +484,7 @@ class _Asked:
     """Terms as typed, before they are checked."""
 
     times: list[int] = field(default_factory=list)
-    rated: bool = False
+    rated: bool | None = None  # None: the player's ``rated`` variable
     color: bool | None = None
     wild: int = 0
     low: int = 0
@@ -517,11 +534,12 @@ def _parse(words: list[str], seek: bool) -> _Asked | str:
     return asked
 
 
-def _terms(asked: _Asked, default: tuple[int, int] | None) -> Terms | str:
-    """The game's terms, or why they cannot be played here."""
-    times = asked.times or list(default or ())
-    if not times:
-        return "Usage: seek TIME INC [rated|unrated] [white|black] [wild N] [MIN-MAX] [m|a] [f]"
+def _terms(asked: _Asked, player: Session, other: Session | None = None) -> Terms | str:
+    """The game's terms, or why they cannot be played here. Without a time the player's
+    ``time`` and ``inc`` variables give it (FICS: ``match NAME 5`` is 5 0); without
+    ``rated`` or ``unrated`` its ``rated`` variable decides, unrated where a player is a
+    guest."""
+    times = asked.times or [int(player.variables["time"]), int(player.variables["inc"])]
     initial, increment = times[0], times[1] if len(times) > 1 else 0
     if not 1 <= initial <= MAX_MINUTES:
         return f"The time must be from 1 to {MAX_MINUTES} minutes."
@@ -532,7 +550,11 @@ def _terms(asked: _Asked, default: tuple[int, int] | None) -> Terms | str:
     if asked.low > asked.high:
         return "The rating range must go from low to high."
     kind = rating_type(asked.wild, initial, increment)
-    return Terms(asked.wild, asked.rated, initial, increment, kind)
+    rated = asked.rated
+    if rated is None:
+        guests = not player.registered or (other is not None and not other.registered)
+        rated = bool(player.variables["rated"]) and not guests
+    return Terms(asked.wild, rated, initial, increment, kind)
 
 
 # -- starting games --------------------------------------------------------------------------
@@ -622,7 +644,7 @@ async def seek_(ctx: Context, args: str) -> None:
     if isinstance(asked, str):
         ctx.reply(asked)
         return
-    terms = _terms(asked, None)
+    terms = _terms(asked, session)
     if isinstance(terms, str):
         ctx.reply(terms)
         return
@@ -686,6 +708,8 @@ def _announce_seek(core: Core, seek: Seek, batch: Batch) -> int:
             if _sees_own(other):
                 batch.add(other, lines(_seekinfo_line(seek, own=True)))
             continue
+        if not _visible(seek, other):
+            continue
         if _fits(seek, other) and (
             DG.SEEK in other.level2 or (other not in playing and other.variables["seek"])
         ):
@@ -704,10 +728,25 @@ def seek_list(core: Core, session: Session) -> list[Message]:
     for index in sorted(state.seeks):
         seek = state.seeks[index]
         if seek.seeker is not session:
-            shown.append(lines(_seekinfo_line(seek)))
+            if _visible(seek, session):
+                shown.append(lines(_seekinfo_line(seek)))
         elif _sees_own(session):
             shown.append(lines(_seekinfo_line(seek, own=True)))
     return shown
+
+
+def closed(core: Core, session: Session, batch: Batch) -> None:
+    """``set open 0``: FICS declines the challenges to the player and withdraws its own."""
+    state = core.state(Pairing)
+    for challenge in state.challenges_of(session):
+        if challenge.adjourned is not None:
+            continue
+        other = challenge.other(session)
+        mine = challenge.challenger is session
+        verb = "withdraws" if mine else "declines"
+        batch.add(other, lines(f"{session.name} {verb} the match offer."))
+        why = f"{session.name} {'withdrew' if mine else 'declined'} the challenge."
+        _remove_challenge(state, challenge, why, batch)
 
 
 def variable_set(core: Core, session: Session, name: str, value: Any, batch: Batch) -> None:
@@ -750,7 +789,9 @@ async def sought(ctx: Context, args: str) -> None:
     shown = [
         state.seeks[i]
         for i in sorted(state.seeks)
-        if everything or state.seeks[i].seeker is ctx.session or _fits(state.seeks[i], ctx.session)
+        if everything
+        or state.seeks[i].seeker is ctx.session
+        or (_fits(state.seeks[i], ctx.session) and _visible(state.seeks[i], ctx.session))
     ]
     ctx.reply(*(_sought_row(s) for s in shown), f"{len(shown)} ad(s) displayed.")
 
@@ -785,6 +826,15 @@ async def play(ctx: Context, args: str) -> None:
     if not _fits(seek, session):
         ctx.reply("You do not fit the rating range of that seek.")
         return
+    proposal = Proposal(seek.seeker, session, seek.terms, seek.color)
+    if seek.formula and not fits(proposal):
+        seeker = seek.seeker
+        ctx.reply(
+            f"Match request does not fit formula for {seeker.name}:",
+            f"{seeker.name}'s formula: {seeker.variables['formula']}",
+            *explain(proposal),
+        )
+        return
     if seek.manual:
         ctx.reply("Issuing match request since the seek was set to manual.")
         wants = None if seek.color is None else not seek.color
@@ -818,7 +868,7 @@ async def match(ctx: Context, args: str) -> None:
     if isinstance(asked, str):
         ctx.reply(asked)
         return
-    terms = _terms(asked, DEFAULT_MATCH_TIME)
+    terms = _terms(asked, session, receiver)
     if isinstance(terms, str):
         ctx.reply(terms)
         return
@@ -828,7 +878,65 @@ async def match(ctx: Context, args: str) -> None:
     if terms.rated and not receiver.registered:
         ctx.reply(f"{receiver.name} is unregistered and cannot play rated games.")
         return
+    if not await _receiver_takes(ctx, receiver, terms, asked.color):
+        return
     await _challenge(ctx, receiver, terms, asked.color)
+
+
+async def _receiver_takes(
+    ctx: Context, receiver: Session, terms: Terms, color: bool | None
+) -> bool:
+    """FICS's ``com_match`` checks of the receiver's ``ropen`` and ``formula``; False
+    after telling both why the request is ignored."""
+    session, batch = ctx.session, ctx.batch
+    theirs = ctx.core.state(Pairing).offer(receiver, session)
+    wanted = bool(receiver.variables["rated"])
+    if theirs is None and not receiver.variables["ropen"] and terms.rated != wanted:
+        ctx.reply(f"{receiver.name} only wants to play {'rated' if wanted else 'unrated'} games.")
+        ignoring = name_for(receiver, "Ignoring")
+        said = f"{ignoring} {'rated' if terms.rated else 'unrated'} match request from"
+        batch.add(receiver, lines(f"{said} {session.name}."))
+        return False
+    mine = None if color is None else not color
+    offer = Proposal(
+        receiver, session, terms, mine, await _assessment(ctx.core, receiver, session, terms)
+    )
+    if fits(offer):
+        return True
+    ctx.reply(
+        f"Match request does not fit formula for {receiver.name}:",
+        f"{receiver.name}'s formula: {receiver.variables['formula']}",
+        *explain(offer),
+    )
+    kind = terms.rating_type
+    batch.add(receiver, BELL)
+    batch.add(
+        receiver,
+        lines(
+            f"{name_for(receiver, 'Ignoring')} (formula): {session.name}"
+            f" ({_match_rating(session, kind)}) {receiver.name} ({_match_rating(receiver, kind)})"
+            f" {terms.words} {terms.initial} {terms.increment}."
+        ),
+    )
+    return False
+
+
+async def _assessment(
+    core: Core, owner: Session, other: Session, terms: Terms
+) -> tuple[int, int, int]:
+    """``owner``'s Glicko-2 change for a loss, draw and win of a rated game with
+    ``other`` (the formula's assessloss, assessdraw, assesswin), read only when its
+    formula names them."""
+    texts = [str(owner.variables[n]) for n in ("formula", *SUBFORMULAS)]
+    if not (terms.rated and owner.registered and other.registered):
+        return (0, 0, 0)
+    if not any("assess" in text.lower() for text in texts):
+        return (0, 0, 0)
+    store = core.store
+    mine = (await asyncio.to_thread(store.rating, owner.name, terms.rating_type)).glicko
+    theirs = (await asyncio.to_thread(store.rating, other.name, terms.rating_type)).glicko
+    loss, draw, win = (round(update(mine, [(theirs, s)]).rating - mine.rating) for s in (0, 0.5, 1))
+    return (loss, draw, win)
 
 
 def _opponent(ctx: Context, name: str) -> Session | None:
@@ -905,16 +1013,17 @@ async def _challenge(
     new.offer = state.offers.open(
         "match", session, receiver, batch, text.removesuffix("."), owner=new
     )
+    batch.add(receiver, BELL)
     batch.add(
         receiver,
         lines(
-            f"Challenge: {text}",
+            f"Challenge: {challenge_text(new, receiver)}",
             'You can "accept" or "decline", or propose different parameters.',
         ),
     )
     message = _match_message(new)
     batch.add(receiver, message)
-    ctx.reply(f"Issuing: {text}")
+    ctx.reply(f"Issuing: {challenge_text(new, session)}")
     batch.add(session, message)
 
 
@@ -1148,7 +1257,11 @@ def install(core: Core) -> None:
     registry.add_commands(COMMANDS)
     registry.variable_set.append(
         lambda session, name, value, batch, interface: (
-            variable_set(core, session, name, value, batch) if interface else None
+            variable_set(core, session, name, value, batch)
+            if interface
+            else closed(core, session, batch)
+            if name == "open" and not value
+            else None
         )
     )
     registry.dg_on.append(lambda session, number, batch: send_lists(core, session, number, batch))

@@ -11,12 +11,12 @@ from typing import TYPE_CHECKING, Any
 
 from icswire.protocol import datagrams as dg
 from icswire.protocol.level1 import CommandNumber as CN
+from icswire.server.core.alerts import highlighted
 from icswire.server.core.commands import first_word
+from icswire.server.core.formula import SUBFORMULA_COUNT, FormulaError, parse
 from icswire.server.core.hub import CommandSet, Context
 from icswire.server.core.numbers import parse_number
 from icswire.server.core.render import Datagram
-from icswire.server.core.alerts import highlighted
-from icswire.server.core.formula import SUBFORMULA_COUNT, FormulaError, parse
 from icswire.server.core.variables import (
     IVARIABLES,
     NOTES,
