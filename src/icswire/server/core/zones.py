@@ -15,7 +15,7 @@ import zoneinfo
 from datetime import UTC, datetime, tzinfo
 from functools import cache
 
-__all__ = ["SERVER", "local", "zone", "zone_name"]
+__all__ = ["SERVER", "local", "shown", "zone", "zone_name"]
 
 #: The server's own zone, FICS's default.
 SERVER = "SERVER"
@@ -67,7 +67,13 @@ def zone(name: str) -> tzinfo | None:
 
 
 def local(when: datetime, name: str) -> datetime:
-    """``when`` (aware) in the zone ``name``; the server's zone for ``SERVER``."""
+    """``when`` in the zone ``name`` (the server's zone for ``SERVER``); a naive ``when``
+    is UTC, as the store keeps times."""
     found = zone(name)
     aware = when if when.tzinfo is not None else when.replace(tzinfo=UTC)
     return aware.astimezone(found) if found is not None else aware.astimezone()
+
+
+def shown(when: datetime, name: str) -> str:
+    """``Tue Nov 24, 01:05 EST 2026``: a moment as FICS prints it, in the zone ``name``."""
+    return local(when, name).strftime("%a %b %d, %H:%M %Z %Y")

@@ -58,6 +58,7 @@ from icswire.server.core.records import GameRecord
 from icswire.server.core.render import Batch, Datagram, Message, lines
 from icswire.server.core.tables import Terms
 from icswire.server.core.texts import icc_games_row, kind_text, rating_text
+from icswire.server.core.zones import shown
 
 if TYPE_CHECKING:
     from icswire.server.core.hub import Core
@@ -102,6 +103,8 @@ def _start_fen(start: chess.Board, wild: int) -> str | None:
 
 @dataclass(eq=False)
 class ExaminedGame:
+    #: Examined games are never private (``set private`` is about the games one plays).
+    private = False
     """A game being examined: a main line, the line being looked at, and the position."""
 
     number: int
@@ -439,9 +442,9 @@ def _named(text: str, white: str, black: str) -> str:
     return re.sub(r"\b(White|Black)\b", lambda m: white if m[1] == "White" else black, text)
 
 
-def _when(record: GameRecord) -> str:
-    moment = record.ended or record.started
-    return moment.strftime("%a %b %d, %H:%M UTC %Y")
+def _when(record: GameRecord, tzone: str) -> str:
+    """When a game ended (began, if it has not), in the reader's ``set tzone``."""
+    return shown(record.ended or record.started, tzone)
 
 
 def gamelist_item(index: int, record: GameRecord, here: bool | None = None) -> Any:
@@ -507,7 +510,7 @@ async def history(ctx: Context, args: str) -> None:
         rows.append(
             f"{index:2d}: {sign} {rating_text(mine):>4} {'W' if white else 'B'} "
             f"{rating_text(theirs):>4} {opponent:<12} {kind} {record.eco or '?':>3} "
-            f"{code:<3} {_when(record)}"
+            f"{code:<3} {_when(record, ctx.session.variables['tzone'])}"
         )
         ctx.batch.add(ctx.session, Datagram(gamelist_item(index, record)))
     ctx.reply(*rows)
@@ -541,7 +544,7 @@ async def stored(ctx: Context, args: str) -> None:
         rows.append(
             f"{index:2d}: {'W' if white else 'B'} {opponent:<14} {'Y' if here else 'N'} {kind}"
             f" {strength(board, WHITE):2d}-{strength(board, BLACK):2d} {to_move:<4} "
-            f"{record.eco or '?':>3} {_when(record)}"
+            f"{record.eco or '?':>3} {_when(record, ctx.session.variables['tzone'])}"
         )
         ctx.batch.add(ctx.session, Datagram(gamelist_item(index, record, here)))
     ctx.reply(*rows)

@@ -14,6 +14,7 @@ from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.hub import Command, CommandSet, Context
 from icswire.server.core.render import Datagram
 from icswire.server.core.variables import NOTES
+from icswire.server.core.zones import SERVER, shown
 
 if TYPE_CHECKING:
     from icswire.server.core.hub import Core
@@ -61,8 +62,13 @@ async def finger(ctx: Context, args: str) -> None:
 
 @command("date", CN.CN_DATE, "date")
 async def date(ctx: Context, args: str) -> None:
-    now = datetime.now(UTC).strftime("%a %b %d, %H:%M %Z %Y")
-    ctx.reply(f"Local time     - {now}", f"Server time    - {now}", f"GMT            - {now}")
+    """FICS's ``date``: the time in the user's ``set tzone``, the server's and GMT."""
+    now = datetime.now(UTC)
+    ctx.reply(
+        f"Local time     - {shown(now, ctx.session.variables['tzone'])}",
+        f"Server time    - {shown(now, SERVER)}",
+        f"GMT            - {now.strftime('%a %b %d, %H:%M GMT %Y')}",
+    )
 
 
 @command("help", CN.CN_HELP, "help [command]")

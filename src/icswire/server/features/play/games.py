@@ -114,8 +114,12 @@ class Game:
     timer: asyncio.TimerHandle | None = None
     last_move_time_ms: int = 0
     started: datetime = field(default_factory=lambda: datetime.now(UTC))
+    #: ``set private`` of either player: not listed in ``games``, nobody may observe it,
+    #: and it is not announced (``gin``, DG_GAME_STARTED) to others.
+    private: bool = field(init=False)
 
     def __post_init__(self) -> None:
+        self.private = bool(self.white.variables["private"] or self.black.variables["private"])
         self.board = self.start.copy(stack=False)
         fen = self.start.fen()
         self.start_fen = None if fen == new_board(self.terms.wild).fen() else fen
@@ -577,6 +581,8 @@ class Games:
         listed = Datagram(game.started_record(DG.GAME_STARTED))
         told = lines(started)
         for session in self.core.world.online.values():
+            if game.private and game.color_of(session) is None:
+                continue
             if DG.GAME_STARTED in session.level2:
                 batch.add(session, listed)
             if session.variables["gin"] and game.color_of(session) is None:
@@ -888,6 +894,8 @@ class Games:
             batch.add(receiver, gone)
         audience = set(game.audience())
         for session in self.core.world.online.values():
+            if game.private and session not in audience:
+                continue
             if DG.GAME_RESULT in session.level2:
                 batch.add(session, Datagram(listed))
             heard = session.variables["gin"] or session.ivariables["allresults"]
@@ -949,7 +957,7 @@ def game_info_line(game: Game) -> str:
     clock = (t.initial * 60, t.increment)
     record = GameInfo(
         game.number,
-        False,
+        game.private,
         t.fics_type,
         t.rated,
         (game.white.registered, game.black.registered),
