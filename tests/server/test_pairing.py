@@ -90,8 +90,8 @@ async def test_challenge_and_issuing_lines_are_what_zippy_reads(server: Server) 
     await beta.expect(is_text("Challenge: Alpha (----) [white] Beta (----) unrated lightning 1 1."))
     await alpha.send("match Beta 1 1 white")
     await alpha.expect(is_text("You are already offering an identical match to Beta."))
-    await alpha.send("match Beta")  # no terms: 5 0
-    await alpha.expect(is_text("Issuing: Alpha (----) Beta (----) unrated blitz 5 0."))
+    await alpha.send("match Beta")  # no terms: the time and inc variables, FICS's 2 12
+    await alpha.expect(is_text("Issuing: Alpha (----) Beta (----) unrated blitz 2 12."))
     for line, answer in (
         ("match Alpha", "You can't match yourself."),
         ("match Nobody", 'No user named "Nobody" is logged in.'),
