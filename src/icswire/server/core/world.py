@@ -21,6 +21,7 @@ from icswire.protocol import datagrams as dg
 from icswire.protocol import ivars
 from icswire.protocol.datagrams import DG, RATING_DGS, Rating
 from icswire.protocol.level1 import CommandNumber as CN
+from icswire.server.core.alerts import BELL, name_for
 from icswire.server.core.names import name_key
 from icswire.server.core.render import (
     Batch,
@@ -180,7 +181,11 @@ class World:
             if other.ivariables["pin"]:
                 batch.add(other, pin_line)
             if key in other.notify:
+                batch.add(other, BELL)
                 batch.add(other, self._notify_arrival(session, other))
+            elif self._notified_by(session, other):
+                batch.add(other, BELL)
+                batch.add(other, lines(self._unlisted(session, other, "arrived")))
             if sees is not None and DG.SEES_SHOUTS in on:
                 batch.add(other, sees)
             shared = session.channels & other.channels
@@ -217,7 +222,11 @@ class World:
             if other.ivariables["pin"]:
                 batch.add(other, pin_line)
             if key in other.notify:
+                batch.add(other, BELL)
                 batch.add(other, notice)
+            elif self._notified_by(session, other):
+                batch.add(other, BELL)
+                batch.add(other, lines(self._unlisted(session, other, "departed")))
         for channel in sorted(session.channels):
             gone = Datagram(dg.PeopleInMyChannel(channel, session.name, False))
             for member in self.channels.get(channel, ()):
@@ -234,6 +243,21 @@ class World:
         for channel in session.channels:
             self.channels.get(channel, set()).discard(session)
         return session
+
+    @staticmethod
+    def _notified_by(player: Session, receiver: Session) -> bool:
+        """FICS's ``notifiedby``: ``receiver`` hears of a registered ``player`` who has it
+        on his notify list though it does not have him on its own."""
+        return bool(
+            receiver.variables["notifiedby"]
+            and player.registered
+            and name_key(receiver.name) in player.notify
+        )
+
+    @staticmethod
+    def _unlisted(player: Session, receiver: Session, verb: str) -> str:
+        name = name_for(receiver, player.name)
+        return f"Notification: {name} has {verb} and isn't on your notify list."
 
     def _notify_arrival(self, player: Session, receiver: Session) -> Message:
         record = self.arrived_record(player, receiver, DG.NOTIFY_ARRIVED)
@@ -280,7 +304,8 @@ class World:
     ) -> None:
         """FICS's ``announce_avail`` / ``announce_notavail``: those who set ``availinfo``,
         are open and are not playing (``playing``) hear that ``player`` can be challenged
-        now, or no longer. The caller knows when (a game starts or ends for a player who
+        now, or no longer, if his blitz rating is from their ``availmin`` to their
+        ``availmax`` (0: no limit). The caller knows when (a game starts or ends for a player who
         is open, ``set open``)."""
         if available:
             first = ", ".join(
@@ -294,9 +319,12 @@ class World:
         else:
             told = lines(f"{player.display_name} is no longer available for matches.")
         busy = set(playing)
+        blitz = player.ratings.get("Blitz", (0, 0))[0] if player.registered else 0
         for other in self.others(player):
             if other.variables["availinfo"] and other.variables["open"] and other not in busy:
-                batch.add(other, told)
+                low, high = other.variables["availmin"], other.variables["availmax"]
+                if low <= blitz and (not high or blitz <= high):  # set availmin/availmax
+                    batch.add(other, told)
 
     def shouts_changed(self, player: Session, batch: Batch) -> None:
         """DG_SEES_SHOUTS (45): somebody changed their shout or sshout variable."""

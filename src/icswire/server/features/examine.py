@@ -145,7 +145,8 @@ class ExaminedGame:
         return EXAMINER if session in self.examiners else EXAMINED_OBSERVER
 
     def is_flipped(self, session: Session) -> bool:
-        return session in self.flipped
+        """Turned with ``flip``, or ``set flip 1`` (both: White's side again)."""
+        return (session in self.flipped) != bool(session.variables["flip"])
 
     # -- as a table people watch (core.tables.Table) -------------------------------------
 

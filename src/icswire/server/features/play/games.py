@@ -150,9 +150,10 @@ class Game:
         yield from self.observers
 
     def is_flipped(self, session: Session) -> bool:
-        """Whether ``session`` sees the board from Black's side: it plays Black, or it
-        turned the board with ``flip`` (both: White's side again)."""
-        return (self.color_of(session) == BLACK) != (session in self.flipped)
+        """Whether ``session`` sees the board from Black's side: it plays Black, turned
+        the board with ``flip`` or ``set flip 1``; each turns it once more."""
+        black = self.color_of(session) == BLACK
+        return black ^ (session in self.flipped) ^ bool(session.variables["flip"])
 
     def relation(self, session: Session) -> int:
         """Style 12's relation: 1 my move, -1 the opponent's, 0 observing."""
