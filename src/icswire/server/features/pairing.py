@@ -2,29 +2,36 @@
 
 Seeks (``seek``, ``unseek``, ``sought``, ``play``)
   A seek is an open offer to anybody: ``seek TIME INC [rated|unrated] [white|black]
-  [wild N] [MIN-MAX] [manual|auto] [formula]``. TIME is required (minutes, 1-999), INC
-  defaults to 0; a seek is unrated, for either colour, wild 0, for ratings 0-9999 and
-  automatic unless it says otherwise. Seeks are numbered 1..1999 (DG_SEEK, 50); a player
-  keeps at most :data:`MAX_SEEKS` of them, and seeking again with the same terms replaces
-  the old ad (DG_SEEK_REMOVED reason 4). One address posts at most
+  [wild N] [MIN-MAX] [manual|auto] [formula]``. Without TIME the seeker's ``time`` and ``inc``
+  variables give the time control (FICS's 2 12); INC defaults to 0; a seek is rated as the
+  seeker's ``rated`` variable says (unrated for a guest), for either colour, wild 0, for
+  ratings 0-9999 and automatic unless it says otherwise. Seeks are numbered 1..1999
+  (DG_SEEK, 50); a player keeps at most :data:`MAX_SEEKS` of them, and seeking again with
+  the same terms replaces the old ad (DG_SEEK_REMOVED reason 4). One address posts at most
   :attr:`~icswire.server.core.limits.Limits.seeks_per_address` (10) at once, so that many
   guests from one machine cannot fill the table for everybody else. A new automatic seek
-  that matches an automatic seek already posted (same time, increment, rated, wild;
-  colours that fit together; each player within the other's rating range) starts the game
-  at once and is never posted.
+  that matches an automatic seek already posted (same time, increment, rated, wild; colours
+  that fit together; each player within the other's rating range) starts the game at once
+  and is never posted.
 
   Those who fit a seek (rated needs a registered player, and a rating in the range) are
   told of it: DG_SEEK if they have it on (the seeker too), else the FICS text
   ``fred (++++) seeking 3 0 unrated blitz ("play 12" to respond)`` (not while playing);
   ``iset seekinfo 1`` adds FICS's ``<s>`` line and its removal ``<sr>``. DG_SEEK_REMOVED
   gives the reason: 1 the seeker left, 2 the seeker is playing (every seek of both players
-  goes when a game starts), 3 ``unseek``, 4 replaced. The formula flag is kept and shown;
-  this server has no ``formula`` variable, so every player satisfies it.
+  goes when a game starts), 3 ``unseek``, 4 replaced. A seek is shown (in every form, and
+  in ``sought``; ``sought all`` shows them all) only to those whose ``formula`` it fits;
+  with the formula flag (``f``) the seeker's formula must accept them too, and ``play``
+  says so when it does not (``Match request does not fit formula for ...``).
 
 Challenges (``match``, ``accept``, ``decline``, ``withdraw``, ``pending``)
-  ``match NAME [TIME INC] [rated|unrated] [white|black] [wild N]``: 5 0 when no time is
-  given (FICS takes the ``time`` and ``inc`` variables, which this server does not have),
-  unrated unless asked. The receiver gets the line XBoard's zippy mode recognises,
+  ``match NAME [TIME INC] [rated|unrated] [white|black] [wild N]``: the challenger's
+  ``time`` and ``inc`` variables when no time is given (``match NAME 5`` is 5 0), rated as
+  its ``rated`` variable says unless asked (unrated when either is a guest). A receiver
+  with ``ropen 0`` ignores requests rated otherwise than its ``rated``; one whose
+  ``formula`` the request fails ignores it, and the challenger is shown the formula and
+  the value of each sub-formula it uses (FICS's ``com_match``). ``set open 0`` declines
+  and withdraws the player's challenges. The receiver gets the line XBoard's zippy mode recognises,
   ``Challenge: A (----) B (----) unrated blitz 5 0.`` (a rating is ``----`` when its
   player has none), and the challenger ``Issuing: ...``; both get DG_MATCH (29), whose
   assessment (loss, draw, win: the Glicko-2 change of the DG's receiver, 0 0 0 for
@@ -209,17 +216,25 @@ def _rating(player: Session, kind: str) -> tuple[int, int]:
     return player.ratings.get(kind, (0, 0))
 
 
-def _match_rating(player: Session, kind: str) -> str:
-    rating = _rating(player, kind)[0]
-    return str(rating) if rating else "----"
+def _provshow(reader: Session | None) -> bool:
+    """Does ``reader`` see provisional ratings marked (``set provshow``)?"""
+    return reader is not None and bool(reader.variables["provshow"])
 
 
-def _seek_rating(player: Session, kind: str) -> str:
+def _match_rating(player: Session, kind: str, provshow: bool = False) -> str:
+    """A rating in match lines: ``----`` when there is none; a provisional one followed
+    by ``P`` with ``provshow``."""
+    rating, note = _rating(player, kind)
+    if not rating:
+        return "----"
+    return f"{rating}P" if provshow and note == 1 else str(rating)
+
+
+def _seek_rating(player: Session, kind: str, provshow: bool = False) -> str:
     """FICS's way in seek lines: ``++++`` a guest, ``----`` registered without games."""
     if not player.registered:
         return "++++"
-    rating = _rating(player, kind)[0]
-    return str(rating) if rating else "----"
+    return _match_rating(player, kind, provshow)
 
 
 def same_player(one: Session, other: Session) -> bool:
@@ -242,11 +257,13 @@ def challenge_text(challenge: Challenge, reader: Session | None = None) -> str:
     c, r, t = challenge.challenger, challenge.receiver, challenge.terms
     kind = t.rating_type
     adjourned = " (adjourned)" if challenge.adjourned is not None else ""
+    prov = _provshow(reader)
     c_name = name_for(reader, c.name) if reader is r else c.name
     r_name = name_for(reader, r.name) if reader is c else r.name
     return (
-        f"{c_name} ({_match_rating(c, kind)}){_color_word(challenge.color)}"
-        f" {r_name} ({_match_rating(r, kind)}) {t.words} {t.initial} {t.increment}{adjourned}."
+        f"{c_name} ({_match_rating(c, kind, prov)}){_color_word(challenge.color)}"
+        f" {r_name} ({_match_rating(r, kind, prov)}) {t.words} {t.initial} {t.increment}"
+        f"{adjourned}."
     )
 
 
@@ -294,9 +311,9 @@ def _seek_words(seek: Seek) -> str:
     return " ".join(parts)
 
 
-def _seek_announcement(seek: Seek) -> str:
+def _seek_announcement(seek: Seek, provshow: bool = False) -> str:
     player = seek.seeker
-    rating = _seek_rating(player, seek.terms.rating_type)
+    rating = _seek_rating(player, seek.terms.rating_type, provshow)
     return f'{player.name} ({rating}) seeking {_seek_words(seek)} ("play {seek.index}" to respond)'
 
 
@@ -323,9 +340,9 @@ def _sees_own(session: Session) -> bool:
     return bool(session.ivariables["seekinfo"] and own)
 
 
-def _sought_row(seek: Seek) -> str:
+def _sought_row(seek: Seek, reader: Session) -> str:
     t = seek.terms
-    rating = _seek_rating(seek.seeker, t.rating_type)
+    rating = _seek_rating(seek.seeker, t.rating_type, _provshow(reader))
     color = {None: "", WHITE: "[white]", BLACK: "[black]"}[seek.color]
     flags = ("m" if seek.manual else "") + ("f" if seek.formula else "")
     return (
@@ -697,6 +714,7 @@ def _announce_seek(core: Core, seek: Seek, batch: Batch) -> int:
     saw it."""
     record = _seek_record(seek)
     told = TextOrDatagram((_seek_announcement(seek),), DG.SEEK, record)
+    provisional = TextOrDatagram((_seek_announcement(seek, True),), DG.SEEK, record)
     own = Datagram(record)
     info = lines(_seekinfo_line(seek))
     seen = 0
@@ -713,7 +731,7 @@ def _announce_seek(core: Core, seek: Seek, batch: Batch) -> int:
         if _fits(seek, other) and (
             DG.SEEK in other.level2 or (other not in playing and other.variables["seek"])
         ):
-            batch.add(other, told)
+            batch.add(other, provisional if other.variables["provshow"] else told)
             seen += 1
         if other.ivariables["seekinfo"]:
             batch.add(other, info)
@@ -793,7 +811,7 @@ async def sought(ctx: Context, args: str) -> None:
         or state.seeks[i].seeker is ctx.session
         or (_fits(state.seeks[i], ctx.session) and _visible(state.seeks[i], ctx.session))
     ]
-    ctx.reply(*(_sought_row(s) for s in shown), f"{len(shown)} ad(s) displayed.")
+    ctx.reply(*(_sought_row(s, ctx.session) for s in shown), f"{len(shown)} ad(s) displayed.")
 
 
 @command("play", CN.CN_PLAY, "play <number|name>")
