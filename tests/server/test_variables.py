@@ -272,3 +272,30 @@ async def test_flip_turns_your_boards(server: Server) -> None:
     assert (ann_board.record.flip, bob_board.record.flip) == (True, True)
     for client in (ann, bob):
         await client.close()
+
+
+async def test_long_text_comes_a_page_at_a_time(server: Server) -> None:
+    visitor = await player(server, "Visitor")
+    whole = texts(await visitor.command("help"))
+    assert len(whole) > 8 and "Type [next] to see next page." not in whole
+    await visitor.command("set height 5")
+    pages = [texts(await visitor.command("help"))]
+    while pages[-1][-1] == "Type [next] to see next page.":
+        assert len(pages[-1]) == 5  # height - 1 lines, then the prompt to go on
+        pages.append(texts(await visitor.command("next")))
+    assert [line for page in pages for line in page[:4]][: len(whole)] == whole
+    assert texts(await visitor.command("next")) == ["There is no more."]
+    await visitor.close()
+
+
+async def test_provshow_marks_provisional_ratings(server: Server) -> None:
+    ann = await player(server, "Ann", "one")
+    bob = await player(server, "Bob", "two")
+    server.core.world.online["ann"].ratings["Blitz"] = (1612, 1)  # 1-19 games: provisional
+    await ann.command("match Bob 5 0")
+    await bob.expect(is_text("Challenge: Ann (1612) Bob (----) unrated blitz 5 0."))
+    await bob.command("set provshow 1")
+    await ann.command("match Bob 4 0")
+    await bob.expect(is_text("Challenge: Ann (1612P) Bob (----) unrated blitz 4 0."))
+    for client in (ann, bob):
+        await client.close()

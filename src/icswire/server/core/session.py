@@ -67,6 +67,7 @@ class Session:
     variables: dict[str, Any] = field(default_factory=lambda: dict(VARIABLES.defaults))
     ivariables: dict[str, Any] = field(default_factory=lambda: dict(IVARIABLES.defaults))
     aliases: dict[str, str] = field(default_factory=dict)
+    more: list[str] = field(default_factory=list)  # long text waiting for ``next``
     channels: set[int] = field(default_factory=set)
     notify: set[str] = field(default_factory=set)
     state: str = "X"  # DG_STATE: P playing, E examining, S simul, X none

@@ -85,7 +85,7 @@ async def help_(ctx: Context, args: str) -> None:
     rows = [
         " ".join(f"{n:<12}" for n in names[i : i + 6]).rstrip() for i in range(0, len(names), 6)
     ]
-    ctx.reply("Commands:", "", *rows, "", 'Type "help <command>" for its usage.')
+    ctx.page("Commands:", "", *rows, "", 'Type "help <command>" for its usage.')
 
 
 @command("ping", CN.CN_PING, "ping [name]")

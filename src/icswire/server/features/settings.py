@@ -1,5 +1,5 @@
 """Variables and aliases: ``vars``, ``ivars``, ``set``, ``style``, ``iset``, ``set-2``,
-``alias``, ``unalias``.
+``next`` (the next page of long text, ``set height``), ``alias``, ``unalias``.
 
 ``set-2 N 1`` turns DG ``N`` on and sends what section 4 says comes with it: the world's
 lists here, the other features' lists through the registry's ``dg_on`` hook.
@@ -16,6 +16,7 @@ from icswire.server.core.commands import first_word
 from icswire.server.core.formula import SUBFORMULA_COUNT, FormulaError, parse
 from icswire.server.core.hub import CommandSet, Context
 from icswire.server.core.numbers import parse_number
+from icswire.server.core.paging import next_page
 from icswire.server.core.render import Datagram
 from icswire.server.core.variables import (
     IVARIABLES,
@@ -312,6 +313,12 @@ async def set2(ctx: Context, args: str) -> None:
     if on:
         ctx.world.send_lists(ctx.batch, session, dg_number)
         ctx.core.registry.datagram_on(session, dg_number, ctx.batch)
+
+
+@command("next", CN.CN_MORE, "next")
+async def next_(ctx: Context, args: str) -> None:
+    """FICS's ``next``: the next page of long text (``set height``)."""
+    ctx.reply(*next_page(ctx.session))
 
 
 @command("alias", CN.SCN_MISCELLANEOUS, "alias [word [expansion]]")
