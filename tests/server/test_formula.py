@@ -295,3 +295,21 @@ async def test_a_formula_seek_keeps_out_who_fails_the_seekers_formula(server: Se
     ]
     for client in (seeker, guest):
         await client.close()
+
+
+async def test_assess_variables_are_the_receivers_rating_changes(server: Server) -> None:
+    ann = await player(server, "Ann", "one")
+    bob = await player(server, "Bob", "two")
+    await bob.command("set formula assesswin > 0 & assessloss < 0 & assesswin < 400")
+    issued = texts(await ann.command("match Bob 5 0 rated"))
+    assert issued == ["Issuing: Ann (----) Bob (----) rated blitz 5 0."]
+    await bob.command("set formula assessdraw != 0")  # equal ratings: a draw changes none
+    assert texts(await ann.command("match Bob 6 0 rated"))[0] == (
+        "Match request does not fit formula for Bob:"
+    )
+    await bob.command("set formula assesswin > 0")  # unrated: every assessment is 0
+    assert texts(await ann.command("match Bob 6 0 unrated"))[0] == (
+        "Match request does not fit formula for Bob:"
+    )
+    for client in (ann, bob):
+        await client.close()

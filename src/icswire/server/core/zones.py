@@ -15,7 +15,7 @@ import zoneinfo
 from datetime import UTC, datetime, tzinfo
 from functools import cache
 
-__all__ = ["SERVER", "local", "shown", "zone", "zone_name"]
+__all__ = ["SERVER", "date_text", "local", "zone", "zone_name"]
 
 #: The server's own zone, FICS's default.
 SERVER = "SERVER"
@@ -74,6 +74,6 @@ def local(when: datetime, name: str) -> datetime:
     return aware.astimezone(found) if found is not None else aware.astimezone()
 
 
-def shown(when: datetime, name: str) -> str:
+def date_text(when: datetime, name: str) -> str:
     """``Tue Nov 24, 01:05 EST 2026``: a moment as FICS prints it, in the zone ``name``."""
     return local(when, name).strftime("%a %b %d, %H:%M %Z %Y")

@@ -58,7 +58,7 @@ from icswire.server.core.records import GameRecord
 from icswire.server.core.render import Batch, Datagram, Message, lines
 from icswire.server.core.tables import Terms
 from icswire.server.core.texts import icc_games_row, kind_text, rating_text
-from icswire.server.core.zones import shown
+from icswire.server.core.zones import date_text
 
 if TYPE_CHECKING:
     from icswire.server.core.hub import Core
@@ -445,7 +445,7 @@ def _named(text: str, white: str, black: str) -> str:
 
 def _when(record: GameRecord, tzone: str) -> str:
     """When a game ended (began, if it has not), in the reader's ``set tzone``."""
-    return shown(record.ended or record.started, tzone)
+    return date_text(record.ended or record.started, tzone)
 
 
 def gamelist_item(index: int, record: GameRecord, here: bool | None = None) -> Any:

@@ -14,7 +14,7 @@ from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.hub import Command, CommandSet, Context
 from icswire.server.core.render import Datagram
 from icswire.server.core.variables import NOTES
-from icswire.server.core.zones import SERVER, shown
+from icswire.server.core.zones import SERVER, date_text
 
 if TYPE_CHECKING:
     from icswire.server.core.hub import Core
@@ -65,8 +65,8 @@ async def date(ctx: Context, args: str) -> None:
     """FICS's ``date``: the time in the user's ``set tzone``, the server's and GMT."""
     now = datetime.now(UTC)
     ctx.reply(
-        f"Local time     - {shown(now, ctx.session.variables['tzone'])}",
-        f"Server time    - {shown(now, SERVER)}",
+        f"Local time     - {date_text(now, ctx.session.variables['tzone'])}",
+        f"Server time    - {date_text(now, SERVER)}",
         f"GMT            - {now.strftime('%a %b %d, %H:%M GMT %Y')}",
     )
 

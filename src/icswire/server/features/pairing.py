@@ -641,13 +641,24 @@ async def _assess(core: Core, challenge: Challenge) -> None:
     t = challenge.terms
     if not (t.rated and all(p.registered for p in players)):
         return
+    changes = await _changes(core, players, t.rating_type)
+    challenge.assessment.update(zip(players, changes, strict=True))
+
+
+async def _changes(
+    core: Core, players: tuple[Session, Session], kind: str
+) -> list[tuple[int, int, int]]:
+    """Each player's Glicko-2 change for a loss, a draw and a win against the other."""
     store = core.store
-    records = [await asyncio.to_thread(store.rating, p.name, t.rating_type) for p in players]
-    for index, player in enumerate(players):
+    records = [await asyncio.to_thread(store.rating, p.name, kind) for p in players]
+    found = []
+    for index in (0, 1):
         mine, theirs = records[index].glicko, records[1 - index].glicko
-        changes = (round(update(mine, [(theirs, s)]).rating - mine.rating) for s in (0, 0.5, 1))
-        loss, draw, win = changes
-        challenge.assessment[player] = (loss, draw, win)
+        loss, draw, win = (
+            round(update(mine, [(theirs, s)]).rating - mine.rating) for s in (0, 0.5, 1)
+        )
+        found.append((loss, draw, win))
+    return found
 
 
 # -- seeks -----------------------------------------------------------------------------------
@@ -950,11 +961,7 @@ async def _assessment(
         return (0, 0, 0)
     if not any("assess" in text.lower() for text in texts):
         return (0, 0, 0)
-    store = core.store
-    mine = (await asyncio.to_thread(store.rating, owner.name, terms.rating_type)).glicko
-    theirs = (await asyncio.to_thread(store.rating, other.name, terms.rating_type)).glicko
-    loss, draw, win = (round(update(mine, [(theirs, s)]).rating - mine.rating) for s in (0, 0.5, 1))
-    return (loss, draw, win)
+    return (await _changes(core, (owner, other), terms.rating_type))[0]
 
 
 def _opponent(ctx: Context, name: str) -> Session | None:

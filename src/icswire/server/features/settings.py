@@ -29,7 +29,7 @@ from icswire.server.core.variables import (
     Variable,
     VariableTable,
 )
-from icswire.server.core.zones import zone_name
+from icswire.server.core.zones import SERVER, zone_name
 
 if TYPE_CHECKING:
     from icswire.server.core.hub import Core
@@ -185,6 +185,8 @@ def _checked(variable: Variable, value: Any) -> Any:
                 raise BadValue(name, f"  {exc}") from exc
         return text
     if name == "tzone":
+        if not str(value).strip():  # ``set tzone`` alone: the server's zone again
+            return SERVER
         zone = zone_name(str(value))
         if zone is None:
             raise BadValue(name, f'  No such time zone "{str(value).strip()}".')
