@@ -109,6 +109,18 @@ async def test_set_answers_in_ficss_words_and_a_registered_user_keeps_them(
     ]
     await fred.close()
     await server.core.writes.settled("Fred")
+    visitor = await player(server, "Visitor")  # Fred is away: his saved variables
+    away = texts(await visitor.command("vars fred"))
+    assert away[:3] == [
+        "Variable settings of Fred:",
+        "",
+        "time=10      private=1     shout=1         pin=0           style=1",
+    ]
+    assert any(row.endswith("tzone=America/New_York") for row in away)
+    assert texts(await visitor.command("vars nobodyhere")) == [
+        'There is no player matching the name "nobodyhere".'
+    ]
+    await visitor.close()
     again = await player(server, "Fred", "secret")
     shown = texts(await again.command("vars"))
     assert shown[2:6] == [

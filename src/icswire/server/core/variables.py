@@ -74,6 +74,19 @@ class VariableTable:
         self.by_name = {v.name: v for v in variables}
         self.defaults = {v.name: v.default for v in variables}
 
+    def values_of(self, saved: dict[str, str]) -> dict[str, Any]:
+        """Every variable's value for a user who saved ``saved`` (the defaults for the
+        rest, and for what no longer reads)."""
+        values = dict(self.defaults)
+        for key, text in saved.items():
+            variable = self.by_name.get(key)
+            if variable is not None:
+                try:
+                    values[key] = variable.parse(text)
+                except BadValue:
+                    continue
+        return values
+
     def find(self, word: str) -> Variable:
         """The variable named ``word``, else the only one it abbreviates (FICS's
         ``var_set``: an exact name first, then a unique prefix); :class:`NoSuchVariable`

@@ -7,6 +7,7 @@ lists here, the other features' lists through the registry's ``dg_on`` hook.
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, Any
 
 from icswire.protocol import datagrams as dg
@@ -96,24 +97,28 @@ def vars_lines(values: dict[str, Any], level1: int) -> list[str]:
 
 @command("vars", CN.CN_VARS, "vars [name]")
 async def show_vars(ctx: Context, args: str) -> None:
-    player = ctx.world.find(args.strip()) if args.strip() else ctx.session
+    """FICS's ``variables``: of a player online, or of a registered one who is not (his
+    saved values, without the prompt and interface of a session)."""
+    name = args.strip()
+    player = ctx.world.find(name) if name else ctx.session
     if player is None:
-        ctx.reply(f'No user named "{args.strip()}" is logged in.')
-        return
-    values = player.variables
-    below = ["", f"Prompt: {values['prompt']}"]
-    if values["interface"]:
-        below.append(f"Interface: {values['interface']}")
+        await ctx.core.writes.settled(name)  # what he set last is stored
+        account = await asyncio.to_thread(ctx.store.load, name)
+        if account is None:
+            ctx.reply(f'There is no player matching the name "{name}".')
+            return
+        values = VARIABLES.values_of(account.settings)
+        shown, level1, below = account.name, int(values["level1"]), []
+    else:
+        values, shown, level1 = player.variables, player.display_name, player.level1
+        below = ["", f"Prompt: {values['prompt']}"]
+        if values["interface"]:
+            below.append(f"Interface: {values['interface']}")
     subs = [f" {n}: {values[n]}" for n in SUBFORMULAS if values[n]]
     below += ["", *subs] if subs else []
     if values["formula"]:
         below += ["", f"Formula: {values['formula']}"]
-    ctx.reply(
-        f"Variable settings of {player.display_name}:",
-        "",
-        *vars_lines(values, player.level1),
-        *below,
-    )
+    ctx.reply(f"Variable settings of {shown}:", "", *vars_lines(values, level1), *below)
 
 
 @command("ivars", CN.CN_VARS, "ivars [name]")
@@ -235,6 +240,7 @@ _SAID = {
     "width": "Width set to {}.",
     "height": "Height set to {}.",
     "tzone": "Time zone set to {}.",
+    "lang": "Language set to {}.",
 }
 
 
