@@ -311,3 +311,20 @@ async def test_provshow_marks_provisional_ratings(server: Server) -> None:
     await bob.expect(is_text("Challenge: Ann (1612P) Bob (----) unrated blitz 4 0."))
     for client in (ann, bob):
         await client.close()
+
+
+async def test_history_dates_are_in_your_time_zone(server: Server) -> None:
+    ann = await player(server, "Ann", "one")
+    bob = await player(server, "Bob", "two")
+    await start_game(ann, bob)
+    await ann.command("resign")
+    await bob.expect(lambda e: isinstance(e, Text) and e.text.endswith("0-1"))
+    await server.core.play.flush()
+    await bob.command("set tzone GMT")
+    utc = texts(await bob.command("history Ann"))
+    assert utc[0] == "History for Ann:" and utc[2].split()[-2] == "UTC"
+    await bob.command("set tzone America/Los_Angeles")
+    pacific = texts(await bob.command("history Ann"))
+    assert pacific[2].split()[-2] in ("PST", "PDT")
+    for client in (ann, bob):
+        await client.close()
