@@ -240,7 +240,6 @@ _SAID = {
     "width": "Width set to {}.",
     "height": "Height set to {}.",
     "tzone": "Time zone set to {}.",
-    "lang": "Language set to {}.",
 }
 
 
