@@ -31,6 +31,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/decode.py
 	$(BIN)/python bench/pgn.py
 	$(BIN)/python bench/fanout.py
+	$(BIN)/python bench/logins.py
 	$(BIN)/python bench/games.py
 
 clean:

@@ -484,7 +484,7 @@ class Soak:
 # -- normal clients --------------------------------------------------------------------------
 
 
-TOLD = re.compile(r"\(told (\w+)\)")
+TOLD = re.compile(r"\(told (\w+)(?:, who [^()]*(?:\([^()]*\))?)?\)")
 TOLD_CHANNEL = re.compile(r"\(told (\d+) players in channel (\d+)\)")
 SHOUTED = re.compile(r"\(shouted to (\d+) players\)")
 KIBITZED = re.compile(r"\(kibitzed to (\d+) players?\)")

@@ -1,18 +1,22 @@
-"""The command line contract: ``icswire decode`` / ``icswire encode``."""
+"""The command line contract: ``icswire decode`` / ``icswire encode`` / ``icswire pgn``."""
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
 from pathlib import Path
 
+import chess.pgn
 import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from icswire.cli import main, parse_datagram_list
+
+from .boards.transcript import as_datagrams, play, session
 
 STREAM = (
     b"login: \xff\xfb\x01password: \n\r**** Starting FICS session as fred ****\n\r"
@@ -181,3 +185,14 @@ def test_decode_then_encode_is_byte_exact_on_odd_inputs(stream: bytes) -> None:
     encoded = runner.invoke(main, ["encode"], input=decoded.stdout_bytes)
     assert encoded.exit_code == 0, encoded.output
     assert encoded.stdout_bytes == stream
+
+
+def test_pgn_wraps_the_movetext_within_80_columns() -> None:
+    played = play(9, 2026, 120)  # a long game: its moves would make a line of ~800 characters
+    result = CliRunner().invoke(main, ["pgn", "-"], input=session(as_datagrams(played)))
+    assert result.exit_code == 0, result.output
+    text = result.stdout
+    movetext = text.split("\n\n", 1)[1].strip().splitlines()
+    assert len(movetext) > 5 and all(len(line) < 80 for line in movetext)
+    parsed = chess.pgn.read_game(io.StringIO(text))
+    assert parsed is not None and list(parsed.mainline_moves()) == played.moves

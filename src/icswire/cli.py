@@ -236,8 +236,19 @@ def _size(stream: BinaryIO) -> int | None:
     " accept_pause=1; rates per user as BURST/SECONDS or off: tell=10/1, channel=6/2,"
     " shout=3/20, seek=6/3, match=6/3. 0 turns a limit off.",
 )
+@click.option(
+    "--open-registration",
+    is_flag=True,
+    help="let guests register themselves with the register command"
+    " (otherwise accounts are made with `icswire user add`)",
+)
 def serve(
-    host: str, port: int, data_dir: Path, database: str | None, limit: tuple[str, ...]
+    host: str,
+    port: int,
+    data_dir: Path,
+    database: str | None,
+    limit: tuple[str, ...],
+    open_registration: bool,
 ) -> None:
     """Run the chess server until SIGINT or SIGTERM."""
     import asyncio
@@ -245,6 +256,7 @@ def serve(
 
     from icswire.server.app import serve as run_server
     from icswire.server.core.limits import Limits
+    from icswire.server.core.lock import AlreadyServing
     from icswire.server.core.store import Store, database_url
 
     limits = Limits()
@@ -260,9 +272,13 @@ def serve(
     except Exception as exc:  # a bad URL, a database that does not answer
         raise click.ClickException(f"cannot open the database: {exc}") from None
     try:
-        asyncio.run(run_server(store, host, port, limits))
+        asyncio.run(run_server(store, host, port, limits, open_registration))
+    except AlreadyServing as exc:
+        raise click.ClickException(f"cannot serve: {exc}") from None
     except OSError as exc:
         raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    finally:
+        store.close()
 
 
 def _register_user_commands() -> None:

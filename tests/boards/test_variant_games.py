@@ -87,6 +87,7 @@ def test_variant_pgn_has_its_tags_and_reads_back_where_python_chess_plays_it(
     if variant.random_setup or variant.start_fen:
         # a shuffle that falls on chess's own setup needs no FEN
         assert variant.name == "fr" or headers.get("FEN", chess.STARTING_FEN) == start.fen()
+    assert all(len(line) < 80 for line in text.split("\n\n", 1)[1].splitlines())
     if not variant.pgn_replayable:
         movetext = text.split("\n\n", 1)[1].split()
         assert movetext[-1] == played.result

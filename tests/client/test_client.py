@@ -47,7 +47,7 @@ async def test_login_and_commands_whose_outputs_never_mix(server: Server) -> Non
         )
         firsts = [next(e.text for e in out if isinstance(e, Text) and e.text) for out in outputs]
         assert firsts[0].startswith("++++") and firsts[1].startswith("Local time")
-        assert firsts[2] == "Commands:" and firsts[3].startswith("Finger of")
+        assert firsts[2].startswith("This is icswire") and firsts[3].startswith("Finger of")
         assert firsts[4].startswith("Variable settings of")
     with pytest.raises(LoginError):
         await asyncio.to_thread(server.store.add_user, "Owner", "secret")

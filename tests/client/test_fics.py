@@ -120,8 +120,8 @@ async def test_five_concurrent_commands_each_get_their_own_block(server: Server)
             BlockCode.BLKCMD_VARIABLES,
         ]
         firsts = [b.texts[0] for b in blocks]
-        assert firsts[0] == "++++ Ann(U)" and firsts[1].startswith("Local time")
-        assert firsts[2] == "Commands:" and firsts[3].startswith("Finger of Ann")
+        assert firsts[0] == "++++ Ann(U)  " and firsts[1].startswith("Local time")
+        assert firsts[2].startswith("This is icswire") and firsts[3].startswith("Finger of Ann")
         assert firsts[4].startswith("Variable settings of Ann")
         wrong = await ann.run("frobnicate")
         assert wrong.code == BlockCode.BLKCMD_ERROR_BADCOMMAND and not wrong.ok

@@ -889,20 +889,49 @@ def builtin(name: str, mode: str) -> dict[str, Any]:
             ],
         }
     if name == "chat":
-        return {
-            "clients": two,
-            "steps": [
-                {"do": "tell", "client": "a", "player": "$b", "text": "hello b"},
-                {"wait": "privateMessage", "client": "b", "where": {"name": "$a"}},
-                {"do": "join_channel", "client": "a", "channel": 4},
-                {"do": "join_channel", "client": "b", "channel": 4},
-                {"sleep": 0.5},
-                {"do": "channel_tell", "client": "a", "channel": 4, "text": "hello 4"},
-                {"wait": "channelMessage", "client": "b", "where": {"channel": "4"}},
-                {"do": "shout", "client": "a", "text": "hello all"},
-                {"wait": "channelMessage", "client": "b", "where": {"channel": "shout"}},
-            ],
-        }
+        # tells, channel tells and shouts both ways, each as PyChess's ChatManager
+        # recognises it (privateMessage, channelMessage); FICS also has c-shouts. The
+        # texts are matched at their start: PyChess's ICC mode keeps the ^Y that closes
+        # a quoted datagram field at the end of a channel tell's text.
+        cshout: list[dict[str, Any]] = (
+            [
+                {"do": "channel_tell", "client": "b", "channel": "cshout", "text": "e4!"},
+                {"wait": "channelMessage", "client": "a", "where": {"channel": "cshout"}},
+            ]
+            if mode == "fics"
+            else []
+        )
+        steps: list[dict[str, Any]] = [
+            {"do": "join_channel", "client": "a", "channel": 4},
+            {"do": "join_channel", "client": "b", "channel": 4},
+            {"sleep": 0.5},
+        ]
+        for me, other in (("a", "b"), ("b", "a")):
+            steps += [
+                {"do": "tell", "client": me, "player": f"${other}", "text": f"hello {other}"},
+                {
+                    "wait": "privateMessage",
+                    "client": other,
+                    "where": {"name": f"${me}", "text": f"re:^hello {other}"},
+                },
+                {"do": "channel_tell", "client": me, "channel": 4, "text": f"4 from {me}"},
+                {
+                    "wait": "channelMessage",
+                    "client": other,
+                    "where": {"name": f"${me}", "channel": "4", "text": f"re:^4 from {me}"},
+                },
+                {"do": "shout", "client": me, "text": f"all from {me}"},
+                {
+                    "wait": "channelMessage",
+                    "client": other,
+                    "where": {
+                        "name": f"${me}",
+                        "channel": "shout",
+                        "text": f"re:^all from {me}",
+                    },
+                },
+            ]
+        return {"clients": two, "steps": [*steps, *cshout]}
     if name == "lists":
         # c watches the lobby: both players arrive, their game appears and goes away.
         # FICS: the helper's "who IbslwBzSLx", <wa>/<wd> (pin), availinfo and gin lines;

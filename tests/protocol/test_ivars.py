@@ -113,6 +113,48 @@ REAL_LINES: list[tuple[str, IvarRecord]] = [
             ("m=2", "n=0"),
         ),
     ),
+    (  # mekk.fics's test data (freechess.org): black's established rating and its blank
+        "<g1> 1 p=0 t=blitz r=1 u=1,1 it=5,6 i=8,9 pt=0 rt=1586E,2100  ts=1,0",
+        GameInfo(
+            1,
+            False,
+            "blitz",
+            True,
+            (True, True),
+            (5, 6),
+            (8, 9),
+            0,
+            ((1586, "E"), (2100, " ")),
+            (True, False),
+        ),
+    ),
+    (  # mekk.fics's test data: a seek line captured with the blanks it ended in
+        "<s> 12 w=saeph ti=00 rt=1407  t=1 i=0 r=r tp=lightning c=? rr=0-9999 a=t f=f  ",
+        Seek(
+            12,
+            "saeph",
+            "00",
+            1407,
+            " ",
+            1,
+            0,
+            True,
+            "lightning",
+            "?",
+            0,
+            9999,
+            True,
+            False,
+            extra=("", ""),
+        ),
+    ),
+    (
+        "<sn> 82 w=Mekk ti=00 rt=1341  t=5 i=2 r=r tp=blitz c=? rr=1401-1403 a=t f=f",
+        Seek(
+            82, "Mekk", "00", 1341, " ", 5, 2, True, "blitz", "?", 1401, 1403, True, False, (), True
+        ),
+    ),
+    ("<sr> 22 1 119", SeeksRemoved((22, 1, 119))),
     ("<d1> 2 64 Rxc2 e2c2p 1200 203800", DeltaBoard(2, 64, "Rxc2", "e2c2p", 1200, 203800)),
     ("<d1> 314 5 e3 e2e3 100 59800 563", DeltaBoard(314, 5, "e3", "e2e3", 100, 59800, ("563",))),
     (

@@ -34,6 +34,11 @@ FICS_SECONDS = (
     "<12> r-q-kbnr ppp--p-p ---p--p- ---Pp--- --P----- -QNBPP-- PP----PP R----RK- "
     "B -1 0 0 1 1 1 182 milecker jamofr 0 3 0 33 33 118 148 11 o-o (0:04) O-O 0 1 0"
 )
+#: freechess.org, from mekk.fics's test data: a lag of 215 ms in the last field.
+FICS_LAG = (
+    "<12> -----r-- --r-p-kp ----Qnp- ----p--- -------- -----PP- P-q---BP ---R-R-K "
+    "B -1 0 0 0 0 0 164 CamyC android 0 3 0 26 26 112 107 24 Q/a6-e6 (0:01) Qxe6 0 1 215"
+)
 
 PIECES = "-PNBRQKpnbrqk"
 ranks = st.tuples(*[st.text(PIECES, min_size=8, max_size=8)] * 8)
@@ -146,6 +151,15 @@ def test_fics_real_line_with_seconds() -> None:
     assert rec.clock_ticking is True
     assert rec.lag_ms == 0
     assert format_style12(rec) == FICS_SECONDS
+
+
+def test_fics_real_line_with_lag() -> None:
+    rec = parse_style12(FICS_LAG)
+    assert (rec.game_number, rec.white_name, rec.black_name) == (164, "CamyC", "android")
+    assert (rec.white_time, rec.black_time, rec.move_number) == (112, 107, 24)
+    assert (rec.pretty_move, rec.move_time_ms, rec.lag_ms) == ("Qxe6", 1000, 215)
+    assert rec.clock_ticking and not rec.flip
+    assert format_style12(rec) == FICS_LAG
 
 
 @pytest.mark.parametrize(

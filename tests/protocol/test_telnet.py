@@ -8,7 +8,7 @@ from icswire.protocol.decoder import Decoder
 from icswire.protocol.encoder import encode_event, encode_unit_start
 from icswire.protocol.events import Event, Style12Line, Telnet, Text, UnitStart
 from icswire.protocol.style12 import parse_style12
-from icswire.protocol.telnet import escape, unescape
+from icswire.protocol.telnet import MAX_SUBNEGOTIATION, CommandFilter, escape, unescape
 
 from .test_decoder import FICS_MS
 
@@ -73,3 +73,46 @@ def test_board_lines_and_text_double_0xff() -> None:
 
 def test_a_lone_iac_between_frames_is_still_a_telnet_command() -> None:
     assert decode(b"a\xff\xfb\x01b\n") == [Text("a", ""), Telnet(b"\xff\xfb\x01"), Text("b")]
+
+
+# -- the server's input side: telnet commands out of a stream read in any chunks ---------
+
+#: A line as a real telnet client sends it: NAWS (window size, with a doubled 255 in its
+#: data), a DO/WILL pair, a NOP, IAC IAC data, and a timing mark answer.
+TELNET_INPUT = (
+    b"\xff\xfa\x1f\x00\x50\xff\xff\x18\xff\xf0"  # IAC SB NAWS 0 80 255 24 IAC SE
+    b"tell al\xff\xfb\x01ice hi \xff\xff!"  # IAC WILL ECHO inside a word, IAC IAC
+    b"\xff\xf1"  # IAC NOP
+    b"\xff\xfc\x06\n"  # IAC WONT TIMING-MARK
+)
+
+
+def filtered(chunks: list[bytes]) -> tuple[bytes, list[tuple[int, int]]]:
+    reader = CommandFilter()
+    data, commands = b"", []
+    for chunk in chunks:
+        part, seen = reader.feed(chunk)
+        data += part
+        commands += seen
+    return data, commands
+
+
+def test_command_filter_takes_out_commands_and_subnegotiations() -> None:
+    assert filtered([TELNET_INPUT]) == (b"tell alice hi \xff!\n", [(0xFB, 1), (0xFC, 6)])
+
+
+def test_command_filter_is_the_same_at_every_split() -> None:
+    whole = filtered([TELNET_INPUT])
+    for cut in range(len(TELNET_INPUT) + 1):
+        assert filtered([TELNET_INPUT[:cut], TELNET_INPUT[cut:]]) == whole, cut
+    assert filtered([bytes([b]) for b in TELNET_INPUT]) == whole
+
+
+def test_command_filter_passes_plain_data_untouched() -> None:
+    plain = b"seek 5 0\nsought\n"
+    assert CommandFilter().feed(plain) == (plain, [])
+
+
+def test_an_unended_subnegotiation_gives_the_stream_back() -> None:
+    stray = b"\xff\xfa" + b"x" * (MAX_SUBNEGOTIATION + 1)
+    assert filtered([stray, b"tell al hi\n"]) == (b"tell al hi\n", [])

@@ -26,6 +26,7 @@ class Client:
         self.events: list[Any] = []  # everything received, in order
         self._seen = 0  # events already handed out by expect()
         self.name = ""
+        self.answers_pings = True  # as telnet clients do; False: a client that never does
 
     @classmethod
     async def connect(cls, port: int, datagrams: Iterable[int] = ()) -> Client:
@@ -44,7 +45,7 @@ class Client:
             self.events += self.decoder.close()
             return False
         for event in self.decoder.feed(data):
-            if isinstance(event, Telnet) and event.data == b"\xff\xfd\x06":
+            if isinstance(event, Telnet) and event.data == b"\xff\xfd\x06" and self.answers_pings:
                 self.writer.write(WONT_TIMING_MARK)
             self.events.append(event)
         return True

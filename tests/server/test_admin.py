@@ -96,3 +96,35 @@ def test_a_database_that_cannot_be_opened(tmp_path: Path) -> None:
         result.output
     )
     assert "hush" not in result.output
+
+
+def test_admin_flag_set_shown_and_listed(database_url: str) -> None:
+    assert run(database_url, "add", "Fred", "--password", "pw").exit_code == 0
+    assert run(database_url, "add", "alice", "--password", "pw").exit_code == 0
+    assert run(database_url, "admin", "fred").output == "Fred is not an administrator.\n"
+    result = run(database_url, "admin", "fred", "on")
+    assert result.exit_code == 0 and result.output == "Fred is an administrator.\n"
+    assert run(database_url, "admin", "FRED", "on").output == "Fred is an administrator.\n"
+    assert run(database_url, "list").output == "alice\nFred (admin)\n"
+    with Store(database_url) as store:
+        account = store.load("fred")
+        assert account is not None and account.admin
+    result = run(database_url, "admin", "Fred", "off")
+    assert result.output == "Fred is not an administrator.\n"
+    assert run(database_url, "list").output == "alice\nFred\n"
+    result = run(database_url, "admin", "Bob", "on")
+    assert result.exit_code == 1 and "no such user: Bob" in result.output
+    assert run(database_url, "admin", "Fred", "maybe").exit_code == 2
+
+
+def test_td_puts_a_registered_user_on_the_servers_td_list(database_url: str) -> None:
+    assert run(database_url, "add", "Tomato", "--password", "pw").exit_code == 0
+    result = run(database_url, "td", "tomato")
+    assert result.exit_code == 0 and result.output == "tomato added to the td list.\n"
+    assert run(database_url, "td", "Tomato").output == "Tomato: nothing to change.\n"
+    with Store(database_url) as store:
+        assert store.server_list("td") == ["Tomato"]
+    result = run(database_url, "td", "Tomato", "--remove")
+    assert result.output == "Tomato removed from the td list.\n"
+    result = run(database_url, "td", "Nobody1")
+    assert result.exit_code == 1 and "no such user: Nobody1" in result.output

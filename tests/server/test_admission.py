@@ -4,14 +4,17 @@ names, the login and idle timeouts, and the connection caps. Over real sockets."
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import socket
+import threading
 from collections.abc import AsyncIterator, Callable
 
 import pytest
 
 from icswire.protocol.events import Prompt, Text
 from icswire.server.app import Server
+from icswire.server.core.hub import PASSWORD_WORKERS
 from icswire.server.core.limits import Backoff, Limits
 from icswire.server.core.session import Session
 from icswire.server.core.store import Store
@@ -54,6 +57,10 @@ async def connect(server: Server) -> Client:
     return await Client.connect(server.port)
 
 
+#: The last line of FICS's ``who`` (FICS pads each entry but a full row's last).
+ADMINS = " {} players displayed (of {}). (*) indicates system administrator."
+
+
 async def who(client: Client) -> list[str]:
     return [e.text for e in await client.command("who") if isinstance(e, Text) and e.text]
 
@@ -74,7 +81,7 @@ async def test_two_logins_of_one_account_at_once_leave_one_session(server: Serve
     loser, winner = (first, second) if first_closed else (second, first)
     assert KICKED in texts(loser)
     assert KICKING in texts(winner)
-    assert await who(winner) == ["---- Dan", "1 players displayed (of 1)."]
+    assert await who(winner) == ["---- Dan  ", ADMINS.format(1, 1)]
     assert list(server.world.online) == ["dan"]
 
 
@@ -94,7 +101,7 @@ async def test_a_second_login_takes_over_and_the_first_ones_seeks_go(server: Ser
     assert [e.text for e in await watcher.command("sought") if isinstance(e, Text)] == [
         "0 ad(s) displayed."
     ]
-    assert await who(watcher) == ["---- Dan", "++++ Watcher(U)", "2 players displayed (of 2)."]
+    assert await who(watcher) == ["---- Dan         ++++ Watcher(U)  ", ADMINS.format(2, 2)]
 
 
 async def test_an_unregistered_name_taken_meanwhile_is_refused(server: Server) -> None:
@@ -109,7 +116,7 @@ async def test_an_unregistered_name_taken_meanwhile_is_refused(server: Server) -
     assert await closed(second)
     assert "Fred, whose name matches yours, is already logged in. Sorry." in texts(second)
     assert not any("Starting FICS session" in text for text in texts(second))
-    assert await who(first) == ["++++ Fred(U)", "1 players displayed (of 1)."]
+    assert await who(first) == ["++++ Fred(U)  ", ADMINS.format(1, 1)]
 
 
 def test_pairing_compares_players_by_name_not_by_session() -> None:
@@ -307,3 +314,41 @@ async def test_accepted_connections_send_small_writes_at_once(server: Server) ->
     await client.login("Fred")
     sock = server.world.online["fred"].writer.get_extra_info("socket")
     assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
+
+
+async def test_password_checks_never_hold_up_everybody_elses_database_calls(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Logins whose password checks hang take only the password threads: a user already
+    online still gets what needs the database (finger of an offline account), and at most
+    PASSWORD_WORKERS checks (argon2's memory each) run at once."""
+    asyncio.get_running_loop().set_default_executor(
+        concurrent.futures.ThreadPoolExecutor(4, "default")
+    )
+    server.store.add_user("Dan", "secret")
+    release, running, most = threading.Event(), [0], [0]
+    lock = threading.Lock()
+    check = server.store.check_password
+
+    def slow_check(name: str, password: str) -> bool:
+        assert threading.current_thread().name.startswith("icswire-passwords")
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        release.wait(20)
+        with lock:
+            running[0] -= 1
+        return check(name, password)
+
+    monkeypatch.setattr(server.store, "check_password", slow_check)
+    online = await connect(server)
+    await online.login("Watcher")
+    waiting = [await connect(server) for _ in range(8)]  # twice the default pool
+    for client in waiting:
+        await client.send("Dan secret")
+    await asyncio.sleep(0.3)
+    await online.send("finger Dan")
+    await online.expect_text("Finger of Dan")
+    release.set()
+    await waiting[-1].expect_text("**** Starting FICS session as Dan ****")
+    assert most[0] == PASSWORD_WORKERS

@@ -362,13 +362,22 @@ def test_for_data_dir_creates_the_folder_and_keeps_accounts(tmp_path: Path) -> N
         assert store.list_users() == ["Fred"]
 
 
-def test_the_schema_is_the_seven_tables() -> None:
+def test_the_schema_is_the_ten_tables() -> None:
     assert set(metadata.tables) == {
+        "server_lists",
         "users",
         "user_settings",
         "user_channels",
         "user_notify",
+        "user_lists",
+        "user_messages",
         "user_aliases",
         "games",
         "ratings",
+        "admins",
+        "bans",
+        "news",
+        "best_ratings",
+        "user_presence",
+        "journal_games",
     }

@@ -385,7 +385,7 @@ async def test_kibitz_and_whisper(server: Server) -> None:
     assert not [e for e in white.events if isinstance(e, Text) and "kibitzes:" in e.text]
     assert not [e for e in black.events if isinstance(e, Text) and "whispers:" in e.text]
     heard = [
-        e for e in deaf.events if isinstance(e, Text) and re.search("kibitzes|whispers", e.text)
+        e for e in deaf.events if isinstance(e, Text) and re.search("kibitzes:|whispers:", e.text)
     ]
     assert not heard
     lonely = await user(server, "Lonely")

@@ -1,4 +1,4 @@
-"""The chess meaning of the wire's records, on python-chess (DESIGN.md, ``boards/``).
+"""The chess meaning of the wire's records, on python-chess (docs/design.md, ``boards/``).
 
 :mod:`~icswire.boards.variants` names every variant FICS and ICC play (wild numbers,
 spellings, rating types, PGN tags, board classes, starting positions);

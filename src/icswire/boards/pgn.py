@@ -1,5 +1,6 @@
 """Games as PGN: the seven required tags, TimeControl, Elo, Termination, Variant, SetUp/FEN
-and ``[%clk]`` comments, written so that python-chess reads the same moves back.
+and ``[%clk]`` comments, written so that python-chess reads the same moves back, with the
+movetext in lines of at most 79 characters as PGN's export format asks.
 
 The ``Variant`` tag is the registry's (:mod:`~icswire.boards.variants`): python-chess's
 names where it plays the variant by the same rules (``Crazyhouse``, ``Chess960``,
@@ -16,6 +17,10 @@ import chess
 import chess.pgn
 
 from icswire.boards.game import Game
+
+#: The width PGN's export format keeps the movetext in (lines of at most 79 characters),
+#: which python-chess's exporter follows too; a longer comment stays whole on its line.
+COLUMNS = 80
 
 #: PGN Termination for each 3-letter result code of DG_GAMELIST_ITEM's table.
 TERMINATIONS = {
@@ -140,7 +145,7 @@ def pgn_text(game: Game) -> str:
     (losers, bughouse, whose pockets fill from the partner's board, ICC atomic, wild
     castling, wilds not played here) have their moves written as the server gave them."""
     if game.replayed and game.variant is not None and game.variant.pgn_replayable:
-        return str(game_to_pgn(game)) + "\n"
+        return game_to_pgn(game).accept(chess.pgn.StringExporter(columns=COLUMNS)) + "\n"
     tags = headers(game)
     tags.update(variant_tags(game))
     movetext = []
@@ -149,7 +154,21 @@ def pgn_text(game: Game) -> str:
             movetext.append(f"{ply // 2 + 1}.")
         movetext.append(played.san)
     lines = [f'[{name} "{_escape(value)}"]' for name, value in tags.items()]
-    return "\n".join(lines) + "\n\n" + " ".join([*movetext, tags["Result"]]) + "\n"
+    return "\n".join(lines) + "\n\n" + _wrap([*movetext, tags["Result"]]) + "\n"
+
+
+def _wrap(tokens: list[str]) -> str:
+    """Movetext in lines that fit in :data:`COLUMNS` columns, broken between tokens."""
+    lines: list[str] = []
+    line = ""
+    for token in tokens:
+        if line and len(line) + 1 + len(token) >= COLUMNS:
+            lines.append(line)
+            line = token
+        else:
+            line = f"{line} {token}" if line else token
+    lines.append(line)
+    return "\n".join(lines)
 
 
 def _escape(value: str) -> str:

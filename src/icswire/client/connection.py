@@ -80,20 +80,44 @@ class Connection:
         #: with DG_WHO_AM_I, else those DG_SET2 acknowledged.
         self.confirmed: frozenset[int] = frozenset()
         self._login_events: list[Event] = []
+        self._login_prompts = 0  # login: prompts seen while logging in
+        self._login_said = ""  # the last line the server said while logging in
 
     # -- life cycle ----------------------------------------------------------------------
 
     async def open(self) -> None:
+        """Connect and log in; :class:`LoginError` with the server's words at once when
+        the login is refused (a wrong password, a bad or banned name), or when no answer
+        comes within :data:`LOGIN_TIMEOUT` seconds."""
         self._reader, self._writer = await asyncio.open_connection(self.host, self.port)
         self._login_events = []
+        self._login_prompts = 0
+        self._login_said = ""
         self.decoder = self._new_decoder()
         loop = asyncio.get_running_loop()
         self._login = loop.create_future()
         self._task = loop.create_task(self._read_forever())
         self._send_login()
-        self.name = await asyncio.wait_for(self._login, LOGIN_TIMEOUT)
+        try:
+            self.name = await asyncio.wait_for(self._login, LOGIN_TIMEOUT)
+        except TimeoutError:
+            await self._abandon()
+            said = f" (it said: {self._login_said})" if self._login_said else ""
+            raise LoginError(f"no login within {LOGIN_TIMEOUT:g} s{said}") from None
+        except LoginError:
+            await self._abandon()
+            raise
         self.state.me = self.name
         await self._setup()
+
+    async def _abandon(self) -> None:
+        """A login that failed: close the connection and stop reading it."""
+        if self._writer is not None:
+            self._writer.close()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, ConnectionError, OSError):
+                await self._task
 
     def _new_decoder(self) -> Decoder:
         return Decoder(self.datagrams)
@@ -209,7 +233,8 @@ class Connection:
                     or not self._login.done()
                 ):
                     if self._login is not None and not self._login.done():
-                        self._login.set_exception(LoginError("the connection closed"))
+                        said = self._login_said or "the connection closed"
+                        self._login.set_exception(LoginError(said))
                     self._queue.put_nowait(None)
                     return
                 await self._reconnect()
@@ -255,7 +280,20 @@ class Connection:
         """Keep :attr:`state` up to date (from the datagrams)."""
         self.state.apply(event)
 
+    def _login_lines(self) -> int:
+        """How many lines before the name ``login:`` answers with ``login:`` again."""
+        return 2 if self.login_settings else 0
+
     def _during_login(self, login: asyncio.Future[str], event: Event) -> None:
+        """The name refused is a ``login:`` more than the lines sent before it asked for
+        (the reason is the text before it)."""
+        if isinstance(event, Text) and event.text.strip():
+            self._login_said = event.text.strip().strip("* ").strip()
+        if isinstance(event, Prompt) and event.text == "login: ":
+            self._login_prompts += 1
+            if self._login_prompts > 1 + self._login_lines():
+                login.set_exception(LoginError(self._login_said or "the name was refused"))
+                return
         if isinstance(event, Text) and event.text.startswith(STARTING):
             name = event.text[len(STARTING) :].split(" ")[0].removesuffix("(U)")
             login.set_result(name)

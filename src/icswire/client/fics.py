@@ -127,8 +127,6 @@ class FicsConnection(Connection):
         self._waiting: dict[int, asyncio.Future[Block]] = {}
         self._then: dict[int, Callable[[Block], object]] = {}
         self._ping_filter = PingFilter()
-        self._login_prompts = 0  # login: prompts seen while logging in
-        self._login_said = ""  # the last line the server said while logging in
         self._tasks: set[asyncio.Task[None]] = set()
 
     # -- login -------------------------------------------------------------------------
@@ -136,8 +134,6 @@ class FicsConnection(Connection):
     def _new_decoder(self) -> Decoder:
         self._ping_filter = PingFilter()
         self._blocks = []
-        self._login_prompts = 0
-        self._login_said = ""
         return Decoder()
 
     def _send_login(self) -> None:
@@ -147,22 +143,18 @@ class FicsConnection(Connection):
         if self.password is None:
             self._write("")  # guests and unregistered names press return
 
+    def _login_lines(self) -> int:
+        return 0  # FICS clients send no settings at login:
+
     def _during_login(self, login: asyncio.Future[str], event: Event) -> None:
-        """The password at ``password:``; a second ``login:`` means the name was refused
-        (the reason is the text before it)."""
+        """The password at ``password:``; a name that is not registered while we have a
+        password is refused at once."""
         if isinstance(event, Prompt) and event.text == "password: " and self.password:
             self._write(self.password)
             return
-        if isinstance(event, Text) and event.text.strip():
-            self._login_said = event.text.strip()
-            if self.password and "is not a registered name" in event.text:
-                login.set_exception(LoginError(self._login_said))
-                return
-        if isinstance(event, Prompt) and event.text == "login: ":
-            self._login_prompts += 1
-            if self._login_prompts > 1:
-                login.set_exception(LoginError(self._login_said or "the name was refused"))
-                return
+        if self.password and isinstance(event, Text) and "is not a registered name" in event.text:
+            login.set_exception(LoginError(event.text.strip()))
+            return
         super()._during_login(login, event)
 
     async def _setup(self) -> None:

@@ -13,7 +13,9 @@ ending), :func:`format_ivar` writes it back, byte for byte. The forms, each from
   from a user, ``<pt> 24 w=grosshirn t=takeback p=1`` one to a user, ``<pr> 7`` offers
   gone (``iv_pendinfo``; examples from PyChess's and Macbeth's FICS transcripts);
 - ``<g1> 1 p=0 t=blitz r=1 u=1,1 it=5,5 i=8,8 pt=0 rt=1586E,2100 ts=1,0`` a game's
-  information (``iv_gameinfo``; FICS appends ``m=2 n=0``, kept as ``extra``);
+  information (``iv_gameinfo``; FICS appends ``m=2 n=0``, kept as ``extra``; a rating may
+  be followed by its provshow character, a blank for an established one, as in
+  ``rt=1586E,2100  ts=1,0``);
 - ``<d1> 2 64 Rxc2 e2c2p 1200 203800`` a delta board (``iv_compressmove``; FICS appends
   a seventh number, kept as ``extra``);
 - ``<wa> fred 001222 1326P1169P0P0P0P0P0P0P`` a user arrived and ``<wd> fred`` left
@@ -22,8 +24,8 @@ ending), :func:`format_ivar` writes it back, byte for byte. The forms, each from
   (the form PyChess's and FatICS's code agree on).
 
 The help files promise that "any new fields will be appended to the end"; ``extra`` keeps
-them. ``iv_allresults`` adds no line of its own (it widens which ``{Game ...}`` result lines
-the server sends).
+them, and the blanks some lines end with (``... a=t f=f  ``). ``iv_allresults`` adds no
+line of its own (it widens which ``{Game ...}`` result lines the server sends).
 """
 
 from __future__ import annotations
@@ -77,6 +79,9 @@ _N = r"(0|[1-9][0-9]*)"  # a number as the server's "%d" writes it
 _SIGNED = r"(0|-?[1-9][0-9]*)"
 _WORD = r"([^ ]+)"
 _HEX2 = r"([0-9A-Fa-f]{2})"
+#: Fields appended after the documented ones, kept as ``extra``; an empty one is a blank
+#: (FICS's lines may end in blanks).
+_TAIL = r"((?: [^ ]*)*)"
 _FLAG: Final = {"0": False, "1": True}
 _TF: Final = {"f": False, "t": True}
 
@@ -223,7 +228,7 @@ _SEEK_FORM = (
 )
 _SEEK = re.compile(
     rf"<(sn?)> {_N} w={_WORD} ti={_HEX2} rt={_N}([ EP]) t={_N} i={_N} r=([ru]) tp={_WORD}"
-    rf" c=([?WB]) rr={_N}-{_N} a=([tf]) f=([tf])((?: [^ ]+)*)"
+    rf" c=([?WB]) rr={_N}-{_N} a=([tf]) f=([tf]){_TAIL}"
 )
 
 
@@ -321,10 +326,10 @@ def format_pending_removed(rec: PendingRemoved) -> str:
 
 _GAME_FORM = "<g1> game p=0|1 t=type r=0|1 u=w,b it=w,b i=w,b pt=game rt=w,b ts=w,b"
 _BIT = "([01])"
-_RATING = rf"{_N}([EP]?)"
+_RATING = rf"{_N}([ EP]?)"
 _GAME = re.compile(
     rf"<g1> {_N} p={_BIT} t={_WORD} r={_BIT} u={_BIT},{_BIT} it={_N},{_N} i={_N},{_N}"
-    rf" pt={_N} rt={_RATING},{_RATING} ts={_BIT},{_BIT}((?: [^ ]+)*)"
+    rf" pt={_N} rt={_RATING},{_RATING} ts={_BIT},{_BIT}{_TAIL}"
 )
 
 
@@ -353,7 +358,7 @@ def format_game_info(rec: GameInfo) -> str:
 
 
 _DELTA_FORM = "<d1> game half_moves algebraic smith time_taken_ms time_left_ms"
-_DELTA = re.compile(rf"<d1> {_N} {_N} {_WORD} {_WORD} {_SIGNED} {_SIGNED}((?: [^ ]+)*)")
+_DELTA = re.compile(rf"<d1> {_N} {_N} {_WORD} {_WORD} {_SIGNED} {_SIGNED}{_TAIL}")
 
 
 def parse_delta_board(line: str) -> DeltaBoard:
@@ -376,7 +381,7 @@ def format_delta_board(rec: DeltaBoard) -> str:
 
 _ARRIVED_FORM = "<wa> name + status + titles + ratings each with its provshow character"
 _ARRIVED = re.compile(rf"<wa> ([A-Za-z]+)([^A-Za-z0-9]){_HEX2}((?:{_N}[ EP])*{_N}[ EP]?)")
-_ONE_RATING = re.compile(_RATING.replace("[EP]", "[ EP]"))
+_ONE_RATING = re.compile(_RATING)
 
 
 def parse_player_arrived(line: str) -> PlayerArrived:

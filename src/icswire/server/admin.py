@@ -1,9 +1,12 @@
 """``icswire user``: administer accounts from the shell.
 
 ``icswire user add NAME`` (asks for the password twice unless ``--password`` gives it),
-``passwd NAME``, ``list`` and ``remove NAME``. Each takes ``--data-dir`` and ``--database``
-like ``icswire serve``, so both find the same accounts. Errors (an invalid or taken name, an
-unknown user, a database that cannot be opened) are one line on stderr and exit status 1.
+``passwd NAME``, ``list`` (administrators marked ``(admin)``), ``remove NAME``,
+``admin NAME [on|off]`` (the administrator flag: shown without ``on`` or ``off``) and
+``td NAME [--remove]`` (the server's list of tournament directors' programs, which may
+``qtell``). Each takes ``--data-dir`` and ``--database`` like ``icswire serve``, so both
+find the same accounts. Errors (an invalid or taken name, an unknown user, a database
+that cannot be opened) are one line on stderr and exit status 1.
 """
 
 from __future__ import annotations
@@ -118,11 +121,12 @@ def passwd(name: str, password: str, data_dir: Path, database: str | None) -> No
 @user.command("list")
 @_database_options
 def list_(data_dir: Path, database: str | None) -> None:
-    """Print every registered name, one a line."""
+    """Print every registered name, one a line; administrators marked (admin)."""
     with _open_store(data_dir, database) as store:
         names = store.list_users()
+        staff = set(store.list_admins())
     for name in names:
-        click.echo(name)
+        click.echo(f"{name} (admin)" if name in staff else name)
 
 
 @user.command()
@@ -133,3 +137,32 @@ def remove(name: str, data_dir: Path, database: str | None) -> None:
     with _open_store(data_dir, database) as store:
         store.remove_user(name)
     click.echo(f"Removed user {name}.")
+
+
+@user.command()
+@click.argument("name")
+@click.argument("flag", required=False, type=click.Choice(["on", "off"]))
+@_database_options
+def admin(name: str, flag: str | None, data_dir: Path, database: str | None) -> None:
+    """Show, or turn on or off, the administrator flag of NAME."""
+    with _open_store(data_dir, database) as store:
+        if flag is not None:
+            store.set_admin(name, flag == "on")
+        account = store.load(name)
+        if account is None:
+            raise UnknownUser(name)
+    state = "an administrator" if account.admin else "not an administrator"
+    click.echo(f"{account.name} is {state}.")
+
+
+@user.command()
+@click.argument("name")
+@click.option("--remove", is_flag=True, help="Take NAME off the list instead.")
+@_database_options
+def td(name: str, remove: bool, data_dir: Path, database: str | None) -> None:
+    """Put the registered NAME on the server's td list (tournament directors' programs,
+    which may qtell), or take it off with --remove."""
+    with _open_store(data_dir, database) as store:
+        changed = store.set_on_server_list("td", name, not remove)
+    done = "removed from" if remove else "added to"
+    click.echo(f"{name} {done} the td list." if changed else f"{name}: nothing to change.")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import signal
 import time
@@ -20,6 +21,7 @@ from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.commands import (
     block_code,
     expand_alias,
+    expand_punctuation,
     looks_like_move,
     split_block_id,
     split_tag,
@@ -28,6 +30,7 @@ from icswire.server.core.commands import (
 from icswire.server.core.hub import Command, Context, Core
 from icswire.server.core.limits import Limits
 from icswire.server.core.listener import Listener
+from icswire.server.core.lock import ServerLock
 from icswire.server.core.names import name_key
 from icswire.server.core.render import UNIT_END, Batch, Datagram, Lines, lines
 from icswire.server.core.session import LINGER, Session
@@ -36,11 +39,19 @@ from icswire.server.core.world import World
 from icswire.server.core.writes import NOT_ANSWERING
 from icswire.server.features import (
     accounts,
+    admin,
     chat,
     examine,
+    help,
     info,
+    journal,
+    lists,
+    messages,
+    news,
     pairing,
+    people,
     play,
+    registration,
     settings,
     watching,
 )
@@ -70,19 +81,39 @@ class Server:
         host: str = "127.0.0.1",
         port: int = 5000,
         limits: Limits | None = None,
+        open_registration: bool = False,
     ) -> None:
         self.host = host
         self.port = port
-        self.core = core = Core(store, limits=limits or Limits())
+        self.core = core = Core(
+            store, limits=limits or Limits(), open_registration=open_registration
+        )
         # the order of installation is the order hooks run in: a player who leaves ends
         # his game first, then stops watching and examining, then his offers go
         self.games: Games = play.install(core)
-        for feature in (info, settings, chat, watching, examine, pairing):
+        features = (
+            info,
+            help,
+            people,
+            settings,
+            chat,
+            lists,
+            messages,
+            watching,
+            examine,
+            journal,
+            pairing,
+            registration,
+            admin,
+            news,
+        )
+        for feature in features:
             feature.install(core)
         #: Seconds the stop waits for queued writes (games' moves and ends, settings).
         self.write_patience = WRITE_PATIENCE
         self._listener = Listener(self._connection, core.limits, LISTEN_BACKLOG)
         self._sessions: set[Session] = set()
+        self._lock: ServerLock | None = None
 
     @property
     def store(self) -> Store:
@@ -111,12 +142,30 @@ class Server:
         self.core.stuck_after = seconds
 
     async def start(self) -> None:
-        recovered = await asyncio.to_thread(self.store.interrupted_to_adjourned)
+        """Take the database (:class:`ServerLock`: one server per database, else
+        :class:`AlreadyServing`), take the port (OSError when it is busy), and only then
+        touch the data: the games a crash or a stop interrupted are adjourned, the features
+        read what they keep in memory (the ``starting`` hooks), and the connections waiting
+        are accepted."""
+        self._lock = await asyncio.to_thread(ServerLock.acquire, self.store.engine)
+        try:
+            await self._listener.bind(self.host, self.port)
+            recovered = await asyncio.to_thread(self.store.interrupted_to_adjourned)
+            await self.core.registry.server_starting()
+        except BaseException:
+            await self._listener.stop()
+            self._release()
+            raise
         if recovered:
             log.info("%d interrupted games are adjourned", recovered)
-        await self._listener.start(self.host, self.port)
+        self._listener.accept()
         self.port = self._listener.port
         log.info("listening on %s:%d", self.host, self.port)
+
+    def _release(self) -> None:
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
 
     async def stop(self) -> None:
         """Stop accepting, say goodbye to everybody, close every connection, then wait up
@@ -133,6 +182,8 @@ class Server:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         await self.core.writes.close(self.write_patience)
+        self.core.close()
+        self._release()
 
     async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         host, port = writer.get_extra_info("peername")[:2]
@@ -238,6 +289,7 @@ class Server:
                 return
         tag, text = split_tag(text)
         text = expand_alias(session.aliases, text.strip().lstrip("$").strip())
+        text = expand_punctuation(text)
         word, _, args = text.partition(" ")
         if not word:
             if block_id is not None:
@@ -255,7 +307,7 @@ class Server:
             if registry.take_move(session, text.strip(), batch):
                 batch.flush()
                 return
-        found = registry.find_command(word)
+        found = registry.find_command(word, admin=session.admin)
         block: tuple[int, int] | None = None
         if block_id is not None:
             code = block_code(found.name) if isinstance(found, Command) else BlockCode.BLKCMD_NULL
@@ -279,6 +331,7 @@ class Server:
                 batch.reply("Sorry, that command failed on the server.")
         else:
             batch.add(session, unknown(batch, word, found))
+        self.world.listening.refresh(session)  # its settings may have changed
         batch.flush()
         if session.leaving:
             if session.level1 & 1:
@@ -287,10 +340,19 @@ class Server:
             session.send_raw(b"\x19>")
 
 
-async def serve(store: Store, host: str, port: int, limits: Limits | None = None) -> None:
+async def serve(
+    store: Store,
+    host: str,
+    port: int,
+    limits: Limits | None = None,
+    open_registration: bool = False,
+) -> None:
     """Run a server until SIGINT or SIGTERM, then shut it down cleanly."""
-    server = Server(store, host, port, limits)
+    server = Server(store, host, port, limits, open_registration)
     await server.start()
+    # What is loaded by now (modules, the features, the store) lives as long as the
+    # process: out of the garbage collector's way, so a full collection scans the users.
+    gc.freeze()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):

@@ -17,6 +17,7 @@ The core knows no command: each feature declares its own in a
 from __future__ import annotations
 
 import re
+import string
 
 from icswire.protocol.block import BlockCode
 from icswire.protocol.level1 import CommandNumber as CN
@@ -25,6 +26,7 @@ from icswire.server.core.render import Batch, Lines, lines
 #: What a line must look like to be taken as a move (coordinates, castling, SAN, drops).
 MOVE_LIKE = re.compile(
     r"[a-h][1-8][a-h][1-8](=?[nbrqkNBRQK])?|[oO0]-[oO0](-[oO0])?|[PNBRQK]?@[a-h][1-8]"
+    r"|[wb]?[pnbrqkPNBRQKxX][@*][a-h][1-8]"  # bsetup's pieces put on and taken off
     r"|[NBRQK]?[a-h]?[1-8]?x?[a-h][1-8](=?[NBRQK])?[+#]?|[NBRQK][a-h1-8]?x?[a-h][1-8][+#]?"
 )
 
@@ -34,21 +36,21 @@ def looks_like_move(text: str) -> bool:
 
 
 #: Block codes of commands whose FICS name differs from ours (FICS has no ``circle``:
-#: its nearest command is ``boardinfo``; ``+channel`` is FICS's ``addlist channel``).
+#: its nearest command is ``boardinfo``).
 _BLOCK_CODE_OF = {
     "vars": BlockCode.BLKCMD_VARIABLES,
     "ivars": BlockCode.BLKCMD_IVARIABLES,
     "set-2": BlockCode.BLKCMD_SET,
     "i": BlockCode.BLKCMD_IT,
     "sshout": BlockCode.BLKCMD_SHOUT,
-    "+channel": BlockCode.BLKCMD_ADDLIST,
-    "+notify": BlockCode.BLKCMD_ADDLIST,
-    "-channel": BlockCode.BLKCMD_SUBLIST,
-    "-notify": BlockCode.BLKCMD_SUBLIST,
     "circle": BlockCode.BLKCMD_BOARDINFO,
     "uncircle": BlockCode.BLKCMD_BOARDINFO,
     "arrow": BlockCode.BLKCMD_BOARDINFO,
     "unarrow": BlockCode.BLKCMD_BOARDINFO,
+    "unfollow": BlockCode.BLKCMD_FOLLOW,
+    "register": BlockCode.BLKCMD_ADDPLAYER,  # FICS registers nobody in the server
+    "liblist": BlockCode.BLKCMD_JOURNAL,  # ICC's name for the journal listing
+    "ratings": BlockCode.BLKCMD_FINGER,  # FICS's "finger NAME r"
 }
 
 
@@ -86,6 +88,32 @@ def expand_alias(aliases: dict[str, str], line: str) -> str:
     if expansion is None:
         return line
     return expansion.replace("@", rest) if "@" in expansion else f"{expansion} {rest}".strip()
+
+
+#: FICS's punctuation commands (its global aliases in command_list.h): the run of
+#: punctuation a line begins with is the command word, so ``.hi`` is ``tell . hi`` and
+#: ``+censor Bob`` is ``addlist censor Bob``.
+PUNCTUATION = {
+    ".": "tell .",
+    ",": "tell ,",
+    "!": "shout",
+    ":": "i",
+    "*": "kibitz",
+    "#": "whisper",
+    "+": "addlist",
+    "-": "sublist",
+    "=": "showlist",
+}
+_PUNCTUATION_RUN = re.compile(f"[{re.escape(string.punctuation)}]+")
+
+
+def expand_punctuation(line: str) -> str:
+    """``line`` with a leading punctuation command spelled out (FICS's
+    ``alias_substitute``); a run of punctuation that is no command is left alone."""
+    found = _PUNCTUATION_RUN.match(line)
+    if found is None or found.group() not in PUNCTUATION:
+        return line
+    return f"{PUNCTUATION[found.group()]} {line[found.end() :].strip()}".strip()
 
 
 def first_word(args: str) -> tuple[str, str]:

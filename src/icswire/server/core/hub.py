@@ -23,7 +23,9 @@ Hooks, in the order features were installed:
   feature that takes it (the mover plays or examines a game) returns True;
 - ``variable_set(session, name, value, batch, interface)``: ``set`` (``interface``
   False) or ``iset`` (True) changed a variable; a feature sends what turning it on brings
-  (``iset seekinfo 1``: the seeks; ``iset pendinfo 1``: the offers).
+  (``iset seekinfo 1``: the seeks; ``iset pendinfo 1``: the offers);
+- ``starting()``, awaited: the server owns its database and its port and is about to
+  accept connections; a feature reads what it keeps in memory (news: how many items).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ import functools
 import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Iterable, Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
@@ -54,6 +57,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("icswire.server")
 
 State = TypeVar("State")
+Result = TypeVar("Result")
+#: Threads that hash and check passwords (see :meth:`Core.password_work`).
+PASSWORD_WORKERS = 2
 Handler = Callable[["Context", str], Awaitable[None]]
 
 
@@ -66,6 +72,8 @@ class Command:
     cn: int
     handler: Handler
     usage: str
+    #: Only administrators have it; to everybody else it does not exist (FICS's way).
+    admin: bool = False
 
 
 class CommandSet:
@@ -74,9 +82,11 @@ class CommandSet:
     def __init__(self) -> None:
         self._commands: list[Command] = []
 
-    def command(self, name: str, cn: int, usage: str) -> Callable[[Handler], Handler]:
+    def command(
+        self, name: str, cn: int, usage: str, admin: bool = False
+    ) -> Callable[[Handler], Handler]:
         def register(handler: Handler) -> Handler:
-            self._commands.append(Command(name, cn, handler, usage))
+            self._commands.append(Command(name, cn, handler, usage, admin))
             return handler
 
         return register
@@ -96,9 +106,9 @@ ABBREVIATIONS = {
     "bye": "quit",
     "logout": "quit",
     "?": "help",
-    "+ch": "+channel",
-    "-ch": "-channel",
+    "sh": "shout",
     "in": "inchannel",
+    "ranks": "rank",
 }
 
 SessionHook = Callable[["Session", "Batch"], None]
@@ -107,6 +117,7 @@ DatagramHook = Callable[["Session", int, "Batch"], None]
 TableHook = Callable[["Table", "Batch"], None]
 MoveTaker = Callable[["Session", str, "Batch"], bool]
 VariableHook = Callable[["Session", str, Any, "Batch", bool], None]
+StartingHook = Callable[[], Awaitable[None]]
 
 
 @dataclass
@@ -121,6 +132,7 @@ class Registry:
     game_ended: list[TableHook] = field(default_factory=list)
     moves: list[MoveTaker] = field(default_factory=list)
     variable_set: list[VariableHook] = field(default_factory=list)
+    starting: list[StartingHook] = field(default_factory=list)
 
     def add_commands(self, commands: Iterable[Command]) -> None:
         for command in commands:
@@ -132,13 +144,28 @@ class Registry:
         """Every command name and short form (names nobody may log in as)."""
         return frozenset((*self.commands, *ABBREVIATIONS))
 
-    def find_command(self, word: str) -> Command | list[str]:
-        """The command ``word`` names, or the (possibly empty) list of commands it could be."""
+    def find_command(self, word: str, admin: bool = False) -> Command | list[str]:
+        """The command ``word`` names, or the (possibly empty) list of commands it could be.
+
+        Administrators' commands are found only with ``admin``: for anybody else they do not
+        exist, not even as a prefix's match."""
         word = ABBREVIATIONS.get(word.lower(), word.lower())
-        if word in self.commands:
-            return self.commands[word]
-        matches = sorted(name for name in self.commands if name.startswith(word))
+        found = self.commands.get(word)
+        if found is not None and (admin or not found.admin):
+            return found
+        matches = sorted(
+            name
+            for name, command in self.commands.items()
+            if name.startswith(word) and (admin or not command.admin)
+        )
         return self.commands[matches[0]] if len(matches) == 1 else matches
+
+    def visible(self, admin: bool = False) -> list[Command]:
+        """The commands a user sees (an administrator sees every one), sorted by name."""
+        return sorted(
+            (command for command in self.commands.values() if admin or not command.admin),
+            key=lambda command: command.name,
+        )
 
     # -- calling the hooks -------------------------------------------------------------
 
@@ -164,6 +191,10 @@ class Registry:
 
     def take_move(self, session: Session, text: str, batch: Batch) -> bool:
         return any(taker(session, text, batch) for taker in self.moves)
+
+    async def server_starting(self) -> None:
+        for hook in self.starting:
+            await hook()
 
     def variable_changed(
         self, session: Session, name: str, value: Any, batch: Batch, interface: bool
@@ -230,9 +261,14 @@ class Core:
     stuck_after: float = 30.0
     #: True while the server shuts down: nobody is told who leaves, no game ends.
     stopping: bool = False
+    #: Whether guests may register themselves (``icswire serve --open-registration``).
+    open_registration: bool = False
     _play: PlayService | None = None
     _states: dict[type[Any], Any] = field(default_factory=dict)
     _background: set[asyncio.Task[Any]] = field(default_factory=set)
+    _password_pool: ThreadPoolExecutor = field(
+        default_factory=lambda: ThreadPoolExecutor(PASSWORD_WORKERS, "icswire-passwords")
+    )
     writes: WriteQueue = field(init=False)
 
     def __post_init__(self) -> None:
@@ -247,6 +283,18 @@ class Core:
             if session is not None:
                 batch.add(session, said)
         batch.flush()
+
+    async def password_work(self, call: Callable[..., Result], *args: Any) -> Result:
+        """Run a password hash or check (``store.check_password``, ``store.set_password``,
+        ``store.add_user``) on threads of its own. An argon2id hash holds 64 MiB for a
+        tenth of a second or more: on asyncio's default pool, a wave of logins would take
+        every thread, and the database calls of everybody else would wait behind them."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._password_pool, functools.partial(call, *args))
+
+    def close(self) -> None:
+        """Let the password threads go (the server has stopped)."""
+        self._password_pool.shutdown(wait=False, cancel_futures=True)
 
     @property
     def play(self) -> PlayService:

@@ -76,8 +76,14 @@ class Listener:
         return self.by_address.total()
 
     async def start(self, host: str, port: int) -> None:
+        """:meth:`bind`, then :meth:`accept`."""
+        await self.bind(host, port)
+        self.accept()
+
+    async def bind(self, host: str, port: int) -> None:
         """Listen on every address ``host`` names (all of them for ``""``), on one port
-        (the one the system picks for the first address when ``port`` is 0)."""
+        (the one the system picks for the first address when ``port`` is 0); connections
+        wait in the kernel's queue until :meth:`accept`."""
         loop = asyncio.get_running_loop()
         found = await loop.getaddrinfo(
             host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
@@ -94,6 +100,10 @@ class Listener:
                 sock.close()
             raise
         self.port = port
+
+    def accept(self) -> None:
+        """Start accepting the connections on the sockets :meth:`bind` opened."""
+        loop = asyncio.get_running_loop()
         self._spare = self._open_spare()
         self._accepting = [loop.create_task(self._accept_forever(s)) for s in self._sockets]
 

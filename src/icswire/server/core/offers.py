@@ -1,7 +1,8 @@
 """Pending offers, numbered in one series across the features that make them.
 
 FICS numbers every offer a player has pending (match offers from pairing; draw, abort,
-adjourn and takeback requests from play) and shows them to interfaces that set
+adjourn, takeback, pause, unpause and switch requests from play) and shows them to
+interfaces that set
 ``iset pendinfo 1`` (FICS help ``iv_pendinfo``): ``<pf> N w=FROM t=KIND p=PARAMS`` to the
 receiver, ``<pt> N w=TO t=KIND p=PARAMS`` to the sender, ``<pr> N`` to both when the offer
 is accepted, declined, withdrawn or otherwise gone. ``accept N``, ``decline N`` and
@@ -9,7 +10,8 @@ is accepted, declined, withdrawn or otherwise gone. ``accept N``, ``decline N`` 
 each offer what its accepting, declining and withdrawing do.
 
 The feature that makes an offer opens it here (:meth:`Offers.open`) and closes it
-(:meth:`Offers.close`); the lines go into the batch of the moment.
+(:meth:`Offers.close`); the lines go into the batch of the moment. ``pending`` lists them
+all (:meth:`Offers.listing`), in FICS's words.
 """
 
 from __future__ import annotations
@@ -39,18 +41,26 @@ NO_PARAMS = "#"
 @dataclass(eq=False)
 class Offer:
     """One pending offer. ``kind`` is FICS's word (``match``, ``draw``, ``abort``,
-    ``adjourn``, ``takeback``), ``params`` what ``p=`` shows (``#`` when there are none).
-    ``accept`` and ``decline`` run for the receiver, ``withdraw`` for the sender."""
+    ``adjourn``, ``takeback``, ``pause``, ``unpause``, ``switch``, ``partner``...),
+    ``params`` what ``p=`` shows (``#`` when there are none), ``words`` what ``pending``
+    says after "offering" (``a draw``, ``to switch sides``). ``accept`` and ``decline``
+    run for the receiver, ``withdraw`` for the sender."""
 
     number: int
     kind: str
     sender: Session
     receiver: Session
     params: str = NO_PARAMS
+    words: str = ""
     accept: OfferAction | None = None
     decline: OfferAction | None = None
     withdraw: OfferAction | None = None
     owner: Any = None  # what the feature that made it keeps for it
+
+
+def _words(offer: Offer) -> str:
+    """What ``pending`` says of ``offer`` after "offering"."""
+    return offer.words or f"a {offer.kind} offer"
 
 
 class PendingLines(Message):
@@ -119,6 +129,30 @@ class Offers:
     def sent_by(self, session: Session) -> list[Offer]:
         """The offers ``session`` may withdraw, by number."""
         return [o for _, o in sorted(self.by_number.items()) if o.sender is session]
+
+    def listing(self, session: Session) -> list[str]:
+        """What ``pending`` shows ``session``: the offers it made, then those made to it,
+        numbered as ``<pf>``/``<pt>`` number them (FICS's layout, which clients parse)."""
+        out: list[str] = []
+        sent, received = self.sent_by(session), self.to(session)
+        if sent:
+            out += ["Offers to other players:", ""]
+            out += [f"{o.number:4d}: You are offering {o.receiver.name} {_words(o)}." for o in sent]
+            out += ["", 'If you wish to withdraw any of these offers type "withdraw number".']
+        else:
+            out.append("There are no offers pending to other players.")
+        out.append("")
+        if received:
+            out += ["Offers from other players:", ""]
+            out += [f"{o.number:4d}: {o.sender.name} is offering {_words(o)}." for o in received]
+            out += [
+                "",
+                'If you wish to accept any of these offers type "accept number".',
+                'If you wish to decline any of these offers type "decline number".',
+            ]
+        else:
+            out.append("There are no offers pending from other players.")
+        return out
 
     def involving(self, session: Session) -> Iterator[Offer]:
         for offer in list(self.by_number.values()):

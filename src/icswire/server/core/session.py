@@ -19,13 +19,15 @@ import asyncio
 import contextlib
 import re
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from icswire.protocol.telnet import CommandFilter
 from icswire.protocol.timeseal import PING, PING2, Hello, Pong, SealedLine, TimesealDecoder
 from icswire.server.core.limits import Bucket
+from icswire.server.core.linequeue import LineQueue
+from icswire.server.core.names import name_key
 from icswire.server.core.variables import IVARIABLES, VARIABLES
 
 OUTPUT_LIMIT = 122_000
@@ -41,6 +43,15 @@ DO_TIMING_MARK = bytes([_IAC, _TELNET_DO, TIMING_MARK])
 WILL_ECHO = bytes([_IAC, _TELNET_WILL, 1])
 WONT_ECHO = bytes([_IAC, _TELNET_WONT, 1])
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+#: What clean_text does, on bytes: a line's control characters go as they arrive, before
+#: the endless-line cut, so junk cannot push a line's text out of the kept part.
+_TAB_TO_BLANK = bytes.maketrans(b"\t", b" ")
+_CONTROL_BYTES = bytes(c for c in [*range(0x20), 0x7F] if c not in b"\t\n")
+_TIMING_MARK_ANSWERS = ((_TELNET_WILL, TIMING_MARK), (_TELNET_WONT, TIMING_MARK))
+
+
+def _without_controls(data: bytes | bytearray) -> bytes:
+    return bytes(data).translate(_TAB_TO_BLANK, _CONTROL_BYTES)
 
 
 def clean_text(text: str) -> str:
@@ -49,7 +60,7 @@ def clean_text(text: str) -> str:
     return _CONTROL.sub("", text.replace("\t", " "))
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Session:
     """A connected user: settings, identity, and the output side of the connection."""
 
@@ -59,6 +70,8 @@ class Session:
     host: str = ""  # the address, which per-address limits count by
     name: str = ""
     registered: bool = False
+    #: A registered user with the administrator flag (FICS shows ``(*)`` after the name).
+    admin: bool = False
     logged_in: bool = False
     leaving: bool = False  # quit: no prompt after the last unit
     closed: bool = False
@@ -69,7 +82,12 @@ class Session:
     aliases: dict[str, str] = field(default_factory=dict)
     more: list[str] = field(default_factory=list)  # long text waiting for ``next``
     channels: set[int] = field(default_factory=set)
-    notify: set[str] = field(default_factory=set)
+    #: The notify list: name key -> the name as added.
+    notify: dict[str, str] = field(default_factory=dict)
+    #: The personal lists ``censor``, ``gnotify`` and ``noplay``: name key -> name.
+    lists: dict[str, dict[str, str]] = field(
+        default_factory=lambda: {"censor": {}, "gnotify": {}, "noplay": {}}
+    )
     state: str = "X"  # DG_STATE: P playing, E examining, S simul, X none
     state_game: int = 0
     observing: set[int] = field(default_factory=set)  # game numbers
@@ -81,16 +99,15 @@ class Session:
     buckets: dict[str, Bucket] = field(default_factory=dict)  # rate limits, by kind
     _stuck_since: float | None = None
     _buffer: bytearray = field(default_factory=bytearray)
+    _telnet: CommandFilter = field(default_factory=CommandFilter)
     #: 0 for a plain client, else the timeseal version it speaks (1, or 2 for zseal).
     timeseal: int = 0
     #: The client's timestamp of the line :meth:`read_line` returned last (timeseal only).
     line_stamp: int | None = None
-    _lines: asyncio.Queue[tuple[str, int | None] | None] = field(
-        default_factory=lambda: asyncio.Queue(256)
-    )
+    _lines: LineQueue[tuple[str, int | None] | None] = field(default_factory=lambda: LineQueue(256))
     _sealed: TimesealDecoder | None = None
     _first_line: bool = True
-    _pong_waiters: deque[Callable[[int], None]] = field(default_factory=deque)
+    _pong_waiters: list[Callable[[int], None]] = field(default_factory=list)
     _pump: asyncio.Task[None] | None = None
     _ping_waiters: list[asyncio.Future[float]] = field(default_factory=list)
 
@@ -104,6 +121,11 @@ class Session:
     @property
     def display_name(self) -> str:
         return self.name if self.registered else f"{self.name}(U)"
+
+    def censors(self, other: Session) -> bool:
+        """Whether ``other`` is on this user's censor list (FICS ``help censor``: their
+        tells, channel tells, shouts, match requests and messages are not shown)."""
+        return name_key(other.name) in self.lists["censor"]
 
     @property
     def talks_icc(self) -> bool:
@@ -241,18 +263,23 @@ class Session:
                 if self._sealed is not None:
                     await self._read_sealed(chunk)
                     continue
-                buffer += self._strip_telnet(chunk)
+                data, commands = self._telnet.feed(chunk)
+                for command in commands:
+                    if command in _TIMING_MARK_ANSWERS:
+                        self._answer_pings()
+                buffer += data if self._first_line else _without_controls(data)
                 while (end := buffer.find(b"\n")) >= 0:
-                    raw = bytes(buffer[: end + 1])
+                    raw = bytes(buffer[:end])
                     del buffer[: end + 1]
-                    if self._first_line and self._starts_timeseal(raw):
-                        await self._read_sealed(bytes(buffer))
-                        buffer.clear()
-                        break
-                    self._first_line = False
+                    if self._first_line:
+                        if self._starts_timeseal(raw + b"\n"):
+                            await self._read_sealed(bytes(buffer))
+                            buffer.clear()
+                            break
+                        raw = _without_controls(raw)
+                        buffer[:] = _without_controls(buffer)
                     self.last_input = time.monotonic()
-                    text = clean_text(raw[:-1].decode("latin-1"))[:MAX_LINE]
-                    await self._lines.put((text, None))
+                    await self._lines.put((raw.decode("latin-1")[:MAX_LINE], None))
                 if len(buffer) > MAX_LINE * 4:  # an endless line: keep its start only
                     del buffer[MAX_LINE:]
         finally:
@@ -278,7 +305,7 @@ class Session:
                 text = clean_text(event.text)[:MAX_LINE]
                 await self._lines.put((text, event.timestamp))
             elif isinstance(event, Pong) and self._pong_waiters:
-                self._pong_waiters.popleft()(event.timestamp)
+                self._pong_waiters.pop(0)(event.timestamp)
 
     def timeseal_ping(self, answered: Callable[[int], None]) -> bytes:
         """The ``[G]`` ping this client's timeseal answers; ``answered`` gets the client's
@@ -286,37 +313,22 @@ class Session:
         self._pong_waiters.append(answered)
         return PING2 if self.timeseal == 2 else PING
 
-    def _strip_telnet(self, chunk: bytes) -> bytes:
-        """Take telnet commands out of the input; note replies to our timing mark."""
-        if _IAC not in chunk:
-            return chunk
-        out = bytearray()
-        i = 0
-        while i < len(chunk):
-            byte = chunk[i]
-            if byte != _IAC:
-                out.append(byte)
-                i += 1
-                continue
-            command = chunk[i + 1] if i + 1 < len(chunk) else None
-            if command == _IAC:
-                out.append(_IAC)
-                i += 2
-            elif command is not None and 251 <= command <= 254:
-                option = chunk[i + 2] if i + 2 < len(chunk) else None
-                if option == TIMING_MARK and command in (_TELNET_WILL, _TELNET_WONT):
-                    self._answer_pings()
-                i += 3
-            else:
-                i += 2
-        return bytes(out)
-
     async def ping(self, timeout: float = 10.0) -> float | None:
-        """Round trip in milliseconds of a telnet timing mark, None if it is not answered."""
+        """Round trip in milliseconds of a telnet timing mark (of timeseal's ``[G]`` ping
+        for a timeseal client, whose timeseal answers it), None if it is not answered within
+        ``timeout`` seconds. Only the caller waits: the session goes on meanwhile."""
         future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
-        self._ping_waiters.append(future)
         sent = time.perf_counter()
-        self.send_raw(DO_TIMING_MARK)
+        if self.timeseal:
+
+            def pong(stamp: int) -> None:
+                if not future.done():
+                    future.set_result(time.perf_counter())
+
+            self.send_raw(self.timeseal_ping(pong))
+        else:
+            self._ping_waiters.append(future)
+            self.send_raw(DO_TIMING_MARK)
         try:
             answered = await asyncio.wait_for(future, timeout)
         except TimeoutError:

@@ -23,7 +23,7 @@ import contextlib
 import functools
 import threading
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
@@ -50,6 +50,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    func,
     insert,
     make_url,
     or_,
@@ -62,21 +63,32 @@ from sqlalchemy.pool import StaticPool
 
 from icswire.protocol.codes import ResultStatus
 from icswire.server.core.names import NAME_MAX, name_error, name_key
-from icswire.server.core.ratings import RATING_TYPES, Glicko
+from icswire.server.core.ratings import PROVISIONAL_GAMES, RATING_TYPES, Glicko
 from icswire.server.core.records import GameRecord, RatingChange, RatingRecord
 
 __all__ = [
     "DEFAULT_DATABASE",
+    "PERSONAL_LISTS",
+    "SERVER_LISTS",
     "SQLITE_FILE",
     "Account",
+    "Ban",
+    "NewsItem",
     "Store",
     "StoreUnavailable",
+    "StoredMessage",
     "UnknownUser",
     "UserExists",
+    "admins",
+    "bans",
     "database_url",
     "metadata",
+    "news",
+    "server_lists",
     "user_aliases",
     "user_channels",
+    "user_lists",
+    "user_messages",
     "user_notify",
     "user_settings",
     "users",
@@ -164,6 +176,53 @@ user_notify = Table(
 )
 """Who is on each user's notify list: the name as added, unique whatever its case."""
 
+PERSONAL_LISTS = ("censor", "gnotify", "noplay")
+"""The personal lists of names kept in :data:`user_lists` (FICS's ``addlist``); the notify
+list and the channels have their own tables."""
+
+user_lists = Table(
+    "user_lists",
+    metadata,
+    _user_id_column(),
+    Column("list", String(16), nullable=False),
+    Column("name", String(NAME_MAX), nullable=False),
+    Column("name_key", String(NAME_MAX), nullable=False),
+    PrimaryKeyConstraint("user_id", "list", "name_key"),
+)
+"""Who is on each user's censor, gnotify and noplay list: the name as added."""
+
+SERVER_LISTS = ("td",)
+"""The server's own lists of registered users kept in :data:`server_lists`: ``td``, the
+tournament directors' programs that may ``qtell``."""
+
+server_lists = Table(
+    "server_lists",
+    metadata,
+    Column("list", String(16), nullable=False),
+    _user_id_column(),
+    PrimaryKeyConstraint("list", "user_id"),
+)
+"""Who is on each of the server's lists (:data:`SERVER_LISTS`), set from the shell."""
+
+user_messages = Table(
+    "user_messages",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column(
+        "user_id",
+        Integer,
+        ForeignKey("users.id", ondelete="CASCADE"),
+        nullable=False,
+        index=True,
+    ),
+    Column("sender", String(NAME_MAX), nullable=False),
+    Column("sender_key", String(NAME_MAX), nullable=False),
+    Column("sent", UTCDateTime, nullable=False),
+    Column("text", Text, nullable=False),
+    Column("unread", Boolean, nullable=False),
+)
+"""Messages (FICS's ``message``) to a registered user, in the order they were sent."""
+
 user_aliases = Table(
     "user_aliases",
     metadata,
@@ -172,6 +231,34 @@ user_aliases = Table(
     Column("expansion", Text, nullable=False),
     PrimaryKeyConstraint("user_id", "alias"),
 )
+
+admins = Table(
+    "admins",
+    metadata,
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+)
+"""The accounts with the administrator flag (``icswire user admin``, ``asetadmin``)."""
+
+bans = Table(
+    "bans",
+    metadata,
+    Column("name_key", String(NAME_MAX), primary_key=True),
+    Column("name", String(NAME_MAX), nullable=False),
+    Column("banned_by", String(NAME_MAX), nullable=False),
+    Column("created", UTCDateTime, nullable=False),
+)
+"""Names that may not log in (``+ban``), registered or not, whatever their case."""
+
+news = Table(
+    "news",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("title", Text, nullable=False),
+    Column("body", Text, nullable=False),
+    Column("author", String(NAME_MAX), nullable=False),
+    Column("posted", UTCDateTime, nullable=False),
+)
+"""The server's news items (``cnewsi``): a title, and a text of lines joined by newlines."""
 
 
 class UnknownUser(LookupError):
@@ -222,6 +309,42 @@ class Account:
     notify: tuple[str, ...]
     """Sorted case-insensitively."""
     aliases: dict[str, str]
+    admin: bool = False
+    """Whether the account has the administrator flag."""
+    lists: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """The :data:`PERSONAL_LISTS` that are not empty, each sorted case-insensitively."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ban:
+    """A name on the ban list: who put it there, and when."""
+
+    name: str
+    banned_by: str
+    created: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class NewsItem:
+    """One news item: its number, title, text lines, author and date."""
+
+    id: int
+    title: str
+    lines: tuple[str, ...]
+    author: str
+    posted: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class StoredMessage:
+    """One message to a user: ``number`` is its place in the user's list (from 1)."""
+
+    id: int
+    number: int
+    sender: str
+    sent: datetime
+    text: str
+    unread: bool
 
 
 def _normalize_url(url: str) -> str:
@@ -450,6 +573,14 @@ class Store:
                     user_aliases.c.user_id == uid
                 )
             )
+            admin = conn.scalar(select(admins.c.user_id).where(admins.c.user_id == uid))
+            listed: dict[str, list[tuple[str, str]]] = {}
+            for which, member, key in conn.execute(
+                select(user_lists.c.list, user_lists.c.name, user_lists.c.name_key).where(
+                    user_lists.c.user_id == uid
+                )
+            ):
+                listed.setdefault(str(which), []).append((str(key), str(member)))
             return Account(
                 uid=int(uid),
                 name=str(row.name),
@@ -457,7 +588,130 @@ class Store:
                 channels=tuple(int(c) for c in channels),
                 notify=tuple(str(n) for n, _ in sorted(notify, key=lambda r: str(r.name_key))),
                 aliases={str(a): str(e) for a, e in aliases},
+                admin=admin is not None,
+                lists={k: tuple(m for _, m in sorted(v)) for k, v in sorted(listed.items())},
             )
+
+    # -- administrators, bans and news ------------------------------------------------------
+
+    def set_admin(self, name: str, admin: bool) -> bool:
+        """Give ``name`` the administrator flag or take it away; False when it already was
+        so. UnknownUser for a name that is not registered."""
+        with self._begin() as conn:
+            uid = self._user_id(conn, name)
+            found = conn.scalar(select(admins.c.user_id).where(admins.c.user_id == uid))
+            if (found is not None) == admin:
+                return False
+            if admin:
+                conn.execute(insert(admins).values(user_id=uid))
+            else:
+                conn.execute(delete(admins).where(admins.c.user_id == uid))
+            return True
+
+    def list_admins(self) -> list[str]:
+        """The names of the administrators, sorted case-insensitively."""
+        with self._begin() as conn:
+            names = conn.scalars(
+                select(users.c.name).join(admins, admins.c.user_id == users.c.id)
+            ).all()
+        return sorted((str(name) for name in names), key=name_key)
+
+    def ban(self, name: str, banned_by: str) -> bool:
+        """Put ``name`` on the ban list; False when it already was there. ValueError if it
+        is not a valid name."""
+        reason = name_error(name)
+        if reason is not None:
+            raise ValueError(f"invalid name {name!r}: {reason}")
+        try:
+            with self._begin() as conn:
+                if conn.scalar(select(bans.c.name).where(bans.c.name_key == name_key(name))):
+                    return False
+                conn.execute(
+                    insert(bans).values(
+                        name_key=name_key(name),
+                        name=name,
+                        banned_by=banned_by,
+                        created=datetime.now(UTC),
+                    )
+                )
+        except IntegrityError:  # banned by another admin in the meantime
+            return False
+        return True
+
+    def unban(self, name: str) -> bool:
+        """Take ``name`` off the ban list; False when it was not there."""
+        with self._begin() as conn:
+            result = conn.execute(delete(bans).where(bans.c.name_key == name_key(name)))
+            return result.rowcount > 0
+
+    def is_banned(self, name: str) -> bool:
+        with self._begin() as conn:
+            found = conn.scalar(select(bans.c.name).where(bans.c.name_key == name_key(name)))
+        return found is not None
+
+    def list_bans(self) -> list[Ban]:
+        """The ban list, sorted by name case-insensitively."""
+        with self._begin() as conn:
+            rows = conn.execute(select(bans).order_by(bans.c.name_key)).all()
+        return [Ban(str(row.name), str(row.banned_by), row.created) for row in rows]
+
+    def add_news(self, title: str, author: str) -> int:
+        """Post a news item with ``title`` (and no text yet); its number."""
+        if not title.strip():
+            raise ValueError("a news item needs a title")
+        with self._begin() as conn:
+            number = conn.scalar(
+                insert(news)
+                .values(title=title, body="", author=author, posted=datetime.now(UTC))
+                .returning(news.c.id)
+            )
+        assert number is not None
+        return int(number)
+
+    def news_items(self, limit: int | None = None) -> list[NewsItem]:
+        """The last ``limit`` news items (every one with None), newest first."""
+        query = select(news).order_by(news.c.id.desc()).limit(limit)
+        with self._begin() as conn:
+            rows = conn.execute(query).all()
+        return [_news_item(row) for row in rows]
+
+    def news_count(self) -> int:
+        with self._begin() as conn:
+            return int(conn.scalar(select(func.count()).select_from(news)) or 0)
+
+    def news_item(self, number: int) -> NewsItem | None:
+        with self._begin() as conn:
+            row = conn.execute(select(news).where(news.c.id == number)).one_or_none()
+        return None if row is None else _news_item(row)
+
+    def edit_news(
+        self, number: int, title: str | None = None, line: str | None = None, clear: bool = False
+    ) -> bool:
+        """Change news item ``number``: a new ``title``, its text cleared, ``line`` added to
+        its text. False when there is no such item."""
+        with self._begin() as conn:
+            row = conn.execute(
+                select(news.c.body).where(news.c.id == number).with_for_update()
+            ).one_or_none()
+            if row is None:
+                return False
+            values: dict[str, str] = {}
+            if title is not None:
+                values["title"] = title
+            body = "" if clear else str(row.body)
+            if line is not None:
+                body = f"{body}\n{line}" if body else line
+            if clear or line is not None:
+                values["body"] = body
+            if values:
+                conn.execute(update(news).where(news.c.id == number).values(values))
+            return True
+
+    def remove_news(self, number: int) -> bool:
+        """Delete news item ``number``; False when there is none."""
+        with self._begin() as conn:
+            result = conn.execute(delete(news).where(news.c.id == number))
+            return result.rowcount > 0
 
     # -- what a session saves -------------------------------------------------------------
 
@@ -551,6 +805,148 @@ class Store:
             )
             return result.rowcount > 0
 
+    def add_to_list(self, name: str, which: str, other: str) -> bool:
+        """Put ``other`` on the personal list ``which`` (:data:`PERSONAL_LISTS`) of
+        ``name``; False when it already was there. ValueError for another list or an
+        invalid name."""
+        _check_list(which)
+        reason = name_error(other)
+        if reason is not None:
+            raise ValueError(f"invalid name {other!r}: {reason}")
+        with self._begin() as conn:
+            uid = self._user_id(conn, name)
+            where = (
+                user_lists.c.user_id == uid,
+                user_lists.c.list == which,
+                user_lists.c.name_key == name_key(other),
+            )
+            if conn.scalar(select(user_lists.c.name).where(*where)) is not None:
+                return False
+            conn.execute(
+                insert(user_lists).values(
+                    user_id=uid, list=which, name=other, name_key=name_key(other)
+                )
+            )
+            return True
+
+    def remove_from_list(self, name: str, which: str, other: str) -> bool:
+        """Take ``other`` (any case) off the list ``which`` of ``name``; False if not there."""
+        _check_list(which)
+        with self._begin() as conn:
+            uid = self._user_id(conn, name)
+            result = conn.execute(
+                delete(user_lists).where(
+                    user_lists.c.user_id == uid,
+                    user_lists.c.list == which,
+                    user_lists.c.name_key == name_key(other),
+                )
+            )
+            return result.rowcount > 0
+
+    def set_on_server_list(self, which: str, name: str, on: bool) -> bool:
+        """Put the registered ``name`` on the server's list ``which`` (or off it with
+        ``on`` False); False when that changed nothing."""
+        if which not in SERVER_LISTS:
+            raise ValueError(f"unknown list {which!r}; one of {SERVER_LISTS}")
+        with self._begin() as conn:
+            uid = self._user_id(conn, name)
+            where = (server_lists.c.list == which, server_lists.c.user_id == uid)
+            found = conn.scalar(select(server_lists.c.user_id).where(*where)) is not None
+            if found == on:
+                return False
+            if on:
+                conn.execute(insert(server_lists).values(list=which, user_id=uid))
+            else:
+                conn.execute(delete(server_lists).where(*where))
+            return True
+
+    def server_list(self, which: str) -> list[str]:
+        """The names on the server's list ``which``, sorted case-insensitively."""
+        with self._begin() as conn:
+            names = conn.scalars(
+                select(users.c.name)
+                .join(server_lists, server_lists.c.user_id == users.c.id)
+                .where(server_lists.c.list == which)
+            )
+            return sorted((str(n) for n in names), key=name_key)
+
+    # -- messages ---------------------------------------------------------------------------
+
+    def message_target(self, name: str, sender: str) -> tuple[str, bool] | None:
+        """Whom a message to ``name`` goes to: the registered name and whether its censor
+        list holds ``sender``; None when ``name`` is not registered."""
+        with self._begin() as conn:
+            row = conn.execute(
+                select(users.c.id, users.c.name).where(users.c.name_key == name_key(name))
+            ).one_or_none()
+            if row is None:
+                return None
+            censored = conn.scalar(
+                select(user_lists.c.name).where(
+                    user_lists.c.user_id == row.id,
+                    user_lists.c.list == "censor",
+                    user_lists.c.name_key == name_key(sender),
+                )
+            )
+        return str(row.name), censored is not None
+
+    def send_message(self, sender: str, receiver: str, text: str, sent: datetime) -> None:
+        """Keep a message from ``sender`` to the registered ``receiver`` (unread)."""
+        with self._begin() as conn:
+            uid = self._user_id(conn, receiver)
+            conn.execute(
+                insert(user_messages).values(
+                    user_id=uid,
+                    sender=sender,
+                    sender_key=name_key(sender),
+                    sent=sent,
+                    text=text,
+                    unread=True,
+                )
+            )
+
+    def messages(self, name: str) -> list[StoredMessage]:
+        """Every message to ``name``, oldest first, numbered from 1 (none when ``name`` is
+        not registered)."""
+        with self._begin() as conn:
+            rows = conn.execute(
+                select(user_messages)
+                .join(users, users.c.id == user_messages.c.user_id)
+                .where(users.c.name_key == name_key(name))
+                .order_by(user_messages.c.id)
+            ).all()
+        return [
+            StoredMessage(
+                int(row.id), number, str(row.sender), row.sent, str(row.text), bool(row.unread)
+            )
+            for number, row in enumerate(rows, start=1)
+        ]
+
+    def messages_sent(self, sender: str, receiver: str) -> list[StoredMessage]:
+        """The messages ``sender`` left ``receiver`` that are still kept, numbered as in the
+        receiver's list."""
+        return [m for m in self.messages(receiver) if name_key(m.sender) == name_key(sender)]
+
+    def mark_messages_read(self, name: str, ids: Sequence[int]) -> None:
+        """The messages ``ids`` of ``name`` have been read."""
+        with self._begin() as conn:
+            uid = self._user_id(conn, name)
+            conn.execute(
+                update(user_messages)
+                .where(user_messages.c.user_id == uid, user_messages.c.id.in_(list(ids)))
+                .values(unread=False)
+            )
+
+    def clear_messages(self, name: str, ids: Sequence[int]) -> None:
+        """Delete the messages ``ids`` of ``name``."""
+        with self._begin() as conn:
+            uid = self._user_id(conn, name)
+            conn.execute(
+                delete(user_messages).where(
+                    user_messages.c.user_id == uid, user_messages.c.id.in_(list(ids))
+                )
+            )
+
     # -- games ------------------------------------------------------------------------------
 
     def start_game(self, record: GameRecord, resumes: int | None = None) -> int:
@@ -619,6 +1015,28 @@ class Store:
             "times": _join_ints(times),
             "white_clock": white_clock,
             "black_clock": black_clock,
+            "updated": datetime.now(UTC),
+        }
+        with self._begin() as conn:
+            result = conn.execute(update(games).where(games.c.id == game_id).values(values))
+            if result.rowcount == 0:
+                raise UnknownGame(game_id)
+
+    def seat_players(
+        self, game_id: int, white: str, black: str, white_rating: int, black_rating: int
+    ) -> None:
+        """Who plays which colour in game ``game_id`` (after ``switch``, FICS help
+        ``switch``); setting the same again changes nothing.
+
+        Raises :class:`UnknownGame` when there is no game ``game_id``.
+        """
+        values = {
+            "white": white,
+            "white_key": name_key(white),
+            "black": black,
+            "black_key": name_key(black),
+            "white_rating": white_rating,
+            "black_rating": black_rating,
             "updated": datetime.now(UTC),
         }
         with self._begin() as conn:
@@ -731,9 +1149,10 @@ class Store:
         return None if row is None else _game_record(row)
 
     def history(self, name: str, limit: int = 10) -> list[GameRecord]:
-        """The last ``limit`` finished games of ``name`` (won, drawn or aborted), newest last.
+        """The last ``limit`` finished games of ``name`` (won or drawn), newest last.
 
-        Adjourned games are not history (see :meth:`adjourned`).
+        Adjourned games are not history (see :meth:`adjourned`), nor are aborted ones
+        (FICS's history lists neither).
         """
         key = name_key(name)
         query = (
@@ -884,6 +1303,108 @@ class Store:
             conn.execute(
                 insert(ratings).values(user_id=uid, rating_type=record.rating_type, **values)
             )
+        if record.games >= PROVISIONAL_GAMES:
+            Store._write_best(conn, uid, record.rating_type, round(record.glicko.rating))
+
+    @staticmethod
+    def _write_best(conn: Connection, uid: int, rating_type: str, rating: int) -> None:
+        """Keep ``rating`` as the best of an established rating when it beats the best so
+        far (FICS shows the best only once a rating is established)."""
+        where = (best_ratings.c.user_id == uid, best_ratings.c.rating_type == rating_type)
+        best = conn.scalar(select(best_ratings.c.best).where(*where))
+        now = datetime.now(UTC)
+        if best is None:
+            conn.execute(
+                insert(best_ratings).values(
+                    user_id=uid, rating_type=rating_type, best=rating, achieved=now
+                )
+            )
+        elif rating > int(best):
+            conn.execute(update(best_ratings).where(*where).values(best=rating, achieved=now))
+
+    def best_ratings(self, name: str) -> dict[str, tuple[int, datetime]]:
+        """The best established rating of ``name`` per rating type, with when it was made."""
+        with self._begin() as conn:
+            rows = conn.execute(
+                select(best_ratings.c.rating_type, best_ratings.c.best, best_ratings.c.achieved)
+                .select_from(best_ratings.join(users, users.c.id == best_ratings.c.user_id))
+                .where(users.c.name_key == name_key(name))
+            ).all()
+        return {str(row.rating_type): (int(row.best), row.achieved) for row in rows}
+
+    def ranking(self, rating_type: str) -> list[tuple[str, int, int]]:
+        """Every registered player with a ``rating_type`` rating: (name, rating, games),
+        best first (ties by name), as ``best`` and ``rank`` list them."""
+        _check_rating_type(rating_type)
+        with self._begin() as conn:
+            rows = conn.execute(
+                select(users.c.name, users.c.name_key, ratings.c.rating, ratings.c.games)
+                .select_from(ratings.join(users, users.c.id == ratings.c.user_id))
+                .where(ratings.c.rating_type == rating_type, ratings.c.games > 0)
+            ).all()
+        ranked = sorted(rows, key=lambda row: (-round(row.rating), str(row.name_key)))
+        return [(str(row.name), round(row.rating), int(row.games)) for row in ranked]
+
+    # -- presence ---------------------------------------------------------------------------
+
+    def save_logout(self, name: str, when: datetime) -> None:
+        """Keep when ``name`` last disconnected (``finger`` of a player not logged in)."""
+        with self._begin() as conn:
+            uid = self._user_id(conn, name)
+            where = user_presence.c.user_id == uid
+            result = conn.execute(update(user_presence).where(where).values(last_logout=when))
+            if result.rowcount == 0:
+                conn.execute(insert(user_presence).values(user_id=uid, last_logout=when))
+
+    def last_logout(self, name: str) -> datetime | None:
+        """When ``name`` last disconnected; None if never (or not registered)."""
+        with self._begin() as conn:
+            found = conn.scalar(
+                select(user_presence.c.last_logout)
+                .select_from(user_presence.join(users, users.c.id == user_presence.c.user_id))
+                .where(users.c.name_key == name_key(name))
+            )
+        return found if isinstance(found, datetime) else None
+
+    # -- journals ---------------------------------------------------------------------------
+
+    def journal(self, name: str) -> list[tuple[str, GameRecord]]:
+        """The games saved in the journal of ``name``: (slot letter, game), by slot."""
+        with self._begin() as conn:
+            rows = conn.execute(
+                select(journal_games.c.slot, games)
+                .select_from(
+                    journal_games.join(users, users.c.id == journal_games.c.user_id).join(
+                        games, games.c.id == journal_games.c.game_id
+                    )
+                )
+                .where(users.c.name_key == name_key(name))
+                .order_by(journal_games.c.slot)
+            ).all()
+        return [(str(row.slot), _game_record(row)) for row in rows]
+
+    def journal_save(self, name: str, slot: str, game_id: int) -> None:
+        """Put the stored game ``game_id`` in journal slot ``slot`` (a-z) of ``name``,
+        replacing what the slot held."""
+        if len(slot) != 1 or not "a" <= slot <= "z":
+            raise ValueError(f"a journal slot is a letter a-z, not {slot!r}")
+        with self._begin() as conn:
+            uid = self._user_id(conn, name)
+            where = (journal_games.c.user_id == uid, journal_games.c.slot == slot)
+            result = conn.execute(update(journal_games).where(*where).values(game_id=game_id))
+            if result.rowcount == 0:
+                conn.execute(insert(journal_games).values(user_id=uid, slot=slot, game_id=game_id))
+
+    def journal_kill(self, name: str, slot: str) -> bool:
+        """Empty journal slot ``slot`` of ``name``; False when it held nothing."""
+        with self._begin() as conn:
+            uid = self._user_id(conn, name)
+            result = conn.execute(
+                delete(journal_games).where(
+                    journal_games.c.user_id == uid, journal_games.c.slot == slot
+                )
+            )
+            return result.rowcount > 0
 
 
 class UnknownGame(LookupError):
@@ -897,7 +1418,7 @@ class UnknownGame(LookupError):
 ADJOURNED_BY_SHUTDOWN = 2
 """The DG_GAMELIST_ITEM mode of status 2 (adjourned) for "Game adjourned by system shutdown"."""
 
-_FINISHED = (ResultStatus.WIN, ResultStatus.DRAW, ResultStatus.ABORTED)
+_FINISHED = (ResultStatus.WIN, ResultStatus.DRAW)
 
 games = Table(
     "games",
@@ -953,6 +1474,37 @@ ratings = Table(
 )
 """Each registered user's Glicko-2 rating per rating type (a name in RATING_TYPES)."""
 
+best_ratings = Table(
+    "best_ratings",
+    metadata,
+    _user_id_column(),
+    Column("rating_type", String(32), nullable=False),
+    Column("best", Integer, nullable=False),
+    Column("achieved", UTCDateTime, nullable=False),
+    PrimaryKeyConstraint("user_id", "rating_type"),
+)
+"""The highest established rating of each user per rating type and when it was reached
+(``finger``'s best column)."""
+
+user_presence = Table(
+    "user_presence",
+    metadata,
+    _user_id_column(),
+    Column("last_logout", UTCDateTime, nullable=False),
+    PrimaryKeyConstraint("user_id"),
+)
+"""When each registered user last disconnected (``finger``: "Last disconnected")."""
+
+journal_games = Table(
+    "journal_games",
+    metadata,
+    _user_id_column(),
+    Column("slot", String(1), nullable=False),
+    Column("game_id", Integer, ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+    PrimaryKeyConstraint("user_id", "slot"),
+)
+"""Each registered user's journal (``jsave``, ``journal``): a stored game per slot a-z."""
+
 _RATING_VALUES = (
     ratings.c.rating,
     ratings.c.deviation,
@@ -1003,6 +1555,22 @@ def _game_record(row: Row[*tuple[Any, ...]]) -> GameRecord:
     )
 
 
+def _news_item(row: Row[*tuple[Any, ...]]) -> NewsItem:
+    body = str(row.body)
+    return NewsItem(
+        id=int(row.id),
+        title=str(row.title),
+        lines=tuple(body.split("\n")) if body else (),
+        author=str(row.author),
+        posted=row.posted,
+    )
+
+
+def _check_list(which: str) -> None:
+    if which not in PERSONAL_LISTS:
+        raise ValueError(f"unknown list {which!r}; one of {PERSONAL_LISTS}")
+
+
 def _check_rating_type(rating_type: str) -> None:
     if rating_type not in RATING_TYPES:
         raise ValueError(f"unknown rating type {rating_type!r}; one of {RATING_TYPES}")
@@ -1027,6 +1595,9 @@ def _rating_record(name: str, rating_type: str, row: Row[*tuple[Any, ...]]) -> R
 __all__ += [
     "ADJOURNED_BY_SHUTDOWN",
     "UnknownGame",
+    "best_ratings",
     "games",
+    "journal_games",
     "ratings",
+    "user_presence",
 ]

@@ -68,3 +68,25 @@ def kind_text(rating_type: str, rated: bool, initial: int, increment: int) -> st
     """``[ bu  3   0]``: private flag, type letter, rated letter, the time control."""
     letter = TYPE_LETTER.get(rating_type, "n") if initial or increment else "u"
     return f"[ {letter}{'r' if rated else 'u'}{initial:3d} {increment:3d}]"
+
+
+#: The type letter of ICC's ``history`` (ICC's help history; a wild shows its number).
+ICC_HISTORY_LETTER = {
+    "Blitz": "b",
+    "Bullet": "B",
+    "Standard": "s",
+    "Bughouse": "d",
+    "Crazyhouse": "z",
+    "Losers": "L",
+    "5-minute": "f",
+    "45-minute": "J",
+    "3-minute": "M",
+    "1-minute": "o",
+    "Chess960": "K",
+}
+
+
+def icc_history_kind(rating_type: str, wild: int, rated: bool, initial: int, increment: int) -> str:
+    """ICC's ``[ bu  2  12]``: the type letter (or wild number), rated letter, time."""
+    kind = str(wild) if wild and rating_type == "Wild" else ICC_HISTORY_LETTER.get(rating_type, "w")
+    return f"[{kind + ('r' if rated else 'u'):>3}{initial:3d} {increment:3d}]"

@@ -36,8 +36,8 @@ class Variable:
     help: str = ""
     #: The values a text variable may take (any, when empty); matched without case.
     words: tuple[str, ...] = ()
-    #: What ``set`` answers when a boolean is turned on and off (FICS's own words), else
-    #: ``name set to value.``
+    #: What ``set`` answers when a boolean is turned on and off, or a text set (``{value}``
+    #: stands for it) and cleared (FICS's own words), else ``name set to value.``
     on_text: str = ""
     off_text: str = ""
 
@@ -128,35 +128,100 @@ VARIABLES = VariableTable(
             "You are now open to receive match requests.",
             "You are no longer receiving match requests.",
         ),
-        Variable("shout", "bool", 1, help="hear shouts"),
-        Variable("sshout", "bool", 1, help="hear sshouts"),
-        Variable("tell", "bool", 1, help="hear tells from unregistered players"),
-        _flag(
-            "pin",
-            0,
-            "hear arrivals and departures",
-            "You will now hear logins/logouts.",
-            "You will not hear logins/logouts.",
+        # the talk variables (FICS's variable.c words)
+        Variable(
+            "shout",
+            "bool",
+            1,
+            help="hear shouts",
+            on_text="You will now hear shouts.",
+            off_text="You will not hear shouts.",
         ),
-        _flag(
-            "gin",
+        Variable("sshout", "bool", 1, help="hear sshouts"),
+        Variable(
+            "cshout",
+            "bool",
+            1,
+            help="hear c-shouts",
+            on_text="You will now hear cshouts.",
+            off_text="You will not hear cshouts.",
+        ),
+        Variable(
+            "tell",
+            "bool",
+            1,
+            help="hear tells from unregistered players",
+            on_text="You will now hear tells from unregistered users.",
+            off_text="You will not hear tells from unregistered users.",
+        ),
+        Variable(
+            "ctell",
+            "bool",
+            1,
+            help="hear channel tells from unregistered players",
+            on_text="You will now hear channel tells from unregistered users.",
+            off_text="You will not hear channel tells from unregistered users.",
+        ),
+        Variable(
+            "chanoff",
+            "bool",
             0,
-            "hear games start and end",
-            "You will now hear game results.",
-            "You will not hear game results.",
+            help="hear no channel tells at all",
+            on_text="You will not hear channel tells.",
+            off_text="You will now hear channel tells.",
+        ),
+        Variable(
+            "silence",
+            "bool",
+            0,
+            help="no shouts and channel tells while playing",
+            on_text="You will now play games in silence.",
+            off_text="You will not play games in silence.",
+        ),
+        Variable(
+            "busy",
+            "str",
+            "",
+            help="what those who tell you are told you are doing",
+            on_text='Your "busy" string was set to " {value}"',
+            off_text='Your "busy" string was cleared.',
+        ),
+        Variable(
+            "pin",
+            "bool",
+            0,
+            help="hear arrivals and departures",
+            on_text="You will now hear logins/logouts.",
+            off_text="You will not hear logins/logouts.",
+        ),
+        Variable(
+            "gin",
+            "bool",
+            0,
+            help="hear games start and end",
+            on_text="You will now hear game results.",
+            off_text="You will not hear game results.",
         ),
         Variable("availinfo", "bool", 0, help="hear who is available for matches"),
         Variable("availmin", "int", 0, low=0, high=9999, help="availinfo: lowest rating"),
         Variable("availmax", "int", 0, low=0, high=9999, help="availinfo: highest (0 any)"),
-        _flag(
+        Variable(
             "seek",
+            "bool",
             1,
-            "see seek ads",
-            "You will now see seek ads.",
-            "You will not see seek ads.",
+            help="see seek ads",
+            on_text="You will now see seek ads.",
+            off_text="You will not see seek ads.",
         ),
         _flag("showownseek", 0, "see your own seeks in sought and <s> lines"),
-        Variable("kibitz", "bool", 1, help="hear kibitzes and whispers"),
+        Variable(
+            "kibitz",
+            "bool",
+            1,
+            help="hear kibitzes and whispers",
+            on_text="You will now hear kibitzes.",
+            off_text="You will not hear kibitzes.",
+        ),
         Variable("width", "int", 79, low=32, high=240, help="wrap text at this column"),
         Variable("height", "int", 24, low=5, high=240, help="lines per page"),
         Variable("level1", "int", 0, low=0, high=15, help="level 1 output (bits 1 2 4 8)"),

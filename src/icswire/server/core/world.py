@@ -22,6 +22,7 @@ from icswire.protocol import ivars
 from icswire.protocol.datagrams import DG, RATING_DGS, Rating
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.alerts import BELL, name_for
+from icswire.server.core.listening import Listening
 from icswire.server.core.names import name_key
 from icswire.server.core.render import (
     Batch,
@@ -79,7 +80,7 @@ ARRIVAL_RATINGS: tuple[str | None, ...] = (
 _AVAILABLE_RATINGS = (("Blitz", "Blitz"), ("Std", "Standard"), ("Wild", "Wild"))
 
 
-def _ratstr(player: Session, rating_type: str) -> str:
+def ratstr(player: Session, rating_type: str) -> str:
     """FICS's ``ratstrii``: ``%4d``, ``----`` registered without one, ``++++`` a guest."""
     rating = player.ratings.get(rating_type, (0, 0))[0] if player.registered else 0
     if rating:
@@ -109,6 +110,8 @@ class World:
     def __init__(self) -> None:
         self.online: dict[str, Session] = {}
         self.channels: dict[int, set[Session]] = {}
+        #: Who has which DG and presence switch on, and who notifies of whom.
+        self.listening = Listening()
         self.uids: dict[str, int] = {}
 
     # -- who ---------------------------------------------------------------------------
@@ -168,37 +171,48 @@ class World:
         sees = self._sees_shouts(session) if shouts else None
         for channel in session.channels:
             self.channels.setdefault(channel, set()).add(session)
-        for other in self.online.values():
-            if other is session:
-                continue
-            on = other.level2
-            if DG.PLAYER_ARRIVED in on:
-                batch.add(other, arrived)
-            if DG.PLAYER_ARRIVED_SIMPLE in on:
-                batch.add(other, simple)
-            if other.variables["pin"]:
-                batch.add(other, pin)
-            if other.ivariables["pin"]:
-                batch.add(other, pin_line)
-            if key in other.notify:
-                batch.add(other, BELL)
-                batch.add(other, self._notify_arrival(session, other))
-            elif self._notified_by(session, other):
-                batch.add(other, BELL)
-                batch.add(other, lines(self._unlisted(session, other, "arrived")))
-            if sees is not None and DG.SEES_SHOUTS in on:
-                batch.add(other, sees)
-            shared = session.channels & other.channels
-            if not shared:
-                continue
-            if DG.CHANNELS_SHARED in on:  # it replaces the channel-by-channel form
-                batch.add(other, self._channels_shared(session, sorted(shared)))
-            elif DG.PEOPLE_IN_MY_CHANNEL in on:
-                for channel in sorted(shared):
+        listening = self.listening
+        listening.refresh(session)
+        me = {session}
+        batch.add_all(listening.with_dg(DG.PLAYER_ARRIVED) - me, arrived)
+        batch.add_all(listening.with_dg(DG.PLAYER_ARRIVED_SIMPLE) - me, simple)
+        batch.add_all(listening.with_variable("pin") - me, pin)
+        batch.add_all(listening.with_ivariable("pin") - me, pin_line)
+        for other in listening.notifying(key) - me:
+            batch.add(other, BELL)
+            batch.add(other, self._notify_arrival(session, other))
+        for other in self._notified_by(session):
+            batch.add(other, BELL)
+            batch.add(other, lines(self._unlisted(session, other, "arrived")))
+        if sees is not None:
+            batch.add_all(listening.with_dg(DG.SEES_SHOUTS) - me, sees)
+        for other in self._channel_listeners(session):
+            shared = sorted(session.channels & other.channels)
+            if DG.CHANNELS_SHARED in other.level2:  # it replaces the channel-by-channel form
+                batch.add(other, self._channels_shared(session, shared))
+            else:
+                for channel in shared:
                     batch.add(other, Datagram(dg.PeopleInMyChannel(channel, session.name, True)))
         for number in sorted(session.level2):
             self.send_lists(batch, session, number, at_login=True)
         batch.flush()
+
+    def _channel_listeners(self, session: Session) -> set[Session]:
+        """Others in a channel of ``session`` with DG_CHANNELS_SHARED (46) or
+        DG_PEOPLE_IN_MY_CHANNEL (27) on: from the channels' members or from those
+        listeners, whichever is fewer."""
+        listeners = self.listening.with_dg(DG.CHANNELS_SHARED) | self.listening.with_dg(
+            DG.PEOPLE_IN_MY_CHANNEL
+        )
+        found: set[Session] = set()
+        for channel in session.channels:
+            members = self.channels.get(channel, set())
+            if len(members) <= len(listeners):
+                found.update(m for m in members if m in listeners)
+            else:
+                found.update(m for m in listeners if channel in m.channels)
+        found.discard(session)
+        return found
 
     def depart(self, session: Session) -> None:
         """``session`` is gone: tell the others (DG_PLAYER_LEFT, notify lists, channels)."""
@@ -214,24 +228,20 @@ class World:
             DG.NOTIFY_LEFT,
             dg.NotifyLeft(session.name),
         )
-        for other in self.online.values():
-            if DG.PLAYER_LEFT in other.level2:
-                batch.add(other, left)
-            if other.variables["pin"]:
-                batch.add(other, pin)
-            if other.ivariables["pin"]:
-                batch.add(other, pin_line)
-            if key in other.notify:
-                batch.add(other, BELL)
-                batch.add(other, notice)
-            elif self._notified_by(session, other):
-                batch.add(other, BELL)
-                batch.add(other, lines(self._unlisted(session, other, "departed")))
+        listening = self.listening
+        batch.add_all(listening.with_dg(DG.PLAYER_LEFT), left)
+        batch.add_all(listening.with_variable("pin"), pin)
+        batch.add_all(listening.with_ivariable("pin"), pin_line)
+        for other in listening.notifying(key):
+            batch.add(other, BELL)
+            batch.add(other, notice)
+        for other in self._notified_by(session):
+            batch.add(other, BELL)
+            batch.add(other, lines(self._unlisted(session, other, "departed")))
         for channel in sorted(session.channels):
             gone = Datagram(dg.PeopleInMyChannel(channel, session.name, False))
-            for member in self.channels.get(channel, ()):
-                if DG.PEOPLE_IN_MY_CHANNEL in member.level2:
-                    batch.add(member, gone)
+            members = self.channels.get(channel, set())
+            batch.add_all(members & self.listening.with_dg(DG.PEOPLE_IN_MY_CHANNEL), gone)
         batch.flush()
 
     def forget(self, session: Session) -> Session | None:
@@ -240,19 +250,25 @@ class World:
         if self.online.get(key) is not session:
             return None
         del self.online[key]
+        self.listening.drop(session)
         for channel in session.channels:
             self.channels.get(channel, set()).discard(session)
         return session
 
-    @staticmethod
-    def _notified_by(player: Session, receiver: Session) -> bool:
-        """FICS's ``notifiedby``: ``receiver`` hears of a registered ``player`` who has it
-        on his notify list though it does not have him on its own."""
-        return bool(
-            receiver.variables["notifiedby"]
-            and player.registered
-            and name_key(receiver.name) in player.notify
-        )
+    def _notified_by(self, player: Session) -> list[Session]:
+        """FICS's ``notifiedby``: those online on a registered ``player``'s notify list
+        who set ``notifiedby`` and do not have him on their own list."""
+        if not player.registered:
+            return []
+        listed = self.listening.notifying(name_key(player.name))
+        found = []
+        for key in player.notify:
+            other = self.online.get(key)
+            if other is None or other is player or other in listed:
+                continue
+            if other.variables["notifiedby"]:
+                found.append(other)
+        return found
 
     @staticmethod
     def _unlisted(player: Session, receiver: Session, verb: str) -> str:
@@ -309,26 +325,26 @@ class World:
         is open, ``set open``)."""
         if available:
             first = ", ".join(
-                f"{word} ({_ratstr(player, kind)})" for word, kind in _AVAILABLE_RATINGS
+                f"{word} ({ratstr(player, kind)})" for word, kind in _AVAILABLE_RATINGS
             )
             told: Lines = lines(
-                f"{player.display_name} {first}, Light({_ratstr(player, 'Bullet')}),"
-                f" Bug({_ratstr(player, 'Bughouse')})",
+                f"{player.display_name} {first}, Light({ratstr(player, 'Bullet')}),"
+                f" Bug({ratstr(player, 'Bughouse')})",
                 "  is now available for matches.",
             )
         else:
             told = lines(f"{player.display_name} is no longer available for matches.")
         busy = set(playing)
         blitz = player.ratings.get("Blitz", (0, 0))[0] if player.registered else 0
-        for other in self.others(player):
-            if other.variables["availinfo"] and other.variables["open"] and other not in busy:
+        for other in self.listening.with_variable("availinfo"):
+            if other is not player and other.variables["open"] and other not in busy:
                 low, high = other.variables["availmin"], other.variables["availmax"]
                 if low <= blitz and (not high or blitz <= high):  # set availmin/availmax
                     batch.add(other, told)
 
     def shouts_changed(self, player: Session, batch: Batch) -> None:
         """DG_SEES_SHOUTS (45): somebody changed their shout or sshout variable."""
-        batch.add_all(self.online.values(), self._sees_shouts(player))
+        batch.add_all(self.listening.with_dg(DG.SEES_SHOUTS), self._sees_shouts(player))
 
     # -- channels ----------------------------------------------------------------------
 
@@ -337,14 +353,17 @@ class World:
         members = self.channels.setdefault(channel, set())
         members.add(session)
         session.channels.add(channel)
-        for member in sorted(members, key=lambda s: s.name.lower()):
-            batch.add(session, Datagram(dg.PeopleInMyChannel(channel, member.name, True)))
+        listeners = self.listening.with_dg(DG.PEOPLE_IN_MY_CHANNEL)
+        if DG.PEOPLE_IN_MY_CHANNEL in session.level2:
+            for member in sorted(members, key=lambda s: s.name.lower()):
+                batch.add(session, Datagram(dg.PeopleInMyChannel(channel, member.name, True)))
         joined = Datagram(dg.PeopleInMyChannel(channel, session.name, True))
-        batch.add_all((m for m in members if m is not session), joined)
+        batch.add_all((members & listeners) - {session}, joined)
 
     def leave(self, session: Session, channel: int, batch: Batch) -> None:
         members = self.channels.get(channel, set())
-        batch.add_all(members, Datagram(dg.PeopleInMyChannel(channel, session.name, False)))
+        listeners = members & self.listening.with_dg(DG.PEOPLE_IN_MY_CHANNEL)
+        batch.add_all(listeners, Datagram(dg.PeopleInMyChannel(channel, session.name, False)))
         members.discard(session)
         session.channels.discard(channel)
 
@@ -379,7 +398,7 @@ class World:
                 if name_key(player.name) in session.notify:
                     add(session, self._arrived(player, DG.NOTIFY_ARRIVED))
         elif number == DG.MY_NOTIFY_LIST:
-            for name in sorted(session.notify):
+            for _, name in sorted(session.notify.items()):
                 add(session, Datagram(dg.MyNotifyList(name, True)))
         elif number == DG.CHANNELS_SHARED:
             for player in others():

@@ -1,9 +1,13 @@
 """The server's features: each a module (or a small package) with the commands and hooks
 of one family, installed on the core by the app with ``install(core)``.
 
-``accounts`` (login, accounts), ``info`` (who, finger, date, help, ping, quit),
-``settings`` (variables, aliases, set-2), ``chat`` (tells, shouts, channels, notify),
-``pairing`` (seeks, challenges, resuming), ``play`` (moves, clocks, offers, endings,
+``accounts`` (login, accounts), ``registration`` (password, register), ``admin``
+(administrators' commands), ``news``, ``info`` (date, ping, quit), ``help``, ``people``
+(who, finger, ratings, best, rank, uptime), ``journal`` (journal, jsave, jkill, liblist),
+``settings`` (variables, aliases, set-2), ``chat`` (tells, says, qtells, shouts),
+``lists`` (FICS's lists: channels, notify, censor, noplay, gnotify; znotify),
+``messages`` (messages kept for registered users), ``pairing`` (seeks, challenges,
+resuming), ``play`` (moves, clocks, offers, endings,
 ratings), ``watching`` (games, observe, follow, kibitz) and ``examine`` (examined and
 stored games).
 

@@ -22,7 +22,8 @@ dialogue has ``login_timeout`` seconds; ``login_tries`` wrong passwords close th
 connection; an address or an account with more than ``free_failures`` recent failures
 waits longer after each (:class:`~icswire.server.core.limits.Backoff`), and a password
 sent during the wait is refused unchecked. Guests cannot take the server's names or a
-command word (:func:`~icswire.server.core.names.is_reserved`, ``Registry.words``).
+command word (:func:`~icswire.server.core.names.is_reserved`, ``Registry.words``). A name
+on the ban list (``+ban``) is refused with DG_LOGIN_FAILED's code 12 and disconnected.
 """
 
 from __future__ import annotations
@@ -104,7 +105,7 @@ async def _password(core: Core, session: Session, account: Account, password: st
     if refusal is not None:
         _failed(session, LoginFailed.SOMETHING_WRONG, text=refusal)
         return False
-    if await asyncio.to_thread(core.store.check_password, account.name, password):
+    if await core.password_work(core.store.check_password, account.name, password):
         core.state(Backoff).forget(_account_key(account))
         return True
     failures, limits, now = core.state(Backoff), core.limits, time.monotonic()
@@ -163,9 +164,13 @@ async def _dialogue(core: Core, session: Session) -> Account | bool | None:
         try:
             await core.writes.settled(name)  # what it saved last time is stored
             account = await asyncio.to_thread(core.store.load, name)
+            banned = await asyncio.to_thread(core.store.is_banned, name)
         except StoreUnavailable:
             _say(session, NOT_ANSWERING, "")
             continue
+        if banned:
+            _failed(session, LoginFailed.BANNED)
+            return False
         if account is None and name_key(name) in core.world.online:
             _failed(session, LoginFailed.ALREADY_LOGGED_IN, name)
             continue
@@ -201,6 +206,7 @@ async def _dialogue(core: Core, session: Session) -> Account | bool | None:
             continue
         if right:
             session.name, session.registered = account.name, True
+            session.admin = account.admin
             session.ratings.update({kind: shown_rating(r) for kind, r in ratings.items()})
             return account
         tries -= 1
@@ -260,6 +266,8 @@ async def load_account(core: Core, session: Session, account: Account) -> None:
         else:
             session.variables[key] = parsed
     session.channels = set(account.channels)
-    session.notify = {name.lower() for name in account.notify}
+    session.notify = {name_key(name): name for name in account.notify}
+    for which, names in account.lists.items():
+        session.lists[which] = {name_key(name): name for name in names}
     session.aliases = dict(account.aliases)
     core.world.uids[name_key(account.name)] = account.uid

@@ -1,69 +1,233 @@
-"""Talking: ``tell`` (to a player or a channel), ``shout``, ``i``, ``sshout``; channels
-(``+channel``, ``-channel``, ``inchannel``) and the notify list (``+notify``,
-``-notify``)."""
+"""Talking: ``tell`` (to a player, a channel, ``.`` the last one told, ``,`` the last
+channel), ``xtell``, ``say``, ``qtell``, ``shout``, ``i``, ``sshout``, ``cshout``,
+``inchannel``.
+
+Who hears what follows the receiver's talk variables, FICS's way: ``tell`` and ``ctell``
+(tells and channel tells of unregistered players), ``chanoff`` (no channel tells),
+``shout``, ``sshout``, ``cshout``, ``silence`` (no shouts or channel tells while playing),
+and the censor list: a censored sender's tell is refused with ``NAME is censoring you.``,
+his channel tells and shouts simply do not reach. The one told learns more of the
+receiver in ``(told NAME, who ...)`` (FICS's talkproc.c): playing, examining, the
+``busy`` text and the idle time.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import asyncio
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from icswire.protocol import datagrams as dg
 from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
+from icswire.server.core.channels import CHANNELS
 from icswire.server.core.commands import first_word
 from icswire.server.core.hub import CommandSet, Context
-from icswire.server.core.names import check_name, name_key
+from icswire.server.core.names import name_key
 from icswire.server.core.numbers import parse_number
-from icswire.server.core.render import Datagram, TextOrDatagram
+from icswire.server.core.render import Batch, Datagram, Message, TextOrDatagram, lines
 
 if TYPE_CHECKING:
     from icswire.server.core.hub import Core
+    from icswire.server.core.session import Session
+    from icswire.server.core.tables import Table
 
 COMMANDS = CommandSet()
 command = COMMANDS.command
-CHANNELS = range(0, 256)
+#: Seconds of idleness after which ``(told NAME, who has been idle ...)`` says so.
+IDLE_NOTE = 180
+#: DG_PERSONAL_TELL's (and its echo's) types.
+SAY, TELL = 0, 1
 
 
-@command("tell", CN.CN_TELL, "tell <name|channel> <message>")
+@dataclass
+class Talk:
+    """Whom each user told last (``tell .``), in which channel (``tell ,``), and whom he
+    played last (``say`` after the game)."""
+
+    last_told: dict[Session, str] = field(default_factory=dict)
+    last_channel: dict[Session, int] = field(default_factory=dict)
+    last_opponent: dict[Session, str] = field(default_factory=dict)
+
+    def forget(self, session: Session) -> None:
+        self.last_told.pop(session, None)
+        self.last_channel.pop(session, None)
+        self.last_opponent.pop(session, None)
+
+
+def hms(seconds: int) -> str:
+    """FICS's ``hms_desc``: ``5 secs``, ``3 mins``, ``1 hr, 2 mins, 5 secs``."""
+
+    def unit(n: int, word: str) -> str:
+        return f"{n} {word}{'' if n == 1 else 's'}"
+
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    if not days and not hours:
+        return unit(minutes, "min") if minutes else unit(secs, "sec")
+    if not days:
+        return f"{unit(hours, 'hr')}, {unit(minutes, 'min')}, {unit(secs, 'sec')}"
+    return f"{unit(days, 'day')}, {unit(hours, 'hour')}, {unit(minutes, 'minute')}"
+
+
+def _note(ctx: Context, receiver: Session) -> str:
+    """What ``(told NAME...)`` adds about the receiver (FICS's ``tell``)."""
+    tables = ctx.core.tables
+    table = tables.seated(receiver)
+    if table is not None and table.examined:
+        return ", who is examining a game"
+    if table is not None and table is not tables.seated(ctx.session):
+        return ", who is playing"
+    idle = int(time.monotonic() - receiver.last_input)
+    busy = str(receiver.variables["busy"])
+    if busy:
+        return f", who {busy} (idle: {hms(idle)})"
+    if idle >= IDLE_NOTE:
+        return f", who has been idle {hms(idle)}"
+    return ""
+
+
+def _silenced(ctx: Context, receiver: Session) -> bool:
+    """``set silence 1``: no shouts or channel tells while playing."""
+    return bool(receiver.variables["silence"]) and receiver in ctx.core.play.by_player
+
+
+def personal_tell(ctx: Context, receiver: Session, text: str, kind: int = TELL) -> bool:
+    """Tell ``receiver`` (``kind`` SAY or TELL), unless he censors the sender, does not
+    hear unregistered players or the sender goes too fast; True when told."""
+    session = ctx.session
+    if receiver.censors(session):
+        ctx.reply(f"{receiver.name} is censoring you.")
+        return False
+    if not session.registered and not receiver.variables["tell"]:
+        if session.talks_icc:  # ICC's words (icc-formats.txt section 3)
+            ctx.reply(
+                f"Not sent -- {receiver.name} does not get messages from unregistered players."
+            )
+        else:
+            ctx.reply(f'Player "{receiver.name}" isn\'t listening to unregistered tells.')
+        return False
+    if ctx.too_fast("tell"):
+        return False
+    verb = "says" if kind == SAY else "tells you"
+    record = dg.PersonalTell(session.name, session.titles, text, kind)
+    told = f"{session.display_name} {verb}: {text}"
+    ctx.batch.add(receiver, TextOrDatagram((told,), DG.PERSONAL_TELL, record))
+    ctx.reply(f"(told {receiver.name}{_note(ctx, receiver)})")
+    ctx.batch.add(session, Datagram(dg.PersonalTellEcho(receiver.name, kind, text)))
+    return True
+
+
+@command("tell", CN.CN_TELL, "tell <name|channel|.|,> <message>")
 async def tell(ctx: Context, args: str) -> None:
     target, text = first_word(args)
     if not target or not text:
-        ctx.reply("Usage: tell <name|channel> <message>")
+        ctx.reply("Usage: tell <name|channel|.|,> <message>")
+        return
+    talk = ctx.core.state(Talk)
+    session = ctx.session
+    if target == ",":
+        last = talk.last_channel.get(session)
+        if last is None:
+            ctx.reply("No previous channel.")
+            return
+        await channel_tell(ctx, last, text)
         return
     channel = parse_number(target)
     if channel is not None:
         await channel_tell(ctx, channel, text)
         return
-    session, receiver = ctx.session, ctx.world.find(target)
+    if target == ".":
+        if session not in talk.last_told:
+            ctx.reply("No previous tell.")
+            return
+        target = talk.last_told[session]
+        receiver = ctx.world.online.get(target)
+    else:
+        receiver = ctx.world.find(target)
     if receiver is None:
         ctx.reply(f'No user named "{target}" is logged in.')
         return
-    if not session.registered and not receiver.variables["tell"]:
-        ctx.reply(f"Not sent -- {receiver.name} does not get messages from unregistered players.")
+    if personal_tell(ctx, receiver, text):
+        talk.last_told[session] = name_key(receiver.name)
+
+
+@command("xtell", CN.CN_TELL, "xtell <name> <message>")
+async def xtell(ctx: Context, args: str) -> None:
+    """FICS's ``xtell``: a tell that leaves ``tell .`` as it was (for robots' replies)."""
+    target, text = first_word(args)
+    if not target or not text:
+        ctx.reply("Usage: xtell <name> <message>")
         return
-    if ctx.too_fast("tell"):
+    receiver = ctx.world.find(target)
+    if receiver is None:
+        ctx.reply(f'No user named "{target}" is logged in.')
         return
-    record = dg.PersonalTell(session.name, session.titles, text, 1)
-    told = f"{session.display_name} tells you: {text}"
-    ctx.batch.add(receiver, TextOrDatagram((told,), DG.PERSONAL_TELL, record))
-    ctx.reply(f"(told {receiver.name})")
-    echo = dg.PersonalTellEcho(receiver.name, 1, text)
-    ctx.batch.add(session, Datagram(echo))
+    personal_tell(ctx, receiver, text)
+
+
+@command("say", CN.CN_SAY, "say <message>")
+async def say(ctx: Context, args: str) -> None:
+    """Tell the opponent of one's game, or of the last one (FICS's ``say``)."""
+    text = args.strip()
+    if not text:
+        ctx.reply("Usage: say <message>")
+        return
+    session = ctx.session
+    table = ctx.core.play.by_player.get(session)
+    opponents = [s for s in table.seats() if s is not session] if table is not None else []
+    if opponents:
+        personal_tell(ctx, opponents[0], text, SAY)
+        return
+    last = ctx.core.state(Talk).last_opponent.get(session)
+    if last is None:
+        ctx.reply("No one to say anything to, try tell.")
+        return
+    receiver = ctx.world.online.get(name_key(last))
+    if receiver is None:
+        ctx.reply(f'No user named "{last}" is logged in.')
+        return
+    personal_tell(ctx, receiver, text, SAY)
 
 
 async def channel_tell(ctx: Context, channel: int, text: str) -> None:
     session = ctx.session
+    if channel not in CHANNELS:
+        ctx.reply(f"The channel must be a number from {CHANNELS.start} to {CHANNELS.stop - 1}.")
+        return
     members = ctx.world.channels.get(channel, set())
     if session not in members:
         ctx.reply(f"You are not in channel {channel}.")
         return
     if ctx.too_fast("channel"):
         return
+    ctx.core.state(Talk).last_channel[session] = channel
     record = dg.ChannelTell(channel, session.name, session.titles, text, 1)
     said = TextOrDatagram((f"{session.display_name}({channel}): {text}",), DG.CHANNEL_TELL, record)
-    listeners = [m for m in members if m is not session]
+    listeners = [
+        m
+        for m in members
+        if m is not session
+        and not m.censors(session)
+        and not m.variables["chanoff"]
+        and (session.registered or m.variables["ctell"])
+        and not _silenced(ctx, m)
+    ]
     ctx.batch.add_all(listeners, said)
     ctx.batch.command_cn(CN.CN_CHANNELTELL)
     ctx.reply(f"(told {len(listeners)} players in channel {channel})")
+
+
+def _listeners(ctx: Context, variable: str) -> list[Session]:
+    """Who hears a shout of the kind ``variable`` turns on."""
+    session = ctx.session
+    return [
+        s
+        for s in ctx.world.others(session)
+        if s.variables[variable] and not s.censors(session) and not _silenced(ctx, s)
+    ]
 
 
 async def _shout(ctx: Context, text: str, kind: int, variable: str) -> None:
@@ -76,7 +240,7 @@ async def _shout(ctx: Context, text: str, kind: int, variable: str) -> None:
     form = {0: f"{session.display_name} shouts: {text}", 1: f"--> {session.display_name} {text}"}
     line = form.get(kind, f"{session.display_name} sshouts: {text}")
     message = TextOrDatagram((line,), DG.SHOUT, dg.Shout(session.name, session.titles, kind, text))
-    listeners = [s for s in ctx.world.others(session) if s.variables[variable]]
+    listeners = _listeners(ctx, variable)
     ctx.batch.add_all(listeners, message)
     ctx.reply(f"({'s-shouted' if kind == 2 else 'shouted'} to {len(listeners)} players)")
 
@@ -96,38 +260,19 @@ async def sshout(ctx: Context, args: str) -> None:
     await _shout(ctx, args.strip(), 2, "sshout")
 
 
-def _channel(ctx: Context, text: str) -> int | None:
-    channel = parse_number(text.strip())
-    if channel is not None and channel in CHANNELS:
-        return channel
-    ctx.reply(f"The channel must be a number from {CHANNELS.start} to {CHANNELS.stop - 1}.")
-    return None
-
-
-@command("+channel", CN.CN_PLUS, "+channel <number>")
-async def add_channel(ctx: Context, args: str) -> None:
-    channel = _channel(ctx, args)
-    if channel is None:
+@command("cshout", CN.CN_SHOUT, "cshout <message>")
+async def cshout(ctx: Context, args: str) -> None:
+    """FICS's c-shout (chess talk), heard by those with ``cshout`` on; ICC has no such
+    shout, so it is text for every receiver, DG_SHOUT or not."""
+    text, session = args.strip(), ctx.session
+    if not text:
+        ctx.reply("Usage: cshout <message>")
         return
-    if channel in ctx.session.channels:
-        ctx.reply(f"[{channel}] is already on your channel list.")
+    if ctx.too_fast("shout"):
         return
-    ctx.world.join(ctx.session, channel, ctx.batch)
-    ctx.reply(f"[{channel}] added to your channel list.")
-    ctx.save("add_channel", channel)
-
-
-@command("-channel", CN.CN_MINUS, "-channel <number>")
-async def remove_channel(ctx: Context, args: str) -> None:
-    channel = _channel(ctx, args)
-    if channel is None:
-        return
-    if channel not in ctx.session.channels:
-        ctx.reply(f"[{channel}] is not on your channel list.")
-        return
-    ctx.world.leave(ctx.session, channel, ctx.batch)
-    ctx.reply(f"[{channel}] removed from your channel list.")
-    ctx.save("remove_channel", channel)
+    listeners = _listeners(ctx, "cshout")
+    ctx.batch.add_all(listeners, lines(f"{session.display_name} c-shouts: {text}"))
+    ctx.reply(f"(c-shouted to {len(listeners)} players)")
 
 
 @command("inchannel", CN.CN_INCHANNEL, "inchannel [number|name]")
@@ -143,9 +288,10 @@ async def inchannel(ctx: Context, args: str) -> None:
             numbers = " ".join(f"{c:<5}" for c in sorted(player.channels)).rstrip()
             ctx.reply(f"{player.name} is in the following channels:", numbers)
         return
-    if args.strip():
-        channel = _channel(ctx, args)
-        if channel is None:
+    if word:
+        channel = parse_number(word)
+        if channel is None or channel not in CHANNELS:
+            ctx.reply(f"The channel must be a number from {CHANNELS.start} to {CHANNELS.stop - 1}.")
             return
         wanted = [channel]
     else:
@@ -157,34 +303,78 @@ async def inchannel(ctx: Context, args: str) -> None:
     ctx.reply(*(rows or ["Nobody is in any channel."]))
 
 
-@command("+notify", CN.CN_PLUS, "+notify <name>")
-async def add_notify(ctx: Context, args: str) -> None:
-    name = args.strip()
-    if check_name(name) is not None:
-        ctx.reply(f'"{name}" is not a valid handle.')
-        return
-    session = ctx.session
-    if name_key(name) in session.notify:
-        ctx.reply(f"[{name}] is already on your notify list.")
-        return
-    session.notify.add(name_key(name))
-    ctx.reply(f"[{name}] added to your notify list.")
-    ctx.batch.add(session, Datagram(dg.MyNotifyList(name, True)))
-    ctx.save("add_notify", name)
+# -- qtell -------------------------------------------------------------------------------------
 
 
-@command("-notify", CN.CN_MINUS, "-notify <name>")
-async def remove_notify(ctx: Context, args: str) -> None:
-    name = args.strip()
-    session = ctx.session
-    if name_key(name) not in session.notify:
-        ctx.reply(f"[{name}] is not on your notify list.")
+def qtell_forms(session: Session, text: str, channel: int | None) -> tuple[Message, Message]:
+    """A qtell as FICS sessions get it (each line after ``:``) and as ICC sessions do
+    (DG_PERSONAL_QTELL or DG_CHANNEL_QTELL, or lines after ``>``). ``\\n`` (a backslash
+    and an n) breaks the line; the text forms drop the bell and bold marks ``\\b``,
+    ``\\H``, ``\\h``, which the datagrams keep for the client (section 4, DG 82)."""
+    plain = text
+    for mark in ("\\b", "\\H", "\\h"):
+        plain = plain.replace(mark, "")
+    parts = plain.split("\\n")
+    record: Any
+    if channel is None:
+        record, kind = dg.PersonalQtell(session.name, session.titles, text), DG.PERSONAL_QTELL
+    else:
+        record = dg.ChannelQtell(channel, session.name, session.titles, text)
+        kind = DG.CHANNEL_QTELL
+    fics = lines(*(f":{part}" for part in parts))
+    icc = TextOrDatagram(tuple(f">{part}" for part in parts), kind, record)
+    return fics, icc
+
+
+@command("qtell", CN.CN_QTELL, "qtell <name|channel> <text>")
+async def qtell(ctx: Context, args: str) -> None:
+    """FICS's tell for tournament directors' programs (the server's ``td`` list, set with
+    ``icswire user td NAME``): no name or ``(told ...)``, a ``*qtell TARGET 0*`` receipt
+    (1 when nobody was there to tell)."""
+    target, text = first_word(args)
+    if not target or not text:
+        ctx.reply("Usage: qtell <name|channel> <text>")
         return
-    session.notify.discard(name_key(name))
-    ctx.reply(f"[{name}] removed from your notify list.")
-    ctx.batch.add(session, Datagram(dg.MyNotifyList(name, False)))
-    ctx.save("remove_notify", name)
+    session = ctx.session
+    directors = await asyncio.to_thread(ctx.store.server_list, "td")
+    if not session.registered or name_key(session.name) not in map(name_key, directors):
+        ctx.reply("Only TD programs are allowed to use this command.")
+        return
+    channel = parse_number(target)
+    if channel is None:
+        receiver = ctx.world.online.get(name_key(target))
+        if receiver is None:
+            ctx.reply(f"*qtell {target} 1*")
+            return
+        if ctx.too_fast("tell"):
+            return
+        receivers, target = [receiver], receiver.name
+    else:
+        if channel == 0 or channel not in CHANNELS:
+            ctx.reply(f"*qtell {target} 1*")
+            return
+        if ctx.too_fast("channel"):
+            return
+        members = ctx.world.channels.get(channel, set())
+        receivers = [m for m in members if m is not session and not m.censors(session)]
+        target = str(channel)
+    fics, icc = qtell_forms(session, text, channel)
+    for receiver in receivers:
+        ctx.batch.add(receiver, icc if receiver.talks_icc else fics)
+    ctx.reply(f"*qtell {target} 0*")
+
+
+def game_started(core: Core, table: Table, batch: Batch) -> None:
+    """Each player of a new game will ``say`` to the other after it too."""
+    seats = table.seats()
+    if table.examined or len(seats) != 2:
+        return
+    last = core.state(Talk).last_opponent
+    white, black = seats
+    last[white], last[black] = black.name, white.name
 
 
 def install(core: Core) -> None:
     core.registry.add_commands(COMMANDS)
+    core.registry.game_started.append(lambda table, batch: game_started(core, table, batch))
+    core.registry.left.append(core.state(Talk).forget)

@@ -32,7 +32,7 @@ import chess
 from icswire.boards.moves import IllegalMoveError, move_from_wire, san_from_move, smith_from_move
 from icswire.boards.positions import BUGHOUSE, CRAZYHOUSE, new_board, strength
 from icswire.protocol import datagrams as dg
-from icswire.protocol.codes import BoardInfoType, IsVariation, UnknownResultError, describe_result
+from icswire.protocol.codes import BoardInfoType, IsVariation
 from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.protocol.style12 import format_move_time
@@ -49,23 +49,27 @@ from icswire.server.core.boards import (
     line_datagrams,
     recent_moves,
 )
+from icswire.server.core.gamelists import (
+    HISTORY_SIZE,
+    gamelist_item,
+    journal_record,
+    journal_slot,
+    result_of,
+    when_ended,
+)
 from icswire.server.core.hub import CommandSet, Context
 from icswire.server.core.movelist import Movelist
 from icswire.server.core.names import name_key
 from icswire.server.core.numbers import parse_number
-from icswire.server.core.ratings import RATING_TYPES
 from icswire.server.core.records import GameRecord
 from icswire.server.core.render import Batch, Datagram, Message, lines
 from icswire.server.core.tables import Terms
-from icswire.server.core.texts import icc_games_row, kind_text, rating_text
-from icswire.server.core.zones import date_text
+from icswire.server.core.texts import icc_games_row, icc_history_kind, kind_text, rating_text
 
 if TYPE_CHECKING:
     from icswire.server.core.hub import Core
     from icswire.server.core.session import Session
 
-#: How many finished games ``history`` shows (and numbers 1..HISTORY_SIZE, oldest first).
-HISTORY_SIZE = 10
 #: Style 12's relation for an examiner, and for an observer of an examined game.
 EXAMINER, EXAMINED_OBSERVER = 2, -2
 
@@ -103,9 +107,10 @@ def _start_fen(start: chess.Board, wild: int) -> str | None:
 
 @dataclass(eq=False)
 class ExaminedGame:
+    """A game being examined: a main line, the line being looked at, and the position."""
+
     #: Examined games are never private (``set private`` is about the games one plays).
     private = False
-    """A game being examined: a main line, the line being looked at, and the position."""
 
     number: int
     white: str
@@ -127,6 +132,8 @@ class ExaminedGame:
     #: The lecture marks on the board: (kind, square, square, color), kind "circle",
     #: "arrow" or a DG_BOARDINFO type; they vanish when the position changes.
     marks: list[tuple[int | str, str, str, int]] = field(default_factory=list)
+    #: In setup mode (``bsetup``): the examiners place pieces; no move is played.
+    setup: bool = False
     line: list[ServerMove] = field(init=False)
     board: chess.Board = field(init=False)
 
@@ -401,6 +408,9 @@ def move(core: Core, session: Session, text: str, batch: Batch) -> bool:
     exam = examining(core, session)
     if exam is None:
         return False
+    if exam.setup:
+        _drop(exam, session, text, batch)
+        return True
     try:
         chosen = move_from_wire(exam.board, text)
     except IllegalMoveError:
@@ -419,49 +429,6 @@ def move(core: Core, session: Session, text: str, batch: Batch) -> bool:
 
 
 # -- stored games ----------------------------------------------------------------------------
-
-
-def _rating_index(rating_type: str) -> int:
-    try:
-        return RATING_TYPES.index(rating_type)
-    except ValueError:
-        return 0
-
-
-def _result(record: GameRecord) -> tuple[str, str]:
-    """The 3-letter code and the description (with the players' names) of a stored end."""
-    if record.status is None or record.mode is None:
-        return "*", "Game in progress"
-    try:
-        result = describe_result(record.status, record.mode, record.color or 0)
-    except (UnknownResultError, ValueError):
-        return "?", "Unknown result"
-    return result.code, _named(result.text, record.white, record.black)
-
-
-def _named(text: str, white: str, black: str) -> str:
-    return re.sub(r"\b(White|Black)\b", lambda m: white if m[1] == "White" else black, text)
-
-
-def _when(record: GameRecord, tzone: str) -> str:
-    """When a game ended (began, if it has not), in the reader's ``set tzone``."""
-    return date_text(record.ended or record.started, tzone)
-
-
-def gamelist_item(index: int, record: GameRecord, here: bool | None = None) -> Any:
-    """DG_GAMELIST_ITEM (73) of a stored game."""
-    timed = bool(record.initial or record.increment)
-    initial = str(record.initial) if timed else "-"
-    increment = str(record.increment) if timed else "-"
-    return dg.GamelistItem(
-        index, record.id or 0, "?", record.started.strftime("%Y.%m.%d"),
-        record.started.strftime("%H:%M:%S"), record.white,
-        str(record.white_rating) if record.white_rating else "-", record.black,
-        str(record.black_rating) if record.black_rating else "-", record.rated,
-        _rating_index(record.rating_type), record.wild, initial, increment, initial, increment,
-        record.eco or "?", record.status if record.status is not None else 2,
-        record.color or 0, record.mode or 0, "", here,
-    )  # fmt: skip
 
 
 def _who(ctx: Context, args: str) -> str:
@@ -491,7 +458,13 @@ async def history(ctx: Context, args: str) -> None:
     if not records:
         ctx.reply(f"{name} has no history games.")
         return
-    rows = [f"History for {name}:", "                  Opponent      Type         ECO End Date"]
+    icc = ctx.session.talks_icc
+    header = (
+        "Opponent     Type         ECO End Date"
+        if icc
+        else "Opponent      Type         ECO End Date"
+    )
+    rows = [f"History for {name}:", f"                  {header}"]
     key = name_key(name)
     for index, record in enumerate(records, 1):
         white = name_key(record.white) == key
@@ -501,18 +474,29 @@ async def history(ctx: Context, args: str) -> None:
             else (record.black_rating, record.white_rating)
         )
         opponent = record.black if white else record.white
-        code, _ = _result(record)
+        code, _ = result_of(record)
         if record.status == 0:
             lost = (record.color == 1) == white
             sign = "-" if lost else "+"
         else:
             sign = "=" if record.status == 1 else "*"
-        kind = kind_text(record.rating_type, record.rated, record.initial, record.increment)
-        rows.append(
-            f"{index:2d}: {sign} {rating_text(mine):>4} {'W' if white else 'B'} "
-            f"{rating_text(theirs):>4} {opponent:<12} {kind} {record.eco or '?':>3} "
-            f"{code:<3} {_when(record, ctx.session.variables['tzone'])}"
-        )
+        color = "W" if white else "B"
+        if icc:  # ICC's layout (help history): its type letters, a shorter date
+            kind = icc_history_kind(
+                record.rating_type, record.wild, record.rated, record.initial, record.increment
+            )
+            moment = (record.ended or record.started).strftime("%b %d %y %H:%M")
+            rows.append(
+                f"{index:2d}: {sign} {rating_text(mine):>4} {color} {rating_text(theirs):>4} "
+                f"{opponent:<12} {kind} {record.eco or '?':>3} {code:<3} {moment}"
+            )
+        else:
+            kind = kind_text(record.rating_type, record.rated, record.initial, record.increment)
+            rows.append(
+                f"{index:2d}: {sign} {rating_text(mine):>4} {color} "
+                f"{rating_text(theirs):>4} {opponent:<12} {kind} {record.eco or '?':>3} "
+                f"{code:<3} {when_ended(record, ctx.session.variables['tzone'])}"
+            )
         ctx.batch.add(ctx.session, Datagram(gamelist_item(index, record)))
     ctx.reply(*rows)
 
@@ -545,16 +529,16 @@ async def stored(ctx: Context, args: str) -> None:
         rows.append(
             f"{index:2d}: {'W' if white else 'B'} {opponent:<14} {'Y' if here else 'N'} {kind}"
             f" {strength(board, WHITE):2d}-{strength(board, BLACK):2d} {to_move:<4} "
-            f"{record.eco or '?':>3} {_when(record, ctx.session.variables['tzone'])}"
+            f"{record.eco or '?':>3} {when_ended(record, ctx.session.variables['tzone'])}"
         )
         ctx.batch.add(ctx.session, Datagram(gamelist_item(index, record, here)))
     ctx.reply(*rows)
 
 
 async def find_record(ctx: Context, args: str) -> GameRecord | None:
-    """The stored game ``args`` names: ``#ID``, or ``NAME [N]`` (N as ``history`` numbers
-    NAME's games, or -N for the N-th last; the last one when N is left out). Says why
-    when there is none."""
+    """The stored game ``args`` names: ``#ID``, ``NAME %A`` (slot A of NAME's journal) or
+    ``NAME [N]`` (N as ``history`` numbers NAME's games, or -N for the N-th last; the last
+    one when N is left out). Says why when there is none."""
     words = args.split()
     store = ctx.store
     if not words:
@@ -569,6 +553,15 @@ async def find_record(ctx: Context, args: str) -> GameRecord | None:
             ctx.reply(f"There is no stored game {words[0]}.")
         return found
     name = _who(ctx, args)
+    if len(words) > 1 and words[1].startswith("%"):  # a journal slot (help journal)
+        slot = journal_slot(words[1])
+        if slot is None:
+            ctx.reply("Journal entries are referenced by single letters.")
+            return None
+        _, record, refused = await journal_record(ctx.core, ctx.session, name, slot)
+        if record is None:
+            ctx.reply(refused)
+        return record
     records = await asyncio.to_thread(store.history, name, HISTORY_SIZE)
     name = _spelled(records, name)
     if not records:
@@ -601,7 +594,7 @@ def _stored_result(record: GameRecord) -> Datagram | None:
     """DG_GAME_RESULT (13) of a stored game, sent with sposition and smoves."""
     if record.status is None or record.status == 2:
         return None
-    code, description = _result(record)
+    code, description = result_of(record)
     return Datagram(dg.GameResult(-1, False, code, record.score, description, record.eco or "?"))
 
 
@@ -645,7 +638,7 @@ def movelist_text(record: GameRecord, start: chess.Board, moves: Sequence[Server
         pair = cells[index : index + 2]
         rows.append(f"{number:3d}.  {pair[0]:<24}{pair[1] if len(pair) > 1 else ''}".rstrip())
         number += 1
-    _, description = _result(record)
+    _, description = result_of(record)
     rows.append(f"      {{{description}}} {record.score}")
     return rows
 
@@ -689,6 +682,37 @@ def _examined(ctx: Context) -> ExaminedGame | None:
     return exam
 
 
+async def _adjourned_record(ctx: Context, args: str) -> GameRecord | bool:
+    """The adjourned game ``examine`` names (FICS help ``examine``): ``examine NAME`` my
+    adjourned game with NAME, ``examine NAME1 NAME2`` theirs. False when ``args`` names
+    none that way (``examine NAME`` is then NAME's last game); True after saying there is
+    none between NAME1 and NAME2. The stored game stays adjourned: what is examined is a
+    copy of its position."""
+    words = args.split()
+    two = len(words) == 2 and parse_number(words[1], signed=True) is None
+    if not (len(words) == 1 and ctx.session.registered) and not two:
+        return False
+    if words[0].startswith("#"):
+        return False
+    owner, other = (words[0], words[1]) if two else (ctx.session.name, words[0])
+    await ctx.core.play.flush()
+    records = await asyncio.to_thread(ctx.store.adjourned, owner)
+    key = name_key(other)
+
+    def opponent(record: GameRecord) -> str:
+        return name_key(record.black if name_key(record.white) == name_key(owner) else record.white)
+
+    found = [r for r in records if opponent(r) == key] or [
+        r for r in records if opponent(r).startswith(key)
+    ]
+    if found:
+        return found[-1]
+    if two:
+        ctx.reply(f"There is no adjourned game between {words[0]} and {words[1]}.")
+        return True
+    return False
+
+
 @command("examine", CN.CN_EXAMINE, "examine [<name> [game number] | #id]")
 async def examine(ctx: Context, args: str) -> None:
     core, session = ctx.core, ctx.session
@@ -702,7 +726,10 @@ async def examine(ctx: Context, args: str) -> None:
         exam = ExaminedGame(core.tables.free_number(), session.name, session.name, new_board())
         ctx.reply("Starting a game in examine (scratch) mode.")
     else:
-        record = await find_record(ctx, args)
+        found = await _adjourned_record(ctx, args)
+        if found is True:
+            return
+        record = found if isinstance(found, GameRecord) else await find_record(ctx, args)
         if record is None:
             return
         if examining(core, session) is not None or core.play.busy(session):
@@ -716,6 +743,9 @@ async def examine(ctx: Context, args: str) -> None:
             white_rating=record.white_rating, black_rating=record.black_rating,
             game_id=record.id or 0, ex_string="Ex: stored game",
         )  # fmt: skip
+        if isinstance(found, GameRecord):  # at the position it was adjourned in
+            for _ in exam.mainline:
+                exam.forward()
         ctx.reply(f"Starting game {exam.number} in examine mode: {exam.white} vs. {exam.black}.")
     start_examining(core, session, exam, ctx.batch)
 
@@ -985,6 +1015,234 @@ async def boardinfo(ctx: Context, args: str) -> None:
         return _as_circles_and_arrows(number, name, added, on, remove=False)
 
     _add_mark(ctx, exam, Mark("", build))
+
+
+# -- more examiners ---------------------------------------------------------------------------
+
+
+@command("mexamine", CN.CN_MEXAMINE, "mexamine <name>")
+async def mexamine(ctx: Context, args: str) -> None:
+    """Give an observer of my examined game examiner rights (FICS help ``mexamine``;
+    the texts as FICS words them)."""
+    core, exam = ctx.core, _examined(ctx)
+    if exam is None:
+        return
+    name = args.strip()
+    if not name:
+        ctx.reply("Usage: mexamine <name>")
+        return
+    player = ctx.world.find(name)
+    if player is None:
+        ctx.reply(f'No user named "{name}" is logged in.')
+        return
+    number = exam.number
+    if player in exam.examiners:
+        ctx.reply(f"{player.name} is already an examiner of game {number}.")
+        return
+    if examining(core, player) is not None:
+        ctx.reply(f"{player.name} is examining a game.")
+        return
+    if core.play.busy(player):
+        ctx.reply(f"{player.name} is playing a game.")
+        return
+    if player not in exam.observers:
+        ctx.reply(f"{player.name} is not observing the game you are examining.")
+        return
+    exam.observers.discard(player)
+    player.observing.discard(number)
+    exam.examiners.append(player)
+    core.state(Examinations).by_examiner[player] = exam
+    player.state, player.state_game = "E", number
+    core.world.state_changed(player, ctx.batch)
+    ctx.reply(f"{player.name} is now an examiner of game {number}.")
+    ctx.batch.add(player, lines(f"{ctx.session.name} has made you an examiner of game {number}."))
+    kib = bool(player.variables["kibitz"])
+    _add_all(
+        ctx.batch, exam.audience(), Datagram(dg.PlayersInMyGame(number, player.name, "E", kib))
+    )
+    ctx.batch.add(player, Datagram(dg.MyRelationToGame(number, "E")))
+    ctx.batch.add(player, exam.board_message())  # style 12 now says: examining
+
+
+# -- setting up a position -------------------------------------------------------------------
+
+#: ``P@e4`` puts a white pawn on e4, ``p@e4`` a black one, ``wn@c3`` / ``bn@c6`` as well,
+#: ``x@e4`` empties e4; ``*`` may stand for ``@`` (FICS's setup.c).
+_DROP = re.compile(r"(?:([wb])([pnbrqk])|([pnbrqkPNBRQKxX]))[@*]([a-h][1-8])")
+_CASTLING = {"white": (chess.BB_H1, chess.BB_A1), "black": (chess.BB_H8, chess.BB_A8)}
+#: What python-chess finds wrong with a position, as FICS says it (setup.c).
+_INVALID = (
+    (chess.STATUS_NO_WHITE_KING, "There is no white king."),
+    (chess.STATUS_NO_BLACK_KING, "There is no black king."),
+    (chess.STATUS_TOO_MANY_KINGS, "You can only have one king of each colour."),
+    (chess.STATUS_PAWNS_ON_BACKRANK, "Pawns cannot be placed on the first or eighth rank."),
+    (chess.STATUS_OPPOSITE_CHECK, "Only the player to move may be in check."),
+    (chess.STATUS_TOO_MANY_CHECKERS, "The side to move is in check too many times."),
+    (chess.STATUS_IMPOSSIBLE_CHECK, "The side to move cannot be in check that way."),
+)
+
+
+def _setup_changed(exam: ExaminedGame, batch: Batch) -> None:
+    """The position being set up, to everybody at the table."""
+    exam.marks.clear()
+    _add_all(batch, exam.audience(), exam.board_message())
+
+
+def _drop(exam: ExaminedGame, session: Session, text: str, batch: Batch) -> None:
+    """A line that looks like a move, in setup mode: a piece put on or taken off."""
+    found = _DROP.fullmatch(text)
+    if found is None:
+        batch.add(
+            session,
+            lines(
+                "You are still setting up the position.",
+                'Type "bsetup done" when you are finished editing.',
+            ),
+        )
+        return
+    color_word, kind, letter, square_name = found.groups()
+    square = chess.parse_square(square_name)
+    if letter in ("x", "X"):
+        exam.board.remove_piece_at(square)
+    else:
+        symbol = letter or (kind.upper() if color_word == "w" else kind)
+        exam.board.set_piece_at(square, chess.Piece.from_symbol(symbol))
+    _setup_changed(exam, batch)
+
+
+def _castling(exam: ExaminedGame, color: str, rights: str) -> str | None:
+    """``bsetup wcastle|bcastle kq|k|q|none``."""
+    rights = rights.lower()
+    if rights not in ("kq", "qk", "k", "q", "none"):
+        return None
+    king_side, queen_side = _CASTLING[color]
+    board = exam.board
+    board.castling_rights &= ~(king_side | queen_side)
+    if "k" in rights:
+        board.castling_rights |= king_side
+    if "q" in rights:
+        board.castling_rights |= queen_side
+    return f"Castling rights for {color} set to {rights}."
+
+
+def _validated(exam: ExaminedGame) -> list[str]:
+    """What is wrong with the position set up, the first thing only, as FICS says it
+    (empty: it may be played from)."""
+    board = exam.board
+    board.castling_rights = board.clean_castling_rights()
+    if board.ep_square is not None and board.status() & chess.STATUS_INVALID_EP_SQUARE:
+        board.ep_square = None
+    status = board.status()
+    wrong = [said for flag, said in _INVALID if status & flag]
+    if status & chess.STATUS_TOO_MANY_WHITE_PIECES or status & chess.STATUS_TOO_MANY_BLACK_PIECES:
+        wrong.append("There are too many pieces of one colour.")
+    if status & (chess.STATUS_TOO_MANY_WHITE_PAWNS | chess.STATUS_TOO_MANY_BLACK_PAWNS):
+        wrong.append("There are too many pawns of one colour.")
+    return wrong[:1]  # FICS says the first thing wrong
+
+
+def _setup_done(ctx: Context, exam: ExaminedGame) -> None:
+    """``bsetup done``: the position, if python-chess finds it legal, is the start of the
+    examined game from now on."""
+    wrong = _validated(exam)
+    if wrong:
+        ctx.reply(*wrong, "The position is not valid - staying in setup mode.")
+        return
+    exam.setup = False
+    exam.start = exam.board.copy(stack=False)
+    exam.mainline = []
+    exam.line = []
+    exam.board = exam.start.copy(stack=False)
+    ctx.reply("Game is validated - entering examine mode.")
+    others = [s for s in exam.audience() if s is not ctx.session]
+    said = f"Game {exam.number}: {ctx.session.name} has validated the position."
+    _add_all(ctx.batch, others, lines(f"{said} Entering examine mode."))
+    for session in exam.audience():
+        exam.send_history(session, ctx.batch)
+    _setup_changed(exam, ctx.batch)
+
+
+@command("bsetup", CN.SCN_MISCELLANEOUS, "bsetup [fen FEN|clear|start|done|tomove W|...]")
+async def bsetup(ctx: Context, args: str) -> None:
+    """Set up a position in an examined game (FICS help ``bsetup``): ``bsetup`` enters
+    setup mode (starting a scratch game when none is examined), pieces are put on and taken
+    off with ``P@e4``, ``p@e5``, ``x@e4``; ``bsetup done`` checks the position."""
+    core, session = ctx.core, ctx.session
+    exam = examining(core, session)
+    words = args.split()
+    if exam is None and not words:
+        if core.play.busy(session):
+            ctx.reply("You are playing a game.")
+            return
+        exam = ExaminedGame(core.tables.free_number(), session.name, session.name, new_board())
+        ctx.reply("Starting a game in examine (scratch) mode.")
+        start_examining(core, session, exam, ctx.batch)
+    if exam is None:
+        ctx.reply("You are not examining a game.")
+        return
+    if not words:
+        if exam.setup:
+            ctx.reply("You are already setting up a position.")
+            return
+        exam.setup = True
+        exam.start = exam.board.copy(stack=False)
+        exam.mainline = []
+        exam.line = []
+        exam.board = exam.start.copy(stack=False)
+        ctx.reply("Entering setup mode.")
+        others = [s for s in exam.audience() if s is not session]
+        _add_all(ctx.batch, others, lines(f"Game {exam.number}: {session.name} enters setup mode."))
+        _setup_changed(exam, ctx.batch)
+        return
+    if not exam.setup:
+        ctx.reply('This game is active - type "bsetup" to allow editing.')
+        return
+    what, rest = words[0].lower(), words[1:]
+    said = _setup_command(exam, what, rest, " ".join(args.split()[1:]))
+    if what == "done":
+        _setup_done(ctx, exam)
+        return
+    if said is None:
+        ctx.reply("You have supplied an incorrect parameter to bsetup.")
+        return
+    ctx.reply(said)
+    _setup_changed(exam, ctx.batch)
+
+
+def _setup_command(exam: ExaminedGame, what: str, rest: list[str], text: str) -> str | None:
+    """One ``bsetup`` sub-command other than ``done``: what to say, None when it is not
+    understood (the position is left as it was)."""
+    board = exam.board
+    if what == "clear":
+        board.clear()
+        return "Board cleared."
+    if what == "start":
+        board.reset()
+        return "Board set up as starting position."
+    if what == "fen" and rest:
+        try:
+            found = chess.Board(text) if len(rest) > 1 else chess.Board(f"{text} w - - 0 1")
+        except ValueError:
+            return None
+        exam.board = found
+        return "Board set up by FEN."
+    if what in ("wcastle", "bcastle") and len(rest) == 1:
+        return _castling(exam, "white" if what == "wcastle" else "black", rest[0])
+    if what == "tomove" and len(rest) == 1 and rest[0].lower() in ("white", "black"):
+        board.turn = rest[0].lower() == "white"
+        board.ep_square = None
+        return f"It is now {rest[0].lower()}'s turn to move."
+    if what == "eppos" and len(rest) == 1:
+        file = rest[0].lower()
+        if file == "none":
+            board.ep_square = None
+            return "En passant capture is not possible now."
+        if len(file) != 1 or file not in "abcdefgh":
+            return None
+        rank = 5 if board.turn == WHITE else 2
+        board.ep_square = chess.square(chess.FILE_NAMES.index(file), rank)
+        return f"En passant capture is possible on the {file}-file."
+    return None
 
 
 def install(core: Core) -> None:

@@ -1,19 +1,15 @@
-"""Who is here and what time it is: ``who``, ``finger``, ``date``, ``help``, ``ping``,
-``quit``."""
+"""What time it is, ping and leaving: ``date``, ``ping``, ``quit``."""
 
 from __future__ import annotations
 
-import asyncio
 import statistics
-import time
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from icswire.protocol import datagrams as dg
 from icswire.protocol.level1 import CommandNumber as CN
-from icswire.server.core.hub import Command, CommandSet, Context
-from icswire.server.core.render import Datagram
-from icswire.server.core.variables import NOTES
+from icswire.server.core.hub import CommandSet, Context
+from icswire.server.core.render import Batch, Datagram, lines
 from icswire.server.core.zones import SERVER, date_text
 
 if TYPE_CHECKING:
@@ -28,38 +24,6 @@ class PingSamples(dict["Session", list[int]]):
     """Each user's ping times so far (for ``ping``'s average)."""
 
 
-@command("who", CN.CN_WHO, "who")
-async def who(ctx: Context, args: str) -> None:
-    players = sorted(ctx.world.online.values(), key=lambda s: s.name.lower())
-    rows = [f"{'----' if s.registered else '++++'} {s.display_name}" for s in players]
-    ctx.reply(*rows, "", f"{len(rows)} players displayed (of {len(rows)}).")
-
-
-@command("finger", CN.CN_FINGER, "finger [name]")
-async def finger(ctx: Context, args: str) -> None:
-    name = args.strip() or ctx.session.name
-    player = ctx.world.find(name)
-    if player is not None:
-        minutes = int((time.monotonic() - player.connected_at) // 60)
-        idle = int(time.monotonic() - player.last_input)
-        notes = [(n, player.variables[n]) for n in NOTES if player.variables[n]]
-        head = [
-            f"Finger of {player.display_name}:",
-            "",
-            f"On for: {minutes} mins   Idle: {idle} secs",
-        ]
-    else:
-        await ctx.core.writes.settled(name)  # notes the player set are stored
-        account = await asyncio.to_thread(ctx.store.load, name)
-        if account is None:
-            ctx.reply(f'There is no player matching the name "{name}".')
-            return
-        notes = [(n, account.settings[n]) for n in NOTES if account.settings.get(n)]
-        head = [f"Finger of {account.name}:", "", f"{account.name} is not logged in."]
-    body = [f"{n}: {text}" for n, text in notes]
-    ctx.reply(*head, *(["", *body] if body else []))
-
-
 @command("date", CN.CN_DATE, "date")
 async def date(ctx: Context, args: str) -> None:
     """FICS's ``date``: the time in the user's ``set tzone``, the server's and GMT."""
@@ -71,40 +35,38 @@ async def date(ctx: Context, args: str) -> None:
     )
 
 
-@command("help", CN.CN_HELP, "help [command]")
-async def help_(ctx: Context, args: str) -> None:
-    topic = args.strip()
-    if topic:
-        found = ctx.core.registry.find_command(topic)
-        if isinstance(found, Command):
-            ctx.reply(f"Usage: {found.usage}")
-            return
-        ctx.reply(f'No help available on "{topic}".')
-        return
-    names = sorted(ctx.core.registry.commands)
-    rows = [
-        " ".join(f"{n:<12}" for n in names[i : i + 6]).rstrip() for i in range(0, len(names), 6)
-    ]
-    ctx.page("Commands:", "", *rows, "", 'Type "help <command>" for its usage.')
+#: Seconds a ping waits for its answer before saying it got none.
+PING_TIMEOUT = 10.0
 
 
 @command("ping", CN.CN_PING, "ping [name]")
 async def ping(ctx: Context, args: str) -> None:
+    """Measures the round trip to a user (a telnet timing mark, or timeseal's ``[G]`` for a
+    timeseal client) without waiting for it: the command ends at once, so a client that
+    never answers telnet blocks nobody, not even itself; the time comes later as its own
+    unit (SCN_ACK_PING), or "did not answer" after :data:`PING_TIMEOUT` seconds."""
     target = ctx.world.find(args.strip()) if args.strip() else ctx.session
     if target is None:
         ctx.reply(f'No user named "{args.strip()}" is logged in.')
         return
-    lag = await target.ping()
+    ctx.core.spawn(_answer_ping(ctx.core, ctx.session, target))
+
+
+async def _answer_ping(core: Core, issuer: Session, target: Session) -> None:
+    lag = await target.ping(PING_TIMEOUT)
+    batch = Batch(CN.SCN_ACK_PING, None)
     if lag is None:
-        ctx.reply(f"{target.name} did not answer the ping.")
+        batch.add(issuer, lines(f"{target.name} did not answer the ping."))
+        batch.flush()
         return
-    samples = ctx.core.state(PingSamples).setdefault(target, [])
+    # a user who left meanwhile has had its samples forgotten: none are kept again
+    samples = [] if target.closed else core.state(PingSamples).setdefault(target, [])
     samples.append(int(lag))
     mean = int(statistics.fmean(samples))
     variance = int(statistics.pvariance(samples)) if len(samples) > 1 else 0
-    ctx.reply(f"Ping time for {target.name}: {int(lag)} ms (average {mean} ms)")
-    record = dg.AckPing(target.name, int(lag), mean, variance)
-    ctx.batch.add(ctx.session, Datagram(record))
+    batch.add(issuer, lines(f"Ping time for {target.name}: {int(lag)} ms (average {mean} ms)"))
+    batch.add(issuer, Datagram(dg.AckPing(target.name, int(lag), mean, variance)))
+    batch.flush()
 
 
 @command("quit", CN.CN_QUIT, "quit")

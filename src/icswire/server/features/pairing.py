@@ -62,6 +62,7 @@ import random
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import chess
@@ -181,6 +182,9 @@ class Pairing:
     challenges: list[Challenge] = field(default_factory=list)
     starting: set[Session] = field(default_factory=set)  # a game is being created for them
     last_color: dict[str, bool] = field(default_factory=dict)  # by name key
+    #: Each player's last game here, by name key: the opponent's name and the terms
+    #: (what ``rematch`` offers again, colours reversed).
+    last_game: dict[str, tuple[str, Terms]] = field(default_factory=dict)
     offers: Offers = field(default_factory=Offers)  # the server's, given at install
 
     def seeks_of(self, session: Session) -> list[Seek]:
@@ -348,6 +352,21 @@ def _sought_row(seek: Seek, reader: Session) -> str:
     return (
         f"{seek.index:3} {rating:>4} {seek.seeker.name:<17} {t.initial:3} {t.increment:3}"
         f" {'rated' if t.rated else 'unrated':<7} {t.rating_type.lower():<10} {color:<7}"
+        f" {seek.low:4}-{seek.high:<4} {flags}"
+    ).rstrip()
+
+
+def _icc_sought_row(seek: Seek) -> str:
+    """A line of ``sought`` for ICC sessions: as in ICC's other lists, no rating is shown
+    for none, ICC's type names (``bullet``) and a wild game's number (``wild 22``)."""
+    t = seek.terms
+    rating = _rating(seek.seeker, t.rating_type)[0] if seek.seeker.registered else 0
+    kind = f"wild {t.wild}" if t.wild else t.rating_type.lower()
+    color = {None: "", WHITE: "[white]", BLACK: "[black]"}[seek.color]
+    flags = ("m" if seek.manual else "") + ("f" if seek.formula else "")
+    return (
+        f"{seek.index:3} {rating or '':>4} {seek.seeker.name:<17} {t.initial:3} {t.increment:3}"
+        f" {'rated' if t.rated else 'unrated':<7} {kind:<10} {color:<7}"
         f" {seek.low:4}-{seek.high:<4} {flags}"
     ).rstrip()
 
@@ -627,6 +646,8 @@ async def _start(
         state.starting -= {white, black}
     state.last_color[name_key(white.name)] = WHITE
     state.last_color[name_key(black.name)] = BLACK
+    state.last_game[name_key(white.name)] = (black.name, terms)
+    state.last_game[name_key(black.name)] = (white.name, terms)
     for player in (white, black):  # left while the game was being made
         if not player.logged_in and core.play.by_player.get(player) is game:
             core.play.player_gone(player, batch)
@@ -822,6 +843,10 @@ async def sought(ctx: Context, args: str) -> None:
         or state.seeks[i].seeker is ctx.session
         or (_fits(state.seeks[i], ctx.session) and _visible(state.seeks[i], ctx.session))
     ]
+    if ctx.session.talks_icc:
+        count = f"{len(shown)} ad{'' if len(shown) == 1 else 's'} displayed."
+        ctx.reply(*(_icc_sought_row(s) for s in shown), count)
+        return
     ctx.reply(*(_sought_row(s, ctx.session) for s in shown), f"{len(shown)} ad(s) displayed.")
 
 
@@ -984,6 +1009,12 @@ def _opponent(ctx: Context, name: str) -> Session | None:
     if not receiver.variables["open"]:
         ctx.reply(f"{receiver.name} is not open to match requests.")
         return None
+    if name_key(session.name) in receiver.lists["noplay"]:  # FICS's matchproc.c
+        ctx.reply(f"You are on {receiver.name}'s noplay list.")
+        return None
+    if receiver.censors(session):
+        ctx.reply(f"{receiver.name} is censoring you.")
+        return None
     return receiver
 
 
@@ -1035,9 +1066,13 @@ async def _challenge(
         return
     state.challenges.append(new)
     text = challenge_text(new)
-    new.offer = state.offers.open(
-        "match", session, receiver, batch, text.removesuffix("."), owner=new
+    terms_text = text.removesuffix(".")
+    new.offer = offer = state.offers.open(
+        "match", session, receiver, batch, terms_text, words=f"a challenge: {terms_text}", owner=new
     )
+    offer.accept = partial(_accept_challenge, new)
+    offer.decline = partial(_refuse_challenge, new, False)
+    offer.withdraw = partial(_refuse_challenge, new, True)
     batch.add(receiver, BELL)
     batch.add(
         receiver,
@@ -1052,51 +1087,66 @@ async def _challenge(
     batch.add(session, message)
 
 
-#: The kinds of offers ``accept``, ``decline`` and ``withdraw`` take as a word.
-OFFER_KINDS = ("match", "draw", "abort", "adjourn", "takeback")
+#: The kinds of offers ``accept``, ``decline`` and ``withdraw`` take as a word (FICS's
+#: pending.c; ``accept t draw`` is PyChess's form).
+OFFER_KINDS = frozenset(
+    ("match", "draw", "abort", "adjourn", "takeback", "pause", "unpause", "switch", "partner")
+)
+#: FICS's words when there is no offer to act on.
+_NONE = {
+    "accept": "You have no pending offers to accept.",
+    "decline": "You have no pending offers from other players.",
+    "withdraw": "You have no pending offers to other players.",
+}
 
 
-def _offers(ctx: Context, word: str, to_me: bool, verb: str) -> Offer | None:
-    """The one pending offer ``word`` names, to me (or from me): by its number (as
-    ``<pf>`` showed it), its kind, or the other player's name; the only one when ``word``
-    is empty. None after saying why."""
+def _chosen(ctx: Context, args: str, verb: str) -> list[Offer]:
+    """The pending offers ``args`` names, to me (``accept``, ``decline``) or from me
+    (``withdraw``): by the number ``<pf>`` and ``pending`` show, by kind (``draw``, ``t
+    draw``), by the other player's name (a unique prefix), ``all`` of them (not for
+    ``accept``), or the only one when ``args`` is empty. Empty after saying why."""
     offers = ctx.core.state(Offers)
-    session = ctx.session
-    mine = offers.to(session) if to_me else offers.sent_by(session)
+    to_me = verb != "withdraw"
+    mine = offers.to(ctx.session) if to_me else offers.sent_by(ctx.session)
+    words = args.split()
+    if words[:1] == ["t"] and len(words) > 1:
+        words = words[1:]
+    word = words[0].lower() if words else ""
+    if not mine:
+        ctx.reply(_NONE[verb])
+        return []
     if not word:
         if len(mine) == 1:
-            return mine[0]
-        if not mine:
-            ctx.reply(f"You have no offers to {verb}.")
+            return mine
+        if verb == "accept":
+            first = "You have more than one offer to accept."
         else:
-            ctx.reply(
-                f"You have more than one offer to {verb}.",
-                f'Use "pending" to see them and "{verb} n" to choose which one.',
-            )
-        return None
-    if word.isdigit():
-        found = [o for o in mine if o.number == int(word)]
+            first = "You have more than one pending offer."
+        ctx.reply(first, f'Use "pending" to see them and "{verb} n" to choose which one.')
+        return []
+    number = parse_number(word)
+    if number is not None:
+        found = [o for o in mine if o.number == number]
         if not found:
             ctx.reply('Out of range. Use "pending" to see the list of offers.')
-            return None
-        return found[0]
-    if word.lower() in OFFER_KINDS:
-        found = [o for o in mine if o.kind == word.lower()]
+        return found
+    if word == "all" and verb != "accept":
+        return mine
+    if word in OFFER_KINDS:
+        found = [o for o in mine if o.kind == word]
         if not found:
-            ctx.reply(f"There are no pending {word.lower()} offers.")
-            return None
-        return found[0]
+            ctx.reply(f"There are no {word} offers to {verb}.")
+        return found
     key = name_key(word)
 
     def other(offer: Offer) -> str:
         return name_key((offer.sender if to_me else offer.receiver).name)
 
     found = [o for o in mine if other(o) == key] or [o for o in mine if other(o).startswith(key)]
-    if len({other(o) for o in found}) == 1:
-        return found[0]
-    direction = "from" if to_me else "to"
-    ctx.reply(f"There are no offers pending {direction} {word}.")
-    return None
+    if found and len({other(o) for o in found}) == 1:
+        return found
+    ctx.reply(f"There are no offers pending {'from' if to_me else 'to'} {words[0]}.")
+    return []
 
 
 async def _accept(ctx: Context, challenge: Challenge, wants: bool | None = None) -> None:
@@ -1122,74 +1172,69 @@ async def _accept(ctx: Context, challenge: Challenge, wants: bool | None = None)
     await _start(core, batch, white, black, challenge.terms, resumed=record)
 
 
-@command("accept", CN.CN_ACCEPT, "accept [n|name|kind]")
+async def _accept_challenge(challenge: Challenge, ctx: Context) -> None:
+    await _accept(ctx, challenge)
+
+
+async def _refuse_challenge(challenge: Challenge, withdrawn: bool, ctx: Context) -> None:
+    """``decline`` of a challenge to me, ``withdraw`` of mine (FICS's words, which
+    PyChess reads)."""
+    name, state = ctx.session.name, ctx.core.state(Pairing)
+    if withdrawn:
+        ctx.reply(f"You withdraw the match offer to {challenge.receiver.name}.")
+        ctx.batch.add(challenge.receiver, lines(f"{name} withdraws the match offer."))
+        _remove_challenge(state, challenge, f"{name} withdrew the challenge.", ctx.batch)
+    else:
+        ctx.reply(f"You decline the match offer from {challenge.challenger.name}.")
+        ctx.batch.add(challenge.challenger, lines(f"{name} declines the match offer."))
+        _remove_challenge(state, challenge, f"{name} declined the challenge.", ctx.batch)
+
+
+@command("accept", CN.CN_ACCEPT, "accept [n|name|kind|t kind]")
 async def accept(ctx: Context, args: str) -> None:
-    offer = _offers(ctx, args.strip(), to_me=True, verb="accept")
-    if offer is None:
-        return
-    if isinstance(offer.owner, Challenge):
-        await _accept(ctx, offer.owner)
-    elif offer.accept is not None:
-        await offer.accept(ctx)
+    chosen = _chosen(ctx, args, "accept")
+    if chosen and chosen[0].accept is not None:
+        await chosen[0].accept(ctx)
 
 
-@command("decline", CN.CN_DECLINE, "decline [n|name|kind]")
+@command("decline", CN.CN_DECLINE, "decline [n|name|kind|t kind|all]")
 async def decline(ctx: Context, args: str) -> None:
-    offer = _offers(ctx, args.strip(), to_me=True, verb="decline")
-    if offer is None:
-        return
-    if not isinstance(offer.owner, Challenge):
+    for offer in _chosen(ctx, args, "decline"):
         if offer.decline is not None:
             await offer.decline(ctx)
-        return
-    challenge = offer.owner
-    name = ctx.session.name
-    ctx.reply(f"You decline the match offer from {challenge.challenger.name}.")
-    ctx.batch.add(challenge.challenger, lines(f"{name} declines the match offer."))
-    _remove_challenge(
-        ctx.core.state(Pairing), challenge, f"{name} declined the challenge.", ctx.batch
-    )
 
 
-@command("withdraw", CN.CN_DECLINE, "withdraw [n|name|kind]")
+@command("withdraw", CN.CN_DECLINE, "withdraw [n|name|kind|t kind|all]")
 async def withdraw(ctx: Context, args: str) -> None:
-    offer = _offers(ctx, args.strip(), to_me=False, verb="withdraw")
-    if offer is None:
-        return
-    if not isinstance(offer.owner, Challenge):
+    for offer in _chosen(ctx, args, "withdraw"):
         if offer.withdraw is not None:
             await offer.withdraw(ctx)
-        return
-    challenge = offer.owner
-    name = ctx.session.name
-    ctx.reply(f"You withdraw the match offer to {challenge.receiver.name}.")
-    ctx.batch.add(challenge.receiver, lines(f"{name} withdraws the match offer."))
-    _remove_challenge(
-        ctx.core.state(Pairing), challenge, f"{name} withdrew the challenge.", ctx.batch
-    )
 
 
 @command("pending", CN.CN_PENDING, "pending")
 async def pending(ctx: Context, args: str) -> None:
+    ctx.reply(*ctx.core.state(Offers).listing(ctx.session))
+
+
+@command("rematch", CN.CN_REMATCH, "rematch")
+async def rematch(ctx: Context, args: str) -> None:
+    """A match offer to the last opponent with the last game's terms, each player taking
+    the other colour (FICS help ``rematch``)."""
     state = ctx.core.state(Pairing)
-    session = ctx.session
-    to_others = [c for c in state.challenges if c.challenger is session]
-    from_others = [c for c in state.challenges if c.receiver is session]
-    out: list[str] = []
-    if to_others:
-        out += ["Offers to other players:", ""]
-        out += [f"  You are offering {c.receiver.name} a challenge: {challenge_text(c)}"
-                for c in to_others]  # fmt: skip
-    else:
-        out.append("There are no offers pending to other players.")
-    out.append("")
-    if from_others:
-        out += ["Offers from other players:", ""]
-        out += [f"  {c.challenger.name} is offering a challenge: {challenge_text(c)}"
-                for c in from_others]  # fmt: skip
-    else:
-        out.append("There are no offers pending from other players.")
-    ctx.reply(*out)
+    key = name_key(ctx.session.name)
+    last = state.last_game.get(key)
+    if last is None:
+        ctx.reply("You have no previous opponent to play again.")
+        return
+    name, terms = last
+    if name_key(name) not in ctx.world.online:
+        ctx.reply(f"Your last opponent, {name}, is not logged in.")
+        return
+    receiver = _opponent(ctx, name)
+    if receiver is None:
+        return
+    color = state.last_color.get(key)
+    await _challenge(ctx, receiver, terms, None if color is None else not color)
 
 
 # -- adjourned games -------------------------------------------------------------------------

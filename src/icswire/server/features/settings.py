@@ -218,7 +218,7 @@ def _set_text(variable: Variable, value: Any) -> tuple[str, ...]:
             else "You are no longer receiving info on who is available to play.",
         )
     if variable.on_text:
-        return (variable.on_text if value else variable.off_text,)
+        return (variable.on_text.format(value=value) if value else variable.off_text,)
     said = _SAID.get(name)
     if said is not None:
         return (said.format(value),)

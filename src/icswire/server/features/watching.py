@@ -212,15 +212,19 @@ async def unobserve_(ctx: Context, args: str) -> None:
 # -- following -------------------------------------------------------------------------------
 
 
+def _stop_following(ctx: Context) -> None:
+    if ctx.core.state(Watchers).follows.pop(ctx.session, None) is None:
+        ctx.reply("You are not following any player.")
+    else:
+        ctx.reply("You will not follow any player's games.")
+
+
 @command("follow", CN.CN_FOLLOW, "follow [name]")
 async def follow(ctx: Context, args: str) -> None:
     session, follows = ctx.session, ctx.core.state(Watchers).follows
     name = args.strip()
     if not name:
-        if follows.pop(session, None) is None:
-            ctx.reply("You are not following any player.")
-        else:
-            ctx.reply("You will not follow any player's games.")
+        _stop_following(ctx)
         return
     player = ctx.world.find(name)
     if player is None:
@@ -234,6 +238,12 @@ async def follow(ctx: Context, args: str) -> None:
     game = ctx.core.play.by_player.get(player)
     if game is not None and session not in game.audience() and not game.private:
         observe(ctx.core, session, game, ctx.batch)
+
+
+@command("unfollow", CN.CN_FOLLOW, "unfollow")
+async def unfollow(ctx: Context, args: str) -> None:
+    """Stop following (the same as ``follow`` with no name); the games observed stay."""
+    _stop_following(ctx)
 
 
 def game_started(core: Core, game: Table, batch: Batch) -> None:

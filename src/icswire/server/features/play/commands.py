@@ -1,27 +1,46 @@
-"""Commands of a game in progress: resign, draw, abort, adjourn, takeback, flag, moretime.
+"""Commands of a game in progress: resign, draw, abort, adjourn, takeback, pause,
+unpause, switch, flag, moretime.
 
-Offers (draw, abort, adjourn, takeback) are accepted by the same command from the other
-player; DG_OFFERS_IN_MY_GAME (21) shows them to players and observers. A draw is also how
-a player claims threefold repetition or the 50-move rule.
+A request (draw, abort, adjourn, takeback, pause, unpause, switch) is one of the server's
+numbered offers (``pending``, ``<pf>``); the other player accepts it with the same command
+or with ``accept``, refuses it with ``decline``, and its maker takes it back with
+``withdraw``. FICS's texts (gameproc.c, pending.c): ``alice offers you a draw.``,
+``You accept the draw request from alice.``, ``bob declines the draw request.``; observers
+read ``Game 5: alice offers a draw.``. DG_OFFERS_IN_MY_GAME (21) shows the draw, abort,
+adjourn and takeback requests to players and observers. A draw is also how a player
+claims threefold repetition or the 50-move rule.
 """
 
 from __future__ import annotations
+
+from functools import partial
 
 from icswire.protocol import datagrams as dg
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.boards import BLACK, WHITE
 from icswire.server.core.hub import CommandSet, Context
 from icswire.server.core.numbers import parse_number
-from icswire.server.core.render import Datagram, lines
+from icswire.server.core.offers import NO_PARAMS, Offer, Offers
+from icswire.server.core.render import Batch, Datagram, lines
 from icswire.server.features.play.games import BoardMessage, Game, Games
+from icswire.server.features.play.kinds import KINDS
 
 COMMANDS = CommandSet()
 command = COMMANDS.command
 
-_OFFER_TEXT = {
-    "draw": "offers you a draw",
-    "abort": "would like to abort the game",
-    "adjourn": "would like to adjourn the game",
+#: What the other player reads when a request is made (FICS's words; XBoard and PyChess
+#: read the draw and abort lines).
+_ASKED = {
+    "draw": ("{name} offers you a draw.",),
+    "abort": ('{name} would like to abort the game; type "abort" to accept.',),
+    "adjourn": ('{name} would like to adjourn the game; type "adjourn" to accept.',),
+    "takeback": ("{name} would like to take back {n} half move(s).",),
+    "pause": ("{name} requests to pause the game.",),
+    "unpause": ("{name} requests to unpause the game.",),
+    "switch": (
+        "{name} would like to switch sides.",
+        'Type "accept" to switch sides, or "decline" to refuse.',
+    ),
 }
 
 
@@ -37,59 +56,188 @@ def _game(ctx: Context) -> Game | None:
 
 
 def _show_offers(ctx: Context, game: Game) -> None:
-    """DG_OFFERS_IN_MY_GAME to the table, ``<pf>``/``<pt>`` to the players."""
-    ctx.batch.add_all(game.audience(), Datagram(game.offers_record()))
-    _games(ctx).sync_offers(game, ctx.batch)
+    """DG_OFFERS_IN_MY_GAME to the table, while the game goes on."""
+    if _games(ctx).by_number.get(game.number) is game:
+        ctx.batch.add_all(game.audience(), Datagram(game.offers_record()))
 
 
-async def _offer(ctx: Context, kind: str, status: int, mode: int) -> None:
-    """Offer, or accept the other player's offer of, a draw / abort / adjournment."""
-    game = _game(ctx)
-    if game is None:
-        return
+def _note(game: Game, batch: Batch, text: str) -> None:
+    """``Game N: ...``: what observers read of the players' requests."""
+    batch.add_all(game.observers, lines(f"Game {game.number}: {text}"))
+
+
+async def _ask(ctx: Context, game: Game, kind: str, params: str = NO_PARAMS) -> None:
+    """Make a request of the other player, or accept the one it made of this kind."""
     color = game.color_of(ctx.session)
     assert color is not None
-    offered = game.offers.setdefault(kind, set())
-    if (not color) in offered:
-        _games(ctx).end(game, status, mode, color, ctx.batch)
+    theirs = game.requests.get((kind, not color))
+    if theirs is not None and theirs.params == params:
+        await _accept(ctx, game, theirs)
         return
-    if kind == "abort" and len(game.moves) < 2:  # before move 2 either player may abort
-        _games(ctx).end(game, 3, 7, color, ctx.batch)
-        return
-    offered.add(color)
+    games = _games(ctx)
     opponent = game.player(not color)
-    ctx.batch.add(opponent, lines(f"{ctx.session.name} {_OFFER_TEXT[kind]}."))
-    ctx.reply(f"{kind.capitalize()} request sent.")
+    info = KINDS[kind]
+    if theirs is not None:  # a takeback of another number: a counter-request (FICS)
+        games.drop_request(game, theirs, ctx.batch)
+        ctx.reply(
+            "You disagree on the number of half-moves to takeback.",
+            "Alternate takeback request sent.",
+        )
+        ctx.batch.add(
+            opponent,
+            lines(f"{ctx.session.name} proposes a different number ({params}) of half-move(s)."),
+        )
+    else:
+        ctx.reply(f"{kind.capitalize()} request sent.")
+        said = (text.format(name=ctx.session.name, n=params) for text in _ASKED[kind])
+        ctx.batch.add(opponent, lines(*said))
+    _note(game, ctx.batch, f"{ctx.session.name} {info.note_text(params)}")
+    mine = game.requests.get((kind, color))
+    if mine is not None:
+        if mine.params == params:
+            return
+        games.drop_request(game, mine, ctx.batch)
+    offer = ctx.core.state(Offers).open(
+        kind, ctx.session, opponent, ctx.batch, params, words=info.offering_text(params), owner=game
+    )
+    offer.accept = partial(_accept_offer, game, offer)
+    offer.decline = partial(_refuse, game, offer, False)
+    offer.withdraw = partial(_refuse, game, offer, True)
+    game.requests[(kind, color)] = offer
+    _show_offers(ctx, game)
+
+
+async def _accept_offer(game: Game, offer: Offer, ctx: Context) -> None:
+    """``accept N`` of a request: as FICS does, the command of the request (``draw``,
+    ``takeback 2``...) as if its receiver typed it."""
+    if offer not in game.requests.values():
+        return
+    await _accept(ctx, game, offer)
+
+
+async def _accept(ctx: Context, game: Game, offer: Offer) -> None:
+    """The receiver agrees: every other request made to it is declined, then it happens."""
+    games, batch = _games(ctx), ctx.batch
+    color = game.color_of(ctx.session)
+    assert color is not None
+    games.drop_request(game, offer, batch)
+    games.decline_requests(game, color, batch)
+    noun, name = KINDS[offer.kind].noun, ctx.session.name
+    ctx.reply(f"You accept the {noun} from {offer.sender.name}.")
+    batch.add(offer.sender, lines(f"{name} accepts the {noun}."))
+    _note(game, batch, f"{name} accepts the {noun}.")
+    kind = offer.kind
+    if kind == "draw":
+        games.end(game, 1, 0, color, batch)
+    elif kind == "abort":
+        games.end(game, 3, 0, color, batch)
+    elif kind == "adjourn":
+        games.end(game, 2, 0, color, batch)
+    elif kind == "takeback":
+        games.take_back(game, int(offer.params), batch)
+    elif kind == "pause":
+        games.pause(game, batch)
+        batch.add_all(game.players, lines("Game clock paused."))
+        _note(game, batch, "Game clock paused.")
+    elif kind == "unpause":
+        games.unpause(game, batch)
+        batch.add_all(game.players, lines("Game clock resumed."))
+        _note(game, batch, "Game clock resumed.")
+    elif kind == "switch":
+        games.switch(game, batch)
+    _show_offers(ctx, game)
+
+
+async def _refuse(game: Game, offer: Offer, withdrawn: bool, ctx: Context) -> None:
+    """``decline`` of a request to me or ``withdraw`` of mine (FICS's pending.c; PyChess
+    reads ``bob declines the draw request.``)."""
+    if offer not in game.requests.values():
+        return
+    _games(ctx).drop_request(game, offer, ctx.batch)
+    noun, me = KINDS[offer.kind].noun, ctx.session.name
+    if withdrawn:
+        ctx.reply(f"You withdraw the {noun} to {offer.receiver.name}.")
+        ctx.batch.add(offer.receiver, lines(f"{me} withdraws the {noun}."))
+        _note(game, ctx.batch, f"{me} withdraws the {noun}.")
+    else:
+        ctx.reply(f"You decline the {noun} from {offer.sender.name}.")
+        ctx.batch.add(offer.sender, lines(f"{me} declines the {noun}."))
+        _note(game, ctx.batch, f"{me} declines the {noun}.")
     _show_offers(ctx, game)
 
 
 @command("draw", CN.CN_DRAW, "draw")
 async def draw(ctx: Context, args: str) -> None:
-    game = _games(ctx).by_player.get(ctx.session)
-    if game is not None:
-        color = game.color_of(ctx.session)
-        assert color is not None
-        if game.board.can_claim_threefold_repetition():
-            _games(ctx).end(game, 1, 2, color, ctx.batch)
-            return
-        if game.board.can_claim_fifty_moves():
-            _games(ctx).end(game, 1, 3, color, ctx.batch)
-            return
-    await _offer(ctx, "draw", 1, 0)
+    game = _game(ctx)
+    if game is None:
+        return
+    color = game.color_of(ctx.session)
+    assert color is not None
+    if game.board.can_claim_threefold_repetition():
+        _games(ctx).end(game, 1, 2, color, ctx.batch)
+        return
+    if game.board.can_claim_fifty_moves():
+        _games(ctx).end(game, 1, 3, color, ctx.batch)
+        return
+    await _ask(ctx, game, "draw")
 
 
 @command("abort", CN.CN_ABORT, "abort")
 async def abort(ctx: Context, args: str) -> None:
-    await _offer(ctx, "abort", 3, 0)
+    game = _game(ctx)
+    if game is None:
+        return
+    color = game.color_of(ctx.session)
+    assert color is not None
+    if len(game.moves) < 2 and ("abort", not color) not in game.requests:
+        # before move 2 either player may abort alone
+        _games(ctx).end(game, 3, 7, color, ctx.batch)
+        return
+    await _ask(ctx, game, "abort")
 
 
 @command("adjourn", CN.CN_ADJOURN, "adjourn")
 async def adjourn(ctx: Context, args: str) -> None:
-    game = _games(ctx).by_player.get(ctx.session)
-    if game is not None and not (game.white.registered and game.black.registered):
+    game = _game(ctx)
+    if game is None:
+        return
+    if not (game.white.registered and game.black.registered):
         ctx.reply("Only games between registered players can be adjourned.")
         return
-    await _offer(ctx, "adjourn", 2, 0)
+    await _ask(ctx, game, "adjourn")
+
+
+@command("pause", CN.SCN_MISCELLANEOUS, "pause")
+async def pause(ctx: Context, args: str) -> None:
+    game = _game(ctx)
+    if game is None:
+        return
+    if game.paused:
+        ctx.reply('Game is already paused, use "unpause" to resume.')
+        return
+    await _ask(ctx, game, "pause")
+
+
+@command("unpause", CN.SCN_MISCELLANEOUS, "unpause")
+async def unpause(ctx: Context, args: str) -> None:
+    game = _game(ctx)
+    if game is None:
+        return
+    if not game.paused:
+        ctx.reply("Game is not paused.")
+        return
+    await _ask(ctx, game, "unpause")
+
+
+@command("switch", CN.SCN_MISCELLANEOUS, "switch")
+async def switch(ctx: Context, args: str) -> None:
+    game = _game(ctx)
+    if game is None:
+        return
+    if game.moves:  # FICS's words, which PyChess reads
+        ctx.reply("You cannot switch sides once a game is underway.")
+        return
+    await _ask(ctx, game, "switch")
 
 
 @command("resign", CN.CN_RESIGN, "resign")
@@ -154,22 +302,14 @@ async def takeback(ctx: Context, args: str) -> None:
     if plies is None:
         ctx.reply("Usage: takeback [plies]")
         return
-    if not 1 <= plies <= len(game.moves):
+    if plies < 1:
+        ctx.reply("You can't takeback less than 1 move.")
+        return
+    if plies > len(game.moves):
         # FICS's words, which PyChess reads
         if game.moves:
             ctx.reply(f"There are only {len(game.moves)} half moves in your game.")
         else:
             ctx.reply("There are no moves in your game.")
         return
-    color = game.color_of(ctx.session)
-    assert color is not None
-    if game.takeback.get(not color) == plies:
-        _games(ctx).take_back(game, plies, ctx.batch)
-        return
-    game.takeback[color] = plies
-    ctx.batch.add(
-        game.player(not color),
-        lines(f"{ctx.session.name} would like to take back {plies} half move(s)."),
-    )
-    ctx.reply("Takeback request sent.")
-    _show_offers(ctx, game)
+    await _ask(ctx, game, "takeback", str(plies))

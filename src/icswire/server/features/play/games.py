@@ -23,7 +23,6 @@ import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import chess
@@ -60,9 +59,8 @@ from icswire.server.core.boards import (
     line_datagrams,
     recent_moves,
 )
-from icswire.server.core.hub import Context
 from icswire.server.core.movelist import Movelist
-from icswire.server.core.offers import NO_PARAMS, Offer, Offers
+from icswire.server.core.offers import Offer, Offers
 from icswire.server.core.ratings import RATING_TYPES
 from icswire.server.core.records import GameRecord
 from icswire.server.core.render import NEWLINE, Batch, Datagram, Message, Raw, lines
@@ -75,6 +73,7 @@ from icswire.server.core.texts import (
     kind_text,
     rating_text,
 )
+from icswire.server.features.play.kinds import KINDS
 from icswire.server.features.play.rated import announce_ratings
 
 if TYPE_CHECKING:
@@ -108,9 +107,10 @@ class Game:
     turn_stamp: dict[bool, int] = field(default_factory=dict)
     observers: set[Session] = field(default_factory=set)
     flipped: set[Session] = field(default_factory=set)  # turned their board with ``flip``
-    offers: dict[str, set[bool]] = field(default_factory=dict)
-    takeback: dict[bool, int] = field(default_factory=dict)
-    pending: dict[tuple[str, bool], Offer] = field(default_factory=dict)  # numbered offers
+    #: The requests standing (draw, abort, adjourn, takeback, pause, unpause, switch), by
+    #: kind and the colour that made them; each is one of the server's numbered offers.
+    requests: dict[tuple[str, bool], Offer] = field(default_factory=dict)
+    paused: bool = False  # both agreed to ``pause``: no clock runs
     timer: asyncio.TimerHandle | None = None
     last_move_time_ms: int = 0
     started: datetime = field(default_factory=lambda: datetime.now(UTC))
@@ -165,8 +165,9 @@ class Game:
     # -- clocks ------------------------------------------------------------------------
 
     def clock_now(self, color: bool) -> int:
-        """Milliseconds left for ``color`` at this moment (the side to move's clock runs)."""
-        if color == self.board.turn:
+        """Milliseconds left for ``color`` at this moment (the side to move's clock runs,
+        unless the game is paused)."""
+        if color == self.board.turn and not self.paused:
             elapsed = int((time.monotonic() - self.turn_started) * 1000)
             return self.clock_ms[color] - elapsed
         return self.clock_ms[color]
@@ -229,7 +230,7 @@ class Game:
             self.clock_now(WHITE),
             self.clock_now(BLACK),
             self.last_move_time_ms,
-            True,
+            not self.paused,
             ply=len(self.moves),
             recent=recent_moves(self.moves),
             last_move=(last.verbose, last.san) if last is not None and last.verbose else None,
@@ -304,18 +305,24 @@ class Game:
     # -- what players are sent -----------------------------------------------------------
 
     def offers_record(self) -> Any:
-        """DG_OFFERS_IN_MY_GAME (21): the draw, adjourn, abort and takeback offers."""
-        offers = self.offers
+        """DG_OFFERS_IN_MY_GAME (21): the draw, adjourn, abort and takeback offers (the
+        DG has no field for pause, unpause and switch requests)."""
+        asked = self.requests
+
+        def plies(color: bool) -> int:
+            offer = asked.get(("takeback", color))
+            return int(offer.params) if offer is not None else 0
+
         return dg.OffersInMyGame(
             self.number,
-            WHITE in offers.get("draw", set()),
-            BLACK in offers.get("draw", set()),
-            WHITE in offers.get("adjourn", set()),
-            BLACK in offers.get("adjourn", set()),
-            WHITE in offers.get("abort", set()),
-            BLACK in offers.get("abort", set()),
-            self.takeback.get(WHITE, 0),
-            self.takeback.get(BLACK, 0),
+            ("draw", WHITE) in asked,
+            ("draw", BLACK) in asked,
+            ("adjourn", WHITE) in asked,
+            ("adjourn", BLACK) in asked,
+            ("abort", WHITE) in asked,
+            ("abort", BLACK) in asked,
+            plies(WHITE),
+            plies(BLACK),
         )
 
     def pgn_tags(self) -> list[tuple[str, str]]:
@@ -640,6 +647,9 @@ class Games:
                 game, session, text, IllegalMoveReason.NOT_YOUR_MOVE, "It is not your move.", batch
             )
             return
+        if game.paused:  # FICS's words (gameproc.c)
+            batch.add(session, lines('Game clock is paused, use "unpause" to resume.'))
+            return
         used = self._charged(game, session, color)
         left = game.clock_ms[color] - used
         if left <= 0:
@@ -654,6 +664,9 @@ class Games:
             reason = illegal_reason(game.board, text)
             self._illegal(game, session, text, reason, f"Illegal move ({text}).", batch)
             return
+        # FICS: a move declines the requests made to the mover ("Any move resets opponent's
+        # offers", DG 21, which is not sent for it)
+        self.decline_requests(game, color, batch)
         self._push(game, move, used, left + game.terms.increment * 1000)
         self._after_move(game, batch)
 
@@ -708,9 +721,6 @@ class Games:
         game.moves.append(ServerMove(move, san, smith, used, clock, verbose))
         game.last_move_time_ms = used
         game.turn_started = time.monotonic()
-        for offered in game.offers.values():  # "Any move resets opponent's offers" (DG 21)
-            offered.discard(board.turn)
-        game.takeback.pop(board.turn, None)
         self.save_progress(game)
 
     def _after_move(self, game: Game, batch: Batch) -> None:
@@ -718,7 +728,6 @@ class Games:
         for receiver in game.audience():
             batch.add(receiver, grams)
             batch.add(receiver, board_message)
-        self.sync_offers(game, batch)
         board = game.board
         if board.is_checkmate():
             loser = board.turn
@@ -745,8 +754,6 @@ class Games:
         for played in game.moves:
             board.push(played.move)
         game.board = board
-        game.offers.clear()
-        game.takeback.clear()
         game.turn_started = time.monotonic()
         self.save_progress(game)
         audience = list(game.audience())
@@ -756,63 +763,97 @@ class Games:
             msec = dg.Msec(game.number, COLOR_LETTER[color], game.clock_ms[color], running)
             batch.add_all(audience, Datagram(msec))
         batch.add_all(audience, BoardMessage(game))
-        self.sync_offers(game, batch)
         self._arm_timer(game)
         self._stamp_turn(game, batch)
 
-    # -- pending offers (FICS's numbers, iset pendinfo) ------------------------------------
+    # -- requests (FICS's numbered offers, iset pendinfo) --------------------------------
 
-    def sync_offers(self, game: Game, batch: Batch) -> None:
-        """Open and close ``game``'s numbered offers (``<pf>``/``<pt>``/``<pr>``) to match
-        the draw, abort, adjourn and takeback requests standing; all close at its end."""
-        offers = self.core.state(Offers)
-        live = self.by_number.get(game.number) is game
-        wanted: dict[tuple[str, bool], str] = {}
-        if live:
-            for kind in ("draw", "abort", "adjourn"):
-                for color in game.offers.get(kind, set()):
-                    wanted[(kind, color)] = NO_PARAMS
-            for color, plies in game.takeback.items():
-                wanted[("takeback", color)] = str(plies)
-        for key, offer in list(game.pending.items()):
-            if wanted.get(key) != offer.params:
-                offers.close(offer, batch)
-                del game.pending[key]
-        for key, params in wanted.items():
-            if key in game.pending:
+    def decline_requests(self, game: Game, color: bool, batch: Batch) -> None:
+        """The requests made to ``color`` are declined, as FICS says it when its player
+        moves or accepts another request (pending.c)."""
+        for (kind, asker), offer in list(game.requests.items()):
+            if asker == color:
                 continue
-            kind, color = key
-            game.pending[key] = offers.open(
-                kind,
-                game.player(color),
-                game.player(not color),
-                batch,
-                params,
-                accept=partial(_run_command, kind, "" if kind != "takeback" else params),
-                decline=partial(self._refuse, game, kind, color, False),
-                withdraw=partial(self._refuse, game, kind, color, True),
+            self.drop_request(game, offer, batch)
+            me, other = game.player(color), game.player(asker)
+            noun = KINDS[kind].noun
+            batch.add(me, lines(f"You decline the {noun} from {other.name}."))
+            batch.add(other, lines(f"{me.name} declines the {noun}."))
+            batch.add_all(
+                game.observers, lines(f"Game {game.number}: {me.name} declines the {noun}.")
             )
 
-    async def _refuse(
-        self, game: Game, kind: str, color: bool, withdrawn: bool, ctx: Context
-    ) -> None:
-        """``decline N`` of a request to me or ``withdraw N`` of mine (FICS ``pending.c``;
-        PyChess reads ``X declines the draw request.``)."""
-        if self.by_number.get(game.number) is not game:
-            return
-        if kind == "takeback":
-            game.takeback.pop(color, None)
-        else:
-            game.offers.get(kind, set()).discard(color)
-        sender, receiver = game.player(color), game.player(not color)
-        if withdrawn:
-            ctx.reply(f"You withdraw the {kind} request to {receiver.name}.")
-            ctx.batch.add(receiver, lines(f"{sender.name} withdraws the {kind} request."))
-        else:
-            ctx.reply(f"You decline the {kind} request from {sender.name}.")
-            ctx.batch.add(sender, lines(f"{receiver.name} declines the {kind} request."))
-        ctx.batch.add_all(game.audience(), Datagram(game.offers_record()))
-        self.sync_offers(game, ctx.batch)
+    def drop_request(self, game: Game, offer: Offer, batch: Batch) -> None:
+        """``offer`` is no longer standing in ``game`` (``<pr>`` to both players)."""
+        for key, standing in list(game.requests.items()):
+            if standing is offer:
+                del game.requests[key]
+        self.core.state(Offers).close(offer, batch)
+
+    # -- pausing and switching sides (both players agreed) ------------------------------
+
+    def _clocks_changed(self, game: Game, batch: Batch) -> None:
+        """DG_MSEC of both clocks (running or not) and the board, to the table."""
+        audience = list(game.audience())
+        for color in (WHITE, BLACK):
+            running = color == game.board.turn and not game.paused
+            msec = dg.Msec(game.number, COLOR_LETTER[color], game.clock_now(color), running)
+            batch.add_all(audience, Datagram(msec))
+        batch.add_all(audience, BoardMessage(game))
+
+    def pause(self, game: Game, batch: Batch) -> None:
+        """Stop both clocks where they are (FICS help ``pause``)."""
+        turn = game.board.turn
+        game.clock_ms[turn] = game.clock_now(turn)
+        game.paused = True
+        if game.timer is not None:
+            game.timer.cancel()
+        self._clocks_changed(game, batch)
+
+    def unpause(self, game: Game, batch: Batch) -> None:
+        """The side to move's clock runs again from where it stopped."""
+        game.paused = False
+        game.turn_started = time.monotonic()
+        game.turn_stamp.pop(game.board.turn, None)
+        self._clocks_changed(game, batch)
+        self._arm_timer(game)
+        self._stamp_turn(game, batch)
+
+    def switch(self, game: Game, batch: Batch) -> None:
+        """The players change colours before the first move: the clocks stay with the
+        colours and White's starts again; each player gets the game anew as its new
+        colour (DG_MY_GAME_STARTED and the rest, the board), observers get it again
+        (DG_STARTED_OBSERVING), and the stored game records who plays which colour."""
+        game.white, game.black = game.black, game.white
+        game.white_rating, game.black_rating = game.black_rating, game.white_rating
+        game.turn_started = time.monotonic()
+        game.turn_stamp.clear()
+        for offer in list(game.requests.values()):
+            self.drop_request(game, offer, batch)
+        assert game.game_id is not None
+        run = functools.partial(
+            self.core.store.seat_players, game.game_id, game.white.name, game.black.name,
+            game.white_rating, game.black_rating,
+        )  # fmt: skip
+        self.core.writes.put(
+            run,
+            f"game {game.game_id}: {game.white.name} now White, {game.black.name} Black",
+            concerns=game.player_names(),
+        )
+        for session in game.players:
+            color = game.color_of(session)
+            batch.add(session, Datagram(game.started_record(DG.MY_GAME_STARTED)))
+            batch.add(session, Datagram(dg.Flip(game.number, color == BLACK)))
+            game.send_history(session, batch)
+            symbol = "PW" if color == WHITE else "PB"
+            batch.add(session, Datagram(dg.MyRelationToGame(game.number, symbol)))
+        observing = Datagram(game.started_record(DG.STARTED_OBSERVING))
+        for session in game.observers:
+            batch.add(session, observing)
+            game.send_history(session, batch)
+        self._clocks_changed(game, batch)
+        self._arm_timer(game)
+        self._stamp_turn(game, batch)
 
     def rearm(self, game: Game) -> None:
         """The clocks changed (moretime): the flag timer follows."""
@@ -843,7 +884,7 @@ class Games:
         game.timer = loop.call_later(max(left, 0) / 1000 + 0.001, self._timer_fired, game)
 
     def _timer_fired(self, game: Game) -> None:
-        if self.by_number.get(game.number) is not game or self.core.stopping:
+        if self.by_number.get(game.number) is not game or self.core.stopping or game.paused:
             return
         if not self.flag_fell(game):
             self._arm_timer(game)
@@ -903,7 +944,8 @@ class Games:
             if heard and session not in audience:
                 batch.add(session, said)
         del self.by_number[game.number]
-        self.sync_offers(game, batch)
+        for offer in list(game.requests.values()):
+            self.drop_request(game, offer, batch)
         for player in game.players:
             if self.by_player.get(player) is game:
                 del self.by_player[player]
@@ -935,13 +977,6 @@ class Games:
             key=("game", game.game_id),
             done=lambda changes: announce_ratings(self.core, game, changes),
         )
-
-
-async def _run_command(name: str, args: str, ctx: Context) -> None:
-    """``accept N`` of a request in a game: what FICS does, the command of the request
-    (``draw``, ``takeback 2`` ...) as if the receiver typed it."""
-    command = ctx.core.registry.commands[name]
-    await command.handler(Context(ctx.core, ctx.session, ctx.batch, name), args)
 
 
 def game_info_line(game: Game) -> str:

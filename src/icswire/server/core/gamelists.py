@@ -1,0 +1,114 @@
+"""Stored games as lists show them: the end of a game (``Mat``, "Joe checkmated"), when
+it ended, DG_GAMELIST_ITEM (73) for ``history``, ``stored`` and ``liblist``, and the
+games of journals (FICS help ``journal``: slots A-Z, private with ``jprivate``)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import TYPE_CHECKING, Any
+
+from icswire.protocol import datagrams as dg
+from icswire.protocol.codes import UnknownResultError, describe_result
+from icswire.server.core.names import name_key
+from icswire.server.core.ratings import RATING_TYPES
+from icswire.server.core.records import GameRecord
+from icswire.server.core.zones import date_text
+
+if TYPE_CHECKING:
+    from icswire.server.core.hub import Core
+    from icswire.server.core.session import Session
+
+#: How many finished games ``history`` shows (and numbers 1..HISTORY_SIZE, oldest first).
+HISTORY_SIZE = 10
+
+
+def _rating_index(rating_type: str) -> int:
+    try:
+        return RATING_TYPES.index(rating_type)
+    except ValueError:
+        return 0
+
+
+def result_of(record: GameRecord) -> tuple[str, str]:
+    """The 3-letter code and the description (with the players' names) of a stored end."""
+    if record.status is None or record.mode is None:
+        return "*", "Game in progress"
+    try:
+        result = describe_result(record.status, record.mode, record.color or 0)
+    except (UnknownResultError, ValueError):
+        return "?", "Unknown result"
+    return result.code, _named(result.text, record.white, record.black)
+
+
+def _named(text: str, white: str, black: str) -> str:
+    return re.sub(r"\b(White|Black)\b", lambda m: white if m[1] == "White" else black, text)
+
+
+def when_ended(record: GameRecord, tzone: str) -> str:
+    """When a game ended (began, if it has not), in the reader's ``set tzone``."""
+    return date_text(record.ended or record.started, tzone)
+
+
+def gamelist_item(index: int, record: GameRecord, here: bool | None = None) -> Any:
+    """DG_GAMELIST_ITEM (73) of a stored game."""
+    timed = bool(record.initial or record.increment)
+    initial = str(record.initial) if timed else "-"
+    increment = str(record.increment) if timed else "-"
+    return dg.GamelistItem(
+        index, record.id or 0, "?", record.started.strftime("%Y.%m.%d"),
+        record.started.strftime("%H:%M:%S"), record.white,
+        str(record.white_rating) if record.white_rating else "-", record.black,
+        str(record.black_rating) if record.black_rating else "-", record.rated,
+        _rating_index(record.rating_type), record.wild, initial, increment, initial, increment,
+        record.eco or "?", record.status if record.status is not None else 2,
+        record.color or 0, record.mode or 0, "", here,
+    )  # fmt: skip
+
+
+# -- journals --------------------------------------------------------------------------------
+
+#: The slots of a journal (FICS: 26, shown as capitals).
+JOURNAL_SLOTS = "abcdefghijklmnopqrstuvwxyz"
+NOT_REGISTERED = "Only registered players may keep a journal."
+
+
+def journal_slot(text: str) -> str | None:
+    """``A`` or ``a`` (or ``%a``, as ``examine`` and ``smoves`` name one): the slot."""
+    letter = text.removeprefix("%").lower()
+    return letter if len(letter) == 1 and letter in JOURNAL_SLOTS else None
+
+
+async def journal_owner(core: Core, viewer: Session, name: str) -> tuple[str, str | None]:
+    """The registered name of the journal ``name`` (a player online or not) and, when
+    ``viewer`` may not read it, why not: not registered, or private (``jprivate``) and
+    someone else's."""
+    online = core.world.find(name)
+    if online is not None:
+        if not online.registered:
+            return online.name, NOT_REGISTERED
+        private = bool(online.variables.get("jprivate"))
+        owner = online.name
+    else:
+        account = await asyncio.to_thread(core.store.load, name)
+        if account is None:
+            return name, f'There is no player matching the name "{name}".'
+        owner = account.name
+        private = account.settings.get("jprivate", "0") not in ("", "0")
+    if private and name_key(owner) != name_key(viewer.name):
+        return owner, "Sorry, this journal is private."
+    return owner, None
+
+
+async def journal_record(
+    core: Core, viewer: Session, name: str, slot: str
+) -> tuple[str, GameRecord | None, str]:
+    """The game in journal slot ``slot`` of ``name``: (owner, game, why not)."""
+    owner, refused = await journal_owner(core, viewer, name)
+    if refused is not None:
+        return owner, None, refused
+    await core.writes.settled(owner)  # his jsave and jkill so far are stored
+    entries = dict(await asyncio.to_thread(core.store.journal, owner))
+    if slot not in entries:
+        return owner, None, f"Journal entry {slot.upper()} not available for {owner}."
+    return owner, entries[slot], ""

@@ -1,0 +1,138 @@
+"""Administrators' commands: accounts (``addplayer``, ``remplayer``, ``asetpasswd``,
+``asetadmin``), the ban list (``+ban``, ``-ban``, ``=ban``) and ``nuke``.
+
+An administrator is a registered account with the admin flag (``icswire user admin NAME
+on`` from the shell, or ``asetadmin`` here; :attr:`Session.admin
+<icswire.server.core.session.Session.admin>`). As on FICS, these commands do not exist for
+anybody else: a user without the flag gets "Command not found." and no prefix of theirs
+matches one (:meth:`Registry.find_command <icswire.server.core.hub.Registry.find_command>`).
+
+A banned name cannot log in (DG_LOGIN_FAILED code 12); the ban does not disconnect who is
+online under that name now: ``nuke`` does that. Account changes are made at once, not
+queued: the administrator is told whether they worked.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from icswire.protocol.level1 import CommandNumber as CN
+from icswire.server.core.commands import first_word
+from icswire.server.core.hub import CommandSet, Context, Handler
+from icswire.server.core.names import name_error, name_key
+from icswire.server.core.render import lines
+from icswire.server.core.store import UnknownUser, UserExists
+
+if TYPE_CHECKING:
+    from icswire.server.core.hub import Core
+
+COMMANDS = CommandSet()
+
+
+def command(name: str, cn: int, usage: str) -> Callable[[Handler], Handler]:
+    """An administrators' command."""
+    return COMMANDS.command(name, cn, usage, admin=True)
+
+
+@command("addplayer", CN.SCN_MISCELLANEOUS, "addplayer <name> <password>")
+async def addplayer(ctx: Context, args: str) -> None:
+    words = args.split()
+    if len(words) != 2:
+        ctx.reply("Usage: addplayer <name> <password>")
+        return
+    name, secret = words
+    reason = name_error(name)
+    if reason is not None:
+        ctx.reply(reason)
+        return
+    try:
+        await ctx.core.password_work(ctx.store.add_user, name, secret)
+    except UserExists as exc:
+        ctx.reply(f'A player named "{exc.name}" is already registered.')
+        return
+    ctx.reply(f'Added "{name}" with password "{secret}".')
+
+
+@command("remplayer", CN.SCN_MISCELLANEOUS, "remplayer <name>")
+async def remplayer(ctx: Context, args: str) -> None:
+    name = args.strip()
+    if not name or " " in name:
+        ctx.reply("Usage: remplayer <name>")
+        return
+    online = ctx.world.online.get(name_key(name))
+    if online is not None and online.registered:
+        ctx.reply(f"{online.name} is logged in; nuke them first.")
+        return
+    await ctx.core.writes.settled(name)  # nothing of theirs is still waiting to be stored
+    try:
+        await asyncio.to_thread(ctx.store.remove_user, name)
+    except UnknownUser:
+        ctx.reply(f'There is no player matching the name "{name}".')
+        return
+    ctx.reply(f'Removed the account of "{name}".')
+
+
+@command("asetpasswd", CN.SCN_MISCELLANEOUS, "asetpasswd <name> <password>")
+async def asetpasswd(ctx: Context, args: str) -> None:
+    words = args.split()
+    if len(words) != 2:
+        ctx.reply("Usage: asetpasswd <name> <password>")
+        return
+    name, secret = words
+    try:
+        await ctx.core.password_work(ctx.store.set_password, name, secret)
+    except UnknownUser:
+        ctx.reply(f'There is no player matching the name "{name}".')
+        return
+    ctx.reply(f'Password of {name} changed to "{secret}".')
+    online = ctx.world.online.get(name_key(name))
+    if online is not None and online.registered and online is not ctx.session:
+        ctx.batch.add(online, lines(f"{ctx.session.name} has changed your password."))
+
+
+@command("asetadmin", CN.SCN_MISCELLANEOUS, "asetadmin <name> 0|1")
+async def asetadmin(ctx: Context, args: str) -> None:
+    name, flag = first_word(args)
+    if not name or flag not in ("0", "1"):
+        ctx.reply("Usage: asetadmin <name> 0|1")
+        return
+    on = flag == "1"
+    try:
+        changed = await asyncio.to_thread(ctx.store.set_admin, name, on)
+    except UnknownUser:
+        ctx.reply(f'There is no player matching the name "{name}".')
+        return
+    what = "an administrator" if on else "not an administrator"
+    if not changed:
+        ctx.reply(f"{name} is {what} already.")
+        return
+    ctx.reply(f"{name} is {what} now.")
+    online = ctx.world.online.get(name_key(name))
+    if online is not None and online.registered:
+        online.admin = on
+        if online is not ctx.session:
+            ctx.batch.add(online, lines(f"{ctx.session.name} has made you {what}."))
+
+
+@command("nuke", CN.SCN_MISCELLANEOUS, "nuke <name>")
+async def nuke(ctx: Context, args: str) -> None:
+    name = args.strip()
+    if not name:
+        ctx.reply("Usage: nuke <name>")
+        return
+    target = ctx.world.online.get(name_key(name))
+    if target is None:
+        ctx.reply(f'No user named "{name}" is logged in.')
+        return
+    if target is ctx.session:
+        ctx.reply("You cannot nuke yourself; use quit.")
+        return
+    target.send_raw(f"\r\n**** You have been kicked out by {ctx.session.name}! ****\r\n".encode())
+    target.hang_up()
+    ctx.reply(f"Nuked: {target.name}")
+
+
+def install(core: Core) -> None:
+    core.registry.add_commands(COMMANDS)

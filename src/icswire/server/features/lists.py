@@ -1,0 +1,279 @@
+"""FICS's lists: ``addlist``, ``sublist``, ``showlist`` (``+LIST NAME``, ``-LIST NAME``,
+``=LIST``: core/commands.py's punctuation), ``znotify``, and the game notifications of the
+``gnotify`` list.
+
+A user's own lists are ``censor`` (their tells, channel tells, shouts, match requests and
+messages are not shown), ``gnotify`` (told when they start a game), ``noplay`` (their
+match requests are refused), ``notify`` (told when they arrive and leave) and
+``channel``. Each is saved for a registered user and kept for the session by a guest. Any
+valid handle may be listed (one may censor a name before it logs in); the name of a
+player online is taken with its case. FICS's public lists are shown as this server knows
+them: ``td`` (the programs that may ``qtell``, set with ``icswire user td NAME``), and the
+titles and ``computer`` empty, since it gives none; changing them is for administrators,
+and FICS refuses it as for a list one may not see. Of the administrators' lists, ``ban``
+is kept (names that may not log in), for administrators only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from icswire.protocol import datagrams as dg
+from icswire.protocol.codes import Sound
+from icswire.protocol.datagrams import DG
+from icswire.protocol.level1 import CommandNumber as CN
+from icswire.server.core.channels import CHANNELS
+from icswire.server.core.commands import first_word
+from icswire.server.core.hub import CommandSet, Context
+from icswire.server.core.names import check_name, name_key
+from icswire.server.core.numbers import parse_number
+from icswire.server.core.render import Batch, Datagram, lines
+from icswire.server.core.tables import FICS_TYPES
+from icswire.server.core.world import ratstr
+
+if TYPE_CHECKING:
+    from icswire.server.core.hub import Core
+    from icswire.server.core.session import Session
+    from icswire.server.core.tables import Table
+
+COMMANDS = CommandSet()
+command = COMMANDS.command
+
+#: FICS's lists a user may see, in FICS's order (lists.c): the public ones first.
+PUBLIC_LISTS = ("fm", "im", "gm", "wgm", "blind", "teams", "computer", "td")
+PERSONAL_LISTS = ("censor", "gnotify", "noplay", "notify", "channel")
+#: Lists FICS has that only administrators may see.
+ADMIN_LISTS = (
+    "admin",
+    "removedcom",
+    "filter",
+    "ban",
+    "abuser",
+    "muzzle",
+    "cmuzzle",
+    "c1muzzle",
+    "c24muzzle",
+    "c46muzzle",
+    "c49muzzle",
+    "c50muzzle",
+    "c51muzzle",
+)
+ALL_LISTS = (*ADMIN_LISTS, *PUBLIC_LISTS, *PERSONAL_LISTS)
+
+
+def _find_list(ctx: Context, word: str, change: bool) -> str | None:
+    """The list ``word`` names (a unique prefix will do), or None after FICS's words."""
+    matches = [name for name in ALL_LISTS if name.startswith(word.lower())] if word else []
+    if len(matches) != 1:
+        ctx.reply(f'"{word}" does not match any list name.')
+        return None
+    found = matches[0]
+    if found in ADMIN_LISTS and not (found == "ban" and ctx.session.admin):
+        ctx.reply(f'"{word}" is not an appropriate list name or you have insufficient rights.')
+        return None
+    if change and found in PUBLIC_LISTS:
+        ctx.reply(f'"{word}" is not an appropriate list name or you have insufficient rights.')
+        return None
+    return found
+
+
+def members(session: Session, which: str) -> list[str]:
+    """What is on ``session``'s list ``which`` (sorted as ``showlist`` shows it)."""
+    if which == "channel":
+        return [str(c) for c in sorted(session.channels)]
+    if which == "notify":
+        return sorted(session.notify.values(), key=str.lower)
+    if which in session.lists:
+        return sorted(session.lists[which].values(), key=str.lower)
+    return []
+
+
+def columns(items: Sequence[str], width: int, space: int = 2) -> list[str]:
+    """FICS's ``multicol``: the items down then across, as many columns as fit ``width``."""
+    if not items:
+        return [""]
+    widest = max(len(item) for item in items) + space
+    per_line = max(1, width // widest)
+    count = -(-len(items) // per_line)
+    rows = []
+    for first in range(count):
+        row = items[first::count][:per_line]
+        rows.append("".join(item.ljust(widest) for item in row).rstrip())
+    return rows
+
+
+# -- addlist, sublist --------------------------------------------------------------------------
+
+
+@command("addlist", CN.CN_PLUS, "addlist <list> <name>")
+async def addlist(ctx: Context, args: str) -> None:
+    await _change(ctx, args, add=True)
+
+
+@command("sublist", CN.CN_MINUS, "sublist <list> <name>")
+async def sublist(ctx: Context, args: str) -> None:
+    await _change(ctx, args, add=False)
+
+
+async def _change(ctx: Context, args: str, add: bool) -> None:
+    word, item = first_word(args)
+    if not word or not item or len(item.split()) > 1:
+        ctx.reply(f"Usage: {ctx.command} <list> <name>")
+        return
+    which = _find_list(ctx, word, change=True)
+    if which is None:
+        return
+    if which == "channel":
+        _change_channel(ctx, item, add)
+    elif which == "ban":
+        await _change_ban(ctx, item, add)
+    else:
+        _change_names(ctx, which, item, add)
+
+
+async def _change_ban(ctx: Context, name: str, add: bool) -> None:
+    """The server's ban list (administrators only): a name on it may not log in."""
+    if check_name(name) is not None:
+        ctx.reply(f'"{name}" is not a valid handle.')
+    elif add and name_key(name) == name_key(ctx.session.name):
+        ctx.reply("You cannot ban yourself.")
+    elif add and not await asyncio.to_thread(ctx.store.ban, name, ctx.session.name):
+        ctx.reply(f"[{name}] is already on the ban list.")
+    elif not add and not await asyncio.to_thread(ctx.store.unban, name):
+        ctx.reply(f"[{name}] is not in the ban list.")
+    else:
+        ctx.reply(f"[{name}] {'added to' if add else 'removed from'} the ban list.")
+
+
+def _change_channel(ctx: Context, item: str, add: bool) -> None:
+    session = ctx.session
+    channel = parse_number(item)
+    if channel is None or channel not in CHANNELS:
+        ctx.reply(f"The channel must be a number from {CHANNELS.start} to {CHANNELS.stop - 1}.")
+        return
+    if add and channel in session.channels:
+        ctx.reply(f"[{channel}] is already on your channel list.")
+    elif not add and channel not in session.channels:
+        ctx.reply(f"[{channel}] is not in your channel list.")
+    elif add:
+        ctx.world.join(session, channel, ctx.batch)
+        ctx.reply(f"[{channel}] added to your channel list.")
+        ctx.save("add_channel", channel)
+    else:
+        ctx.world.leave(session, channel, ctx.batch)
+        ctx.reply(f"[{channel}] removed from your channel list.")
+        ctx.save("remove_channel", channel)
+
+
+def _change_names(ctx: Context, which: str, item: str, add: bool) -> None:
+    session = ctx.session
+    if check_name(item) is not None:
+        ctx.reply(f'"{item}" is not a valid handle.')
+        return
+    online = ctx.world.online.get(name_key(item))
+    name = online.name if online is not None else item
+    listed = session.notify if which == "notify" else session.lists[which]
+    key = name_key(name)
+    if add and key in listed:
+        ctx.reply(f"[{listed[key]}] is already on your {which} list.")
+        return
+    if not add and key not in listed:
+        ctx.reply(f"[{name}] is not in your {which} list.")
+        return
+    if add:
+        listed[key] = name
+        ctx.reply(f"[{name}] added to your {which} list.")
+    else:
+        name = listed.pop(key)
+        ctx.reply(f"[{name}] removed from your {which} list.")
+    if which == "notify":
+        ctx.batch.add(session, Datagram(dg.MyNotifyList(name, add)))
+        ctx.save("add_notify" if add else "remove_notify", name)
+    else:
+        ctx.save("add_to_list" if add else "remove_from_list", which, name)
+
+
+# -- showlist, znotify -------------------------------------------------------------------------
+
+
+@command("showlist", CN.CN_LIST, "showlist [list]")
+async def showlist(ctx: Context, args: str) -> None:
+    word = args.strip()
+    if not word:
+        shown = [f"{name:<20} is PUBLIC" for name in PUBLIC_LISTS]
+        shown += [f"{name:<20} is PERSONAL" for name in PERSONAL_LISTS]
+        ctx.reply("Lists:", "", *shown)
+        return
+    which = _find_list(ctx, word, change=False)
+    if which is None:
+        return
+    if which == "td":
+        items = await asyncio.to_thread(ctx.store.server_list, "td")
+    elif which == "ban":
+        items = [ban.name for ban in await asyncio.to_thread(ctx.store.list_bans)]
+    else:
+        items = members(ctx.session, which)
+    noun = "channels" if which == "channel" else "names"
+    ctx.reply(
+        f"-- {which} list: {len(items)} {noun} --",
+        *columns(items, int(ctx.session.variables["width"])),
+    )
+    ctx.batch.add(ctx.session, Datagram(dg.List(which, " ", tuple(items))))
+
+
+@command("znotify", CN.CN_ZNOTL, "znotify")
+async def znotify(ctx: Context, args: str) -> None:
+    session, world = ctx.session, ctx.world
+    mine = sorted(
+        (s.name for s in world.others(session) if name_key(s.name) in session.notify),
+        key=str.lower,
+    )
+    theirs = sorted((s.name for s in world.notify_watchers(session)), key=str.lower)
+    text = []
+    if mine:
+        text += ["Present company on your notify list:", "  " + "".join(f" {n}" for n in mine)]
+    else:
+        text.append("No one from your notify list is logged on.")
+    if theirs:
+        text += [
+            "The following players have you on their notify list:",
+            "  " + "".join(f" {n}" for n in theirs),
+        ]
+    else:
+        text.append("No one logged in has you on their notify list.")
+    ctx.reply(*text)
+
+
+# -- game notifications ------------------------------------------------------------------------
+
+
+def game_started(core: Core, table: Table, batch: Batch) -> None:
+    """FICS's ``Game notification:`` line to whoever has a player of a new game on their
+    gnotify list (with DG_SOUND's SOUND_GNOTIFY for those who have it on)."""
+    if table.examined:
+        return
+    seats = table.seats()
+    keys = {name_key(s.name) for s in seats}
+    told = [
+        s for s in core.world.online.values() if s not in seats and keys & s.lists["gnotify"].keys()
+    ]
+    if not told or len(seats) != 2:
+        return
+    white, black = seats
+    game = table.started_record(DG.GAME_STARTED)
+    kind = table.rating_type
+    words = f"{'rated' if game.rated else 'unrated'} {FICS_TYPES.get(kind, kind.lower())}"
+    line = (
+        f"Game notification: {white.name} ({ratstr(white, kind)}) vs. {black.name}"
+        f" ({ratstr(black, kind)}) {words} {game.white_initial} {game.white_increment}:"
+        f" Game {table.number}"
+    )
+    batch.add_all(told, lines(line))
+    batch.add_all(told, Datagram(dg.Sound(Sound.GNOTIFY)))
+
+
+def install(core: Core) -> None:
+    core.registry.add_commands(COMMANDS)
+    core.registry.game_started.append(lambda table, batch: game_started(core, table, batch))

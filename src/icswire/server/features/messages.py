@@ -1,0 +1,241 @@
+"""Messages between registered users, kept in the database until cleared: ``messages``
+(FICS's one command to list and send: ``message NAME text`` is its prefix),
+``clearmessages``, and the count shown at login.
+
+``messages`` lists every message, ``messages u`` the unread ones, ``messages N`` one,
+``messages NAME`` those between you and NAME; each shown message is then read. A message
+to a user online is shown to him at once. An ICC session with DG_MESSAGELIST_BEGIN (94)
+and DG_MESSAGELIST_ITEM (95) on gets them too for the messages to it that a ``messages``
+command shows (section 4: "The text form is sent in any case"); an item's time is
+``HH:MM`` and its date ``YYYY-MM-DD``, both UTC. A censored sender is refused (``NAME is
+censoring you.``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+from icswire.protocol import datagrams as dg
+from icswire.protocol.level1 import CommandNumber as CN
+from icswire.server.core.commands import first_word
+from icswire.server.core.hub import CommandSet, Context
+from icswire.server.core.names import check_name, name_key
+from icswire.server.core.numbers import parse_number
+from icswire.server.core.render import Batch, Datagram, lines
+from icswire.server.core.store import StoredMessage, StoreUnavailable
+
+if TYPE_CHECKING:
+    from icswire.server.core.hub import Core
+    from icswire.server.core.session import Session
+
+log = logging.getLogger("icswire.server")
+COMMANDS = CommandSet()
+command = COMMANDS.command
+UNREGISTERED = "Unregistered players may not send or receive messages."
+
+
+def when(sent: datetime) -> str:
+    """FICS's ``strltime``: ``Tue Nov 24, 01:05 UTC 2026``."""
+    sent = sent.astimezone(UTC)
+    return f"{sent:%a %b} {sent.day:2d}, {sent:%H:%M} UTC {sent:%Y}"
+
+
+def shown(message: StoredMessage) -> str:
+    return f"{message.sender} at {when(message.sent)}: {message.text}"
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _show(ctx: Context, typed: str, heading: str | None, found: list[StoredMessage]) -> None:
+    """``heading`` and ``found`` (to the user, who has now read them), for the command
+    ``typed``."""
+    ctx.reply(*([heading] if heading else []), *(f"{m.number}. {shown(m)}" for m in found))
+    session = ctx.session
+    ctx.batch.add(session, Datagram(dg.MessagelistBegin(typed)))
+    for m in found:
+        time_, date = f"{m.sent.astimezone(UTC):%H:%M}", f"{m.sent.astimezone(UTC):%Y-%m-%d}"
+        item = dg.MessagelistItem(m.number, m.sender, time_, date, m.text)
+        ctx.batch.add(session, Datagram(item))
+    unread = [m.id for m in found if m.unread]
+    if unread:
+        ctx.save("mark_messages_read", unread)
+
+
+async def _mine(ctx: Context) -> list[StoredMessage]:
+    """The user's messages, once what he changed is stored."""
+    await ctx.core.writes.settled(ctx.session.name)
+    return await asyncio.to_thread(ctx.store.messages, ctx.session.name)
+
+
+@command("messages", CN.CN_MESSAGE, "messages [u|N|NAME [text]]")
+async def messages(ctx: Context, args: str) -> None:
+    if not ctx.session.registered:
+        ctx.reply(UNREGISTERED)
+        return
+    word, text = first_word(args)
+    if text:
+        await _send(ctx, word, text)
+        return
+    if word:
+        await _some(ctx, word)
+        return
+    found = await _mine(ctx)
+    if not found:
+        ctx.reply("You have no messages.")
+        return
+    _show(ctx, "messages", "Messages:", found)
+
+
+async def _some(ctx: Context, word: str) -> None:
+    """``messages u``, ``messages N`` or ``messages NAME``."""
+    number = parse_number(word)
+    if word.lower() == "u":
+        unread = [m for m in await _mine(ctx) if m.unread]
+        if not unread:
+            ctx.reply("You have no unread messages.")
+            return
+        _show(ctx, "messages u", "Unread messages:", unread)
+        return
+    if number is not None:
+        chosen = [m for m in await _mine(ctx) if m.number == number]
+        if not chosen:
+            ctx.reply(f"You do not have a message {number}.")
+            return
+        _show(ctx, f"messages {number}", None, chosen)
+        return
+    other = await _registered(ctx, word)
+    if other is None:
+        return
+    me = ctx.session.name
+    if name_key(other) != name_key(me):
+        await ctx.core.writes.settled(other)
+        sent = await asyncio.to_thread(ctx.store.messages_sent, me, other)
+        if sent:
+            ctx.reply(f"Messages to {other}:", *(shown(m) for m in sent))
+        else:
+            ctx.reply(f"{other} has no messages from you.")
+    mine = [m for m in await _mine(ctx) if name_key(m.sender) == name_key(other)]
+    if mine:
+        _show(ctx, f"messages {word}", f"Messages from {other}:", mine)
+    else:
+        ctx.reply(f"You have no messages from {other}.")
+
+
+async def _registered(ctx: Context, word: str) -> str | None:
+    """The registered name ``word`` names, or None after saying there is none."""
+    online = ctx.world.find(word)
+    if online is not None and not online.registered:
+        ctx.reply(f'Player "{online.name}" is unregistered and cannot send or receive messages.')
+        return None
+    found = None
+    if check_name(word) is None:
+        found = await asyncio.to_thread(
+            ctx.store.message_target, online.name if online else word, ctx.session.name
+        )
+    if found is None:
+        ctx.reply(f"There is no player matching the name {word}.")
+        return None
+    return found[0]
+
+
+async def _send(ctx: Context, word: str, text: str) -> None:
+    """``message NAME text``: kept for NAME, shown at once if NAME is online."""
+    session = ctx.session
+    online = ctx.world.find(word)
+    if online is not None and not online.registered:
+        ctx.reply(f'Player "{online.name}" is unregistered and cannot receive messages.')
+        return
+    target = None
+    if check_name(word) is None:
+        named = online.name if online is not None else word
+        target = await asyncio.to_thread(ctx.store.message_target, named, session.name)
+    if target is None:
+        ctx.reply(f"There is no player matching the name {word}.")
+        return
+    receiver, censoring = target
+    if censoring or (online is not None and online.censors(session)):
+        ctx.reply(f"{receiver} is censoring you.")
+        return
+    if ctx.too_fast("tell"):
+        return
+    now = datetime.now(UTC)
+    run = functools.partial(ctx.store.send_message, session.name, receiver, text, now)
+    what = f"send_message({session.name!r}, {receiver!r})"
+    ctx.core.writes.put(run, what, concerns=(session.name, receiver), account=True)
+    line = f"{session.name} at {when(now)}: {text}"
+    ctx.reply(f"The following message was sent to {receiver}:", line)
+    if online is not None:
+        ctx.batch.add(online, lines("The following message was received:", line))
+
+
+@command("clearmessages", CN.CN_CLEARMESSAGES, "clearmessages <*|N|NAME>")
+async def clearmessages(ctx: Context, args: str) -> None:
+    if not ctx.session.registered:
+        ctx.reply(UNREGISTERED)
+        return
+    word = args.strip()
+    if not word:
+        ctx.reply('Use "clearmessages *" to clear all your messages.')
+        return
+    found = await _mine(ctx)
+    if not found:
+        ctx.reply("You have no messages.")
+        return
+    number = parse_number(word)
+    if word == "*":
+        chosen = found
+    elif number is not None:
+        chosen = [m for m in found if m.number == number]
+        if not chosen:
+            ctx.reply(f"You do not have a message {number}.")
+            return
+    else:
+        other = await _registered(ctx, word)
+        if other is None:
+            return
+        chosen = [m for m in found if name_key(m.sender) == name_key(other)]
+        if not chosen:
+            ctx.reply(f"You have no messages from {other}.")
+            return
+    ctx.save("clear_messages", [m.id for m in chosen])
+    ctx.reply(f"Cleared {_count(len(chosen), 'message')}.")
+
+
+# -- at login ----------------------------------------------------------------------------------
+
+
+async def login_notice(core: Core, session: Session) -> None:
+    """``You have N messages (M unread).`` for a registered user who has some."""
+    try:
+        found = await asyncio.to_thread(core.store.messages, session.name)
+    except StoreUnavailable as exc:
+        log.warning("messages of %s at login: %s", session.name, exc)
+        return
+    if not found or core.world.online.get(name_key(session.name)) is not session:
+        return
+    unread = sum(m.unread for m in found)
+    batch = Batch(CN.SCN_AUTOMATIC, None)
+    batch.add(
+        session,
+        lines(
+            f"You have {_count(len(found), 'message')} ({unread} unread).",
+            'Use "messages u" to view unread messages and "clearmessages *" to clear all.',
+        ),
+    )
+    batch.flush()
+
+
+def arrived(core: Core, session: Session, batch: Batch) -> None:
+    if session.registered:
+        core.spawn(login_notice(core, session))
+
+
+def install(core: Core) -> None:
+    core.registry.add_commands(COMMANDS)
+    core.registry.arrived.append(lambda session, batch: arrived(core, session, batch))

@@ -1,0 +1,478 @@
+"""People: ``who``, ``finger``, ``ratings``, ``best``, ``rank`` and ``uptime``.
+
+``who`` takes FICS's flags (help ``who``: which players, in which order, in which
+format, plus ``I``: the ``<wa>`` form FICS interfaces ask for); ``finger`` shows a
+player's ratings per type with RD, results and best, how long he is on and idle (or when
+he last disconnected), timeseal, and his notes (``set 1`` .. ``set 10``), for players not
+logged in too. An ICC session gets ICC's layout where ICC's differs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+from icswire.protocol.level1 import CommandNumber as CN
+from icswire.server.core.hub import CommandSet, Context
+from icswire.server.core.names import name_key
+from icswire.server.core.numbers import parse_number
+from icswire.server.core.people import (
+    columns,
+    finger_rows,
+    icc_finger_rows,
+    plural,
+    rating_of,
+    ratstr,
+    short_span,
+    span_text,
+    status_symbol,
+    when_text,
+)
+from icswire.server.core.ratings import PROVISIONAL_GAMES
+from icswire.server.core.records import RatingRecord
+from icswire.server.core.variables import NOTES
+from icswire.server.core.world import arrival_line
+
+if TYPE_CHECKING:
+    from icswire.server.core.hub import Core
+    from icswire.server.core.render import Batch
+    from icswire.server.core.session import Session
+    from icswire.server.core.tables import Table
+
+COMMANDS = CommandSet()
+command = COMMANDS.command
+
+WHO_USAGE = "who [o][r][f][a][R][U][s][b][L][w][z][B][A][l][t][v][n][I][1-3]"
+#: ``who``'s sort letters: the rating type each sorts by.
+WHO_SORTS = {
+    "b": "Blitz",
+    "s": "Standard",
+    "L": "Bullet",
+    "w": "Wild",
+    "z": "Crazyhouse",
+    "B": "Bughouse",
+    "S": "Suicide",
+    "x": "Atomic",
+}
+#: ``who``'s selection letters.
+WHO_SELECTS = frozenset("orfaRU")
+#: How many players ``best`` lists per type, and ``rank`` shows around a player.
+BEST_SIZE = 20
+#: ``best`` and ``rank``: FICS's letters for the three ranked types.
+RANK_TYPES = {"b": ("Blitz", "Blitz"), "s": ("Standard", "Standard"), "w": ("Wild", "Wild")}
+
+
+@dataclass
+class Uptime:
+    """When the server started and the most players and games it has had since."""
+
+    started: datetime = field(default_factory=lambda: datetime.now(UTC))
+    started_clock: float = field(default_factory=time.monotonic)
+    player_high: int = 0
+    game_high: int = 0
+
+
+# -- who -------------------------------------------------------------------------------------
+
+
+@dataclass
+class WhoRequest:
+    """What ``who``'s flags asked for."""
+
+    select: set[str] = field(default_factory=set)
+    sort: str | None = "Blitz"  # a rating type; None alphabetical
+    shown: str | None = "Blitz"  # the rating shown; None for none (``l``)
+    style: str = "t"  # t terse, v verbose, n win-loss, I interface lines
+    part: tuple[float, float] = (0.0, 1.0)
+
+
+def parse_who(flags: str) -> WhoRequest | None:
+    """FICS's ``com_who`` reading of the flags; None when they make no sense."""
+    request = WhoRequest()
+    text = flags.replace(" ", "")
+    for index, letter in enumerate(text):
+        if letter.isdigit():
+            digit = int(letter)
+            previous = text[index - 1] if index else ""
+            if previous.isdigit():  # "ij": the i-th of j parts
+                if digit == 0 or int(previous) > digit:
+                    return None
+                request.part = ((int(previous) - 1) / digit, int(previous) / digit)
+            elif digit in (1, 2, 3):
+                request.part = ((digit - 1) / 3, digit / 3)
+            elif index == len(text) - 1 or not text[index + 1].isdigit():
+                return None
+        elif letter in WHO_SELECTS:
+            request.select |= {"o", "f"} if letter == "a" else {letter}
+        elif letter in WHO_SORTS:
+            request.sort = request.shown = WHO_SORTS[letter]
+        elif letter == "A":
+            request.sort = None
+        elif letter == "l":
+            request.sort = request.shown = None
+        elif letter in "tvnI":
+            request.style = letter
+        else:
+            return None
+    return request
+
+
+def _chosen(core: Core, player: Session, select: set[str]) -> bool:
+    busy = player in core.play.by_player or player.state == "E"
+    checks = {
+        "o": bool(player.variables["open"]),
+        "r": player.registered,
+        "f": not busy,
+        "R": player.registered,
+        "U": not player.registered,
+    }
+    return all(checks[letter] for letter in select)
+
+
+def _order(players: list[Session], sort: str | None) -> list[Session]:
+    if sort is None:
+        return sorted(players, key=lambda s: name_key(s.name))
+    return sorted(players, key=lambda s: (-rating_of(s, sort), not s.registered, name_key(s.name)))
+
+
+def who_lines(
+    core: Core,
+    viewer: Session,
+    request: WhoRequest,
+    results: dict[str, dict[str, RatingRecord]] | None = None,
+) -> list[str]:
+    everyone = [s for s in core.world.online.values() if s.logged_in]
+    chosen = [s for s in _order(everyone, request.sort) if _chosen(core, s, request.select)]
+    start = math.floor(len(chosen) * request.part[0])
+    stop = math.ceil(len(chosen) * request.part[1])
+    shown = chosen[start:stop]
+    if not shown:
+        return ["No logged in players match the flags in your who request."]
+    now = time.monotonic()
+    if request.style == "I":
+        rows = [arrival_line(s).removeprefix("<wa> ") for s in shown]
+        return [*rows, f"{len(rows)} Players Displayed."]
+    if request.style == "v":
+        return _verbose(core, shown, now)
+    if request.style == "n":
+        return _winloss(shown, now, results or {})
+    entries = []
+    for player in shown:
+        playing = player in core.play.by_player
+        symbol = status_symbol(player, playing, now - player.last_input)
+        rating = "     " if request.shown is None else f"{ratstr(player, request.shown):<4}{symbol}"
+        admin = "(*)" if player.admin else ""  # FICS marks administrators so
+        entries.append(f"{rating}{player.display_name}{admin}")
+    width = int(viewer.variables["width"])
+    return [
+        "",
+        *columns(entries, width),
+        "",
+        f" {len(shown)} players displayed (of {len(everyone)})."
+        " (*) indicates system administrator.",
+    ]
+
+
+def _verbose(core: Core, shown: list[Session], now: float) -> list[str]:
+    """``who v``: game number, open and registered flags, standard and blitz, on, idle."""
+    rule = " +---------------------------------------------------------------+"
+    rows = [rule, " |      User              Standard    Blitz        On for   Idle |", rule]
+    for player in shown:
+        table = core.tables.seated(player)
+        game = f"{table.number:3d}" if table is not None else "   "
+        closed = " " if player.variables["open"] else "X"
+        kind = " " if player.registered else "U"
+        idle = int(now - player.last_input)
+        rows.append(
+            f" |{game}{closed}{kind} {player.display_name[:17]:<17} "
+            f"{ratstr(player, 'Standard'):>4}        {ratstr(player, 'Blitz'):<4}        "
+            f"{short_span(int(now - player.connected_at)):>5}  "
+            + (f"{short_span(idle):>5}   |" if idle >= 60 else "        |")
+        )
+    rows += [
+        " |                                                               |",
+        f" |    {len(shown):3d} Players Displayed                                      |",
+        rule,
+    ]
+    return rows
+
+
+def _winloss(
+    shown: list[Session], now: float, results: dict[str, dict[str, RatingRecord]]
+) -> list[str]:
+    """``who n``: standard and blitz ratings with their wins, losses and draws."""
+    rows = [
+        "Name               Stand     win loss draw   Blitz    win loss draw    idle",
+        "----------------   -----     -------------   -----    -------------    ----",
+    ]
+    for player in shown:
+        line = f"{player.display_name[:17]:<17}"
+        for kind, gap in (("Standard", "  "), ("Blitz", "")):
+            record = results.get(name_key(player.name), {}).get(kind)
+            wins, losses, draws = (
+                (0, 0, 0) if record is None else (record.wins, record.losses, record.draws)
+            )
+            space = "     " if kind == "Standard" else "    "
+            line += f"{gap}{ratstr(player, kind):>4}{space}{wins:4d} {losses:4d} {draws:4d}   "
+        idle = int(now - player.last_input)
+        rows.append(line + (f"{short_span(idle):>5}" if idle >= 60 else "     "))
+    rows.append(f"    {len(shown):3d} Players Displayed.")
+    return rows
+
+
+@command("who", CN.CN_WHO, WHO_USAGE)
+async def who(ctx: Context, args: str) -> None:
+    request = parse_who(args.strip())
+    if request is None:
+        ctx.reply(f"Usage: {WHO_USAGE}")
+        return
+    results: dict[str, dict[str, RatingRecord]] = {}
+    if request.style == "n":  # the results are in the store, not in the sessions
+        for player in list(ctx.world.online.values()):
+            if player.registered:
+                found = await asyncio.to_thread(ctx.store.ratings, player.name)
+                results[name_key(player.name)] = found
+    ctx.reply(*who_lines(ctx.core, ctx.session, request, results))
+
+
+# -- finger ----------------------------------------------------------------------------------
+
+
+def _where(core: Core, player: Session) -> list[str]:
+    """``(playing game 5: A vs. B)`` or ``(examining game ...)``."""
+    table = core.tables.seated(player)
+    if table is None:
+        return []
+    white, black = table.player_names()
+    doing = "examining" if table.examined else "playing"
+    return [f"({doing} game {table.number}: {white} vs. {black})"]
+
+
+@command("finger", CN.CN_FINGER, "finger [name [r][n]]")
+async def finger(ctx: Context, args: str) -> None:
+    """FICS's finger (help ``finger``): ``r`` shows only the ratings, ``n`` the notes."""
+    words = args.split()
+    name = words[0] if words else ctx.session.name
+    parts = words[1] if len(words) > 1 else "rn"
+    if any(letter not in "rn" for letter in parts):
+        ctx.reply("Usage: finger [name [r][n]]")
+        return
+    await show_finger(ctx, name, "r" in parts, "n" in parts)
+
+
+async def show_finger(ctx: Context, name: str, ratings: bool, notes: bool) -> None:
+    player = ctx.world.find(name)
+    icc = ctx.session.talks_icc
+    store = ctx.store
+    if player is not None:
+        shown, registered = player.display_name, player.registered
+        now = time.monotonic()
+        on = span_text(int(now - player.connected_at))
+        idle = span_text(int(now - player.last_input))
+        head = [f"On for: {on}   Idle: {idle}", *_where(ctx.core, player)]
+        texts = [(n, str(player.variables[n])) for n in NOTES if player.variables[n]]
+    else:
+        await ctx.core.writes.settled(name)  # notes the player set are stored
+        account = await asyncio.to_thread(store.load, name)
+        if account is None:
+            ctx.reply(f'There is no player matching the name "{name}".')
+            return
+        shown, registered = account.name, True
+        last = await asyncio.to_thread(store.last_logout, account.name)
+        head = [f"Last disconnected: {when_text(last)}" if last else "(Never connected.)"]
+        texts = [(n, account.settings[n]) for n in NOTES if account.settings.get(n)]
+    rows = [f"Finger of {shown}:", "", *head, ""]
+    if not registered:
+        rows += [f"{shown.removesuffix('(U)')} is NOT a registered player.", ""]
+    elif ratings:
+        records = await asyncio.to_thread(store.ratings, shown)
+        bests = await asyncio.to_thread(store.best_ratings, shown)
+        table = icc_finger_rows(records, bests) if icc else finger_rows(records, bests)
+        rows += [*table, ""]
+    if player is not None:
+        rows.append(f"Timeseal: {'yes' if player.timeseal else 'no'}")
+        interface = str(player.variables["interface"])
+        if interface:
+            rows.append(f"Interface: {interface}")
+    if notes and texts:
+        rows += ["", *(f"{int(n):2d}: {text}" for n, text in texts)]
+    ctx.reply(*rows)
+
+
+@command("ratings", CN.CN_FINGER, "ratings [name]")
+async def ratings(ctx: Context, args: str) -> None:
+    """A player's rating table alone: FICS's ``finger NAME r``."""
+    words = args.split()
+    await show_finger(ctx, words[0] if words else ctx.session.name, True, False)
+
+
+# -- best and rank ---------------------------------------------------------------------------
+
+
+def _rank_kinds(letters: str) -> list[tuple[str, str]] | None:
+    """FICS's ``ShowFromString``: which of blitz, standard and wild (all by default)."""
+    if not letters:
+        return list(RANK_TYPES.values())
+    if any(letter not in RANK_TYPES for letter in letters):
+        return None
+    return [RANK_TYPES[letter] for letter in "bsw" if letter in letters]
+
+
+def _ranked(rows: list[tuple[str, int, int]]) -> list[tuple[int, str, int]]:
+    """The established players (20 games) with their rank: tied ratings share one."""
+    ranked: list[tuple[int, str, int]] = []
+    for index, (name, rating, _games) in enumerate(r for r in rows if r[2] >= PROVISIONAL_GAMES):
+        tied = ranked and ranked[-1][2] == rating
+        ranked.append((ranked[-1][0] if tied else index + 1, name, rating))
+    return ranked
+
+
+def _rank_table(
+    kinds: list[tuple[str, str]], lists: list[list[tuple[int, str, int]]], rows: int
+) -> list[str]:
+    """The columns of ``best`` and ``rank``, FICS's ``ShowRankLines`` layout."""
+    heads = {"Blitz": "         Blitz          ", "Standard": "       Standard          ",
+             "Wild": "          Wild"}  # fmt: skip
+    # a type with nobody to show is left out, its column too
+    kinds = [kind for kind, entries in zip(kinds, lists, strict=True) if entries]
+    lists = [entries for entries in lists if entries]
+    out = ["".join(heads[label] for label, _ in kinds).rstrip(), ""]
+    for row in range(rows):
+        cells = []
+        for entries in lists:
+            if row < len(entries):
+                rank, name, rating = entries[row]
+                tied = row > 0 and entries[row - 1][0] == rank  # FICS shows a tie's rank once
+                shown = "      " if tied else f"{rank:4d}. " if rank else "----  "
+                cells.append(f"{shown}{name[:12]:<12} {rating:4d}  ")
+            else:
+                cells.append(" " * 25)
+        out.append("".join(cells).rstrip())
+    return out
+
+
+@command("best", CN.CN_BEST, "best [b][s][w]")
+async def best(ctx: Context, args: str) -> None:
+    kinds = _rank_kinds(args.strip())
+    if kinds is None:
+        ctx.reply("Usage: best [b][s][w]")
+        return
+    lists = []
+    for _, kind in kinds:
+        rows = await asyncio.to_thread(ctx.store.ranking, kind)
+        lists.append(_ranked(rows)[:BEST_SIZE])
+    if not any(lists):
+        ctx.reply("No ratings to show.")
+        return
+    ctx.reply(*_rank_table(kinds, lists, max(len(entries) for entries in lists)))
+
+
+@command("rank", CN.CN_RANK, "rank [name [b][s][w]] | rank m-n [b][s][w]")
+async def rank(ctx: Context, args: str) -> None:
+    """A player's rank among the established players and those around him, or the
+    players ranked m to n (help ``rank``)."""
+    words = args.split()
+    target = words[0] if words else ctx.session.name
+    kinds = _rank_kinds(words[1] if len(words) > 1 else "")
+    span = _span(target)
+    if kinds is None or (span is None and target[:1].isdigit()):
+        ctx.reply("Usage: rank [name [b][s][w]] | rank m-n [b][s][w]")
+        return
+    lists = []
+    for _, kind in kinds:
+        rows = await asyncio.to_thread(ctx.store.ranking, kind)
+        ranked = _ranked(rows)
+        if span is not None:
+            lists.append([r for r in ranked if span[0] <= r[0] <= span[1]][:100])
+            continue
+        key = name_key(target)
+        where = next((i for i, r in enumerate(ranked) if name_key(r[1]) == key), None)
+        if where is None:  # not established: his rating, no rank
+            mine = next((r for r in rows if name_key(r[0]) == key), None)
+            lists.append([] if mine is None else [(0, mine[0], mine[1])])
+            continue
+        first = max(where - BEST_SIZE // 2, 0)
+        lists.append(ranked[first : first + BEST_SIZE])
+    if not any(lists):
+        ctx.reply("No ratings to show.")
+        return
+    ctx.reply(*_rank_table(kinds, lists, max(len(entries) for entries in lists)))
+
+
+def _span(text: str) -> tuple[int, int] | None:
+    """``m-n`` (or ``m``): the ranks ``rank`` lists."""
+    low_text, _, high_text = text.partition("-")
+    low = parse_number(low_text)
+    high = parse_number(high_text) if high_text else low
+    if low is None or high is None or high < low:
+        return None
+    return max(low, 1), high
+
+
+# -- uptime ----------------------------------------------------------------------------------
+
+
+@command("uptime", CN.SCN_MISCELLANEOUS, "uptime")
+async def uptime(ctx: Context, args: str) -> None:
+    """FICS's ``uptime``: since when, for how long, players and games now and at most."""
+    state = ctx.core.state(Uptime)
+    up = int(time.monotonic() - state.started_clock)
+    days, rest = divmod(up, 86_400)
+    hours, rest = divmod(rest, 3600)
+    minutes, seconds = divmod(rest, 60)
+    parts = [
+        plural(value, word)
+        for value, word in (
+            (days, "day"),
+            (hours, "hour"),
+            (minutes, "minute"),
+            (seconds, "second"),
+        )
+        if value
+    ]
+    players = sum(1 for s in ctx.world.online.values() if s.logged_in)
+    games = sum(1 for t in ctx.core.tables.all() if not t.examined)
+    ctx.reply(
+        f"The server has been up since {when_text(state.started)}.",
+        f"Up for{''.join(' ' + p for p in parts)}.",
+        "",
+        f"There are currently {players} players, with a high of "
+        f"{max(state.player_high, players)} since last restart.",
+        f"There are currently {games} games, with a high of "
+        f"{max(state.game_high, games)} since last restart.",
+    )
+
+
+# -- hooks -----------------------------------------------------------------------------------
+
+
+def install(core: Core) -> None:
+    """The commands, and what ``finger`` and ``uptime`` must remember: when a registered
+    player left, the most players and games at once."""
+    state = core.state(Uptime)
+
+    def arrived(session: Session, batch: Batch) -> None:
+        state.player_high = max(state.player_high, len(core.world.online))
+
+    def left(session: Session) -> None:
+        if session.registered and session.logged_in and not core.stopping:
+            when = datetime.now(UTC)
+            core.writes.put(
+                lambda: core.store.save_logout(session.name, when),
+                f"save_logout({session.name!r})",
+            )
+
+    def started(table: Table, batch: Batch) -> None:
+        if not table.examined:
+            state.game_high = max(
+                state.game_high, sum(1 for t in core.tables.all() if not t.examined)
+            )
+
+    core.registry.add_commands(COMMANDS)
+    core.registry.arrived.append(arrived)
+    core.registry.left.append(left)
+    core.registry.game_started.append(started)
