@@ -329,3 +329,18 @@ async def test_history_dates_are_in_your_time_zone(server: Server) -> None:
     assert pacific[2].split()[-2] in ("PST", "PDT")
     for client in (ann, bob):
         await client.close()
+
+
+async def test_finger_shows_the_last_disconnection_in_your_time_zone(server: Server) -> None:
+    ann = await player(server, "Ann", "one")
+    bob = await player(server, "Bob", "two")
+    await ann.close()
+    await server.core.writes.settled("Ann")
+    await bob.command("set tzone Asia/Tokyo")
+    for _ in range(50):  # the logout time is stored as Ann's connection ends
+        shown = texts(await bob.command("finger Ann"))
+        if shown[2].startswith("Last disconnected: "):
+            break
+        await asyncio.sleep(0.1)
+    assert shown[2].startswith("Last disconnected: ") and shown[2].split()[-2] == "JST"
+    await bob.close()

@@ -1,8 +1,9 @@
 """Time zones for ``set tzone``: the zone a user's dates are shown in (``date``, history).
 
 FICS takes the abbreviations of its zone table (``EST``, ``CET``...) and ``SERVER``, the
-server's own zone. This server takes those (each abbreviation stands for the zone where it
-is used, so summer time is followed), ``GMT``/``UTC``, and any IANA name
+server's own zone, which is UTC here (the server keeps and shows its times in UTC,
+whatever the machine's zone). This server takes those (each abbreviation stands for the
+zone where it is used, so summer time is followed), ``GMT``/``UTC``, and any IANA name
 (``Europe/Paris``), matched without regard to case.
 
 >>> zone_name("est"), zone_name("europe/paris"), zone_name("Mars/Olympus")
@@ -59,19 +60,17 @@ def zone_name(text: str) -> str | None:
     return _iana().get(word.lower())
 
 
-def zone(name: str) -> tzinfo | None:
-    """The zone a kept name stands for; None for ``SERVER`` (the server's local time)."""
+def zone(name: str) -> tzinfo:
+    """The zone a kept name stands for (UTC for ``SERVER`` and for what names none)."""
     if name.upper() == SERVER or not zone_name(name):
-        return None
+        return UTC
     return zoneinfo.ZoneInfo(_ABBREVIATIONS.get(name.upper(), name))
 
 
 def local(when: datetime, name: str) -> datetime:
-    """``when`` in the zone ``name`` (the server's zone for ``SERVER``); a naive ``when``
-    is UTC, as the store keeps times."""
-    found = zone(name)
+    """``when`` in the zone ``name``; a naive ``when`` is UTC, as the store keeps times."""
     aware = when if when.tzinfo is not None else when.replace(tzinfo=UTC)
-    return aware.astimezone(found) if found is not None else aware.astimezone()
+    return aware.astimezone(zone(name))
 
 
 def date_text(when: datetime, name: str) -> str:
