@@ -163,3 +163,31 @@ async def test_settings_are_confirmed_at_login_or_set_after_it(server: Server) -
         session = server.world.online["late"]
         assert session.level1 & 5 == 5 and session.level2 == late.datagrams
         assert any(isinstance(e, Text) for e in await late.run("date"))
+
+
+async def test_robots_keep_crazyhouse_holdings_and_their_partners(server: Server) -> None:
+    async with (
+        connect("127.0.0.1", server.port, "Ann") as ann,
+        connect("127.0.0.1", server.port, "Ben") as ben,
+        connect("127.0.0.1", server.port, "Obs") as obs,
+    ):
+        await ann.run("partner Ben")
+        await ben.run("partner Ann")
+        await until(lambda: ann.state.partner == "Ben" and ben.state.partner == "Ann")
+        await ann.run("match Ben 5 0 white zh")
+        await ben.run("accept Ann")
+        await until(lambda: 1 in ann.state.my_games and 1 in ben.state.my_games)
+        await obs.run("observe 1")
+        moves = ["e4", "d5", "exd5", "Qxd5", "Nc3", "Qa5", "P@d4", "P@e4"]
+        for ply, san in enumerate(moves):
+            await (ann if ply % 2 == 0 else ben).send(san)
+            await until(
+                lambda n=ply: all(len(c.state.my_games[1].game.moves) > n for c in (ann, ben, obs))
+            )
+        game = server.games.by_number[1]
+        for client in (ann, ben, obs):
+            mine = client.state.my_games[1].game
+            assert [m.san for m in mine.moves] == moves
+            assert mine.board.fen() == game.board.fen()  # pockets included
+        await ann.run("partner")
+        await until(lambda: ann.state.partner is None and ben.state.partner is None)

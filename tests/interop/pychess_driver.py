@@ -951,10 +951,15 @@ def builtin(name: str, mode: str) -> dict[str, Any]:
                 {"wait": "FICSGameEnded", "client": "c", "where": {"game.gameno": "$game"}},
             ],
         }
+    if name == "games-list":
+        # The games list alone (FICS: the helper's gin lines; ICC: "games *19"): what
+        # "lists" checks once the players have arrived.
+        steps = builtin("lists", mode)["steps"][2:]
+        return {"clients": {"a": {}, "b": {}, "c": {}}, "steps": steps}
     raise SystemExit(f"unknown scenario {name!r}; built in: {', '.join(BUILTINS)}")
 
 
-BUILTINS = ("login", "seek", "seek-play", "match", "observe", "chat", "lists")
+BUILTINS = ("login", "seek", "seek-play", "match", "observe", "chat", "lists", "games-list")
 
 
 def load_scenario(text: str, mode: str) -> dict[str, Any]:

@@ -8,8 +8,8 @@ recognised. :func:`run_pychess` starts it against a port and returns those event
 (Debian: ``apt-get install pychess``).
 
 A scenario is a built-in name (``login``, ``seek``, ``seek-play``, ``match``, ``observe``,
-``chat``, ``lists``) or a dict ``{"clients": {...}, "steps": [...]}``; see the driver's
-docstring for the step language.
+``chat``, ``lists``, ``games-list``) or a dict ``{"clients": {...}, "steps": [...]}``;
+see the driver's docstring for the step language.
 """
 
 from __future__ import annotations

@@ -145,7 +145,7 @@ async def test_fics_mode_timeseal_login(server: Server, tmp_path: Path) -> None:
     assert run.first("connected", "a")["username"].startswith("Guest"), run.explain()
 
 
-SCENARIOS = ["seek", "seek-play", "match", "observe", "chat", "lists"]
+SCENARIOS = ["seek", "seek-play", "match", "observe", "chat", "lists", "games-list"]
 #: What each FICS scenario still needs of the server (PyChess's parsers; issue 11).
 FICS_ALSO = {
     "lists": "PyChess 1.0.3 fills its FICS player list only from lines its whoI regex matches;"
@@ -178,5 +178,29 @@ async def test_fics_mode_scenario(server: Server, tmp_path: Path, scenario: str)
 )
 async def test_icc_mode_scenario(server: Server, tmp_path: Path, scenario: str) -> None:
     run = await drive(server, tmp_path, scenario, "icc")
+    assert run.ok, run.explain()
+    assert not run.of("crash"), run.explain()
+
+
+async def test_fics_mode_players_list_fills_from_availability_lines(
+    server: Server, tmp_path: Path
+) -> None:
+    """What fills PyChess's FICS players list from this server (and from FICS) despite its
+    whoI regex: FICS's availinfo lines, sent when a registered player logs in or finishes a
+    game (PyChess's helper connection sets availinfo), then <wd> when he leaves."""
+    for name in ("Alicia", "Bobby"):
+        server.store.add_user(name, "secret")
+    scenario = {
+        "clients": {
+            "c": {},
+            "a": {"user": "Alicia", "password": "secret"},
+            "b": {"user": "Bobby", "password": "secret"},
+        },
+        "steps": [
+            {"wait": "FICSPlayerEntered1", "client": "c", "where": {"player.name": "Alicia"}},
+            {"wait": "FICSPlayerEntered1", "client": "c", "where": {"player.name": "Bobby"}},
+        ],
+    }
+    run = await run_pychess(server.port, scenario, mode="fics", tmp_path=tmp_path, wait=WAIT)
     assert run.ok, run.explain()
     assert not run.of("crash"), run.explain()

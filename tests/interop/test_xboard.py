@@ -196,6 +196,7 @@ class XBoard:
 
     label: str
     folder: Path
+    engine: Path = FILTER  # the engine command (-fcp)
     process: subprocess.Popen[bytes] = field(init=False)
     name: str = ""
 
@@ -219,7 +220,7 @@ class XBoard:
             XBOARD,
             "-ics", "-icshost", "127.0.0.1", "-icsport", str(port), "-icslogon", str(logon),
             "-zippyPlay", "true", "-zippyTalk", "false",
-            "-fcp", str(FILTER), "-fd", str(self.folder),
+            "-fcp", str(self.engine), "-fd", str(self.folder),
             "-saveGameFile", str(self.pgn), "-onlyOwnGames", "true",
             "-debugMode", "true", "-nameOfDebugFile", str(self.debug),
             "-saveSettingsOnExit", "false", "-popupExitMessage", "false",

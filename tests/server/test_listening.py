@@ -87,3 +87,21 @@ async def test_set2_and_notify_lists_are_followed(server: Server) -> None:
     await listener.settle()
     listening = server.world.listening
     assert not listening.with_dg(DG.PLAYER_ARRIVED_SIMPLE) and not listening.notifying("friend")
+
+
+async def test_a_registered_player_who_logs_in_is_announced_as_available(
+    server: Server,
+) -> None:
+    """FICS announces a registered player's login to those with ``availinfo`` on (and open,
+    and not playing); a guest's login is not announced."""
+    server.store.add_user("Ready", "pw")
+    listener = await Client.connect(server.port)
+    await listener.login("Listener")
+    await listener.command("set availinfo 1")
+    await visit(server, "Someguest")
+    ready = await Client.connect(server.port)
+    await ready.login("Ready", "pw")
+    told = await listener.expect_text("Ready Blitz (")
+    assert told.text == "Ready Blitz (----), Std (----), Wild (----), Light(----), Bug(----)"
+    await listener.expect_text("  is now available for matches.")
+    assert not [e for e in listener.events if isinstance(e, Text) and "Someguest" in e.text]

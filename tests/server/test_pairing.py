@@ -95,7 +95,11 @@ async def test_challenge_and_issuing_lines_are_what_zippy_reads(server: Server) 
     for line, answer in (
         ("match Alpha", "You can't match yourself."),
         ("match Nobody", 'No user named "Nobody" is logged in.'),
-        ("match Beta 3 0 wild 5", "Wild 5 is not played on this server."),
+        (
+            "match Beta 3 0 wild 9",
+            "Wild 9 is not played here: two kings: python-chess has no board whose royal king"
+            " changes during the game.",
+        ),
         ("match Beta 0 0", "The time must be from 1 to 999 minutes."),
         ("match Beta 3 0 sideways", 'Unknown option "sideways".'),
     ):

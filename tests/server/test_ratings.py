@@ -125,12 +125,13 @@ def test_annotation_is_provisional_for_twenty_games(
     assert annotation(Glicko(1500, deviation, 0.06), games) == expected
 
 
-def test_rating_types_in_iccs_order() -> None:
-    assert len(RATING_TYPES) == 14 == len(set(RATING_TYPES))
+def test_rating_types_in_iccs_order_then_ficss_own() -> None:
+    assert len(RATING_TYPES) == 16 == len(set(RATING_TYPES))
     assert RATING_TYPES[:5] == ("Wild", "Blitz", "Standard", "Bullet", "Bughouse")
     assert RATING_TYPES.index("Crazyhouse") == 6
     assert RATING_TYPES.index("Correspondence") == 9
-    assert RATING_TYPES[-1] == "Chess960"
+    assert RATING_TYPES[13] == "Chess960"
+    assert RATING_TYPES[14:] == ("Suicide", "Atomic")
 
 
 @pytest.mark.parametrize(
@@ -152,11 +153,18 @@ def test_rating_types_in_iccs_order() -> None:
         (23, 3, 0, "Crazyhouse"),
         (24, 2, 0, "Bughouse"),
         (1, 120, 0, "Wild"),
-        (17, 5, 0, "Wild"),
+        (17, 5, 0, "Losers"),  # ICC: losers and giveaway share a rating
+        (26, 5, 0, "Losers"),
         (25, 1, 0, "Wild"),
+        (27, 1, 0, "Wild"),  # ICC's atomic is a wild
+        ("losers", 3, 0, "Losers"),
+        ("suicide", 3, 0, "Suicide"),  # FICS's own categories
+        ("atomic", 3, 0, "Atomic"),
+        ("wild/8a", 3, 0, "Wild"),
+        ("fr", 3, 0, "Chess960"),
     ],
 )
-def test_rating_type(wild: int, initial: int, increment: int, expected: str) -> None:
+def test_rating_type(wild: int | str, initial: int, increment: int, expected: str) -> None:
     assert rating_type(wild, initial, increment) == expected
     assert expected in RATING_TYPES
 

@@ -60,6 +60,7 @@ __all__ = [
     "ICC_ATOMIC",
     "ICC_RATING_TYPES",
     "LOSERS",
+    "NEAREST_WILDS",
     "REFUSED_WILDS",
     "SUICIDE",
     "THREE_CHECK",
@@ -135,6 +136,33 @@ class Variant:
     @property
     def random_setup(self) -> bool:
         return self.draw_setup is not None
+
+    @property
+    def dg_wild(self) -> int:
+        """The wild number DGs carry for this variant: its ICC number, else that of the
+        ICC variant played the nearest way (:data:`NEAREST_WILDS`: FICS's suicide is
+        giveaway-like, FICS's atomic is wild 27 with check, wild/0 castles as wild 1,
+        wild/8a is wild 8's pawn game)."""
+        return self.wild if self.wild is not None else NEAREST_WILDS[self.name]
+
+    @property
+    def fics_name(self) -> str:
+        """The game type in FICS's texts and ``<s>`` lines: FICS's own (``suicide``,
+        ``wild/fr``), else ICC's short name as FICS clients key it (``w26``, PyChess's
+        ``GAME_TYPES``)."""
+        return self.fics_type if self.fics_type is not None else f"w{self.dg_wild}"
+
+    def setup_fen(self, start: chess.Board) -> str | None:
+        """The FEN a game record keeps of ``start``, its first position: None for this
+        variant's own fixed start, the FEN otherwise (always for a random setup).
+
+        >>> CHESS.setup_fen(chess.Board()), WILD5.setup_fen(WILD5.new_board()) is None
+        (None, True)
+        """
+        fen = start.fen()
+        if self.draw_setup is None and fen == self.new_board().fen():
+            return None
+        return fen
 
     def new_board(self, rng: random.Random | None = None, fen: str | None = None) -> chess.Board:
         """A board of this variant at ``fen``, else at its start. A random setup is drawn
@@ -261,6 +289,9 @@ REFUSED_WILDS: Final = {
     29: "random wild: a lottery over other wilds, two of which (9 and 18) are refused",
 }
 """ICC wild numbers not played, with the reason (others above 29 are unknown)."""
+
+NEAREST_WILDS: Final = {"wild/0": 1, "wild/8a": 8, "suicide": 26, "atomic": 27}
+"""For the variants ICC does not number: the ICC wild whose rules are nearest."""
 
 _REFUSED_NAMES: Final = {"kriegspiel": 16, "shatranj": 28}
 """Names of refused wilds that ICC's ``match`` takes ("match wendigo 5 12 kriegspiel")."""

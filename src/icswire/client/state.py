@@ -36,7 +36,7 @@ STATE_DATAGRAMS: tuple[int, ...] = (
     DG.MOVE_TIME, DG.MOVE_CLOCK, DG.BUGHOUSE_HOLDINGS, DG.SET_CLOCK, DG.FLIP,
     DG.ISOLATED_BOARD, DG.REFRESH, DG.MY_RELATION_TO_GAME, DG.SEEK, DG.SEEK_REMOVED,
     DG.MSEC, DG.MORETIME, DG.NOTIFY_ARRIVED, DG.NOTIFY_LEFT, DG.MY_NOTIFY_LIST,
-    DG.SET_BOARD, DG.SET2, DG.KIBITZ, DG.SHOUT,
+    DG.SET_BOARD, DG.SET2, DG.KIBITZ, DG.SHOUT, DG.PARTNERSHIP,
 )  # fmt: skip
 
 
@@ -92,6 +92,8 @@ class State:
     pending: dict[int, Any] = field(default_factory=dict)
     #: FICS: ``<g1>`` records of my games (played or observed) by game number.
     game_info: dict[int, Any] = field(default_factory=dict)
+    #: My bughouse partner (DG_PARTNERSHIP), None without one.
+    partner: str | None = None
 
     def clear(self) -> None:
         """Forget the lists (before they are sent again)."""
@@ -147,6 +149,18 @@ class State:
 
 def _who_am_i(state: State, r: Any) -> None:
     state.me = r.myname
+
+
+def _partnership(state: State, r: Any) -> None:
+    """DG_PARTNERSHIP (44): "a bughouse partnership has formed or dissolved"."""
+    names = (r.name1, r.name2)
+    if state.me.lower() not in (name.lower() for name in names):
+        return
+    other = names[1] if names[0].lower() == state.me.lower() else names[0]
+    if r.forming:
+        state.partner = other
+    elif state.partner is not None and state.partner.lower() == other.lower():
+        state.partner = None
 
 
 def _arrived(state: State, r: Any) -> None:
@@ -313,6 +327,7 @@ _IN_MY_GAME = (
 )  # fmt: skip
 _HANDLERS: dict[int, Any] = {
     DG.WHO_AM_I: _who_am_i,
+    DG.PARTNERSHIP: _partnership,
     DG.PLAYER_ARRIVED: _arrived,
     DG.PLAYER_LEFT: _left,
     **{number: _rating for number in RATING_DGS},

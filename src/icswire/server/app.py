@@ -49,6 +49,7 @@ from icswire.server.features import (
     messages,
     news,
     pairing,
+    partners,
     people,
     play,
     registration,
@@ -106,6 +107,7 @@ class Server:
             registration,
             admin,
             news,
+            partners,
         )
         for feature in features:
             feature.install(core)

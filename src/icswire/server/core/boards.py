@@ -22,11 +22,10 @@ import chess
 from icswire.boards.positions import board_to_64, style10_from_board, style12_from_board
 from icswire.protocol import datagrams as dg
 from icswire.protocol.bughouse import Bughouse, format_b1
-from icswire.protocol.codes import IllegalMoveReason, IsVariation
+from icswire.protocol.codes import IsVariation
 from icswire.protocol.datagrams import DG, MOVE_PART_DGS
 from icswire.protocol.style10 import format_style10
 from icswire.protocol.style12 import format_style12
-from icswire.server.core.commands import MOVE_LIKE
 from icswire.server.core.diagrams import DIAGRAM_STYLES, RecentMove, diagram, holding_text
 from icswire.server.core.render import NEWLINE, Batch, Datagram, Message
 
@@ -213,8 +212,14 @@ def line_datagrams(
     running: bool | None = None,
 ) -> None:
     """What a client needs to set up a game: DG_POSITION_BEGIN(2) and the moves, or
-    DG_MOVE_LIST, and both clocks (DG_MSEC); ``running`` is the side whose clock runs."""
+    DG_MOVE_LIST, and both clocks (DG_MSEC); ``running`` is the side whose clock runs.
+
+    The initial position is left out (``*``, an empty FEN) only for chess's: a wild's own
+    fixed start (wild 5, 8, 8a...) is given too, as DG_MOVE_LIST says it is "unless ...
+    it's a wild game"."""
     on = session.level2
+    if start_fen is None and start.board_fen() != chess.STARTING_BOARD_FEN:
+        start_fen = start.fen()
     if DG.POSITION_BEGIN in on or DG.POSITION_BEGIN2 in on:
         begin2 = DG.POSITION_BEGIN2 in on
         kind = dg.PositionBegin2 if begin2 else dg.PositionBegin
@@ -230,30 +235,3 @@ def line_datagrams(
     for color in (WHITE, BLACK):
         msec = dg.Msec(number, COLOR_LETTER[color], clocks[color], running == color)
         batch.add(session, Datagram(msec))
-
-
-def illegal_reason(board: chess.Board, text: str) -> int:
-    """DG_ILLEGAL_MOVE's reason: bad notation (1), illegal (2), king in check (3), or the
-    bughouse drop reasons (5-7)."""
-    try:
-        move = (
-            board.parse_uci(text.lower().replace("=", ""))
-            if len(text) >= 4 and text[1].isdigit()
-            else board.parse_san(text)
-        )
-    except ValueError:
-        if "@" in text and hasattr(board, "pockets"):
-            square = text[-2:]
-            if square in chess.SQUARE_NAMES and board.piece_at(chess.parse_square(square)):
-                return IllegalMoveReason.DROP_SQUARE_OCCUPIED
-            if text[0].upper() == "P" and square[-1] in "18":
-                return IllegalMoveReason.PAWN_DROP_ON_BACK_RANK
-            return IllegalMoveReason.PIECE_NOT_HELD
-        return (
-            IllegalMoveReason.ILLEGAL
-            if MOVE_LIKE.fullmatch(text)
-            else IllegalMoveReason.BAD_NOTATION
-        )
-    if board.is_pseudo_legal(move) and board.is_into_check(move):
-        return IllegalMoveReason.KING_IN_CHECK
-    return IllegalMoveReason.ILLEGAL

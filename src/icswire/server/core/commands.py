@@ -25,7 +25,7 @@ from icswire.server.core.render import Batch, Lines, lines
 
 #: What a line must look like to be taken as a move (coordinates, castling, SAN, drops).
 MOVE_LIKE = re.compile(
-    r"[a-h][1-8][a-h][1-8](=?[nbrqkNBRQK])?|[oO0]-[oO0](-[oO0])?|[PNBRQK]?@[a-h][1-8]"
+    r"[a-h][1-8][a-h][1-8](=?[nbrqkNBRQK])?|[oO0]-[oO0](-[oO0])?|[PNBRQK]?@[a-h][1-8][+#]?"
     r"|[wb]?[pnbrqkPNBRQKxX][@*][a-h][1-8]"  # bsetup's pieces put on and taken off
     r"|[NBRQK]?[a-h]?[1-8]?x?[a-h][1-8](=?[NBRQK])?[+#]?|[NBRQK][a-h1-8]?x?[a-h][1-8][+#]?"
 )

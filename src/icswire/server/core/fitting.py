@@ -20,9 +20,10 @@ if TYPE_CHECKING:
 
 __all__ = ["Proposal", "explain", "fits", "lines_of"]
 
-#: The wild numbers of the variants the formula names (FICS's game types).
-_ZH, _BUG, _LOSERS, _SUICIDE, _ATOMIC = 23, 24, 17, 26, 27
+#: FICS's kinds of chess by time control, by this server's rating type.
 _RATED_TYPES = {"Blitz": "blitz", "Standard": "standard", "Bullet": "lightning"}
+#: The variants' FICS rating kinds the formula has a name for.
+_KINDS = ("wild", "crazyhouse", "bughouse", "losers", "suicide", "atomic")
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,8 @@ def facts(offer: Proposal) -> Facts:
     me, you, t = offer.owner, offer.other, offer.terms
     kind = t.rating_type
     mine, yours = _rating(me, kind), _rating(you, kind)
-    wild = t.wild
+    variant_kind = t.game_variant.fics_rating  # None for chess: blitz, standard ...
+    chess_kind = _RATED_TYPES.get(kind) if variant_kind is None else None
     loss, draw, win = offer.assess if t.rated else (0, 0, 0)
     values = {
         "rating": yours,
@@ -56,17 +58,12 @@ def facts(offer: Proposal) -> Facts:
         "inc": t.increment,
         "rated": int(t.rated),
         "unrated": int(not t.rated),
-        "blitz": int(_RATED_TYPES.get(kind) == "blitz"),
-        "standard": int(_RATED_TYPES.get(kind) == "standard"),
-        "lightning": int(_RATED_TYPES.get(kind) == "lightning"),
+        "blitz": int(chess_kind == "blitz"),
+        "standard": int(chess_kind == "standard"),
+        "lightning": int(chess_kind == "lightning"),
         "untimed": int(t.initial == 0 and t.increment == 0),
         "nonstandard": 0,
-        "wild": int(kind in ("Wild", "Chess960")),
-        "crazyhouse": int(wild == _ZH),
-        "bughouse": int(wild == _BUG),
-        "losers": int(wild == _LOSERS),
-        "suicide": int(wild == _SUICIDE),
-        "atomic": int(wild == _ATOMIC),
+        **{name: int(variant_kind == name) for name in _KINDS},
         "white": int(offer.color is True),
         "black": int(offer.color is False),
         "color": int(offer.color is not None),

@@ -8,8 +8,8 @@ iteration). The server rates each game as soon as it ends, as a rating period of
 >>> new = update(player, [(Glicko(1400, 30), 1), (Glicko(1550, 100), 0), (Glicko(1700, 300), 0)])
 >>> f"{new.rating:.2f} {new.deviation:.2f} {new.volatility:.5f}"
 '1464.05 151.52 0.06000'
->>> rating_type(0, 3, 0), rating_type(0, 2, 0), rating_type(23, 5, 0)
-('Blitz', 'Bullet', 'Crazyhouse')
+>>> rating_type(0, 3, 0), rating_type(0, 2, 0), rating_type(23, 5, 0), rating_type("suicide", 2, 0)
+('Blitz', 'Bullet', 'Crazyhouse', 'Suicide')
 """
 
 from __future__ import annotations
@@ -18,11 +18,12 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from icswire.boards.variants import ICC_RATING_TYPES
+from icswire.boards.variants import ICC_RATING_TYPES, VariantLike, variant_of
 
 __all__ = [
     "CONVERGENCE",
     "DEFAULT_TAU",
+    "FICS_ONLY_TYPES",
     "GLICKO2_SCALE",
     "MAX_DEVIATION",
     "PROVISIONAL_GAMES",
@@ -153,10 +154,13 @@ def annotation(g: Glicko, games: int) -> int:
     return 1 if games < PROVISIONAL_GAMES else 2
 
 
-RATING_TYPES: tuple[str, ...] = ICC_RATING_TYPES
-"""ICC's rating types; the index is DG_RATING_TYPE_KEY's and DG_GAMELIST_ITEM's number."""
+FICS_ONLY_TYPES: tuple[str, ...] = ("Suicide", "Atomic")
+"""FICS's own categories for the variants only FICS plays (FICS rates suicide and atomic
+apart); ICC has no rating DG or number for them."""
 
-_WILD_TYPES = {22: "Chess960", 23: "Crazyhouse", 24: "Bughouse"}
+RATING_TYPES: tuple[str, ...] = ICC_RATING_TYPES + FICS_ONLY_TYPES
+"""ICC's rating types (the index is DG_RATING_TYPE_KEY's and DG_GAMELIST_ITEM's number),
+then :data:`FICS_ONLY_TYPES`."""
 
 
 def expected_minutes(initial_minutes: int, increment_seconds: int) -> float:
@@ -168,18 +172,25 @@ def expected_minutes(initial_minutes: int, increment_seconds: int) -> float:
     return initial_minutes + increment_seconds * 2 / 3
 
 
-def rating_type(wild: int, initial_minutes: int, increment_seconds: int) -> str:
-    """The rating type (a name in :data:`RATING_TYPES`) of a game.
+def rating_type(variant: VariantLike, initial_minutes: int, increment_seconds: int) -> str:
+    """The rating type (a name in :data:`RATING_TYPES`) of a game of ``variant`` (a
+    registry variant, its ICC wild number or its name).
 
-    Wild 22 is Chess960, 23 Crazyhouse, 24 Bughouse, any other wild is Wild; ordinary chess
-    is Bullet below 3 expected minutes, Blitz below 15 and Standard from 15
-    (:func:`expected_minutes`).
+    A variant is rated under its ICC type (wild 22 Chess960, 23 Crazyhouse, 24 Bughouse,
+    losers and giveaway Losers, the rest Wild), except FICS's own suicide and atomic, which
+    have FICS's categories (:data:`FICS_ONLY_TYPES`); ordinary chess is Bullet below 3
+    expected minutes, Blitz below 15 and Standard from 15 (:func:`expected_minutes`).
 
     >>> rating_type(0, 2, 12), rating_type(0, 15, 0), rating_type(5, 3, 0)
     ('Blitz', 'Standard', 'Wild')
     """
-    if wild:
-        return _WILD_TYPES.get(wild, "Wild")
+    found = variant_of(variant)
+    if found.wild is None and found.fics_rating is not None:
+        fics = found.fics_rating.capitalize()
+        if fics in FICS_ONLY_TYPES:
+            return fics
+    if found.icc_rating is not None:
+        return found.icc_rating
     minutes = expected_minutes(initial_minutes, increment_seconds)
     if minutes < 3:
         return "Bullet"

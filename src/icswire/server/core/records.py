@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime
 
+from icswire.boards.variants import Variant, variant_of
 from icswire.server.core.ratings import Glicko, annotation, update
 
 __all__ = ["GameRecord", "RatingChange", "RatingRecord", "shown_rating"]
@@ -66,6 +67,14 @@ class GameRecord:
     """When the game began, timezone-aware (UTC when read back)."""
     ended: datetime | None
     """When it ended or was adjourned; None in progress."""
+    variant: str | None = None
+    """The registry's name of the variant (:mod:`icswire.boards.variants`); None for the
+    variant of ``wild``, an ICC number (:class:`~icswire.server.core.tables.Terms`)."""
+
+    @property
+    def game_variant(self) -> Variant:
+        """The variant played: its rules, boards and names."""
+        return variant_of(self.variant if self.variant is not None else self.wild)
 
 
 @dataclass(frozen=True, slots=True)

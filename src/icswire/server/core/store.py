@@ -52,9 +52,11 @@ from sqlalchemy import (
     event,
     func,
     insert,
+    inspect,
     make_url,
     or_,
     select,
+    text,
     update,
 )
 from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError, OperationalError
@@ -425,6 +427,7 @@ class Store:
         try:
             with self._begin() as conn:
                 metadata.create_all(conn)
+                _add_variant_column(conn)
         except BaseException:
             self.engine.dispose()
             raise
@@ -969,6 +972,7 @@ class Store:
                     white_rating=record.white_rating,
                     black_rating=record.black_rating,
                     wild=record.wild,
+                    variant=record.variant,
                     rating_type=record.rating_type,
                     rated=record.rated,
                     initial=record.initial,
@@ -1431,6 +1435,7 @@ games = Table(
     Column("white_rating", Integer, nullable=False),
     Column("black_rating", Integer, nullable=False),
     Column("wild", Integer, nullable=False),
+    Column("variant", String(32), nullable=True),  # None: the variant of ``wild``
     Column("rating_type", String(32), nullable=False),
     Column("rated", Boolean, nullable=False),
     Column("initial", Integer, nullable=False),
@@ -1535,6 +1540,7 @@ def _game_record(row: Row[*tuple[Any, ...]]) -> GameRecord:
         white_rating=int(row.white_rating),
         black_rating=int(row.black_rating),
         wild=int(row.wild),
+        variant=None if row.variant is None else str(row.variant),
         rating_type=str(row.rating_type),
         rated=bool(row.rated),
         initial=int(row.initial),
@@ -1553,6 +1559,13 @@ def _game_record(row: Row[*tuple[Any, ...]]) -> GameRecord:
         started=row.started,
         ended=row.ended,
     )
+
+
+def _add_variant_column(conn: Connection) -> None:
+    """A database made before games had a ``variant`` column gets it (NULL: the variant
+    of the game's wild number, which every such game is)."""
+    if "variant" not in {column["name"] for column in inspect(conn).get_columns("games")}:
+        conn.execute(text("ALTER TABLE games ADD COLUMN variant VARCHAR(32)"))
 
 
 def _news_item(row: Row[*tuple[Any, ...]]) -> NewsItem:

@@ -11,6 +11,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from icswire.boards.variants import Variant, variant_of
+from icswire.server.core.ratings import rating_type
+
 if TYPE_CHECKING:
     import chess
 
@@ -25,20 +28,45 @@ FICS_TYPES = {"Bullet": "lightning", "Chess960": "wild/fr"}
 
 @dataclass(frozen=True)
 class Terms:
-    """What a game is played under: the wild, rated or not, the time control."""
+    """What a game is played under: the wild, rated or not, the time control, the variant.
+
+    ``wild`` is the number DGs carry (:attr:`Variant.dg_wild`); ``variant`` the registry's
+    name of the variant (:mod:`icswire.boards.variants`), None for the variant of ``wild``
+    (FICS's suicide, atomic, wild/0 and wild/8a have no ICC number of their own)."""
 
     wild: int = 0
     rated: bool = False
     initial: int = 3  # minutes
     increment: int = 0  # seconds
     rating_type: str = "Blitz"
+    variant: str | None = None
+
+    @classmethod
+    def of(
+        cls, variant: Variant, rated: bool, initial: int, increment: int, kind: str | None = None
+    ) -> Terms:
+        """The terms of a game of ``variant`` (rated under ``kind``, else the variant's
+        rating type for this time control); ``variant`` named only where the wild number
+        does not say it, so that equal games have equal terms."""
+        wild = variant.dg_wild
+        named = None if variant.wild == wild else variant.name
+        kind = kind if kind is not None else rating_type(variant, initial, increment)
+        return cls(wild, rated, initial, increment, kind, named)
+
+    @property
+    def game_variant(self) -> Variant:
+        """The variant played: its rules, boards and names."""
+        return variant_of(self.variant if self.variant is not None else self.wild)
 
     @property
     def fics_type(self) -> str:
         """The game's type as FICS names it in its texts and ``<s>`` lines (``blitz``,
-        ``lightning``, ``wild/fr``, ``crazyhouse``): the keys FICS clients look types up
-        by (PyChess's ``GAME_TYPES``)."""
-        return FICS_TYPES.get(self.rating_type, self.rating_type.lower())
+        ``lightning``, ``wild/fr``, ``crazyhouse``, ``suicide``, ``wild/5``): the keys FICS
+        clients look types up by (PyChess's ``GAME_TYPES``)."""
+        variant = self.game_variant
+        if variant.wild == 0:
+            return FICS_TYPES.get(self.rating_type, self.rating_type.lower())
+        return variant.fics_name
 
     @property
     def words(self) -> str:

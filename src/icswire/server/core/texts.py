@@ -13,6 +13,8 @@ TYPE_LETTER = {
     "Crazyhouse": "z",
     "Bughouse": "B",
     "Losers": "L",
+    "Suicide": "S",
+    "Atomic": "x",
 }
 
 

@@ -17,6 +17,7 @@ import string
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from icswire.boards.variants import VARIANTS
 from icswire.protocol import datagrams as dg
 from icswire.protocol import ivars
 from icswire.protocol.datagrams import DG, RATING_DGS, Rating
@@ -53,18 +54,14 @@ RATING_TYPES: tuple[tuple[str, int], ...] = (
     ("45-minute", DG.FORTYFIVEMINUTE),
     ("Chess960", DG.CHESS960),
 )
-#: The wild variants this server names (DG_WILD_KEY, 116).
-WILD_NAMES: tuple[tuple[int, str], ...] = (
-    (0, "Chess"),
-    (22, "Fischer random"),
-    (23, "Crazyhouse"),
-    (24, "Bughouse"),
+#: The wild variants this server plays, by ICC number (DG_WILD_KEY, 116).
+WILD_NAMES: tuple[tuple[int, str], ...] = tuple(
+    sorted((v.wild, v.title) for v in VARIANTS if v.wild is not None)
 )
 
 
 #: The ratings of a ``<wa>`` line, in FICS's order (blitz, standard, lightning, wild,
-#: bughouse, crazyhouse, suicide, losers, atomic): this server's rating type of each, or
-#: None where it has none.
+#: bughouse, crazyhouse, suicide, losers, atomic): this server's rating type of each.
 ARRIVAL_RATINGS: tuple[str | None, ...] = (
     "Blitz",
     "Standard",
@@ -72,9 +69,9 @@ ARRIVAL_RATINGS: tuple[str | None, ...] = (
     "Wild",
     "Bughouse",
     "Crazyhouse",
-    None,
+    "Suicide",
     "Losers",
-    None,
+    "Atomic",
 )
 #: The first ratings FICS's availinfo line shows (then Light and Bug).
 _AVAILABLE_RATINGS = (("Blitz", "Blitz"), ("Std", "Standard"), ("Wild", "Wild"))

@@ -29,10 +29,12 @@ from typing import TYPE_CHECKING, Any
 
 import chess
 
+from icswire.boards.illegal import illegal_reason
 from icswire.boards.moves import IllegalMoveError, move_from_wire, san_from_move, smith_from_move
 from icswire.boards.positions import BUGHOUSE, CRAZYHOUSE, new_board, strength
+from icswire.boards.variants import Variant, variant_of
 from icswire.protocol import datagrams as dg
-from icswire.protocol.codes import BoardInfoType, IsVariation
+from icswire.protocol.codes import BoardInfoType, IllegalMoveReason, IsVariation
 from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.protocol.style12 import format_move_time
@@ -44,7 +46,6 @@ from icswire.server.core.boards import (
     LineMoves,
     PositionBoard,
     ServerMove,
-    illegal_reason,
     isolated_board,
     line_datagrams,
     recent_moves,
@@ -82,7 +83,7 @@ command = COMMANDS.command
 
 def replay(record: GameRecord) -> tuple[chess.Board, list[ServerMove]]:
     """The start position of a stored game and its moves (as far as they replay)."""
-    start = new_board(record.wild, record.start_fen)
+    start = record.game_variant.new_board(fen=record.start_fen)
     board = start.copy(stack=False)
     moves: list[ServerMove] = []
     for index, text in enumerate(record.moves):
@@ -96,10 +97,6 @@ def replay(record: GameRecord) -> tuple[chess.Board, list[ServerMove]]:
         moves.append(ServerMove(move, san, smith, used, clock))
         board.push(move)
     return start, moves
-
-
-def _start_fen(start: chess.Board, wild: int) -> str | None:
-    return None if start.fen() == new_board(wild).fen() else start.fen()
 
 
 # -- examined games --------------------------------------------------------------------------
@@ -118,6 +115,7 @@ class ExaminedGame:
     start: chess.Board
     mainline: list[ServerMove] = field(default_factory=list)
     wild: int = 0
+    variant: str | None = None  # the registry's name; None: the variant of ``wild``
     rating_type: str = "Blitz"
     rated: bool = False
     initial: int = 0
@@ -198,7 +196,9 @@ class ExaminedGame:
 
     def movelist(self) -> Movelist:
         """The moves up to the position shown (FICS lists an examined game so)."""
-        fics_type = Terms(self.wild, self.rated, self.initial, self.increment, self.rating_type)
+        fics_type = Terms(
+            self.wild, self.rated, self.initial, self.increment, self.rating_type, self.variant
+        )
         return Movelist(
             self.number, self.white, self.black, self.white_rating, self.black_rating,
             datetime.now(UTC), self.rated, fics_type.fics_type, self.initial, self.increment,
@@ -215,7 +215,11 @@ class ExaminedGame:
 
     @property
     def start_fen(self) -> str | None:
-        return _start_fen(self.start, self.wild)
+        return self.game_variant.setup_fen(self.start)
+
+    @property
+    def game_variant(self) -> Variant:
+        return variant_of(self.variant if self.variant is not None else self.wild)
 
     def clocks(self) -> dict[bool, int]:
         """Each side's clock after the last move it made up to the position shown."""
@@ -414,7 +418,7 @@ def move(core: Core, session: Session, text: str, batch: Batch) -> bool:
     try:
         chosen = move_from_wire(exam.board, text)
     except IllegalMoveError:
-        reason = illegal_reason(exam.board, text)
+        reason = illegal_reason(exam.board, text) or IllegalMoveReason.ILLEGAL
         batch.add(session, lines(f"Illegal move ({text})."))
         record = dg.IllegalMove(exam.number, text.split(" ")[0][:20], reason)
         batch.add(session, Datagram(record))
@@ -521,7 +525,7 @@ async def stored(ctx: Context, args: str) -> None:
         opponent = record.black if white else record.white
         here = ctx.core.world.online.get(name_key(opponent)) is not None
         _, moves = replay(record)
-        board = new_board(record.wild, record.start_fen)
+        board = record.game_variant.new_board(fen=record.start_fen)
         for made in moves:
             board.push(made.move)
         kind = kind_text(record.rating_type, record.rated, record.initial, record.increment)
@@ -610,7 +614,7 @@ async def smoves(ctx: Context, args: str) -> None:
     start, moves = replay(record)
     session, batch = ctx.session, ctx.batch
     batch.add(session, Datagram(_isolated_record(record)))
-    start_fen = _start_fen(start, record.wild)
+    start_fen = record.game_variant.setup_fen(start)
     line_datagrams(batch, session, -1, start, start_fen, moves, _final_clocks(record))
     result = _stored_result(record)
     if result is not None:
@@ -622,7 +626,10 @@ def movelist_text(record: GameRecord, start: chess.Board, moves: Sequence[Server
     """A stored game's moves as FICS's ``moves`` shows them."""
     white = f"{record.white} ({rating_text(record.white_rating)})"
     black = f"{record.black} ({rating_text(record.black_rating)})"
-    words = f"{'Rated' if record.rated else 'Unrated'} {record.rating_type.lower()} match"
+    terms = Terms.of(
+        record.game_variant, record.rated, record.initial, record.increment, record.rating_type
+    )
+    words = f"{'Rated' if record.rated else 'Unrated'} {terms.fics_type} match"
     rows = [
         f"{white} vs. {black} --- {record.started.strftime('%a %b %d, %H:%M UTC %Y')}",
         f"{words}, initial time: {record.initial} minutes, increment: {record.increment} seconds.",
@@ -738,7 +745,8 @@ async def examine(ctx: Context, args: str) -> None:
         start, moves = replay(record)
         exam = ExaminedGame(
             core.tables.free_number(), record.white, record.black, start, moves,
-            wild=record.wild, rating_type=record.rating_type, rated=record.rated,
+            wild=record.wild, variant=record.variant, rating_type=record.rating_type,
+            rated=record.rated,
             initial=record.initial, increment=record.increment,
             white_rating=record.white_rating, black_rating=record.black_rating,
             game_id=record.id or 0, ex_string="Ex: stored game",

@@ -67,7 +67,14 @@ from typing import TYPE_CHECKING, Any
 
 import chess
 
-from icswire.boards.positions import CHESS960, CRAZYHOUSE, new_board
+from icswire.boards.variants import (
+    BUGHOUSE,
+    CHESS,
+    Dialect,
+    UnsupportedVariantError,
+    Variant,
+    variant_from_spelling,
+)
 from icswire.protocol import datagrams as dg
 from icswire.protocol import ivars
 from icswire.protocol.datagrams import DG
@@ -79,7 +86,7 @@ from icswire.server.core.hub import CommandSet, Context
 from icswire.server.core.names import name_key
 from icswire.server.core.numbers import parse_number
 from icswire.server.core.offers import Offer, Offers
-from icswire.server.core.ratings import rating_type, update
+from icswire.server.core.ratings import update
 from icswire.server.core.records import GameRecord
 from icswire.server.core.render import (
     Batch,
@@ -110,8 +117,6 @@ __all__ = [
 MAX_SEEK_INDEX = 1999
 #: How many seeks one player may have posted at once (FICS's limit).
 MAX_SEEKS = 3
-#: The wilds a game may be played in: chess, Fischer random, crazyhouse.
-PLAYABLE_WILDS = (0, CHESS960, CRAZYHOUSE)
 MAX_MINUTES = 999
 MAX_INCREMENT = 999
 #: DG_SEEK_REMOVED reasons.
@@ -120,7 +125,8 @@ GUESTS_UNRATED = "Unregistered players cannot play rated games."
 _RANGE = re.compile(r"([0-9]{0,4})-([0-9]{0,4})")
 COMMANDS = CommandSet()
 command = COMMANDS.command
-_WILD_WORDS = {"fr": CHESS960, "chess960": CHESS960, "zh": CRAZYHOUSE, "crazyhouse": CRAZYHOUSE}
+#: Words that name a wild, whose refusal says why rather than "Unknown option".
+_WILDISH = re.compile(r"w(?:ild)?/?[0-9]+a?|wild/?fr|kriegspiel|shatranj")
 
 
 # -- the state -------------------------------------------------------------------------------
@@ -522,15 +528,20 @@ class _Asked:
     times: list[int] = field(default_factory=list)
     rated: bool | None = None  # None: the player's ``rated`` variable
     color: bool | None = None
-    wild: int = 0
+    variant: Variant = CHESS
     low: int = 0
     high: int = 9999
     manual: bool = False
     formula: bool = False
 
 
-def _parse(words: list[str], seek: bool) -> _Asked | str:
-    """The options of ``seek``/``match``; a message saying what is wrong otherwise."""
+def _parse(words: list[str], seek: bool, dialect: Dialect = "fics") -> _Asked | str:
+    """The options of ``seek``/``match``; a message saying what is wrong otherwise.
+
+    Variants in FICS's spellings (``crazyhouse``, ``suicide``, ``losers``, ``atomic``,
+    ``bughouse``, ``wild fr``, ``wild 8a``, ``w5``) and ICC's (``w23``, ``wild 17``,
+    ``giveaway``); ``dialect`` settles ``wild 0`` and ``atomic``
+    (:func:`~icswire.boards.variants.variant_from_spelling`)."""
     asked = _Asked()
     tokens: Iterator[str] = iter(words)
     for token in tokens:
@@ -546,28 +557,44 @@ def _parse(words: list[str], seek: bool) -> _Asked | str:
         elif word in ("b", "black"):
             asked.color = BLACK
         elif word == "wild":
-            wild = parse_number(next(tokens, ""))
-            if wild is None:
+            number = next(tokens, "").lower()
+            if not number:
                 return "Usage: wild <number>"
-            asked.wild = wild
-        elif word.startswith("wild") and (wild := parse_number(word[4:].lstrip("/"))) is not None:
-            asked.wild = wild
-        elif word in _WILD_WORDS:
-            asked.wild = _WILD_WORDS[word]
-        elif seek and (found := _RANGE.fullmatch(word)):
-            asked.low = int(found[1] or 0)
-            asked.high = int(found[2] or 9999)
+            named = _variant(f"wild {number}", dialect)
+            if isinstance(named, str):
+                return named
+            asked.variant = named
+        elif seek and (bounds := _RANGE.fullmatch(word)):
+            asked.low = int(bounds[1] or 0)
+            asked.high = int(bounds[2] or 9999)
         elif seek and word in ("m", "manual"):
             asked.manual = True
         elif seek and word in ("a", "auto"):
             asked.manual = False
         elif seek and word in ("f", "formula"):
             asked.formula = True
+        elif isinstance(variant := _variant(word, dialect), Variant):
+            asked.variant = variant
+        elif _WILDISH.fullmatch(word):
+            return variant
         else:
             return f'Unknown option "{token}".'
     if len(asked.times) > 2:
         return "Give the time control as TIME INC."
     return asked
+
+
+def _variant(words: str, dialect: Dialect) -> Variant | str:
+    """The variant ``words`` name, or why it is not played here."""
+    try:
+        return variant_from_spelling(words, dialect)
+    except UnsupportedVariantError as exc:
+        text = str(exc)
+        return f"{text[:1].upper()}{text[1:]}."
+
+
+def _dialect(session: Session) -> Dialect:
+    return "icc" if session.talks_icc else "fics"
 
 
 def _terms(asked: _Asked, player: Session, other: Session | None = None) -> Terms | str:
@@ -581,16 +608,18 @@ def _terms(asked: _Asked, player: Session, other: Session | None = None) -> Term
         return f"The time must be from 1 to {MAX_MINUTES} minutes."
     if increment > MAX_INCREMENT:
         return f"The increment must be from 0 to {MAX_INCREMENT} seconds."
-    if asked.wild not in PLAYABLE_WILDS:
-        return f"Wild {asked.wild} is not played on this server."
+    variant = asked.variant
+    if variant is BUGHOUSE:
+        return "Bughouse is not played on this server yet."
+    if asked.rated and not variant.rated:
+        return f"{variant.title} games are never rated."
     if asked.low > asked.high:
         return "The rating range must go from low to high."
-    kind = rating_type(asked.wild, initial, increment)
     rated = asked.rated
-    if rated is None:
+    if rated is None:  # the player's ``rated`` variable, where the game can be rated
         guests = not player.registered or (other is not None and not other.registered)
-        rated = bool(player.variables["rated"]) and not guests
-    return Terms(asked.wild, rated, initial, increment, kind)
+        rated = bool(player.variables["rated"]) and not guests and variant.rated
+    return Terms.of(variant, rated, initial, increment)
 
 
 # -- starting games --------------------------------------------------------------------------
@@ -635,9 +664,9 @@ async def _start(
     state.starting |= {white, black}
     start: chess.Board | None = None
     if resumed is not None and resumed.start_fen:
-        start = new_board(resumed.wild, resumed.start_fen)
-    elif resumed is None and terms.wild == CHESS960:
-        start = chess.Board.from_chess960_pos(random.randrange(960))
+        start = resumed.game_variant.new_board(fen=resumed.start_fen)
+    elif resumed is None:
+        start = terms.game_variant.new_board(random.Random())
     try:
         game = await core.play.start(white, black, terms, batch, start=start, resumed=resumed)
     except StoreUnavailable:  # the game could not be stored: it did not start, both were told
@@ -689,7 +718,7 @@ async def _changes(
 async def seek_(ctx: Context, args: str) -> None:
     core, session = ctx.core, ctx.session
     state = core.state(Pairing)
-    asked = _parse(args.split(), seek=True)
+    asked = _parse(args.split(), seek=True, dialect=_dialect(session))
     if isinstance(asked, str):
         ctx.reply(asked)
         return
@@ -918,7 +947,7 @@ async def match(ctx: Context, args: str) -> None:
         if record is not None:
             await _offer_resume(ctx, receiver, record)
             return
-    asked = _parse(words[1:], seek=False)
+    asked = _parse(words[1:], seek=False, dialect=_dialect(ctx.session))
     if isinstance(asked, str):
         ctx.reply(asked)
         return
@@ -1267,7 +1296,8 @@ def _resume_colors(record: GameRecord, one: Session, two: Session) -> tuple[Sess
 
 
 def _record_terms(record: GameRecord) -> Terms:
-    return Terms(record.wild, record.rated, record.initial, record.increment, record.rating_type)
+    variant, kind = record.game_variant, record.rating_type
+    return Terms.of(variant, record.rated, record.initial, record.increment, kind)
 
 
 async def _offer_resume(ctx: Context, other: Session, record: GameRecord) -> None:

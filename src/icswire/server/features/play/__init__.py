@@ -8,6 +8,8 @@ changes after a rated game.
 from __future__ import annotations
 
 from icswire.server.core.hub import Core
+from icswire.server.core.render import Batch
+from icswire.server.core.session import Session
 from icswire.server.features.play.commands import COMMANDS
 from icswire.server.features.play.games import Games
 
@@ -23,4 +25,12 @@ def install(core: Core) -> Games:
     registry.moves.append(games.take_move)
     registry.left.append(games.session_left)
     registry.dg_on.append(games.send_lists)
+
+    def arrived(session: Session, batch: Batch) -> None:
+        """FICS's login (lasker's ``process_login``): a registered player who is open is
+        announced as available for matches to those with ``availinfo`` on."""
+        if session.registered and session.variables["open"]:
+            core.world.availability_changed(session, True, batch, games.by_player.keys())
+
+    registry.arrived.append(arrived)
     return games

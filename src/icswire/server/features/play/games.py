@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import random
 import re
 import time
 from collections.abc import Iterable, Iterator
@@ -27,18 +28,15 @@ from typing import TYPE_CHECKING, Any
 
 import chess
 
+from icswire.boards.illegal import illegal_reason
 from icswire.boards.moves import (
     IllegalMoveError,
     move_from_wire,
+    san_from_move,
     smith_from_move,
     verbose_from_move,
 )
-from icswire.boards.positions import (
-    BUGHOUSE,
-    CRAZYHOUSE,
-    new_board,
-    strength,
-)
+from icswire.boards.positions import BUGHOUSE, CRAZYHOUSE, strength
 from icswire.protocol import datagrams as dg
 from icswire.protocol.codes import IllegalMoveReason, IsVariation, describe_result
 from icswire.protocol.datagrams import DG, MOVE_PART_DGS
@@ -54,7 +52,6 @@ from icswire.server.core.boards import (
     ServerMove,
     board_bytes,
     board_key,
-    illegal_reason,
     isolated_board,
     line_datagrams,
     recent_moves,
@@ -73,6 +70,7 @@ from icswire.server.core.texts import (
     kind_text,
     rating_text,
 )
+from icswire.server.features.play.endings import ending
 from icswire.server.features.play.kinds import KINDS
 from icswire.server.features.play.rated import announce_ratings
 
@@ -121,8 +119,7 @@ class Game:
     def __post_init__(self) -> None:
         self.private = bool(self.white.variables["private"] or self.black.variables["private"])
         self.board = self.start.copy(stack=False)
-        fen = self.start.fen()
-        self.start_fen = None if fen == new_board(self.terms.wild).fen() else fen
+        self.start_fen = self.terms.game_variant.setup_fen(self.start)
         if not self.clock_ms:
             initial = self.terms.initial * 60_000
             self.clock_ms = {WHITE: initial, BLACK: initial}
@@ -197,6 +194,7 @@ class Game:
             black_clock=self.clock_ms[BLACK],
             started=self.started,
             ended=None,
+            variant=self.terms.variant,
         )
 
     # -- as a table people watch (core.tables.Table) -------------------------------------
@@ -326,7 +324,9 @@ class Game:
         )
 
     def pgn_tags(self) -> list[tuple[str, str]]:
-        return [
+        """The seven tags, then ``Variant`` for a variant and ``SetUp``/``FEN`` for a game
+        that does not start from its variant's usual position."""
+        tags = [
             ("Event", f"ICS {self.terms.words} match"),
             ("Site", "icswire"),
             ("Date", self.started.strftime("%Y.%m.%d")),
@@ -335,6 +335,12 @@ class Game:
             ("Black", self.black.name),
             ("Result", "*"),
         ]
+        variant = self.terms.game_variant.pgn_variant
+        if variant is not None:
+            tags.append(("Variant", variant))
+        if self.start_fen is not None:
+            tags += [("SetUp", "1"), ("FEN", self.start_fen)]
+        return tags
 
     def started_record(self, kind: int) -> Any:
         """A DG_GAME_STARTED-form record (12, 15, 18, 40) of this game."""
@@ -509,7 +515,7 @@ class Games:
         store = self.core.store
         if start is None:
             fen = resumed.start_fen if resumed is not None else None
-            start = new_board(terms.wild, fen)
+            start = terms.game_variant.new_board(random.Random(), fen)
         tables = self.core.tables
         number = tables.reserve()  # taken before the first await: no other game gets it
         game = Game(number, white, black, terms, start, white_rating, black_rating)
@@ -661,7 +667,7 @@ class Games:
         try:
             move = move_from_wire(game.board, text)
         except IllegalMoveError:
-            reason = illegal_reason(game.board, text)
+            reason = illegal_reason(game.board, text) or IllegalMoveReason.ILLEGAL
             self._illegal(game, session, text, reason, f"Illegal move ({text}).", batch)
             return
         # FICS: a move declines the requests made to the mover ("Any move resets opponent's
@@ -711,7 +717,7 @@ class Games:
     def _push(self, game: Game, move: chess.Move, used: int, clock: int) -> None:
         board = game.board
         san, smith, verbose = (
-            board.san(move),
+            san_from_move(board, move),  # a pawn plunk is P@e4, as FICS writes it
             smith_from_move(board, move),
             verbose_from_move(board, move),
         )
@@ -728,14 +734,9 @@ class Games:
         for receiver in game.audience():
             batch.add(receiver, grams)
             batch.add(receiver, board_message)
-        board = game.board
-        if board.is_checkmate():
-            loser = board.turn
-            self.end(game, 0, 1, loser, batch)
-        elif board.is_stalemate():
-            self.end(game, 1, 1, board.turn, batch)
-        elif board.is_insufficient_material():
-            self.end(game, 1, 5, board.turn, batch)
+        over = ending(game.board)
+        if over is not None:
+            self.end(game, over.status, over.mode, over.color, batch, over.text)
         else:
             self._arm_timer(game)
             self._stamp_turn(game, batch)
@@ -913,9 +914,18 @@ class Games:
 
     # -- ending ------------------------------------------------------------------------
 
-    def end(self, game: Game, status: int, mode: int, color: bool, batch: Batch) -> None:
+    def end(
+        self,
+        game: Game,
+        status: int,
+        mode: int,
+        color: bool,
+        batch: Batch,
+        text: str | None = None,
+    ) -> None:
         """End ``game`` with DG_GAMELIST_ITEM's status/mode; ``color`` is the side that
-        lost or acted. Tells everybody, stores the game, updates ratings."""
+        lost or acted; ``text`` the description in White/Black words, when not the
+        table's (a variant's win). Tells everybody, stores the game, updates ratings."""
         if self.by_number.get(game.number) is not game:
             return
         if game.timer is not None:
@@ -923,7 +933,7 @@ class Games:
         for color_side in (WHITE, BLACK):
             game.clock_ms[color_side] = game.clock_now(color_side)
         result = describe_result(status, mode, 1 if color == WHITE else 0)
-        description = _named(result.text, game)
+        description = _named(text if text is not None else result.text, game)
         score = _score(status, color)
         title = f"Game {game.number} ({game.white.name} vs. {game.black.name})"
         said = lines(f"{{{title} {description}}} {score}")

@@ -3,7 +3,8 @@
 The store works out and saves the new ratings with the game's result, in one transaction
 (:meth:`~icswire.server.core.store.Store.finish_game`). Once that is written, each player
 gets the text FICS prints (``Blitz rating adjustment: 1500 --> 1518``) and DG_NEW_MY_RATING
-(87, every rating type in DG_RATING_TYPE_KEY order); those who follow players
+(87, every ICC rating type in DG_RATING_TYPE_KEY order: FICS's suicide and atomic, which
+ICC lacks, are not there); those who follow players
 (DG_PLAYER_ARRIVED on) get the game's rating DG (DG_BLITZ, 4, ...) if they have it on.
 """
 
@@ -12,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from icswire.boards.variants import ICC_RATING_TYPES
 from icswire.protocol import datagrams as dg
 from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.names import name_key
-from icswire.server.core.ratings import RATING_TYPES
 from icswire.server.core.records import RatingChange, shown_rating
 from icswire.server.core.render import Batch, Datagram, lines
 from icswire.server.core.world import RATING_TYPES as RATING_DG_BY_TYPE
@@ -45,7 +46,7 @@ def announce_ratings(core: Core, game: Any, changes: Sequence[RatingChange]) -> 
         batch.add(
             player, lines(f"{kind} rating adjustment: {old} --> {round(after.glicko.rating)}")
         )
-        values = tuple(player.ratings.get(k, (0, 0))[0] for k in RATING_TYPES)
+        values = tuple(player.ratings.get(k, (0, 0))[0] for k in ICC_RATING_TYPES)
         batch.add(player, Datagram(dg.NewMyRating(values)))
         number = RATING_DG.get(kind)
         if number is not None:

@@ -1,0 +1,201 @@
+"""Bughouse partnerships: ``partner`` and ``ptell``.
+
+``partner NAME`` offers to be NAME's bughouse partner (FICS help ``partner``): the offer is
+one of the numbered offers (``<pf>``/``<pt>``, kind ``partner``), so ``accept N``,
+``decline N`` and ``withdraw N`` take it as they take a challenge, and ``pending`` lists
+it; ``partner NAME`` to
+someone who offered first accepts. ``partner`` alone ends the partnership. A player has
+one partner at a time, and a partnership ends when either partner leaves. Forming and
+ending send DG_PARTNERSHIP (44: "name name forming") to both partners.
+
+``ptell TEXT`` tells the partner: ``NAME (your partner) tells you: TEXT``, or
+DG_PERSONAL_TELL with type 2 ("ptell (from bughouse partner)"), and
+DG_PERSONAL_TELL_ECHO type 2 to the teller.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import partial
+from typing import TYPE_CHECKING
+
+from icswire.protocol import datagrams as dg
+from icswire.protocol.datagrams import DG
+from icswire.protocol.level1 import CommandNumber as CN
+from icswire.server.core.hub import CommandSet, Context
+from icswire.server.core.names import name_key
+from icswire.server.core.offers import Offer, Offers
+from icswire.server.core.render import Batch, Datagram, TextOrDatagram, lines
+
+if TYPE_CHECKING:
+    from icswire.server.core.hub import Core
+    from icswire.server.core.session import Session
+
+__all__ = ["Partners", "install"]
+
+COMMANDS = CommandSet()
+command = COMMANDS.command
+#: DG_PERSONAL_TELL's and DG_PERSONAL_TELL_ECHO's type of a ptell.
+PTELL = 2
+
+
+@dataclass
+class Partners:
+    """Who partners whom (both ways), and the partnership offers standing."""
+
+    partner: dict[Session, Session] = field(default_factory=dict)
+    offers: dict[tuple[Session, Session], Offer] = field(default_factory=dict)
+
+
+def _state(core: Core) -> Partners:
+    return core.state(Partners)
+
+
+def _announce(core: Core, one: Session, other: Session, forming: bool, batch: Batch) -> None:
+    """DG_PARTNERSHIP to both partners."""
+    for session in (one, other):
+        if DG.PARTNERSHIP in session.level2:
+            batch.add(session, Datagram(dg.Partnership(one.name, other.name, forming)))
+
+
+def _close(core: Core, key: tuple[Session, Session], batch: Batch) -> None:
+    offer = _state(core).offers.pop(key, None)
+    core.state(Offers).close(offer, batch)
+
+
+def _close_all(core: Core, session: Session, batch: Batch) -> None:
+    """Every partnership offer made to or by ``session`` goes."""
+    for key in [k for k in _state(core).offers if session in k]:
+        _close(core, key, batch)
+
+
+def _form(ctx: Context, sender: Session, receiver: Session) -> None:
+    """``receiver`` accepts ``sender``'s offer."""
+    core, batch = ctx.core, ctx.batch
+    state = _state(core)
+    if receiver in state.partner or sender in state.partner:
+        who = receiver if receiver in state.partner else sender
+        _close(core, (sender, receiver), batch)
+        ctx.reply(f"{who.name} already has a bughouse partner.")
+        return
+    _close_all(core, sender, batch)
+    _close_all(core, receiver, batch)
+    state.partner[sender], state.partner[receiver] = receiver, sender
+    ctx.reply(f"You agree to be {sender.name}'s partner.")
+    batch.add(sender, lines(f"{receiver.name} agrees to be your partner."))
+    _announce(core, sender, receiver, True, batch)
+
+
+def _dissolve(core: Core, session: Session, batch: Batch, told: str) -> Session | None:
+    """End ``session``'s partnership: its partner hears ``told``; the partner or None."""
+    state = _state(core)
+    other = state.partner.pop(session, None)
+    if other is None:
+        return None
+    state.partner.pop(other, None)
+    batch.add(other, lines(told))
+    _announce(core, session, other, False, batch)
+    return other
+
+
+async def _accept(sender: Session, receiver: Session, ctx: Context) -> None:
+    _form(ctx, sender, receiver)
+
+
+async def _decline(sender: Session, receiver: Session, ctx: Context) -> None:
+    _close(ctx.core, (sender, receiver), ctx.batch)
+    ctx.reply(f"You decline the partnership offer from {sender.name}.")
+    ctx.batch.add(sender, lines(f"{receiver.name} declines your partnership offer."))
+
+
+async def _withdraw(sender: Session, receiver: Session, ctx: Context) -> None:
+    _close(ctx.core, (sender, receiver), ctx.batch)
+    ctx.reply(f"You withdraw your partnership offer to {receiver.name}.")
+    ctx.batch.add(receiver, lines(f"{sender.name} withdraws the partnership offer."))
+
+
+@command("partner", CN.CN_PARTNER, "partner [name]")
+async def partner(ctx: Context, args: str) -> None:
+    core, session, batch = ctx.core, ctx.session, ctx.batch
+    state = _state(core)
+    name = args.strip()
+    if not name:
+        other = _dissolve(core, session, batch, f"{session.name} has ended your partnership.")
+        if other is None:
+            ctx.reply("You do not have a bughouse partner.")
+        else:
+            ctx.reply(f"You no longer have a bughouse partner ({other.name}).")
+        return
+    receiver = ctx.world.find(name)
+    if receiver is None:
+        ctx.reply(f'No user named "{name.split()[0][:20]}" is logged in.')
+        return
+    if name_key(receiver.name) == name_key(session.name):
+        ctx.reply("You can't be your own bughouse partner.")
+        return
+    if state.partner.get(session) is receiver:
+        ctx.reply(f"You are already {receiver.name}'s bughouse partner.")
+        return
+    if session in state.partner:
+        ctx.reply(f"You already have a bughouse partner: {state.partner[session].name}.")
+        return
+    if receiver in state.partner:
+        ctx.reply(f"{receiver.name} already has a bughouse partner.")
+        return
+    if (receiver, session) in state.offers:  # an offer both ways: a partnership
+        _form(ctx, receiver, session)
+        return
+    if (session, receiver) in state.offers:
+        ctx.reply(f"You are already offering to be {receiver.name}'s partner.")
+        return
+    state.offers[session, receiver] = core.state(Offers).open(
+        "partner",
+        session,
+        receiver,
+        batch,
+        words="a partnership",  # pending: "Alpha is offering a partnership."
+        accept=partial(_accept, session, receiver),
+        decline=partial(_decline, session, receiver),
+        withdraw=partial(_withdraw, session, receiver),
+    )
+    ctx.reply(f"Making a partnership offer to {receiver.name}.")
+    batch.add(
+        receiver,
+        lines(
+            f"{session.name} offers to be your bughouse partner.",
+            f'Type "partner {session.name}" or "accept" to accept.',
+        ),
+    )
+
+
+@command("ptell", CN.CN_PTELL, "ptell <message>")
+async def ptell(ctx: Context, args: str) -> None:
+    session, text = ctx.session, args.strip()
+    if not text:
+        ctx.reply("Usage: ptell <message>")
+        return
+    receiver = _state(ctx.core).partner.get(session)
+    if receiver is None:
+        ctx.reply("You do not have a partner at present.")
+        return
+    if ctx.too_fast("tell"):
+        return
+    record = dg.PersonalTell(session.name, session.titles, text, PTELL)
+    told = f"{session.display_name} (your partner) tells you: {text}"
+    ctx.batch.add(receiver, TextOrDatagram((told,), DG.PERSONAL_TELL, record))
+    ctx.reply(f"(told {receiver.name})")
+    ctx.batch.add(session, Datagram(dg.PersonalTellEcho(receiver.name, PTELL, text)))
+
+
+def player_left(core: Core, session: Session) -> None:
+    """A player is gone: its partnership and partnership offers with it."""
+    batch = Batch(CN.SCN_LOGOUT, None, issuer_name=session.name)
+    _dissolve(core, session, batch, f"Your partner, {session.name}, has departed.")
+    _close_all(core, session, batch)
+    batch.flush()
+
+
+def install(core: Core) -> None:
+    """Partnerships on ``core``: ``partner``, ``ptell`` and the leaving hook."""
+    core.registry.add_commands(COMMANDS)
+    core.registry.left.append(lambda session: player_left(core, session))

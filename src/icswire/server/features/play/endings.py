@@ -1,0 +1,86 @@
+"""How a move ends a game, in every variant: python-chess's ``outcome()`` of the board,
+as DG_GAMELIST_ITEM's status and mode and the words FICS says.
+
+Chess's ends keep their codes: checkmate (0, 1), stalemate (1, 1), neither side can mate
+(1, 5). A variant's own win is status 0 mode 12 ("White wins"), said FICS's way where FICS
+has words for it: "wins by losing all material" and "wins by having less material
+(stalemate)" (suicide, losers; as FICS ends such games), and the same manner of words for
+the ends FICS has no text for (losers' "wins by being checkmated", giveaway's stalemate,
+atomic's explosion, three-check). A variant's draw (suicide's stalemate with equal
+material) is status 1 mode 10, "Game drawn by stalemate (equal material)". The
+seventy-five-move rule and fivefold repetition end nothing here: as in chess on this
+server, the players claim or agree to those draws.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import chess
+import chess.variant
+
+from icswire.boards.losers import LosersBoard
+from icswire.protocol.codes import ResultStatus
+
+__all__ = ["Ending", "ending"]
+
+T = chess.Termination
+#: DG_GAMELIST_ITEM modes used here.
+CHECKMATE, STALEMATE, NO_MATERIAL, WINS, DRAWN = 1, 1, 5, 12, 10
+
+
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """A game's end: status and mode (DG_GAMELIST_ITEM), the side that lost (or, for a
+    draw, the side to move), and the description in White/Black words when it is not the
+    table's (:func:`~icswire.protocol.codes.describe_result`)."""
+
+    status: int
+    mode: int
+    color: chess.Color
+    text: str | None = None
+
+
+def ending(board: chess.Board) -> Ending | None:
+    """How ``board``'s last move ended the game; None if it goes on.
+
+    >>> ending(chess.variant.GiveawayBoard("8/8/8/8/8/8/p7/8 w - - 0 1"))
+    Ending(status=0, mode=12, color=False, text='White wins by losing all material')
+    """
+    outcome = board.outcome()
+    if outcome is None:
+        return None
+    term = outcome.termination
+    if term == T.CHECKMATE:
+        return Ending(ResultStatus.WIN, CHECKMATE, board.turn)
+    if term == T.STALEMATE:
+        return Ending(ResultStatus.DRAW, STALEMATE, board.turn)
+    if term == T.INSUFFICIENT_MATERIAL:
+        return Ending(ResultStatus.DRAW, NO_MATERIAL, board.turn)
+    if term == T.VARIANT_DRAW:
+        text = "Game drawn by stalemate (equal material)"
+        return Ending(ResultStatus.DRAW, DRAWN, board.turn, text)
+    if term in (T.VARIANT_WIN, T.VARIANT_LOSS) and outcome.winner is not None:
+        winner = outcome.winner
+        return Ending(ResultStatus.WIN, WINS, not winner, _win_text(board, winner))
+    return None
+
+
+def _win_text(board: chess.Board, winner: chess.Color) -> str:
+    """The words of a variant's win, White/Black for the players."""
+    name, other = ("White", "Black") if winner == chess.WHITE else ("Black", "White")
+    if isinstance(board, chess.variant.AtomicBoard):
+        return f"{name} wins by exploding {other}'s king"
+    if isinstance(board, chess.variant.ThreeCheckBoard):
+        return f"{name} wins by giving three checks"
+    if isinstance(board, LosersBoard):  # a lone king, or no move
+        if not board.occupied_co[winner] & ~board.kings:
+            return f"{name} wins by losing all material"
+        return f"{name} wins by being {'checkmated' if board.is_check() else 'stalemated'}"
+    if isinstance(board, chess.variant.SuicideBoard):  # no piece, or no move
+        if not board.occupied_co[winner]:
+            return f"{name} wins by losing all material"
+        if isinstance(board, chess.variant.GiveawayBoard):
+            return f"{name} wins by being stalemated"
+        return f"{name} wins by having less material (stalemate)"
+    return f"{name} wins"

@@ -1,0 +1,120 @@
+"""Bughouse partnerships end to end: ``partner`` offers in the numbered series (accept,
+decline, withdraw, ``<pf>``), DG_PARTNERSHIP, ``ptell`` as text and as DG_PERSONAL_TELL,
+and a partnership ending by ``partner`` or by a partner leaving."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from icswire.protocol.datagrams import DG
+from icswire.protocol.events import IvarLine, Prompt, Text
+from icswire.protocol.ivars import format_ivar
+from icswire.server.app import Server
+from icswire.server.core.store import Store
+
+from .client import Client
+
+
+@pytest.fixture
+async def server(database_url: str) -> AsyncIterator[Server]:
+    store = Store(database_url)
+    running = Server(store, "127.0.0.1", 0)
+    await running.start()
+    yield running
+    await running.stop()
+    store.close()
+
+
+def bits(*numbers: int) -> str:
+    return "".join("1" if n in numbers else "0" for n in range(max(numbers) + 1))
+
+
+async def user(server: Server, name: str, *datagrams: int) -> Client:
+    client = await Client.connect(server.port, datagrams)
+    setup = [f"level2settings={bits(*datagrams)}"] if datagrams else []
+    await client.login(name, None, *setup)
+    return client
+
+
+def texts(events: list[Any]) -> list[str]:
+    return [e.text for e in events if isinstance(e, Text) and e.text]
+
+
+def is_text(text: str) -> Any:
+    return lambda e: isinstance(e, Text) and e.text == text
+
+
+async def offer(sender: Client, receiver: Client) -> None:
+    """``sender`` offers; ``receiver`` has read the offer and the prompt after it."""
+    await sender.command(f"partner {receiver.name}")
+    await receiver.expect(is_text(f'Type "partner {sender.name}" or "accept" to accept.'))
+    await receiver.expect(lambda e: isinstance(e, Prompt))
+
+
+async def test_offer_accept_ptell_and_end(server: Server) -> None:
+    alpha = await user(server, "Alpha")
+    beta = await user(server, "Beta", DG.PARTNERSHIP, DG.PERSONAL_TELL)
+    await beta.command("iset pendinfo 1")
+    assert texts(await alpha.command("ptell hi")) == ["You do not have a partner at present."]
+    assert texts(await alpha.command("partner Beta")) == ["Making a partnership offer to Beta."]
+    pf = await beta.expect(lambda e: isinstance(e, IvarLine))
+    assert format_ivar(pf.record) == "<pf> 1 w=Alpha t=partner p=#"
+    await beta.expect(is_text("Alpha offers to be your bughouse partner."))
+    await beta.expect(is_text('Type "partner Alpha" or "accept" to accept.'))
+    assert texts(await alpha.command("partner Beta")) == [
+        "You are already offering to be Beta's partner."
+    ]
+    pending = texts(await beta.command("pending"))
+    assert "   1: Alpha is offering a partnership." in pending
+    assert texts(await beta.command("accept 1")) == ["You agree to be Alpha's partner."]
+    formed = beta.received(DG.PARTNERSHIP)[-1]  # before the prompt
+    assert (formed.name1, formed.name2, formed.forming) == ("Alpha", "Beta", True)
+    await alpha.expect(is_text("Beta agrees to be your partner."))
+    assert texts(await alpha.command("partner Beta")) == [
+        "You are already Beta's bughouse partner."
+    ]
+    assert texts(await alpha.command("ptell take the knight")) == ["(told Beta)"]
+    told = await beta.expect_dg(DG.PERSONAL_TELL)
+    assert (told.playername, told.text, told.type) == ("Alpha", "take the knight", 2)
+    assert texts(await beta.command("ptell ok")) == ["(told Alpha)"]
+    await alpha.expect(is_text("Beta(U) (your partner) tells you: ok"))  # a guest's (U)
+    assert texts(await alpha.command("partner")) == [
+        "You no longer have a bughouse partner (Beta)."
+    ]
+    await beta.expect(is_text("Alpha has ended your partnership."))
+    ended = await beta.expect_dg(DG.PARTNERSHIP)
+    assert (ended.name1, ended.name2, ended.forming) == ("Alpha", "Beta", False)
+    assert texts(await alpha.command("partner")) == ["You do not have a bughouse partner."]
+    assert not alpha.errors() and not beta.errors()
+
+
+async def test_offers_both_ways_decline_withdraw_and_leaving(server: Server) -> None:
+    alpha, beta, gamma = [await user(server, n) for n in ("Alpha", "Beta", "Gamma")]
+    assert texts(await alpha.command("partner Alpha")) == [
+        "You can't be your own bughouse partner."
+    ]
+    assert texts(await alpha.command("partner Nobody")) == ['No user named "Nobody" is logged in.']
+    await offer(alpha, beta)
+    assert texts(await beta.command("decline")) == ["You decline the partnership offer from Alpha."]
+    await alpha.expect(is_text("Beta declines your partnership offer."))
+    await offer(alpha, beta)
+    assert texts(await alpha.command("withdraw")) == [
+        "You withdraw your partnership offer to Beta."
+    ]
+    await beta.expect(is_text("Alpha withdraws the partnership offer."))
+    await offer(alpha, beta)
+    await offer(gamma, beta)
+    assert texts(await beta.command("partner Alpha")) == ["You agree to be Alpha's partner."]
+    assert texts(await gamma.command("partner Beta")) == ["Beta already has a bughouse partner."]
+    assert texts(await beta.command("accept")) == ["You have no pending offers to accept."]
+    await alpha.expect(is_text("Beta agrees to be your partner."))
+    await alpha.expect(lambda e: isinstance(e, Prompt))
+    assert texts(await alpha.command("partner Gamma")) == [
+        "You already have a bughouse partner: Beta."
+    ]
+    await beta.close()
+    await alpha.expect(is_text("Your partner, Beta, has departed."))
+    assert texts(await alpha.command("ptell hello")) == ["You do not have a partner at present."]
