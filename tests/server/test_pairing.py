@@ -43,6 +43,7 @@ async def player(server: Server, name: str, *datagrams: int, password: str | Non
     setup = [f"level2settings={bits(*datagrams)}"] if datagrams else []
     await client.login(name, password, *setup)
     await client.command("set style 12")  # boards as XBoard asks for them (FICS's default: 1)
+    await client.command("iset nowrap 1")  # long answers whole, as interfaces ask
     await client.settle(0.05)
     return client
 
