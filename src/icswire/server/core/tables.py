@@ -89,6 +89,8 @@ class Table(Protocol):
     def examined(self) -> bool: ...  # an examined game, not a played one
     @property
     def rating_type(self) -> str: ...
+    @property
+    def private(self) -> bool: ...  # ``set private``: not listed, nobody may observe it
 
     def audience(self) -> Iterator[Session]:
         """Everybody at the table: players or examiners, then observers."""

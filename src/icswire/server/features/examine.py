@@ -106,6 +106,9 @@ def replay(record: GameRecord) -> tuple[chess.Board, list[ServerMove]]:
 class ExaminedGame:
     """A game being examined: a main line, the line being looked at, and the position."""
 
+    #: Examined games are never private (``set private`` is about the games one plays).
+    private = False
+
     number: int
     white: str
     black: str
@@ -147,7 +150,8 @@ class ExaminedGame:
         return EXAMINER if session in self.examiners else EXAMINED_OBSERVER
 
     def is_flipped(self, session: Session) -> bool:
-        return session in self.flipped
+        """Turned with ``flip``, or ``set flip 1`` (both: White's side again)."""
+        return (session in self.flipped) != bool(session.variables["flip"])
 
     # -- as a table people watch (core.tables.Table) -------------------------------------
 
@@ -495,7 +499,7 @@ async def history(ctx: Context, args: str) -> None:
             rows.append(
                 f"{index:2d}: {sign} {rating_text(mine):>4} {color} "
                 f"{rating_text(theirs):>4} {opponent:<12} {kind} {record.eco or '?':>3} "
-                f"{code:<3} {when_ended(record)}"
+                f"{code:<3} {when_ended(record, ctx.session.variables['tzone'])}"
             )
         ctx.batch.add(ctx.session, Datagram(gamelist_item(index, record)))
     ctx.reply(*rows)
@@ -529,7 +533,7 @@ async def stored(ctx: Context, args: str) -> None:
         rows.append(
             f"{index:2d}: {'W' if white else 'B'} {opponent:<14} {'Y' if here else 'N'} {kind}"
             f" {strength(board, WHITE):2d}-{strength(board, BLACK):2d} {to_move:<4} "
-            f"{record.eco or '?':>3} {when_ended(record)}"
+            f"{record.eco or '?':>3} {when_ended(record, ctx.session.variables['tzone'])}"
         )
         ctx.batch.add(ctx.session, Datagram(gamelist_item(index, record, here)))
     ctx.reply(*rows)

@@ -112,8 +112,12 @@ class Game:
     timer: asyncio.TimerHandle | None = None
     last_move_time_ms: int = 0
     started: datetime = field(default_factory=lambda: datetime.now(UTC))
+    #: ``set private`` of either player: not listed in ``games``, nobody may observe it,
+    #: and it is not announced (``gin``, DG_GAME_STARTED) to others.
+    private: bool = field(init=False)
 
     def __post_init__(self) -> None:
+        self.private = bool(self.white.variables["private"] or self.black.variables["private"])
         self.board = self.start.copy(stack=False)
         self.start_fen = self.terms.game_variant.setup_fen(self.start)
         if not self.clock_ms:
@@ -143,9 +147,10 @@ class Game:
         yield from self.observers
 
     def is_flipped(self, session: Session) -> bool:
-        """Whether ``session`` sees the board from Black's side: it plays Black, or it
-        turned the board with ``flip`` (both: White's side again)."""
-        return (self.color_of(session) == BLACK) != (session in self.flipped)
+        """Whether ``session`` sees the board from Black's side: it plays Black, turned
+        the board with ``flip`` or ``set flip 1``; each turns it once more."""
+        black = self.color_of(session) == BLACK
+        return black ^ (session in self.flipped) ^ bool(session.variables["flip"])
 
     def relation(self, session: Session) -> int:
         """Style 12's relation: 1 my move, -1 the opponent's, 0 observing."""
@@ -597,6 +602,8 @@ class Games:
         listed = Datagram(game.started_record(DG.GAME_STARTED))
         told = lines(started)
         for session in self.core.world.online.values():
+            if game.private and game.color_of(session) is None:
+                continue
             if DG.GAME_STARTED in session.level2:
                 batch.add(session, listed)
             if session.variables["gin"] and game.color_of(session) is None:
@@ -946,6 +953,8 @@ class Games:
             batch.add(receiver, gone)
         audience = set(game.audience())
         for session in self.core.world.online.values():
+            if game.private and session not in audience:
+                continue
             if DG.GAME_RESULT in session.level2:
                 batch.add(session, Datagram(listed))
             heard = session.variables["gin"] or session.ivariables["allresults"]
@@ -1001,7 +1010,7 @@ def game_info_line(game: Game) -> str:
     clock = (t.initial * 60, t.increment)
     record = GameInfo(
         game.number,
-        False,
+        game.private,
         t.fics_type,
         t.rated,
         (game.white.registered, game.black.registered),
