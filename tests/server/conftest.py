@@ -9,11 +9,13 @@ server) a test opens: an open connection would keep the next test's ``DROP TABLE
 from __future__ import annotations
 
 import os
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 from sqlalchemy import create_engine
 
+from icswire.server.app import Server
 from icswire.server.core import store
 
 DATABASE_ENV = "ICSWIRE_TEST_DATABASE_URL"
@@ -34,3 +36,15 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     finally:
         engine.dispose()
     return url
+
+
+@pytest.fixture
+async def server(database_url: str) -> AsyncIterator[Server]:
+    """A running server on a free port of 127.0.0.1 over the database of ``database_url``
+    (stopped, and its store closed, after the test)."""
+    data = store.Store(database_url)
+    running = Server(data, "127.0.0.1", 0)
+    await running.start()
+    yield running
+    await running.stop()
+    data.close()

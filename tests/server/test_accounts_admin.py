@@ -23,16 +23,6 @@ HELP = Path(icswire.server.__file__).parent / "help"
 
 
 @pytest.fixture
-async def server(database_url: str) -> AsyncIterator[Server]:
-    store = Store(database_url)
-    running = Server(store, "127.0.0.1", 0)
-    await running.start()
-    yield running
-    await running.stop()
-    store.close()
-
-
-@pytest.fixture
 async def open_server(database_url: str) -> AsyncIterator[Server]:
     store = Store(database_url)
     running = Server(store, "127.0.0.1", 0, open_registration=True)

@@ -8,7 +8,7 @@ import concurrent.futures
 import contextlib
 import socket
 import threading
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 
 import pytest
 
@@ -17,7 +17,6 @@ from icswire.server.app import Server
 from icswire.server.core.hub import PASSWORD_WORKERS
 from icswire.server.core.limits import Backoff, Limits
 from icswire.server.core.session import Session
-from icswire.server.core.store import Store
 from icswire.server.core.tables import Terms
 from icswire.server.features import pairing
 
@@ -25,16 +24,6 @@ from .client import Client
 
 KICKED = "**** Dan has arrived - you can't both be logged in. ****"
 KICKING = "**** Dan is already logged in - kicking them out. ****"
-
-
-@pytest.fixture
-async def server(database_url: str) -> AsyncIterator[Server]:
-    store = Store(database_url)
-    running = Server(store, "127.0.0.1", 0)
-    await running.start()
-    yield running
-    await running.stop()
-    store.close()
 
 
 def texts(client: Client) -> list[str]:

@@ -5,13 +5,10 @@ connection, then its helper connection), with the guest name it was given."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 
 from icswire.protocol.events import Text
 from icswire.server.app import Server
-from icswire.server.core.store import Store
 
 from .client import Client
 
@@ -44,16 +41,6 @@ ICC_MAIN = [
 ]  # fmt: skip
 
 REFUSALS = ("Command not found", "Ambiguous", "No such variable", "Bad value", "Usage:")
-
-
-@pytest.fixture
-async def server(database_url: str) -> AsyncIterator[Server]:
-    store = Store(database_url)
-    running = Server(store, "127.0.0.1", 0)
-    await running.start()
-    yield running
-    await running.stop()
-    store.close()
 
 
 async def refused(client: Client, commands: list[str]) -> list[tuple[str, str]]:

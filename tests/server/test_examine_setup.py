@@ -6,30 +6,17 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Any
 
 import chess
-import pytest
 
 from icswire.protocol.datagrams import DG
 from icswire.protocol.events import Style12Line, Text
 from icswire.server.app import Server
 from icswire.server.core.records import GameRecord
-from icswire.server.core.store import Store
 
 from .client import Client
-
-
-@pytest.fixture
-async def server(database_url: str) -> AsyncIterator[Server]:
-    store = Store(database_url)
-    running = Server(store, "127.0.0.1", 0)
-    await running.start()
-    yield running
-    await running.stop()
-    store.close()
 
 
 def bits(*numbers: int) -> str:

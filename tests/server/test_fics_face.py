@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -22,7 +21,6 @@ from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.app import Server
 from icswire.server.core.boards import BLACK, WHITE
 from icswire.server.core.render import Batch
-from icswire.server.core.store import Store
 from icswire.server.core.tables import Terms
 from icswire.server.core.variables import IVARIABLE_NAMES
 from icswire.server.features.play.games import Game
@@ -30,16 +28,6 @@ from icswire.server.features.play.games import Game
 from .client import Client
 
 E4_TIME_MS = 1200  # what the tests make White's 1.e4 take
-
-
-@pytest.fixture
-async def server(database_url: str) -> AsyncIterator[Server]:
-    store = Store(database_url)
-    running = Server(store, "127.0.0.1", 0)
-    await running.start()
-    yield running
-    await running.stop()
-    store.close()
 
 
 async def user(server: Server, name: str, *setup: str) -> Client:

@@ -7,7 +7,6 @@ import asyncio
 import contextlib
 import re
 import time
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -16,20 +15,9 @@ from icswire.protocol.block import BlockCode
 from icswire.protocol.events import BlockEnd, BlockStart, Style12Line, Text
 from icswire.protocol.timeseal import PING, PONG, hello_text, seal
 from icswire.server.app import Server
-from icswire.server.core.store import Store
 from icswire.server.features.play import games
 
 from .client import Client
-
-
-@pytest.fixture
-async def server(database_url: str) -> AsyncIterator[Server]:
-    store = Store(database_url)
-    running = Server(store, "127.0.0.1", 0)
-    await running.start()
-    yield running
-    await running.stop()
-    store.close()
 
 
 def blocks(events: list[Any]) -> list[tuple[BlockStart, list[str]]]:

@@ -18,17 +18,13 @@ already at zero (the move loses on time before the timer fires).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from typing import Any
-
-import pytest
 
 from icswire.protocol.events import Style12Line, Text
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.app import Server
 from icswire.server.core.boards import BLACK
 from icswire.server.core.render import Batch
-from icswire.server.core.store import Store
 from icswire.server.core.tables import Terms
 from icswire.server.features.play.games import Game
 
@@ -37,16 +33,6 @@ from .client import Client
 RESULT = "{Game 1 (Whitey vs. Blacky) Blacky forfeits on time.} 1-0"
 #: How long Black's turn lasts (s) before its clock runs out.
 THINKING = 0.3
-
-
-@pytest.fixture
-async def server(database_url: str) -> AsyncIterator[Server]:
-    store = Store(database_url)
-    running = Server(store, "127.0.0.1", 0)
-    await running.start()
-    yield running
-    await running.stop()
-    store.close()
 
 
 class Recorder:

@@ -4,7 +4,6 @@ request the receiver's formula refuses, a seek hidden from those whose formula i
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -22,7 +21,6 @@ from icswire.server.core.formula import (
     evaluate,
     parse,
 )
-from icswire.server.core.store import Store
 
 from .client import Client
 
@@ -166,16 +164,6 @@ def test_every_name_is_known(name: str) -> None:
 
 
 # -- end to end ------------------------------------------------------------------------------
-
-
-@pytest.fixture
-async def server(database_url: str) -> AsyncIterator[Server]:
-    store = Store(database_url)
-    running = Server(store, "127.0.0.1", 0)
-    await running.start()
-    yield running
-    await running.stop()
-    store.close()
 
 
 async def player(server: Server, name: str, password: str | None = None) -> Client:

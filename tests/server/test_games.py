@@ -4,11 +4,9 @@ that rebuild the game from datagrams alone and from style 12 boards alone."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from typing import Any
 
 import chess
-import pytest
 
 from icswire.boards.tracker import GameTracker
 from icswire.protocol import datagrams as dg
@@ -18,23 +16,12 @@ from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.app import Server
 from icswire.server.core.boards import BLACK, WHITE
 from icswire.server.core.render import Batch
-from icswire.server.core.store import Store
 from icswire.server.core.tables import Terms
 from icswire.server.features.play.games import Game
 
 from .client import Client
 
 GRAMS = (15, 16, 21, 22, 24, 33, 34, 35, 36, 42, 43, 56, 61, 87, 139)
-
-
-@pytest.fixture
-async def server(database_url: str) -> AsyncIterator[Server]:
-    store = Store(database_url)
-    running = Server(store, "127.0.0.1", 0)
-    await running.start()
-    yield running
-    await running.stop()
-    store.close()
 
 
 def bits(*numbers: int) -> str:

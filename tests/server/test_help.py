@@ -6,7 +6,7 @@ PyChess reads it)."""
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -37,16 +37,6 @@ def registry(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Registry]:
     """The registry of a server with every feature installed (never started)."""
     store = Store(database_url(tmp_path_factory.mktemp("help"), None))
     yield Server(store, "127.0.0.1", 0).core.registry
-    store.close()
-
-
-@pytest.fixture
-async def server(database_url: str) -> AsyncIterator[Server]:
-    store = Store(database_url)
-    running = Server(store, "127.0.0.1", 0)
-    await running.start()
-    yield running
-    await running.stop()
     store.close()
 
 

@@ -6,25 +6,11 @@ an overlong line is cut, so junk cannot push a command out of the part that is k
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-
-import pytest
 
 from icswire.server.app import Server
 from icswire.server.core.session import MAX_LINE
-from icswire.server.core.store import Store
 
 from .client import Client
-
-
-@pytest.fixture
-async def server(database_url: str) -> AsyncIterator[Server]:
-    store = Store(database_url)
-    running = Server(store, "127.0.0.1", 0)
-    await running.start()
-    yield running
-    await running.stop()
-    store.close()
 
 
 async def send_in_pieces(client: Client, data: bytes) -> None:

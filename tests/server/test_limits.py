@@ -4,28 +4,16 @@ shouts, channel tells, seeks and match requests. Over real sockets."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import pytest
 
 from icswire.protocol.events import Text
 from icswire.server.app import Server
 from icswire.server.core.limits import Bucket, Rate
-from icswire.server.core.store import Store
 
 from .client import Client
 
 SLOW_DOWN = "You are sending {} too fast; please wait "
-
-
-@pytest.fixture
-async def server(database_url: str) -> AsyncIterator[Server]:
-    store = Store(database_url)
-    running = Server(store, "127.0.0.1", 0)
-    await running.start()
-    yield running
-    await running.stop()
-    store.close()
 
 
 async def user(server: Server, name: str, address: str = "127.0.0.1") -> Client:

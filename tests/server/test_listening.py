@@ -4,27 +4,12 @@ next arrival and departure at once, and a user who left is in no index."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
-import pytest
-
 from icswire.protocol.datagrams import DG
 from icswire.protocol.encoder import encode_event
 from icswire.protocol.events import IvarLine, Text
 from icswire.server.app import Server
-from icswire.server.core.store import Store
 
 from .client import Client
-
-
-@pytest.fixture
-async def server(database_url: str) -> AsyncIterator[Server]:
-    store = Store(database_url)
-    running = Server(store, "127.0.0.1", 0)
-    await running.start()
-    yield running
-    await running.stop()
-    store.close()
 
 
 async def visit(server: Server, name: str) -> None:

@@ -10,7 +10,6 @@ number.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -18,7 +17,6 @@ import pytest
 from icswire.protocol.events import Prompt, Text
 from icswire.server.app import Server
 from icswire.server.core.numbers import parse_number
-from icswire.server.core.store import Store
 
 from .client import Client
 
@@ -59,16 +57,6 @@ ANYBODY = (
 )
 PLAYER = ("moretime {n}", "takeback {n}")
 EXAMINER = ("forward {n}", "backward {n}", "boardinfo {n} a1 b2", "boardinfo 4 a1 b2 {n}")
-
-
-@pytest.fixture
-async def server(database_url: str) -> AsyncIterator[Server]:
-    store = Store(database_url)
-    running = Server(store, "127.0.0.1", 0)
-    await running.start()
-    yield running
-    await running.stop()
-    store.close()
 
 
 def texts(events: list[Any]) -> list[str]:

@@ -8,10 +8,8 @@ sessions, DG_OFFERS_IN_MY_GAME (21). Also ``rematch`` and the clock stored after
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from typing import Any
-
-import pytest
 
 from icswire.protocol import ivars
 from icswire.protocol.block import BlockCode
@@ -22,21 +20,10 @@ from icswire.server.app import Server
 from icswire.server.core.boards import BLACK, WHITE
 from icswire.server.core.commands import block_code
 from icswire.server.core.render import Batch
-from icswire.server.core.store import Store
 from icswire.server.core.tables import Terms
 from icswire.server.features.play.games import Game
 
 from .client import Client
-
-
-@pytest.fixture
-async def server(database_url: str) -> AsyncIterator[Server]:
-    store = Store(database_url)
-    running = Server(store, "127.0.0.1", 0)
-    await running.start()
-    yield running
-    await running.stop()
-    store.close()
 
 
 def bits(*numbers: int) -> str:

@@ -3,32 +3,18 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from typing import Any
-
-import pytest
 
 from icswire.protocol.datagrams import DG
 from icswire.protocol.events import IvarLine, Style12Line, Text
 from icswire.protocol.ivars import format_ivar
 from icswire.server.app import Server
 from icswire.server.core.render import Batch
-from icswire.server.core.store import Store
 from icswire.server.features import pairing
 
 from .client import Client
 
 ACCEPT_HELP = 'You can "accept" or "decline", or propose different parameters.'
-
-
-@pytest.fixture
-async def server(database_url: str) -> AsyncIterator[Server]:
-    store = Store(database_url)
-    running = Server(store, "127.0.0.1", 0)
-    await running.start()
-    yield running
-    await running.stop()
-    store.close()
 
 
 def bits(*numbers: int) -> str:

@@ -4,28 +4,14 @@ and a partnership ending by ``partner`` or by a partner leaving."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
-
-import pytest
 
 from icswire.protocol.datagrams import DG
 from icswire.protocol.events import IvarLine, Prompt, Text
 from icswire.protocol.ivars import format_ivar
 from icswire.server.app import Server
-from icswire.server.core.store import Store
 
 from .client import Client
-
-
-@pytest.fixture
-async def server(database_url: str) -> AsyncIterator[Server]:
-    store = Store(database_url)
-    running = Server(store, "127.0.0.1", 0)
-    await running.start()
-    yield running
-    await running.stop()
-    store.close()
 
 
 def bits(*numbers: int) -> str:

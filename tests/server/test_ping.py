@@ -3,26 +3,13 @@ timing mark goes on with its next commands, and hears later that there was no an
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 
 from icswire.protocol.events import Text
 from icswire.server.app import Server
-from icswire.server.core.store import Store
 from icswire.server.features import info
 
 from .client import Client
-
-
-@pytest.fixture
-async def server(database_url: str) -> AsyncIterator[Server]:
-    store = Store(database_url)
-    running = Server(store, "127.0.0.1", 0)
-    await running.start()
-    yield running
-    await running.stop()
-    store.close()
 
 
 async def test_a_client_that_ignores_timing_marks_is_not_held_up(

@@ -11,7 +11,6 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -26,16 +25,6 @@ from icswire.server.core.session import clean_text
 from icswire.server.core.store import Store
 
 from .client import Client
-
-
-@pytest.fixture
-async def server(database_url: str) -> AsyncIterator[Server]:
-    store = Store(database_url)
-    running = Server(store, "127.0.0.1", 0)
-    await running.start()
-    yield running
-    await running.stop()
-    store.close()
 
 
 async def connect(server: Server, *datagrams: int) -> Client:

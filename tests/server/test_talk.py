@@ -6,10 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncIterator
 from typing import Any
-
-import pytest
 
 from icswire.protocol.block import BlockCode
 from icswire.protocol.codes import Sound
@@ -20,16 +17,6 @@ from icswire.server.core.store import Store
 from icswire.server.features.lists import columns
 
 from .client import Client
-
-
-@pytest.fixture
-async def server(database_url: str) -> AsyncIterator[Server]:
-    store = Store(database_url)
-    running = Server(store, "127.0.0.1", 0)
-    await running.start()
-    yield running
-    await running.stop()
-    store.close()
 
 
 def texts(events: list[Any]) -> list[str]:

@@ -6,10 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncIterator
 from typing import Any
-
-import pytest
 
 from icswire.boards.tracker import GameTracker
 from icswire.protocol.datagrams import DG
@@ -17,7 +14,6 @@ from icswire.protocol.events import Prompt, Style12Line, Text
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.app import Server
 from icswire.server.core.render import Batch
-from icswire.server.core.store import Store
 from icswire.server.core.tables import Terms
 from icswire.server.features import watching
 from icswire.server.features.play.games import Game
@@ -27,16 +23,6 @@ from .client import Client
 #: What the players and datagram observers turn on.
 GRAMS = (15, 16, 17, 18, 19, 20, 21, 24, 25, 26, 33, 34, 35, 36, 39, 40, 41, 43, 56, 112)
 SCHOLARS = ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"]
-
-
-@pytest.fixture
-async def server(database_url: str) -> AsyncIterator[Server]:
-    store = Store(database_url)
-    running = Server(store, "127.0.0.1", 0)
-    await running.start()
-    yield running
-    await running.stop()
-    store.close()
 
 
 def bits(*numbers: int) -> str:
