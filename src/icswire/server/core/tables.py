@@ -89,6 +89,8 @@ class Table(Protocol):
     def examined(self) -> bool: ...  # an examined game, not a played one
     @property
     def rating_type(self) -> str: ...
+    @property
+    def partner_table(self) -> Table | None: ...  # a bughouse game's other board
 
     def audience(self) -> Iterator[Session]:
         """Everybody at the table: players or examiners, then observers."""
