@@ -1,0 +1,240 @@
+"""Bughouse end to end: a match between two partnerships starts two linked boards, a
+capture passes its piece to the partner board (``<b1> ... <- BP``, DG_BUGHOUSE_PASS,
+DG_BUGHOUSE_HOLDINGS), drops, illegal drops' DG_ILLEGAL_MOVE reasons, a board's end ends
+the other with the partner result, observing one board observes both, ``ptime``,
+``games``, ``<g1>``'s ``pt=``, stored boards that ``smoves`` replays, and rated bughouse
+for all four players. Robots of the client library play a game that observers rebuild
+from datagrams and from style 12 with ``<b1>``."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import pytest
+
+from icswire.client import Connection, connect
+from icswire.protocol.bughouse import format_b1
+from icswire.protocol.codes import IllegalMoveReason
+from icswire.protocol.datagrams import DG
+from icswire.protocol.events import BughouseLine, Text
+from icswire.server.app import Server
+from icswire.server.core.store import Store
+
+from .client import Client
+
+
+@pytest.fixture
+async def server(database_url: str) -> AsyncIterator[Server]:
+    store = Store(database_url)
+    running = Server(store, "127.0.0.1", 0)
+    await running.start()
+    yield running
+    await running.stop()
+    store.close()
+
+
+def bits(*numbers: int) -> str:
+    return "".join("1" if n in numbers else "0" for n in range(max(numbers) + 1))
+
+
+async def user(server: Server, name: str, *datagrams: int, password: str | None = None) -> Client:
+    client = await Client.connect(server.port, datagrams)
+    setup = [f"level2settings={bits(*datagrams)}"] if datagrams else []
+    await client.login(name, password, *setup)
+    return client
+
+
+def texts(events: list[Any]) -> list[str]:
+    return [e.text for e in events if isinstance(e, Text) and e.text]
+
+
+def is_text(text: str) -> Callable[[Any], bool]:
+    return lambda e: isinstance(e, Text) and e.text == text
+
+
+async def partners(one: Client, two: Client) -> None:
+    await one.command(f"partner {two.name}")
+    await two.command(f"partner {one.name}")
+    await one.expect(is_text(f"{two.name} agrees to be your partner."))
+
+
+async def teams(server: Server, *datagrams: int) -> tuple[Client, Client, Client, Client]:
+    """Ann and Ben partners, Cal and Dot partners; Ann (White) vs. Cal on game 1, Dot
+    (White) vs. Ben on game 2."""
+    ann, ben, cal, dot = [await user(server, n, *datagrams) for n in ("Ann", "Ben", "Cal", "Dot")]
+    for client in (ann, ben, cal, dot):
+        await client.command("set style 12")
+    await partners(ann, ben)
+    await partners(cal, dot)
+    assert texts(await ann.command("match Cal 2 0 bughouse white")) == [
+        "Issuing: Ann (----) [white] Cal (----) unrated bughouse 2 0."
+    ]
+    await cal.expect(is_text("Challenge: Ann (----) [white] Cal (----) unrated bughouse 2 0."))
+    accepted = texts(await cal.command("accept"))
+    assert accepted[:4] == [
+        "You accept the match offer from Ann.",
+        "Creating: Ann (++++) Cal (++++) unrated bughouse 2 0",
+        "{Game 1 (Ann vs. Cal) Creating unrated bughouse match.}",
+        "Your partner is playing game 2 (Dot vs. Ben).",
+    ]
+    for client, line in (
+        (ann, "Your partner is playing game 2 (Dot vs. Ben)."),
+        (dot, "Your partner is playing game 1 (Ann vs. Cal)."),
+        (ben, "Your partner is playing game 1 (Ann vs. Cal)."),
+    ):
+        await client.expect(is_text(line))
+    return ann, ben, cal, dot
+
+
+async def test_two_partnerships_play_linked_boards_in_fics_text(server: Server) -> None:
+    lone = await user(server, "Lone")
+    ann, ben, cal, dot = await teams(server)
+    assert texts(await lone.command("match Ann 2 0 bughouse")) == ["Ann is playing a game."]
+    assert texts(await lone.command("seek 2 0 bughouse")) == [
+        "You need a partner who is not playing to seek bughouse."
+    ]
+    games = texts(await lone.command("games"))
+    assert [g.split()[2] for g in games[:2]] == ["Ann", "Dot"]
+    assert all(" [ Bu  2   0]" in g for g in games[:2])
+    await ann.send("e4")
+    await cal.expect(lambda e: isinstance(e, BughouseLine))
+    await cal.send("d5")
+    await ann.expect(lambda e: isinstance(e, BughouseLine))
+    await ann.send("exd5")  # Black's pawn goes to Ben (Black on game 2)
+    for client in (ben, dot):
+        passed = await client.expect(lambda e: isinstance(e, BughouseLine) and e.record.passed_to)
+        assert format_b1(passed.record) == "<b1> game 2 white [] black [P] <- BP"
+    await dot.send("e4")
+    await ben.expect(lambda e: isinstance(e, BughouseLine))
+    assert texts(await ben.command("N@f6")) == ["Illegal move (N@f6)."]
+    await ben.command("P@d5")
+    await dot.expect(lambda e: isinstance(e, BughouseLine) and e.record.black_holding == "")
+    clocks = texts(await ben.command("ptime"))
+    assert [re.sub(r"\d+", "N", line) for line in clocks] == [
+        "White (Ann) : N mins, N secs",
+        "Black (Cal) : N mins, N secs",
+    ]
+    assert texts(await lone.command("ptime")) == ["You do not have a partner."]
+    await ann.settle()
+    assert texts(await ann.command("pause")) == ["You cannot pause a bughouse game."]
+    assert texts(await ann.command("takeback")) == ["You cannot takeback a bughouse game."]
+    assert "{Game 1 (Ann vs. Cal) Ann resigns} 0-1" in texts(await ann.command("resign"))
+    await cal.expect(is_text("{Game 1 (Ann vs. Cal) Ann resigns} 0-1"))
+    for client in (ben, dot):
+        await client.expect(is_text("{Game 2 (Dot vs. Ben) Ben's partner resigns} 1-0"))
+    assert not server.games.by_number
+    for client in (lone, ann, ben, cal, dot):
+        await client.close()
+
+
+async def until(condition: Callable[[], bool], timeout: float = 10.0) -> None:
+    """Wait until ``condition()`` holds (the clients' state follows their streams)."""
+
+    async def poll() -> None:
+        while not condition():
+            await asyncio.sleep(0.02)
+
+    await asyncio.wait_for(poll(), timeout)
+
+
+#: (board, mover, SAN): Ann (White) vs. Cal on game 1, Dot (White) vs. Ben on game 2;
+#: every capture feeds the other board, and the pieces passed are dropped there.
+PLAYED = (
+    (1, "Ann", "e4"), (1, "Cal", "d5"), (1, "Ann", "exd5"), (2, "Dot", "e4"),
+    (2, "Ben", "P@d5"), (2, "Dot", "exd5"), (1, "Cal", "Qxd5"), (1, "Ann", "Nc3"),
+    (1, "Cal", "P@e4"), (2, "Ben", "Nf6"), (2, "Dot", "P@e4"), (2, "Ben", "Nxd5"),
+    (1, "Ann", "P@d4"),
+)  # fmt: skip
+
+
+async def test_robots_play_bughouse_and_observers_rebuild_both_boards(server: Server) -> None:
+    port = server.port
+    async with (
+        connect("127.0.0.1", port, "Ann") as ann,
+        connect("127.0.0.1", port, "Ben") as ben,
+        connect("127.0.0.1", port, "Cal") as cal,
+        connect("127.0.0.1", port, "Dot") as dot,
+        connect("127.0.0.1", port, "Watcher") as grams,
+        connect("127.0.0.1", port, "Looker", dialect="fics") as looker,
+    ):
+        robots: dict[str, Connection] = {"Ann": ann, "Ben": ben, "Cal": cal, "Dot": dot}
+        for one, two in ((ann, ben), (cal, dot)):
+            await one.run(f"partner {two.name}")
+            await two.run(f"partner {one.name}")
+        await until(lambda: ann.state.partner == "Ben" and dot.state.partner == "Cal")
+        await ann.run("match Cal 3 0 bughouse white")
+        await cal.run("accept Ann")
+        await until(lambda: all(len(r.state.my_games) == 1 for r in robots.values()))
+        assert 2 in ben.state.my_games and 2 in dot.state.my_games
+        await grams.run("observe 1")  # and game 2, its partner board
+        await looker.run("observe 2")  # and game 1
+        watchers = (grams, looker)
+        await until(lambda: all({1, 2} <= w.state.my_games.keys() for w in watchers))
+        for ply, (board, mover, san) in enumerate(PLAYED):
+            await robots[mover].send(san)
+            count = sum(1 for b, _, _ in PLAYED[: ply + 1] if b == board)
+
+            def seen(board: int = board, count: int = count) -> bool:
+                clients = (*robots.values(), *watchers)
+                known = [c.state.my_games.get(board) for c in clients]
+                return sum(len(m.game.moves) >= count for m in known if m) == 4
+
+            await until(seen)
+        for board in (1, 2):
+            game = server.games.by_number[board]
+            for client in (*watchers, *(r for r in robots.values() if board in r.state.my_games)):
+                mine = client.state.my_games[board].game
+                assert [m.san for m in mine.moves] == [m.san for m in game.moves]
+                assert mine.board.fen() == game.board.fen()  # holdings included
+        ids = [server.games.by_number[n].game_id for n in (1, 2)]
+        await ann.run("resign")
+        await until(lambda: not any({1, 2} & w.state.my_games.keys() for w in watchers))
+        for watcher in watchers:
+            done = {m.game.number: m.game for m in watcher.state.finished}
+            assert done[1].result == "0-1" and done[2].result == "1-0"
+        await server.games.flush()
+        for number, game_id in zip((1, 2), ids, strict=True):
+            assert game_id is not None
+            record = await asyncio.to_thread(server.store.game, game_id)
+            assert record is not None and record.wild == 24
+            assert list(record.moves) == [san for b, _, san in PLAYED if b == number]
+            for watcher in watchers:
+                done = {m.game.number: m.game for m in watcher.state.finished}
+                assert [m.san for m in done[number].moves] == list(record.moves)
+
+
+async def test_passes_drops_illegal_drops_and_results_as_datagrams(server: Server) -> None:
+    wanted = (
+        DG.ILLEGAL_MOVE, DG.BUGHOUSE_PASS, DG.BUGHOUSE_HOLDINGS, DG.MY_GAME_RESULT,
+        DG.SEND_MOVES, DG.MOVE_ALGEBRAIC,
+    )  # fmt: skip
+    ann, ben, cal, dot = await teams(server, *wanted)
+    await ann.command("e4")
+    await cal.command("d5")
+    await ann.command("exd5")
+    passed = await ben.expect_dg(DG.BUGHOUSE_PASS)
+    assert (passed.gamenumber, passed.color, passed.piece) == (2, "B", "P")
+    held = await ben.expect_dg(DG.BUGHOUSE_HOLDINGS, gamenumber=2)
+    assert (held.white_holding, held.black_holding) == ("", "P")
+    await dot.command("e4")
+    for move, reason in (
+        ("N@f6", IllegalMoveReason.PIECE_NOT_HELD),
+        ("P@e4", IllegalMoveReason.DROP_SQUARE_OCCUPIED),
+    ):
+        await ben.send(move)
+        assert (await ben.expect_dg(DG.ILLEGAL_MOVE)).reason == reason
+    await ben.send("P@d5")
+    await dot.expect_dg(DG.SEND_MOVES, gamenumber=2, algebraic="P@d5")
+    await cal.command("abort")
+    await ann.command("abort")
+    ended = {}
+    for client in (ann, ben, cal, dot):
+        result = await client.expect_dg(DG.MY_GAME_RESULT)
+        ended[result.gamenumber] = (result.result_code, result.score, result.description)
+    assert ended == {
+        1: ("Agr", "*", "Game aborted by mutual agreement"),
+        2: ("Agr", "*", "Game aborted by mutual agreement"),
+    }
