@@ -19,7 +19,8 @@ from icswire.client import Connection, connect
 from icswire.protocol.bughouse import format_b1
 from icswire.protocol.codes import IllegalMoveReason
 from icswire.protocol.datagrams import DG
-from icswire.protocol.events import BughouseLine, Text
+from icswire.protocol.events import BughouseLine, IvarLine, Style12Line, Text
+from icswire.protocol.ivars import format_ivar
 from icswire.server.app import Server
 from icswire.server.core.store import Store
 
@@ -87,6 +88,23 @@ async def teams(server: Server, *datagrams: int) -> tuple[Client, Client, Client
     ):
         await client.expect(is_text(line))
     return ann, ben, cal, dot
+
+
+async def test_bughouse_needs_two_partnerships(server: Server) -> None:
+    alpha, beta, gamma = [await user(server, name) for name in ("Alpha", "Beta", "Gamma")]
+    assert texts(await alpha.command("match Beta 3 0 bughouse")) == [
+        "You have no partner for bughouse."
+    ]
+    await partners(alpha, gamma)
+    assert texts(await alpha.command("match Beta 3 0 bughouse")) == [
+        "Beta has no partner for bughouse."
+    ]
+    assert texts(await alpha.command("match Gamma 3 0 bughouse")) == [
+        "You cannot play bughouse against your own partner."
+    ]
+    assert texts(await beta.command("seek 3 0 bughouse")) == [
+        "You need a partner who is not playing to seek bughouse."
+    ]
 
 
 async def test_two_partnerships_play_linked_boards_in_fics_text(server: Server) -> None:
@@ -238,3 +256,63 @@ async def test_passes_drops_illegal_drops_and_results_as_datagrams(server: Serve
         1: ("Agr", "*", "Game aborted by mutual agreement"),
         2: ("Agr", "*", "Game aborted by mutual agreement"),
     }
+
+
+async def test_rated_bughouse_observed_stored_and_replayed(server: Server) -> None:
+    for name in ("Ann", "Ben", "Cal", "Dot"):
+        await asyncio.to_thread(server.store.add_user, name, "secret")
+    ann, ben, cal, dot = [
+        await user(server, name, password="secret") for name in ("Ann", "Ben", "Cal", "Dot")
+    ]
+    seer = await user(server, "Seer")
+    await seer.command("set style 12")
+    await ben.command("iset gameinfo 1")
+    await partners(ann, ben)
+    await partners(cal, dot)
+    await ann.command("match Cal 2 0 rated bughouse white")
+    await cal.expect(is_text("Challenge: Ann (----) [white] Cal (----) rated bughouse 2 0."))
+    await cal.command("accept")
+    info = await ben.expect(lambda e: isinstance(e, IvarLine))
+    assert format_ivar(info.record).startswith(
+        "<g1> 2 p=0 t=bughouse r=1 u=1,1 it=120,0 i=120,0 pt=1 "
+    )
+    seen = texts(await seer.command("observe 2"))
+    assert "You are now observing game 2." in seen and "You are now observing game 1." in seen
+    listed = texts(await seer.command("allobservers"))
+    assert listed[:2] == ["Observing 1 [Ann vs. Cal]: Seer(U) (1 user)",
+                          "Observing 2 [Dot vs. Ben]: Seer(U) (1 user)"]  # fmt: skip
+    for client, move in ((ann, "e4"), (cal, "d5"), (ann, "exd5"), (dot, "d4"), (ben, "P@e5")):
+        await client.send(move)
+        await seer.expect(
+            lambda e, m=move: isinstance(e, Style12Line) and e.record.pretty_move == m
+        )
+    await seer.settle()
+    await cal.send("resign")
+    await seer.expect(is_text("{Game 1 (Ann vs. Cal) Cal resigns} 1-0"))
+    await seer.expect(is_text("{Game 2 (Dot vs. Ben) Dot's partner resigns} 0-1"))
+    await server.games.flush()
+    for name, score in (("Ann", 1), ("Ben", 1), ("Cal", 0), ("Dot", 0)):
+        rating = await asyncio.to_thread(server.store.rating, name, "Bughouse")
+        assert (rating.games, rating.wins) == (1, score)
+    history = texts(await seer.command("history Ben"))
+    assert history[-1].startswith(" 1: + ---- B ---- Dot          [ Br  2   0]   ? Res ")
+    moves = texts(await seer.command("smoves Ben 1"))  # the drop replays on its own board
+    assert [re.sub(r"\(\d+:\d+\)", "(T)", line) for line in moves[-2:]] == [
+        "  1.  d4      (T)          P@e5    (T)",
+        "      {Dot's partner resigns} 0-1",
+    ]
+
+
+async def test_two_bughouse_seeks_pair_two_partnerships(server: Server) -> None:
+    ann, ben, cal, dot = [await user(server, name) for name in ("Ann", "Ben", "Cal", "Dot")]
+    await partners(ann, ben)
+    await partners(cal, dot)
+    await ann.command("seek 2 0 bughouse")
+    await cal.send("seek 2 0 bughouse")
+    await cal.expect(is_text("Your seek matches one already posted by Ann."))
+    for client in (ann, ben, cal, dot):
+        await client.expect(lambda e: isinstance(e, Text) and e.text.startswith("Your partner is"))
+    boards = server.games.by_number
+    assert sorted(boards) == [1, 2]
+    assert {p.name for g in boards.values() for p in g.players} == {"Ann", "Ben", "Cal", "Dot"}
+    assert boards[1].partner is boards[2] and boards[2].partner is boards[1]
