@@ -316,3 +316,41 @@ async def test_two_bughouse_seeks_pair_two_partnerships(server: Server) -> None:
     assert sorted(boards) == [1, 2]
     assert {p.name for g in boards.values() for p in g.players} == {"Ann", "Ben", "Cal", "Dot"}
     assert boards[1].partner is boards[2] and boards[2].partner is boards[1]
+
+
+async def test_a_stop_aborts_bughouse_boards_at_the_next_start(database_url: str) -> None:
+    store = Store(database_url)
+    first = Server(store, "127.0.0.1", 0)
+    await first.start()
+    try:
+        clients = await teams(first)
+        await clients[0].command("e4")
+        ids = [g.game_id for g in first.games.by_number.values()]
+        await first.games.flush()
+    finally:
+        await first.stop()  # the games are left in progress, as by a crash
+    for client in clients:
+        await client.close()
+    second = Server(store, "127.0.0.1", 0)
+    await second.start()
+    try:
+        for game_id in ids:
+            assert game_id is not None
+            record = await asyncio.to_thread(store.game, game_id)
+            assert record is not None
+            assert (record.status, record.mode, record.score) == (3, 2, "*")
+        assert await asyncio.to_thread(store.adjourned, "Ann") == []
+    finally:
+        await second.stop()
+        store.close()
+
+
+async def test_a_player_leaving_forfeits_both_boards(server: Server) -> None:
+    ann, ben, cal, _dot = await teams(server)
+    await ann.command("e4")
+    await cal.command("e5")
+    await cal.close()
+    await ann.expect(
+        is_text("{Game 1 (Ann vs. Cal) Unregistered player Cal disconnected and forfeits} 1-0")
+    )
+    await ben.expect(is_text("{Game 2 (Dot vs. Ben) Dot's partner disconnected and forfeits} 0-1"))
