@@ -29,6 +29,7 @@ test: lint typecheck unit
 
 bench: $(STAMP)
 	$(BIN)/python bench/decode.py
+	$(BIN)/python bench/startup.py
 	$(BIN)/python bench/pgn.py
 	$(BIN)/python bench/fanout.py
 	$(BIN)/python bench/logins.py

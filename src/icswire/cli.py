@@ -1,4 +1,4 @@
-"""The ``icswire`` command line: ``decode``, ``encode`` and ``pgn`` (more commands join later).
+"""The ``icswire`` command line: ``decode``, ``encode``, ``pgn``, ``serve``, ``user``, ``connect``.
 
 ``icswire decode [FILE|-] [--datagrams LIST] [--block-mode]`` prints one JSON object per
 event;
@@ -6,19 +6,24 @@ event;
 event whose fields do not give back its bytes (a datagram in another form than icswire's,
 an error too long to keep whole) carries them as ``"raw"`` (:mod:`icswire.protocol.jsonl`),
 so ``decode | encode`` reproduces any stream byte for byte.
+
+Start-up stays small: a command imports only what it uses (``decode`` and ``pgn`` never
+load the server's database stack, ``pgn`` loads tqdm only for a progress bar). Without the
+server's packages (``pip install icswire`` gives the codec, boards and this CLI),
+``serve`` and ``user`` say which extra to install.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 import click
-from tqdm import tqdm
 
 from icswire.protocol.datagrams import DG
 from icswire.protocol.decoder import Decoder
@@ -27,6 +32,66 @@ from icswire.protocol.events import Event
 from icswire.protocol.jsonl import event_to_dict, object_bytes
 
 CHUNK = 1 << 16
+#: The extra that brings each package only some commands need (pyproject.toml).
+EXTRA_OF_PACKAGE = {"sqlalchemy": "server", "argon2": "server", "psycopg": "postgresql"}
+
+
+def missing_extra(exc: ModuleNotFoundError, command: str) -> str | None:
+    """The message for a package of an extra that is not installed, else None."""
+    extra = EXTRA_OF_PACKAGE.get((exc.name or "").partition(".")[0])
+    if extra is None:
+        return None
+    return f"icswire {command} needs the {extra} extra: pip install 'icswire[{extra}]'"
+
+
+class LazyGroup(click.Group):
+    """A group that imports a command's module only when the command is used (click's
+    lazy subcommands, ``name -> "module:attribute"``), and turns a missing extra's
+    package into a message saying what to install."""
+
+    def __init__(self, *args: Any, lazy: dict[str, str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy = lazy
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *self.lazy])
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.lazy:
+            return super().get_command(ctx, cmd_name)
+        module, _, attribute = self.lazy[cmd_name].partition(":")
+        try:
+            command: click.Command = getattr(importlib.import_module(module), attribute)
+        except ModuleNotFoundError as exc:
+            message = missing_extra(exc, cmd_name)
+            if message is None:
+                raise
+            return _unavailable(cmd_name, message)
+        return command
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except ModuleNotFoundError as exc:
+            message = missing_extra(exc, ctx.invoked_subcommand or "")
+            if message is None:
+                raise
+            raise click.ClickException(message) from None
+
+
+def _unavailable(name: str, message: str) -> click.Command:
+    """A command that cannot run here: whatever its arguments, it prints ``message``."""
+
+    def refuse() -> None:
+        raise click.ClickException(message)
+
+    return click.Command(
+        name,
+        callback=refuse,
+        help=message,
+        context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
+        add_help_option=False,
+    )
 
 
 def parse_datagram_list(text: str) -> list[int]:
@@ -97,7 +162,7 @@ def decode_stream(
     yield drain(decoder.close())
 
 
-@click.group()
+@click.group(cls=LazyGroup, lazy={"user": "icswire.server.admin:user"})
 @click.version_option(package_name="icswire")
 def main() -> None:
     """icswire: the ICC/FICS chess-server protocol, both sides of the wire."""
@@ -177,23 +242,18 @@ def pgn(file: str, datagrams: str | None) -> None:
     size = None if stream is sys.stdin.buffer else _size(stream)
     decoder = Decoder(enabled)
     tracker = GameTracker()
-    bar = tqdm(
-        total=size,
-        unit="B",
-        unit_scale=True,
-        file=sys.stderr,
-        disable=size is None or size < PROGRESS_FROM,
-        desc="reading",
-    )
+    bar = _progress_bar(size)
     try:
         for chunk in _chunks(stream, file):
             for event in decoder.feed(chunk):
                 tracker.feed(event)
-            bar.update(len(chunk))
+            if bar is not None:
+                bar.update(len(chunk))
         for event in decoder.close():
             tracker.feed(event)
     finally:
-        bar.close()
+        if bar is not None:
+            bar.close()
         if stream is not sys.stdin.buffer:
             stream.close()
     for game in tracker.games:
@@ -205,6 +265,16 @@ def pgn(file: str, datagrams: str | None) -> None:
         f"{len(tracker.games) - complete - gaps} incomplete, {gaps} with gaps",
         err=True,
     )
+
+
+def _progress_bar(size: int | None) -> Any:
+    """A tqdm bar on stderr for an input of PROGRESS_FROM bytes or more, else None (tqdm
+    takes as long to import as a small file takes to read)."""
+    if size is None or size < PROGRESS_FROM:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=size, unit="B", unit_scale=True, file=sys.stderr, desc="reading")
 
 
 def _size(stream: BinaryIO) -> int | None:
@@ -269,6 +339,8 @@ def serve(
     data_dir.mkdir(parents=True, exist_ok=True)
     try:
         store = Store(database_url(data_dir, database))
+    except ModuleNotFoundError:
+        raise  # the driver's extra is not installed: the group says which
     except Exception as exc:  # a bad URL, a database that does not answer
         raise click.ClickException(f"cannot open the database: {exc}") from None
     try:
@@ -279,15 +351,6 @@ def serve(
         raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror}") from None
     finally:
         store.close()
-
-
-def _register_user_commands() -> None:
-    from icswire.server.admin import user
-
-    main.add_command(user)
-
-
-_register_user_commands()
 
 
 @main.command()

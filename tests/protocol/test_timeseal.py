@@ -225,6 +225,12 @@ def test_pings_are_taken_out_of_the_servers_output() -> None:
     assert filter_.close() == b"["
 
 
+def test_a_ping_taken_out_does_not_join_its_neighbours_into_another() -> None:
+    filter_ = PingFilter()  # "[G]", a ping, "\n\r": one ping, and "[G]\n\r" left as text
+    assert filter_.feed(b"[G][G]\n\r") == (b"[G]", 1)
+    assert filter_.feed(b"\n\r") == (b"\n\r", 0)
+
+
 @given(
     st.lists(st.sampled_from([PING, b"[G]", b"[", b"\n\r", b"x", b"G]\n"]), max_size=20).map(
         b"".join

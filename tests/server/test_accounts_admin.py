@@ -49,6 +49,7 @@ def texts(events: list[Any]) -> list[str]:
 async def guest(server: Server, name: str = "guest") -> Client:
     client = await Client.connect(server.port)
     await client.login(name)
+    await client.command("iset nowrap 1")  # long lines whole, as interfaces ask
     return client
 
 

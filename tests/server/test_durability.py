@@ -93,6 +93,7 @@ async def registered(server: Server, name: str, *datagrams: int) -> Client:
     client = await Client.connect(server.port, datagrams)
     setup = [f"level2settings={bits(*datagrams)}"] if datagrams else []
     await client.login(name, "pw", *setup)
+    await client.command("iset nowrap 1")  # long notices whole, as interfaces ask
     return client
 
 
@@ -100,6 +101,7 @@ async def guest(server: Server, name: str, *datagrams: int) -> Client:
     client = await Client.connect(server.port, datagrams)
     setup = [f"level2settings={bits(*datagrams)}"] if datagrams else []
     await client.login(name, None, *setup)
+    await client.command("iset nowrap 1")  # long notices whole, as interfaces ask
     return client
 
 

@@ -50,6 +50,7 @@ async def players(server: Server, white_dgs: tuple[int, ...] = GRAMS) -> tuple[C
     await black.login("Blacky")
     await black.command("set style 12")  # FICS's default is style 1
     await black.command("iset ms 1")
+    await black.command("iset nowrap 1")  # result lines whole, as interfaces ask
     return white, black
 
 

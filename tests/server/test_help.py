@@ -63,6 +63,7 @@ def help_file(topic: str) -> list[str]:
 async def user(server: Server, name: str, *setup: str) -> Client:
     client = await Client.connect(server.port)
     await client.login(name, None, *setup)
+    await client.command("set height 240")  # whole files, as PyChess asks before help
     return client
 
 
@@ -238,5 +239,6 @@ async def test_administrators_commands_have_help_only_for_administrators(server:
     assert "addplayer" not in " ".join(texts(await guest.command("help commands")))
     boss = await Client.connect(server.port)
     await boss.login("Boss", "secret")
+    await boss.command("set height 240")
     assert texts(await boss.command("help addplayer")) == help_file("addplayer")
     assert texts(await boss.command("help admin")) == help_file("admin")

@@ -43,6 +43,7 @@ async def player(server: Server, name: str, *datagrams: int, password: str | Non
     setup = [f"level2settings={bits(*datagrams)}"] if datagrams else []
     await client.login(name, password, *setup)
     await client.command("set style 12")  # boards as XBoard asks for them (FICS's default: 1)
+    await client.command("iset nowrap 1")  # long answers whole, as interfaces ask
     await client.settle(0.05)
     return client
 
@@ -90,8 +91,8 @@ async def test_challenge_and_issuing_lines_are_what_zippy_reads(server: Server) 
     await beta.expect(is_text("Challenge: Alpha (----) [white] Beta (----) unrated lightning 1 1."))
     await alpha.send("match Beta 1 1 white")
     await alpha.expect(is_text("You are already offering an identical match to Beta."))
-    await alpha.send("match Beta")  # no terms: 5 0
-    await alpha.expect(is_text("Issuing: Alpha (----) Beta (----) unrated blitz 5 0."))
+    await alpha.send("match Beta")  # no terms: the time and inc variables, FICS's 2 12
+    await alpha.expect(is_text("Issuing: Alpha (----) Beta (----) unrated blitz 2 12."))
     for line, answer in (
         ("match Alpha", "You can't match yourself."),
         ("match Nobody", 'No user named "Nobody" is logged in.'),

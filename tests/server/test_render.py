@@ -19,6 +19,7 @@ class Receiver:
     level1: int = 0
     level2: frozenset[int] = frozenset()
     closed: bool = False
+    wrap_width: int = 0  # no wrapping (set width, iset nowrap)
     sent: list[bytes] = field(default_factory=list)
 
     def prompt_bytes(self) -> bytes:

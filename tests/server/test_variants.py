@@ -73,6 +73,7 @@ async def player(server: Server, name: str, *datagrams: int) -> Client:
     setup = [f"level2settings={bits(*datagrams)}"] if datagrams else []
     await client.login(name, None, *setup)
     await client.command("set style 12")
+    await client.command("iset nowrap 1")  # long result lines whole, as interfaces ask
     return client
 
 

@@ -257,3 +257,70 @@ async def test_settled_waits_for_the_writes_of_one_user_only(queue: WriteQueue) 
     await until(lambda: queue.failing)
     with pytest.raises(StoreUnavailable):
         await queue.settled("Fred")
+
+
+class Batches:
+    """A grouped store call: remembers each call's items (one call, one transaction)."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+        self.calls: list[list[object]] = []
+
+    def __call__(self, items: object) -> None:
+        items = list(items)  # type: ignore[call-overload]
+        self.database.tries += 1
+        if not self.database.answering.is_set():
+            raise StoreUnavailable("database is locked")
+        self.calls.append(items)
+        self.database.written += items
+
+
+async def test_grouped_jobs_waiting_together_are_written_in_one_call(queue: WriteQueue) -> None:
+    database = Database()
+    batches = Batches(database)
+    database.answering.clear()  # everything queues behind the first try
+    queue.put(database.write("settings"), "settings")
+    for game in (1, 2, 3):
+        queue.put_grouped(batches, f"game {game} ply 1", f"game {game}", key=("game", game))
+    queue.put_grouped(batches, "game 1 ply 2", "game 1", key=("game", 1))  # replaces ply 1
+    queue.put(database.write("result"), "result")
+    queue.put_grouped(batches, "game 4 ply 1", "game 4", key=("game", 4))
+    await until(lambda: database.tries >= 2)
+    database.answering.set()
+    await until(lambda: len(queue) == 0)
+    assert batches.calls == [["game 1 ply 2", "game 2 ply 1", "game 3 ply 1"], ["game 4 ply 1"]]
+    assert database.written == [
+        "settings", "game 1 ply 2", "game 2 ply 1", "game 3 ply 1", "result", "game 4 ply 1",
+    ]  # fmt: skip
+
+
+async def test_a_grouped_write_that_fails_is_retried_whole(queue: WriteQueue) -> None:
+    database = Database()
+    batches = Batches(database)
+    database.answering.clear()
+    queue.put_grouped(batches, "a1", "a", key=("game", 1))
+    queue.put_grouped(batches, "b1", "b", key=("game", 2))
+    await until(lambda: database.tries >= 3)
+    queue.put_grouped(batches, "a2", "a", key=("game", 1))  # queues behind the failing try
+    database.answering.set()
+    await until(lambda: len(queue) == 0)
+    # a1 failed and a newer snapshot of its game waits: given up for it; b1 was tried
+    # with a1 each time and is written with a2, in one call.
+    assert batches.calls == [["b1", "a2"]]
+    assert database.tries > 3
+
+
+async def test_a_plain_job_that_replaces_a_grouped_one_is_what_is_written(
+    queue: WriteQueue,
+) -> None:
+    """A game's end (a plain job) replaces its waiting progress save (a grouped one)."""
+    database = Database()
+    batches = Batches(database)
+    database.answering.clear()
+    queue.put(database.write("first"), "first")
+    queue.put_grouped(batches, "game 1 ply 9", "game 1", key=("game", 1))
+    queue.put(database.write("game 1 ended"), "game 1 end", key=("game", 1))
+    await until(lambda: database.tries >= 2)
+    database.answering.set()
+    await until(lambda: len(queue) == 0)
+    assert database.written == ["first", "game 1 ended"] and batches.calls == []

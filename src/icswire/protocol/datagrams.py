@@ -816,8 +816,10 @@ def canonical_pattern(dg: int, enabled: AbstractSet[int]) -> re.Pattern[str] | N
 
 
 def _canonical_pattern(
-    dg: int, form: tuple[Field, ...], enabled: frozenset[int]
+    dg: int, form: tuple[Field, ...], enabled: frozenset[int], capture: bool = False
 ) -> re.Pattern[str] | None:
+    """See :func:`canonical_pattern`; with ``capture``, each field present and the extra
+    fields (all in one) are a group (for forms without ratings or repeated fields)."""
     if any(f.kind in "MP" for f in form):
         return None
     parts = [str(dg)]
@@ -828,7 +830,7 @@ def _canonical_pattern(
         if f.kind == "R":
             parts.append(f" {_INT} {_INT}" * sum(d in enabled for d in RATING_DGS))
             continue
-        one = f"(?:{_WRITTEN[f.kind]})"
+        one = f"({_WRITTEN[f.kind]})" if capture else f"(?:{_WRITTEN[f.kind]})"
         if f.repeated:
             parts.append(f"(?: {one})*+")
         elif f.optional and f.kind != "f":  # an absent flag f? is written {} all the same
@@ -837,8 +839,81 @@ def _canonical_pattern(
         else:
             parts.append(f" {one}")
     if not any(f.repeated for f in form):
-        parts.append(f"(?: {_ANY_FIELD})*+")  # extra
+        extra = f"(?: {_ANY_FIELD})*+"
+        parts.append(f"({extra})" if capture else extra)
     return re.compile("".join(parts) + ")?" * optional)
+
+
+_canonical_readers: dict[tuple[int, frozenset[int]], Callable[[str], Record | None]] = {}
+# How a canonical token of each kind becomes its value (``{}`` only for an absent flag f?).
+_FROM_TOKEN = {
+    "i": "int({})",
+    "b": "_FLAGS[{}]",
+    "f": "_TOKEN_FLAGS[{}]",
+    "w": "({0} if {0}[0] != '{{' and {0}[0] != '\\x19' else _unquote({0}))",
+    "s": "_unquote({})",
+    "q": "{}[2:-2]",
+}
+_TOKEN_FLAGS = {"0": False, "1": True, "{}": None}
+
+
+def _unquote(token: str) -> str:
+    return token[2:-2] if token[0] == "\x19" else token[1:-1]
+
+
+def _extra_tokens(rest: str | None) -> tuple[str, ...]:
+    return tuple(split_fields(rest[1:])[1]) if rest else ()
+
+
+def canonical_reader(dg: int, enabled: AbstractSet[int]) -> Callable[[str], Record | None] | None:
+    """A reader of the bodies :func:`canonical_pattern` matches, in one pass: the body's
+    record, or None when the body is written otherwise (then decode it the general way,
+    which also tells what is wrong). Such a record re-encodes to the same body. None for
+    forms with ratings, repeated fields, DG_MOVE_LIST's moves or DG_PSTAT's records, and
+    for undocumented DGs."""
+    cls = RECORDS.get(dg)
+    if cls is None or any(f.kind == "R" or f.repeated for f in cls.form):
+        return None
+    settings = _relevant_settings(cls.form) & enabled
+    reader: Callable[[str], Record | None] = _remember(
+        _canonical_readers, (dg, settings), lambda: _compile_canonical_reader(cls, settings)
+    )
+    return reader
+
+
+def _compile_canonical_reader(
+    cls: type[DatagramRecord], enabled: frozenset[int]
+) -> Callable[[str], Record | None]:
+    pattern = _canonical_pattern(cls.dg, cls.form, enabled, capture=True)
+    assert pattern is not None
+    names: list[str] = []
+    values: list[str] = []
+    for n, f in enumerate(cls.form):
+        if f.when is not None and f.when not in enabled:
+            values.append("None")
+            continue
+        name = f"g{n}"
+        names.append(name)
+        value = _FROM_TOKEN[f.kind].format(name)
+        optional = f.optional and f.kind != "f"
+        values.append(f"(None if {name} is None else {value})" if optional else value)
+    names.append("rest")
+    values.append("_extra_tokens(rest)")
+    source = (
+        "def decode(body):\n    m = _fullmatch(body)\n    if m is None:\n        return None\n"
+        f"    {', '.join(names)}, = m.groups()\n"
+        f"    return _new(_cls, ({', '.join(values)},))\n"
+    )
+    namespace = {
+        "_fullmatch": pattern.fullmatch,
+        "_cls": cls,
+        "_new": tuple.__new__,
+        "_FLAGS": _FLAGS,
+        "_TOKEN_FLAGS": _TOKEN_FLAGS,
+        "_unquote": _unquote,
+        "_extra_tokens": _extra_tokens,
+    }
+    return _compile(source, namespace)
 
 
 def record_from_fields(dg: int, fields: Mapping[str, Any]) -> Record:

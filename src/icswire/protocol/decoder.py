@@ -59,6 +59,7 @@ from icswire.protocol.datagrams import (
     Record,
     bare_form,
     canonical_pattern,
+    canonical_reader,
     decode_fields,
     decoder_for,
     encode_datagram,
@@ -100,7 +101,6 @@ ERROR_SAMPLE = 1024
 HEADER_MAX = 256
 
 _SPECIAL = re.compile(rb"[\n\r\x19\x1a\xff]")
-_exact_style12 = functools.partial(parse_style12, exact=True)
 
 
 def _is_number(word: str) -> bool:
@@ -108,6 +108,7 @@ def _is_number(word: str) -> bool:
     return word.isascii() and word.isdigit()
 
 
+_exact_style12 = functools.partial(parse_style12, exact=True)
 _exact_b1 = functools.partial(parse_b1, exact=True)
 _SPECIAL_BLOCK_MODE = re.compile(rb"[\n\r\x15-\x1a\xff]")
 #: How many open FICS blocks the decoder remembers (FICS nests two: a pose and its block).
@@ -121,7 +122,8 @@ _WHOLE_DATAGRAM = re.compile(rb"\x19\([^\x19\x1a]*(?:\x19[{}][^\x19\x1a]*)*\x19\
 # (datagrams.bare_form) re-encodes such a datagram to the same bytes: it needs no check.
 _NOT_IN_FIELD = rb"\t-\r\x1c-\x20{}\x19\x1a\x85\xa0\xff_"
 _PLAIN_FIELD = rb"(?:0|-?[^" + _NOT_IN_FIELD + rb"0+\-][^" + _NOT_IN_FIELD + rb"]*+)"
-_PLAIN_DATAGRAM = re.compile(rb"\x19\((" + _PLAIN_FIELD + rb"(?: " + _PLAIN_FIELD + rb")*+)\x19\)")
+_PLAIN_RUN = re.compile(rb"(?:\x19\(" + _PLAIN_FIELD + rb"(?: " + _PLAIN_FIELD + rb")*+\x19\))++")
+_BETWEEN = "\x19)\x19("  # between two datagrams of a run
 # A level 1 header line as encode_unit_start writes it (after the ^Y[).
 _HEADER_CHAR = r"[^ \r\n\x19\x1a\xff]"  # or IAC IAC, a 0xFF as the wire carries it
 _HEADER_WORD = rf"((?:{_HEADER_CHAR}|\xff\xff){_HEADER_CHAR}*+(?:\xff\xff{_HEADER_CHAR}*+)*+)"
@@ -129,7 +131,6 @@ _HEADER = re.compile(f"(0|[1-9][0-9]*+) {_HEADER_WORD}(?: {_HEADER_WORD})?(\r?\n
 _NEWLINE = re.compile(rb"\n")
 _RESYNC = re.compile(rb"\x19[()<>\[\]]|\x1a")  # where a frame can begin (or a datagram end)
 _SET2 = int(DG.SET2)
-_SET2_TEXT = str(_SET2)
 _new = tuple.__new__
 
 
@@ -159,10 +160,19 @@ class Decoder:
         self.max_size = max_size
         self._prompts = tuple(escape(p) for p in prompts if p)
         self._prompt_starts = frozenset(p[0] for p in self._prompts)
+        # the prompts the scanner can take straight from the buffer: those without a byte
+        # it stops at (the others are found in the pending text, as a cut line is)
+        self._plain_prompts = tuple(
+            (p, _new(Prompt, (unescape(p.decode("latin-1")),)))
+            for p in self._prompts
+            if _SPECIAL_BLOCK_MODE.search(p) is None
+        )
         self._enabled = set(datagrams)
         # documented DGs, by number text: how to read them, and how they are written
         self._readers: dict[str, tuple[DatagramDecoder, re.Pattern[str] | None]] = {}
         self._bare: dict[str, DatagramDecoder] = {}  # those of bare forms, by number text
+        # documented DGs, by number text: their canonical bodies read in one pass
+        self._canonical: dict[str, Callable[[str], Record | None]] = {}
         self._buf = bytearray()
         self._base = 0  # stream offset of _buf[0]
         self._mark = 0  # stream offset where the next event's bytes begin
@@ -197,6 +207,7 @@ class Decoder:
         self._enabled = set(datagrams)
         self._readers = {}
         self._bare = {}
+        self._canonical = {}
 
     def set_datagram(self, dg: int, on: bool) -> None:
         """One DG on or off; its cost does not grow with how many are on (a stream may
@@ -207,6 +218,7 @@ class Decoder:
             self._enabled.discard(dg)
         self._readers = {}
         self._bare = {}
+        self._canonical = {}
 
     @property
     def block_mode(self) -> bool:
@@ -306,8 +318,25 @@ class Decoder:
                     break  # an unpaired control-Y at the end: wait for the next byte
                 pos = end
                 continue
-            if datagrams and buf[pos] == 0x19 and buf.startswith(b"\x19(", pos):
-                end = self._simple_datagrams(pos)
+            first = buf[pos]
+            if first == 0x19 and datagrams and pos + 1 < n:
+                kind = buf[pos + 1]
+                if kind == 0x28:  # ( a datagram, most often a run of them
+                    end = self._simple_datagrams(pos)
+                    if end > pos:
+                        pos = end
+                        continue
+                elif kind == 0x5D and not line and self._block is None:  # ] unit end
+                    self._unit_end(base + pos + 2)
+                    pos += 2
+                    continue
+                elif kind == 0x5B and not line and self._block is None:  # [ unit start
+                    end = self._unit_start(pos)
+                    if end >= 0:
+                        pos = end
+                        continue
+            elif first in self._prompt_starts and not line and self._block is None:
+                end = self._take_prompt(pos)
                 if end > pos:
                     pos = end
                     continue
@@ -381,6 +410,16 @@ class Decoder:
         del buf[:pos]
         self._base = base + pos
 
+    def _take_prompt(self, i: int) -> int:
+        """A prompt at ``i``, no text pending: out straight from the buffer. Returns where
+        it ends (``i`` if none is there: a prompt cut by the chunk's end waits as text)."""
+        for prompt, event in self._plain_prompts:
+            if self._buf.startswith(prompt, i):
+                end = i + len(prompt)
+                self._emit(event, self._base + end)
+                return end
+        return i
+
     def _control_y(self, i: int, kind: int) -> int:
         """Handle a frame starting with control-Y at ``i`` (pending text is already out);
         return where scanning goes on, or -1 to wait for more bytes."""
@@ -392,11 +431,7 @@ class Decoder:
         if kind == 0x5B:  # [ unit header
             return self._unit_start(i)
         if kind == 0x5D:  # ] unit end
-            if self._depth:
-                self._emit(UnitEnd(self._depth), base + i + 2)
-                self._depth -= 1
-            else:
-                self._emit(SessionEnd(), base + i + 2)
+            self._unit_end(base + i + 2)
         elif kind == 0x3C:  # <
             self._emit(CommandStart(), base + i + 2)
         elif kind == 0x3E:  # >
@@ -404,6 +439,14 @@ class Decoder:
         else:
             self._emit_error("control-Y outside a frame", base + i, bytes(buf[i : i + 2]))
         return i + 2
+
+    def _unit_end(self, end: int) -> None:
+        """``^Y]``: the innermost unit ends; with none open, the session does."""
+        if self._depth:
+            self._emit(_new(UnitEnd, (self._depth,)), end)
+            self._depth -= 1
+        else:
+            self._emit(SessionEnd(), end)
 
     def _block_byte(self, i: int) -> int:
         """Handle a FICS block mode byte at ``i`` (pending text is already out); return
@@ -447,38 +490,55 @@ class Decoder:
             return i
         if self._line or self._block is not None:
             self._flush(base + i)
-        plain_match = _PLAIN_DATAGRAM.match
+        run_match = _PLAIN_RUN.match
         whole_match = _WHOLE_DATAGRAM.match
         limit = self.max_size + 2
         bare = self._bare
-        append = self._events.append
+        events = self._events
         ends = self.ends
         start = i
         while True:
-            m = plain_match(buf, i)
-            decode = None
-            if m is not None:
-                values = m[1].decode("latin-1").split(" ")
-                decode = bare.get(values[0])
-            if decode is None:
-                m = whole_match(buf, i)
+            m = run_match(buf, i)
+            if m is not None:  # a run of plain datagrams: one decode, one split
+                j = m.end()
+                bodies = buf[i + 2 : j - 2].decode("latin-1").split(_BETWEEN)
+                long = j - i >= limit  # then each one's length is checked
+                done = len(events)
+                for body in bodies:
+                    values = body.split(" ")
+                    decode = bare.get(values[0])  # never DG_SET2's: it changes the forms
+                    if decode is None or (long and len(body) + 4 >= limit):
+                        break  # read by the general path below, or left to _datagram
+                    try:
+                        events.append(decode(values, values))
+                    except (ValueError, IndexError, KeyError):
+                        break
+                done = len(events) - done
+                if ends is not None:
+                    for body in bodies[:done]:
+                        i += len(body) + 4
+                        ends.append(base + i)
+                elif done == len(bodies):
+                    i = j
+                else:
+                    i += sum(map(len, bodies[:done])) + 4 * done
+                if done == len(bodies):
+                    if not buf.startswith(b"\x19(", i):
+                        break
+                    continue
+            # one datagram in any form (quoted strings, other blanks, a DG seen first)
+            m = whole_match(buf, i)
             if m is None:
                 break
             j = m.end()
             if j - i >= limit:  # the closing ^Y) must start within max_size bytes
                 break
             try:
-                if decode is None:
-                    record = self._take_datagram(m[0])
-                    bare = self._bare  # a DG_SET2 makes a new one
-                else:
-                    record = decode(values, values)
-                    if values[0] == _SET2_TEXT:
-                        self._follow_set2(record)
-                        bare = self._bare
+                record = self._take_datagram(m[0])
             except (ValueError, IndexError, KeyError):
                 break
-            append(record)
+            bare = self._bare  # a DG_SET2 makes a new one
+            events.append(record)
             i = j
             if ends is not None:
                 ends.append(base + i)
@@ -534,15 +594,27 @@ class Decoder:
         KeyError if it cannot be read) and follow it if it is a DG_SET2. A record whose
         canonical encoding is other bytes keeps these as ``raw``."""
         body = wire[2:-2].decode("latin-1")
+        read = self._canonical.get(body.partition(" ")[0])
+        if read is not None and "\xff" not in body:
+            found = read(body)
+            if found is not None:
+                if found.dg == _SET2:
+                    self._follow_set2(found)
+                return found
         values, tokens = split_fields(unescape(body) if "\xff" in body else body)
         reader = self._readers.get(values[0])
         if reader is None:
             dg = int(values[0])
-            reader = (decoder_for(dg, self._enabled), canonical_pattern(dg, self._enabled))
+            one_pass = canonical_reader(dg, self._enabled)
+            # a body the one-pass reader refuses is not canonical: no pattern needed then
+            written = None if one_pass is not None else canonical_pattern(dg, self._enabled)
+            reader = (decoder_for(dg, self._enabled), written)
             if dg in RECORDS and values[0] == str(dg):  # the cache stays as small as the catalog
                 self._readers[values[0]] = reader
-                if bare_form(dg):
+                if bare_form(dg) and dg != _SET2:
                     self._bare[values[0]] = reader[0]
+                if one_pass is not None:
+                    self._canonical[values[0]] = one_pass
         decode, written = reader
         record = decode(values, tokens)
         # the pattern tells most datagrams at once (not with a 0xFF, which the wire doubles);
@@ -583,7 +655,7 @@ class Decoder:
             issuer = unescape(issuer)
             tag = tag and unescape(tag)
         self._depth += 1
-        self._emit(UnitStart(int(command), issuer, tag, self._depth, end), base + j + 1)
+        self._emit(_new(UnitStart, (int(command), issuer, tag, self._depth, end)), base + j + 1)
         return j + 1
 
     def _telnet(self, i: int) -> int:
@@ -622,14 +694,15 @@ class Decoder:
         matched = True
         while matched:
             matched = False
-            for prompt in self._prompts:
+            for prompt in self._prompts:  # at each place, the first prompt that fits
                 if line.startswith(prompt):
                     if self._block is not None:
                         self._abort_block()
                     del line[: len(prompt)]
                     text = unescape(prompt.decode("latin-1"))
-                    self._emit(Prompt(text), self._mark + len(prompt))
+                    self._emit(_new(Prompt, (text,)), self._mark + len(prompt))
                     matched = True
+                    break
 
     def _finish_line(self, end: str, stop: int) -> None:
         """The pending line ended at stream offset ``stop`` (just past its line ending)."""

@@ -187,21 +187,42 @@ def _flag(text: str, name: str, what: str) -> bool:
 
 
 def _canonical_line() -> re.Pattern[str]:
-    """A whole line exactly as :func:`format_style12` writes it (the ranks, and the eight
-    numbers from relation to move_number, in one group each)."""
+    """A whole line exactly as :func:`format_style12` writes it (the ranks, the four
+    castling flags, and the five numbers from relation to black_strength, in one group
+    each)."""
     number = r"(?:0|-?[1-9][0-9]*+)"
     rank = r"[-PNBRQKpnbrqk]{8}"
     return re.compile(
-        rf"<12> ((?:{rank} ){{7}}{rank}) ([WB]) (-1|[0-7]) ([01]) ([01]) ([01]) ([01])"
-        rf" ({number}) ({number}) ([^ ]++) ([^ ]++) ({number}(?: {number}){{7}}) ([^ ]++)"
+        rf"<12> ((?:{rank} ){{7}}{rank}) ([WB]) (-1|[0-7]) ([01] [01] [01] [01])"
+        rf" ({number}) ({number}) ([^ ]++) ([^ ]++) ({number}(?: {number}){{4}})"
+        rf" ({number}) ({number}) ({number}) ([^ ]++)"
         r" \((-?)(0|[1-9][0-9]*+):([0-5][0-9])(?:\.([0-9]{3}))?\) ([^ ]++) ([01])"
         rf"(?: ([01])(?: ({number})(?: (.*))?)?)?"
     )
 
 
+class _Numbers(dict[str, int]):
+    """``int(text)``, looked up for the small numbers a board line is full of."""
+
+    def __missing__(self, text: str) -> int:
+        return int(text)
+
+
 _LINE: Final = _canonical_line()
 _new: Final = tuple.__new__
 _FLAGS_OR_NONE: Final = {"0": False, "1": True, None: None}
+_CASTLING: Final = {
+    f"{a} {b} {c} {d}": (a == "1", b == "1", c == "1", d == "1")
+    for a in "01"
+    for b in "01"
+    for c in "01"
+    for d in "01"
+}
+# canonical numbers up to 999, and the seconds and milliseconds of a move's time
+_SMALL: Final = _Numbers(
+    {f"{n:0{width}}": n for width in (1, 2, 3) for n in range(1000)}
+    | {str(n): n for n in range(-3, 0)}
+)
 
 
 def parse_style12(line: str, *, exact: bool = False) -> Style12:
@@ -216,18 +237,19 @@ def parse_style12(line: str, *, exact: bool = False) -> Style12:
     m = _LINE.fullmatch(line)
     if m is not None:
         (
-            ranks, side, dpf, wcs, wcl, bcs, bcl, halfmove, game, white, black, numbers,
+            ranks, side, dpf, castling, halfmove, game, white, black, numbers, wt, bt, move,
             verbose, negative, minutes, seconds, millis, pretty, flip, ticking, lag, extra,
         ) = m.groups()  # fmt: skip
-        ms = (int(minutes) * 60 + int(seconds)) * 1000 + (int(millis) if millis else 0)
+        small = _SMALL
+        ms = (small[minutes] * 60 + small[seconds]) * 1000 + (small[millis] if millis else 0)
         if not (negative and ms == 0):  # format_move_time writes no (-0:00)
             flag = _FLAGS_OR_NONE
-            relation, initial, inc, ws, bs, wt, bt, move = map(int, numbers.split(" "))
             return _new(Style12, (
-                tuple(ranks.split(" ")), side, int(dpf), flag[wcs], flag[wcl], flag[bcs],
-                flag[bcl], int(halfmove), int(game), white, black, relation, initial, inc,
-                ws, bs, wt, bt, move, verbose, -ms if negative else ms, millis is not None,
-                pretty, flag[flip], flag[ticking], None if lag is None else int(lag),
+                tuple(ranks.split(" ")), side, small[dpf], *_CASTLING[castling],
+                small[halfmove], small[game], white, black,
+                *map(small.__getitem__, numbers.split(" ")), int(wt), int(bt), small[move],
+                verbose, -ms if negative else ms, millis is not None, pretty, flag[flip],
+                flag[ticking], None if lag is None else small[lag],
                 () if extra is None else tuple(extra.split(" ")),
             ))  # fmt: skip
     record = _parse_style12_checked(line)

@@ -270,14 +270,17 @@ class PingFilter:
         how many pings it completed."""
         data = self._held + data
         count = data.count(PING)
-        if count:
-            data = data.replace(PING, b"")
-        for size in range(min(len(PING) - 1, len(data)), 0, -1):
+        # Only bytes after the last ping may begin the next one: a ping taken out must not
+        # join the bytes around it into another.
+        after_last = data.rfind(PING) + len(PING) if count else 0
+        held = 0
+        for size in range(min(len(PING) - 1, len(data) - after_last), 0, -1):
             if data.endswith(PING[:size]):
-                self._held = data[-size:]
-                return data[:-size], count
-        self._held = b""
-        return data, count
+                held = size
+                break
+        self._held = data[len(data) - held :] if held else b""
+        kept = data[: len(data) - held]
+        return (kept.replace(PING, b"") if count else kept), count
 
     def close(self) -> bytes:
         """The stream ended: the bytes held back."""

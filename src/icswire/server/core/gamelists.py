@@ -13,6 +13,7 @@ from icswire.protocol.codes import UnknownResultError, describe_result
 from icswire.server.core.names import name_key
 from icswire.server.core.ratings import RATING_TYPES
 from icswire.server.core.records import GameRecord
+from icswire.server.core.zones import date_text
 
 if TYPE_CHECKING:
     from icswire.server.core.hub import Core
@@ -44,9 +45,9 @@ def _named(text: str, white: str, black: str) -> str:
     return re.sub(r"\b(White|Black)\b", lambda m: white if m[1] == "White" else black, text)
 
 
-def when_ended(record: GameRecord) -> str:
-    moment = record.ended or record.started
-    return moment.strftime("%a %b %d, %H:%M UTC %Y")
+def when_ended(record: GameRecord, tzone: str) -> str:
+    """When a game ended (began, if it has not), in the reader's ``set tzone``."""
+    return date_text(record.ended or record.started, tzone)
 
 
 def gamelist_item(index: int, record: GameRecord, here: bool | None = None) -> Any:

@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.limits import RATE_KINDS, Bucket, Limits, seconds_text
+from icswire.server.core.paging import first_page
 from icswire.server.core.render import Batch, lines
 from icswire.server.core.tables import Table, Tables, Terms
 from icswire.server.core.world import World
@@ -361,6 +362,10 @@ class Context:
 
     def reply(self, *text: str) -> None:
         self.batch.reply(*text)
+
+    def page(self, *text: str) -> None:
+        """Reply with long text a page at a time (``set height``; ``next`` goes on)."""
+        self.batch.reply(*first_page(self.session, list(text)))
 
     def too_fast(self, kind: str) -> bool:
         """Has the user used up its rate of ``kind`` (a token bucket per user and kind,

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from icswire.protocol.block import BLOCK_END, format_header
 from icswire.protocol.datagrams import encode_datagram
 from icswire.protocol.encoder import encode_text, encode_unit_start
+from icswire.server.core.wrap import wrap_line
 
 if TYPE_CHECKING:
     from icswire.server.core.session import Session
@@ -52,7 +53,10 @@ class Message:
     def render(self, receiver: Session) -> bytes:
         parts = [encode_datagram(record) for record in self.datagrams(receiver)]
         if not (self.replaced_by & receiver.level2):
-            parts.extend(encode_text(line + NEWLINE) for line in self.text(receiver))
+            width = receiver.wrap_width
+            for line in self.text(receiver):
+                for piece in wrap_line(line, width):
+                    parts.append(encode_text(piece + NEWLINE))
         return b"".join(parts)
 
 

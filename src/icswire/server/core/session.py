@@ -80,6 +80,7 @@ class Session:
     variables: dict[str, Any] = field(default_factory=lambda: dict(VARIABLES.defaults))
     ivariables: dict[str, Any] = field(default_factory=lambda: dict(IVARIABLES.defaults))
     aliases: dict[str, str] = field(default_factory=dict)
+    more: list[str] = field(default_factory=list)  # long text waiting for ``next``
     channels: set[int] = field(default_factory=set)
     #: The notify list: name key -> the name as added.
     notify: dict[str, str] = field(default_factory=dict)
@@ -147,11 +148,19 @@ class Session:
             prompt = ICC_PROMPT
         return (prompt + " ").encode("latin-1")
 
+    @property
+    def wrap_width(self) -> int:
+        """The column FICS wraps this receiver's text at (``set width``); 0 for none:
+        ``iset nowrap 1``, and ICC sessions (ICC's clients do their own wrapping)."""
+        if self.talks_icc or self.ivariables["nowrap"]:
+            return 0
+        return int(self.variables["width"])
+
     def wrap_key(self, is_issuer: bool) -> Any:
         """What of this receiver's settings the wrapping of a unit depends on."""
         if self.level1 & 1:
             return (self.level1, is_issuer)
-        return (0, is_issuer, self.prompt_bytes(), self.leaving)
+        return (0, is_issuer, self.prompt_bytes(), self.leaving, self.wrap_width)
 
     def pending(self) -> int:
         transport = self.writer.transport

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, NamedTuple
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -1013,18 +1013,34 @@ class Store:
 
         Raises :class:`UnknownGame` when there is no game ``game_id``.
         """
-        values = {
-            "moves": _join_moves(moves),
-            "clocks": _join_ints(clocks),
-            "times": _join_ints(times),
-            "white_clock": white_clock,
-            "black_clock": black_clock,
-            "updated": datetime.now(UTC),
-        }
+        progress = Progress(
+            game_id, tuple(moves), tuple(clocks), tuple(times), white_clock, black_clock
+        )
+        if self.save_progress_many([progress]):
+            raise UnknownGame(game_id)
+
+    def save_progress_many(self, saves: Sequence[Progress]) -> list[int]:
+        """Save the progress of several games in one transaction (the write queue gathers
+        the saves that wait together); the ids of games that do not exist are returned and
+        the others saved."""
+        now = datetime.now(UTC)
+        missing = []
         with self._begin() as conn:
-            result = conn.execute(update(games).where(games.c.id == game_id).values(values))
-            if result.rowcount == 0:
-                raise UnknownGame(game_id)
+            for save in saves:
+                values = {
+                    "moves": _join_moves(save.moves),
+                    "clocks": _join_ints(save.clocks),
+                    "times": _join_ints(save.times),
+                    "white_clock": save.white_clock,
+                    "black_clock": save.black_clock,
+                    "updated": now,
+                }
+                result = conn.execute(
+                    update(games).where(games.c.id == save.game_id).values(values)
+                )
+                if result.rowcount == 0:
+                    missing.append(save.game_id)
+        return missing
 
     def seat_players(
         self, game_id: int, white: str, black: str, white_rating: int, black_rating: int
@@ -1422,6 +1438,18 @@ class Store:
                 )
             )
             return result.rowcount > 0
+
+
+class Progress(NamedTuple):
+    """A game in progress as it is saved after a move: its moves, clocks and the clocks
+    now (:meth:`Store.save_progress_many`)."""
+
+    game_id: int
+    moves: tuple[str, ...]
+    clocks: tuple[int, ...]
+    times: tuple[int, ...]
+    white_clock: int
+    black_clock: int
 
 
 class UnknownGame(LookupError):

@@ -74,6 +74,19 @@ class VariableTable:
         self.by_name = {v.name: v for v in variables}
         self.defaults = {v.name: v.default for v in variables}
 
+    def values_of(self, saved: dict[str, str]) -> dict[str, Any]:
+        """Every variable's value for a user who saved ``saved`` (the defaults for the
+        rest, and for what no longer reads)."""
+        values = dict(self.defaults)
+        for key, text in saved.items():
+            variable = self.by_name.get(key)
+            if variable is not None:
+                try:
+                    values[key] = variable.parse(text)
+                except BadValue:
+                    continue
+        return values
+
     def find(self, word: str) -> Variable:
         """The variable named ``word``, else the only one it abbreviates (FICS's
         ``var_set``: an exact name first, then a unique prefix); :class:`NoSuchVariable`
@@ -88,13 +101,33 @@ class VariableTable:
 
 
 NOTES = tuple(str(n) for n in range(1, 11))
+#: The sub-formulas ``f1``..``f9`` (help ``formula``).
+SUBFORMULAS = tuple(f"f{n}" for n in range(1, 10))
+#: What ``set`` answers a guest for the variables only registered players have (FICS's
+#: ``variable.c``).
+REGISTERED_ONLY = {
+    "rated": "You cannot change your rated status.",
+    "jprivate": "Unregistered players may not keep a journal.",
+    "mailmess": "Unregistered players may not receive messages.",
+}
+
+
+def _flag(name: str, default: int, meaning: str, on: str = "", off: str = "") -> Variable:
+    return Variable(name, "bool", default, help=meaning, on_text=on, off_text=off)
+
 
 VARIABLES = VariableTable(
     [
         # FICS's styles 1-13 (help style); 1, the plain board, is FICS's default
         Variable("style", "int", 1, low=1, high=13, help="board style: 1-12, 13 none"),
         Variable("prompt", "str", "fics%"),
-        Variable("open", "bool", 1, help="open for matches"),
+        _flag(
+            "open",
+            1,
+            "open for matches",
+            "You are now open to receive match requests.",
+            "You are no longer receiving match requests.",
+        ),
         # the talk variables (FICS's variable.c words)
         Variable(
             "shout",
@@ -170,6 +203,8 @@ VARIABLES = VariableTable(
             off_text="You will not hear game results.",
         ),
         Variable("availinfo", "bool", 0, help="hear who is available for matches"),
+        Variable("availmin", "int", 0, low=0, high=9999, help="availinfo: lowest rating"),
+        Variable("availmax", "int", 0, low=0, high=9999, help="availinfo: highest (0 any)"),
         Variable(
             "seek",
             "bool",
@@ -178,6 +213,7 @@ VARIABLES = VariableTable(
             on_text="You will now see seek ads.",
             off_text="You will not see seek ads.",
         ),
+        _flag("showownseek", 0, "see your own seeks in sought and <s> lines"),
         Variable(
             "kibitz",
             "bool",
@@ -186,15 +222,60 @@ VARIABLES = VariableTable(
             on_text="You will now hear kibitzes.",
             off_text="You will not hear kibitzes.",
         ),
-        Variable("width", "int", 79, low=32, high=240),
-        Variable("height", "int", 24, low=5, high=240),
+        Variable("width", "int", 79, low=32, high=240, help="wrap text at this column"),
+        Variable("height", "int", 24, low=5, high=240, help="lines per page"),
         Variable("level1", "int", 0, low=0, high=15, help="level 1 output (bits 1 2 4 8)"),
         Variable("interface", "str", ""),
         Variable(
             "unobserve", "int", 0, low=0, high=3, help="stop observing: 1 to play, 2 to examine"
         ),
-        Variable("autoflag", "bool", 1, help="flag the opponent when his time runs out"),
+        _flag(
+            "autoflag",
+            1,
+            "flag the opponent when his time runs out",
+            "Auto flag enabled.",
+            "Auto flag disabled.",
+        ),
         Variable("lang", "str", "English", words=("English",), help="the server's language"),
+        Variable("time", "int", 2, low=0, high=240, help="match: default minutes"),
+        Variable("inc", "int", 12, low=0, high=300, help="match: default increment"),
+        _flag("rated", 0, "matches and seeks rated unless told"),
+        _flag("ropen", 1, "open for matches rated otherwise than your rated"),
+        _flag("bell", 0, "a bell before challenges and notifications", "Bell on.", "Bell off."),
+        Variable("highlight", "int", 0, low=0, high=15, help="highlight names: ANSI bits"),
+        Variable("tzone", "str", "SERVER", help="your time zone"),
+        _flag(
+            "notifiedby",
+            0,
+            "hear who notifies you",
+            "You will now hear if people notify you, but you don't notify them.",
+            "You will not hear if people notify you, but you don't notify them.",
+        ),
+        _flag(
+            "mailmess",
+            0,
+            "copy messages by e-mail (no mail is sent here)",
+            "Your messages will be mailed to you.",
+            "Your messages will not be mailed to you.",
+        ),
+        _flag(
+            "private",
+            0,
+            "your games are private",
+            "Your games will be private.",
+            "Your games will not be private.",
+        ),
+        _flag(
+            "jprivate",
+            0,
+            "your journal is private",
+            "Your journal will be private.",
+            "Your journal will not be private.",
+        ),
+        _flag("flip", 0, "boards from Black's side", "Flip on.", "Flip off."),
+        _flag("provshow", 0, "show P after provisional ratings"),
+        Variable("formula", "str", "", help="filter for match requests and seeks"),
+        *(Variable(name, "str", "", help="sub-formula") for name in SUBFORMULAS),
         *(Variable(note, "str", "", help="finger note") for note in NOTES),
     ]
 )

@@ -22,6 +22,7 @@ from icswire.protocol import datagrams as dg
 from icswire.protocol import ivars
 from icswire.protocol.datagrams import DG, RATING_DGS, Rating
 from icswire.protocol.level1 import CommandNumber as CN
+from icswire.server.core.alerts import BELL, name_for
 from icswire.server.core.listening import Listening
 from icswire.server.core.names import name_key
 from icswire.server.core.render import (
@@ -175,7 +176,11 @@ class World:
         batch.add_all(listening.with_variable("pin") - me, pin)
         batch.add_all(listening.with_ivariable("pin") - me, pin_line)
         for other in listening.notifying(key) - me:
+            batch.add(other, BELL)
             batch.add(other, self._notify_arrival(session, other))
+        for other in self._notified_by(session):
+            batch.add(other, BELL)
+            batch.add(other, lines(self._unlisted(session, other, "arrived")))
         if sees is not None:
             batch.add_all(listening.with_dg(DG.SEES_SHOUTS) - me, sees)
         for other in self._channel_listeners(session):
@@ -224,7 +229,12 @@ class World:
         batch.add_all(listening.with_dg(DG.PLAYER_LEFT), left)
         batch.add_all(listening.with_variable("pin"), pin)
         batch.add_all(listening.with_ivariable("pin"), pin_line)
-        batch.add_all(listening.notifying(key), notice)
+        for other in listening.notifying(key):
+            batch.add(other, BELL)
+            batch.add(other, notice)
+        for other in self._notified_by(session):
+            batch.add(other, BELL)
+            batch.add(other, lines(self._unlisted(session, other, "departed")))
         for channel in sorted(session.channels):
             gone = Datagram(dg.PeopleInMyChannel(channel, session.name, False))
             members = self.channels.get(channel, set())
@@ -242,6 +252,26 @@ class World:
             self.channels.get(channel, set()).discard(session)
         return session
 
+    def _notified_by(self, player: Session) -> list[Session]:
+        """FICS's ``notifiedby``: those online on a registered ``player``'s notify list
+        who set ``notifiedby`` and do not have him on their own list."""
+        if not player.registered:
+            return []
+        listed = self.listening.notifying(name_key(player.name))
+        found = []
+        for key in player.notify:
+            other = self.online.get(key)
+            if other is None or other is player or other in listed:
+                continue
+            if other.variables["notifiedby"]:
+                found.append(other)
+        return found
+
+    @staticmethod
+    def _unlisted(player: Session, receiver: Session, verb: str) -> str:
+        name = name_for(receiver, player.name)
+        return f"Notification: {name} has {verb} and isn't on your notify list."
+
     def _notify_arrival(self, player: Session, receiver: Session) -> Message:
         record = self.arrived_record(player, receiver, DG.NOTIFY_ARRIVED)
         return TextOrDatagram(
@@ -257,24 +287,20 @@ class World:
 
     def notify_watchers(self, player: Session) -> list[Session]:
         """Who has ``player`` on their notify list."""
-        key = name_key(player.name)
-        return [s for s in self.others(player) if key in s.notify]
+        return [s for s in self.listening.notifying(name_key(player.name)) if s is not player]
 
     def state_changed(self, player: Session, batch: Batch) -> None:
         """DG_STATE (11) to DG_PLAYER_ARRIVED listeners, DG_NOTIFY_STATE (67) to watchers."""
         state = dg.State(player.name, player.state, player.state_game)
         watchers = self.notify_watchers(player)
-        batch.add_all(
-            (s for s in self.others(player) if DG.PLAYER_ARRIVED in s.level2),
-            Datagram(state),
-        )
+        batch.add_all(self.listening.with_dg(DG.PLAYER_ARRIVED) - {player}, Datagram(state))
         batch.add_all(watchers, Datagram(dg.NotifyState(*state[:3])))
 
     def open_changed(self, player: Session, batch: Batch) -> None:
         """DG_OPEN (10) to DG_PLAYER_ARRIVED listeners, DG_NOTIFY_OPEN (66) to watchers."""
         is_open = bool(player.variables["open"])
         batch.add_all(
-            (s for s in self.others(player) if DG.PLAYER_ARRIVED in s.level2),
+            self.listening.with_dg(DG.PLAYER_ARRIVED) - {player},
             Datagram(dg.Open(player.name, is_open)),
         )
         batch.add_all(
@@ -287,7 +313,8 @@ class World:
     ) -> None:
         """FICS's ``announce_avail`` / ``announce_notavail``: those who set ``availinfo``,
         are open and are not playing (``playing``) hear that ``player`` can be challenged
-        now, or no longer. The caller knows when (a game starts or ends for a player who
+        now, or no longer, if his blitz rating is from their ``availmin`` to their
+        ``availmax`` (0: no limit). The caller knows when (a game starts or ends for a player who
         is open, ``set open``)."""
         if available:
             first = ", ".join(
@@ -301,9 +328,12 @@ class World:
         else:
             told = lines(f"{player.display_name} is no longer available for matches.")
         busy = set(playing)
+        blitz = player.ratings.get("Blitz", (0, 0))[0] if player.registered else 0
         for other in self.listening.with_variable("availinfo"):
             if other is not player and other.variables["open"] and other not in busy:
-                batch.add(other, told)
+                low, high = other.variables["availmin"], other.variables["availmax"]
+                if low <= blitz and (not high or blitz <= high):  # set availmin/availmax
+                    batch.add(other, told)
 
     def shouts_changed(self, player: Session, batch: Batch) -> None:
         """DG_SEES_SHOUTS (45): somebody changed their shout or sshout variable."""

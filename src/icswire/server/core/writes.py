@@ -20,6 +20,13 @@ queue instead of queuing behind it, and a job that failed is given up for the ne
 Under load the saves of one game thus shrink to its latest state; none is cleared before a
 write that contains it succeeded.
 
+A job may also belong to a ``group``, a store call that takes a list: the jobs of one group
+that stand together at the head of the queue are written by one call, in one transaction
+(:meth:`WriteQueue.put_grouped`). Every game's progress is such a job, so the moves of all
+games played while the last write ran go to the database together (one transaction per
+tick of the queue, not one per move), and each is still written before what was queued
+after it.
+
 The users a job concerns are told once when their writes wait (:data:`KEPT`), and once
 when the last of them is written (:data:`SAVED`). The server's stop waits a bounded time
 for the queue (:meth:`WriteQueue.close`); what it could not write is logged.
@@ -29,10 +36,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import itertools
 import logging
 import time
 from collections import Counter, deque
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,6 +82,9 @@ class _Job:
     seq: int
     account: bool = False
     tries: int = 0
+    #: A grouped job: the call that writes a list of items, and this job's item.
+    group: Callable[[Sequence[Any]], Any] | None = None
+    item: Any = None
 
 
 @dataclass(eq=False)
@@ -136,6 +148,7 @@ class WriteQueue:
         waiting = self._waiting.get(key) if key is not None else None
         if waiting is not None:  # the newer snapshot takes the waiting one's place
             waiting.run, waiting.what, waiting.done = run, what, done
+            waiting.group = waiting.item = None  # put_grouped sets them again if it is one
             added = names - waiting.concerns
             waiting.concerns |= added
             self._pending.update(added)
@@ -154,6 +167,23 @@ class WriteQueue:
         if self._worker is None or self._worker.done():
             self._worker = asyncio.get_running_loop().create_task(self._work())
             self._worker.add_done_callback(_worker_done)
+
+    def put_grouped(
+        self,
+        group: Callable[[Sequence[Any]], Any],
+        item: Any,
+        what: str,
+        concerns: Iterable[str] = (),
+        key: Hashable | None = None,
+    ) -> None:
+        """Queue ``item`` for ``group`` (called in a thread with the items of the jobs of
+        the same group that stand together at the head of the queue). ``key`` and
+        ``concerns`` as for :meth:`put`."""
+        self.put(functools.partial(group, [item]), what, concerns, key)
+        if self._closed:
+            return
+        job = self._waiting[key] if key is not None else self._jobs[-1]
+        job.group, job.item = group, item
 
     async def barrier(self) -> None:
         """Return once every job queued before this call is written.
@@ -221,33 +251,57 @@ class WriteQueue:
                 elif newest is not None:  # it failed, and a newer snapshot waits
                     self._finish(job)
                     continue
+            batch = self._batch(job)
             job.tries += 1
+            run = job.run if len(batch) == 1 else self._group_run(batch)
             try:
-                result = await asyncio.to_thread(job.run)
+                result = await asyncio.to_thread(run)
             except StoreUnavailable as exc:
                 self._not_answering(exc)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, self.max_delay)
                 continue
             except Exception:
-                log.exception("could not save %s; it is dropped", job.what)
-                self._finish(job)
-                self._say(job.concerns, NOT_SAVED)
+                log.exception("could not save %s; it is dropped", _what(batch))
+                for written in batch:
+                    self._finish(written)
+                    self._say(written.concerns, NOT_SAVED)
                 continue
             delay = self.first_delay
             if self._failing_since is not None:
                 log.warning(
                     "the database answers again after %.1f s; %d writes to go",
                     time.monotonic() - self._failing_since,
-                    len(self._jobs) - 1,
+                    len(self._jobs) - len(batch),
                 )
                 self._failing_since = None
-            if job.done is not None:
-                try:
-                    job.done(result)
-                except Exception:
-                    log.exception("after saving %s", job.what)
-            self._finish(job)
+            for written in batch:
+                if written.done is not None:
+                    try:
+                        written.done(result)
+                    except Exception:
+                        log.exception("after saving %s", written.what)
+                self._finish(written)
+
+    def _batch(self, head: _Job) -> list[_Job]:
+        """``head``, and the jobs of its group that stand behind it (they run now: a newer
+        snapshot of one of them queues behind them)."""
+        if head.group is None:
+            return [head]
+        batch = [head]
+        for job in itertools.islice(self._jobs, 1, None):
+            if job.group is not head.group:
+                break
+            if job.key is not None and self._waiting.get(job.key) is job:
+                del self._waiting[job.key]
+            batch.append(job)
+        return batch
+
+    @staticmethod
+    def _group_run(batch: list[_Job]) -> Callable[[], Any]:
+        group = batch[0].group
+        assert group is not None
+        return functools.partial(group, [job.item for job in batch])
 
     def _finish(self, job: _Job) -> None:
         """``job`` leaves the queue: written, given up for a newer one, or dropped."""
@@ -316,6 +370,10 @@ class WriteQueue:
             self.tell(names, text)
         except Exception:
             log.exception("could not tell %s: %s", ", ".join(names), text)
+
+
+def _what(batch: list[_Job]) -> str:
+    return batch[0].what if len(batch) == 1 else f"{batch[0].what} and {len(batch) - 1} more"
 
 
 def _worker_done(task: asyncio.Task[None]) -> None:

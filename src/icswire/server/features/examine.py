@@ -107,6 +107,9 @@ def replay(record: GameRecord) -> tuple[chess.Board, list[ServerMove]]:
 class ExaminedGame:
     """A game being examined: a main line, the line being looked at, and the position."""
 
+    #: Examined games are never private (``set private`` is about the games one plays).
+    private = False
+
     number: int
     white: str
     black: str
@@ -148,7 +151,8 @@ class ExaminedGame:
         return EXAMINER if session in self.examiners else EXAMINED_OBSERVER
 
     def is_flipped(self, session: Session) -> bool:
-        return session in self.flipped
+        """Turned with ``flip``, or ``set flip 1`` (both: White's side again)."""
+        return (session in self.flipped) != bool(session.variables["flip"])
 
     # -- as a table people watch (core.tables.Table) -------------------------------------
 
@@ -498,7 +502,7 @@ async def history(ctx: Context, args: str) -> None:
             rows.append(
                 f"{index:2d}: {sign} {rating_text(mine):>4} {color} "
                 f"{rating_text(theirs):>4} {opponent:<12} {kind} {record.eco or '?':>3} "
-                f"{code:<3} {when_ended(record)}"
+                f"{code:<3} {when_ended(record, ctx.session.variables['tzone'])}"
             )
         ctx.batch.add(ctx.session, Datagram(gamelist_item(index, record)))
     ctx.reply(*rows)
@@ -533,7 +537,7 @@ async def stored(ctx: Context, args: str) -> None:
         rows.append(
             f"{index:2d}: {'W' if white else 'B'} {opponent:<14} {'Y' if here else 'N'} {kind}"
             f" {strength(board, WHITE):2d}-{strength(board, BLACK):2d} {to_move:<4} "
-            f"{record.eco or '?':>3} {when_ended(record)}"
+            f"{record.eco or '?':>3} {when_ended(record, ctx.session.variables['tzone'])}"
         )
         ctx.batch.add(ctx.session, Datagram(gamelist_item(index, record, here)))
     ctx.reply(*rows)
@@ -697,7 +701,11 @@ async def _adjourned_record(ctx: Context, args: str) -> GameRecord | bool:
     none between NAME1 and NAME2. The stored game stays adjourned: what is examined is a
     copy of its position."""
     words = args.split()
-    two = len(words) == 2 and parse_number(words[1], signed=True) is None
+    two = (
+        len(words) == 2
+        and parse_number(words[1], signed=True) is None
+        and not words[1].startswith("%")  # NAME %SLOT: a journal entry (find_record)
+    )
     if not (len(words) == 1 and ctx.session.registered) and not two:
         return False
     if words[0].startswith("#"):

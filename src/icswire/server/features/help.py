@@ -233,7 +233,10 @@ async def help_(ctx: Context, args: str) -> None:
             ctx.reply(*unknown(word, hidden))
         return
     text = text_of(registry, found, admin)
-    ctx.reply(*(text if text is not None else unknown(word, hidden)))
+    if text is None:
+        ctx.reply(*unknown(word, hidden))
+        return
+    ctx.page(*text)  # FICS sends a help file a page at a time (set height; next)
 
 
 def install(core: Core) -> None:

@@ -10,6 +10,7 @@ from icswire.protocol import datagrams as dg
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.hub import CommandSet, Context
 from icswire.server.core.render import Batch, Datagram, lines
+from icswire.server.core.zones import SERVER, date_text
 
 if TYPE_CHECKING:
     from icswire.server.core.hub import Core
@@ -25,9 +26,13 @@ class PingSamples(dict["Session", list[int]]):
 
 @command("date", CN.CN_DATE, "date")
 async def date(ctx: Context, args: str) -> None:
-    now = datetime.now(UTC).strftime("%a %b %d, %H:%M %Z %Y")
-    gmt = datetime.now(UTC).strftime("%a %b %d, %H:%M GMT %Y")
-    ctx.reply(f"Local time     - {now}", f"Server time    - {now}", f"GMT            - {gmt}")
+    """FICS's ``date``: the time in the user's ``set tzone``, the server's and GMT."""
+    now = datetime.now(UTC)
+    ctx.reply(
+        f"Local time     - {date_text(now, ctx.session.variables['tzone'])}",
+        f"Server time    - {date_text(now, SERVER)}",
+        f"GMT            - {now.strftime('%a %b %d, %H:%M GMT %Y')}",
+    )
 
 
 #: Seconds a ping waits for its answer before saying it got none.

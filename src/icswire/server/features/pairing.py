@@ -2,29 +2,36 @@
 
 Seeks (``seek``, ``unseek``, ``sought``, ``play``)
   A seek is an open offer to anybody: ``seek TIME INC [rated|unrated] [white|black]
-  [wild N] [MIN-MAX] [manual|auto] [formula]``. TIME is required (minutes, 1-999), INC
-  defaults to 0; a seek is unrated, for either colour, wild 0, for ratings 0-9999 and
-  automatic unless it says otherwise. Seeks are numbered 1..1999 (DG_SEEK, 50); a player
-  keeps at most :data:`MAX_SEEKS` of them, and seeking again with the same terms replaces
-  the old ad (DG_SEEK_REMOVED reason 4). One address posts at most
+  [wild N] [MIN-MAX] [manual|auto] [formula]``. Without TIME the seeker's ``time`` and ``inc``
+  variables give the time control (FICS's 2 12); INC defaults to 0; a seek is rated as the
+  seeker's ``rated`` variable says (unrated for a guest), for either colour, wild 0, for
+  ratings 0-9999 and automatic unless it says otherwise. Seeks are numbered 1..1999
+  (DG_SEEK, 50); a player keeps at most :data:`MAX_SEEKS` of them, and seeking again with
+  the same terms replaces the old ad (DG_SEEK_REMOVED reason 4). One address posts at most
   :attr:`~icswire.server.core.limits.Limits.seeks_per_address` (10) at once, so that many
   guests from one machine cannot fill the table for everybody else. A new automatic seek
-  that matches an automatic seek already posted (same time, increment, rated, wild;
-  colours that fit together; each player within the other's rating range) starts the game
-  at once and is never posted.
+  that matches an automatic seek already posted (same time, increment, rated, wild; colours
+  that fit together; each player within the other's rating range) starts the game at once
+  and is never posted.
 
   Those who fit a seek (rated needs a registered player, and a rating in the range) are
   told of it: DG_SEEK if they have it on (the seeker too), else the FICS text
   ``fred (++++) seeking 3 0 unrated blitz ("play 12" to respond)`` (not while playing);
   ``iset seekinfo 1`` adds FICS's ``<s>`` line and its removal ``<sr>``. DG_SEEK_REMOVED
   gives the reason: 1 the seeker left, 2 the seeker is playing (every seek of both players
-  goes when a game starts), 3 ``unseek``, 4 replaced. The formula flag is kept and shown;
-  this server has no ``formula`` variable, so every player satisfies it.
+  goes when a game starts), 3 ``unseek``, 4 replaced. A seek is shown (in every form, and
+  in ``sought``; ``sought all`` shows them all) only to those whose ``formula`` it fits;
+  with the formula flag (``f``) the seeker's formula must accept them too, and ``play``
+  says so when it does not (``Match request does not fit formula for ...``).
 
 Challenges (``match``, ``accept``, ``decline``, ``withdraw``, ``pending``)
-  ``match NAME [TIME INC] [rated|unrated] [white|black] [wild N]``: 5 0 when no time is
-  given (FICS takes the ``time`` and ``inc`` variables, which this server does not have),
-  unrated unless asked. The receiver gets the line XBoard's zippy mode recognises,
+  ``match NAME [TIME INC] [rated|unrated] [white|black] [wild N]``: the challenger's
+  ``time`` and ``inc`` variables when no time is given (``match NAME 5`` is 5 0), rated as
+  its ``rated`` variable says unless asked (unrated when either is a guest). A receiver
+  with ``ropen 0`` ignores requests rated otherwise than its ``rated``; one whose
+  ``formula`` the request fails ignores it, and the challenger is shown the formula and
+  the value of each sub-formula it uses (FICS's ``com_match``). ``set open 0`` declines
+  and withdraws the player's challenges. The receiver gets the line XBoard's zippy mode recognises,
   ``Challenge: A (----) B (----) unrated blitz 5 0.`` (a rating is ``----`` when its
   player has none), and the challenger ``Issuing: ...``; both get DG_MATCH (29), whose
   assessment (loss, draw, win: the Glicko-2 change of the DG's receiver, 0 0 0 for
@@ -72,7 +79,9 @@ from icswire.protocol import datagrams as dg
 from icswire.protocol import ivars
 from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
+from icswire.server.core.alerts import BELL, name_for
 from icswire.server.core.boards import BLACK, WHITE
+from icswire.server.core.fitting import Proposal, explain, fits
 from icswire.server.core.hub import CommandSet, Context
 from icswire.server.core.names import name_key
 from icswire.server.core.numbers import parse_number
@@ -90,13 +99,13 @@ from icswire.server.core.render import (
 )
 from icswire.server.core.store import StoreUnavailable
 from icswire.server.core.tables import Table, Terms
+from icswire.server.core.variables import SUBFORMULAS
 
 if TYPE_CHECKING:
     from icswire.server.core.hub import Core
     from icswire.server.core.session import Session
 
 __all__ = [
-    "DEFAULT_MATCH_TIME",
     "MAX_SEEKS",
     "Challenge",
     "Pairing",
@@ -109,8 +118,6 @@ __all__ = [
 MAX_SEEK_INDEX = 1999
 #: How many seeks one player may have posted at once (FICS's limit).
 MAX_SEEKS = 3
-#: ``match NAME`` without a time control: minutes and increment.
-DEFAULT_MATCH_TIME = (5, 0)
 MAX_MINUTES = 999
 MAX_INCREMENT = 999
 #: DG_SEEK_REMOVED reasons.
@@ -220,17 +227,25 @@ def _rating(player: Session, kind: str) -> tuple[int, int]:
     return player.ratings.get(kind, (0, 0))
 
 
-def _match_rating(player: Session, kind: str) -> str:
-    rating = _rating(player, kind)[0]
-    return str(rating) if rating else "----"
+def _provshow(reader: Session | None) -> bool:
+    """Does ``reader`` see provisional ratings marked (``set provshow``)?"""
+    return reader is not None and bool(reader.variables["provshow"])
 
 
-def _seek_rating(player: Session, kind: str) -> str:
+def _match_rating(player: Session, kind: str, provshow: bool = False) -> str:
+    """A rating in match lines: ``----`` when there is none; a provisional one followed
+    by ``P`` with ``provshow``."""
+    rating, note = _rating(player, kind)
+    if not rating:
+        return "----"
+    return f"{rating}P" if provshow and note == 1 else str(rating)
+
+
+def _seek_rating(player: Session, kind: str, provshow: bool = False) -> str:
     """FICS's way in seek lines: ``++++`` a guest, ``----`` registered without games."""
     if not player.registered:
         return "++++"
-    rating = _rating(player, kind)[0]
-    return str(rating) if rating else "----"
+    return _match_rating(player, kind, provshow)
 
 
 def same_player(one: Session, other: Session) -> bool:
@@ -270,14 +285,19 @@ def _color_word(color: bool | None) -> str:
     return "" if color is None else (" [white]" if color == WHITE else " [black]")
 
 
-def challenge_text(challenge: Challenge) -> str:
-    """``A (----) B (----) unrated blitz 5 0.``: the body of Challenge/Issuing lines."""
+def challenge_text(challenge: Challenge, reader: Session | None = None) -> str:
+    """``A (----) B (----) unrated blitz 5 0.``: the body of Challenge/Issuing lines; the
+    other player's name highlighted for ``reader`` (``set highlight``)."""
     c, r, t = challenge.challenger, challenge.receiver, challenge.terms
     kind = t.rating_type
     adjourned = " (adjourned)" if challenge.adjourned is not None else ""
+    prov = _provshow(reader)
+    c_name = name_for(reader, c.name) if reader is r else c.name
+    r_name = name_for(reader, r.name) if reader is c else r.name
     return (
-        f"{c.name} ({_match_rating(c, kind)}){_color_word(challenge.color)}"
-        f" {r.name} ({_match_rating(r, kind)}) {t.words} {t.initial} {t.increment}{adjourned}."
+        f"{c_name} ({_match_rating(c, kind, prov)}){_color_word(challenge.color)}"
+        f" {r_name} ({_match_rating(r, kind, prov)}) {t.words} {t.initial} {t.increment}"
+        f"{adjourned}."
     )
 
 
@@ -325,9 +345,9 @@ def _seek_words(seek: Seek) -> str:
     return " ".join(parts)
 
 
-def _seek_announcement(seek: Seek) -> str:
+def _seek_announcement(seek: Seek, provshow: bool = False) -> str:
     player = seek.seeker
-    rating = _seek_rating(player, seek.terms.rating_type)
+    rating = _seek_rating(player, seek.terms.rating_type, provshow)
     return f'{player.name} ({rating}) seeking {_seek_words(seek)} ("play {seek.index}" to respond)'
 
 
@@ -350,12 +370,13 @@ def _seekinfo_line(seek: Seek, own: bool = False) -> str:
 
 
 def _sees_own(session: Session) -> bool:
-    return bool(session.ivariables["seekinfo"] and session.ivariables["showownseek"])
+    own = session.ivariables["showownseek"] or session.variables["showownseek"]
+    return bool(session.ivariables["seekinfo"] and own)
 
 
-def _sought_row(seek: Seek) -> str:
+def _sought_row(seek: Seek, reader: Session) -> str:
     t = seek.terms
-    rating = _seek_rating(seek.seeker, t.rating_type)
+    rating = _seek_rating(seek.seeker, t.rating_type, _provshow(reader))
     color = {None: "", WHITE: "[white]", BLACK: "[black]"}[seek.color]
     flags = ("m" if seek.manual else "") + ("f" if seek.formula else "")
     return (
@@ -387,6 +408,15 @@ def _fits(seek: Seek, player: Session) -> bool:
     return seek.low <= _rating(player, seek.terms.rating_type)[0] <= seek.high
 
 
+def _visible(seek: Seek, viewer: Session) -> bool:
+    """Is ``seek`` shown to ``viewer``: it fits the viewer's formula (help ``formula``),
+    and, if it has the formula flag, the viewer fits the seeker's formula too."""
+    color = None if seek.color is None else not seek.color
+    if not fits(Proposal(viewer, seek.seeker, seek.terms, color)):
+        return False
+    return not seek.formula or fits(Proposal(seek.seeker, viewer, seek.terms, seek.color))
+
+
 def _pairs_with(old: Seek, new: Seek) -> bool:
     """Do two automatic seeks of two players make a game?"""
     return (
@@ -397,6 +427,8 @@ def _pairs_with(old: Seek, new: Seek) -> bool:
         and not (old.color is not None and old.color == new.color)
         and _fits(old, new.seeker)
         and _fits(new, old.seeker)
+        and _visible(old, new.seeker)
+        and _visible(new, old.seeker)
     )
 
 
@@ -502,7 +534,9 @@ def send_lists(core: Core, session: Session, number: int, batch: Batch) -> None:
     state = core.state(Pairing)
     if number == DG.SEEK:
         for index in sorted(state.seeks):
-            batch.add(session, Datagram(_seek_record(state.seeks[index])))
+            seek = state.seeks[index]
+            if seek.seeker is session or _visible(seek, session):
+                batch.add(session, Datagram(_seek_record(seek)))
     elif number == DG.MATCH:
         for challenge in state.challenges_of(session):
             batch.add(session, _match_message(challenge))
@@ -516,7 +550,7 @@ class _Asked:
     """Terms as typed, before they are checked."""
 
     times: list[int] = field(default_factory=list)
-    rated: bool = False
+    rated: bool | None = None  # None: the player's ``rated`` variable
     color: bool | None = None
     variant: Variant = CHESS
     low: int = 0
@@ -587,11 +621,12 @@ def _dialect(session: Session) -> Dialect:
     return "icc" if session.talks_icc else "fics"
 
 
-def _terms(asked: _Asked, default: tuple[int, int] | None) -> Terms | str:
-    """The game's terms, or why they cannot be played here."""
-    times = asked.times or list(default or ())
-    if not times:
-        return "Usage: seek TIME INC [rated|unrated] [white|black] [wild N] [MIN-MAX] [m|a] [f]"
+def _terms(asked: _Asked, player: Session, other: Session | None = None) -> Terms | str:
+    """The game's terms, or why they cannot be played here. Without a time the player's
+    ``time`` and ``inc`` variables give it (FICS: ``match NAME 5`` is 5 0); without
+    ``rated`` or ``unrated`` its ``rated`` variable decides, unrated where a player is a
+    guest."""
+    times = asked.times or [int(player.variables["time"]), int(player.variables["inc"])]
     initial, increment = times[0], times[1] if len(times) > 1 else 0
     if not 1 <= initial <= MAX_MINUTES:
         return f"The time must be from 1 to {MAX_MINUTES} minutes."
@@ -602,7 +637,11 @@ def _terms(asked: _Asked, default: tuple[int, int] | None) -> Terms | str:
         return f"{variant.title} games are never rated."
     if asked.low > asked.high:
         return "The rating range must go from low to high."
-    return Terms.of(variant, asked.rated, initial, increment)
+    rated = asked.rated
+    if rated is None:  # the player's ``rated`` variable, where the game can be rated
+        guests = not player.registered or (other is not None and not other.registered)
+        rated = bool(player.variables["rated"]) and not guests and variant.rated
+    return Terms.of(variant, rated, initial, increment)
 
 
 # -- starting games --------------------------------------------------------------------------
@@ -711,13 +750,24 @@ async def _assess(core: Core, challenge: Challenge) -> None:
     t = challenge.terms
     if not (t.rated and all(p.registered for p in players)):
         return
+    changes = await _changes(core, players, t.rating_type)
+    challenge.assessment.update(zip(players, changes, strict=True))
+
+
+async def _changes(
+    core: Core, players: tuple[Session, Session], kind: str
+) -> list[tuple[int, int, int]]:
+    """Each player's Glicko-2 change for a loss, a draw and a win against the other."""
     store = core.store
-    records = [await asyncio.to_thread(store.rating, p.name, t.rating_type) for p in players]
-    for index, player in enumerate(players):
+    records = [await asyncio.to_thread(store.rating, p.name, kind) for p in players]
+    found = []
+    for index in (0, 1):
         mine, theirs = records[index].glicko, records[1 - index].glicko
-        changes = (round(update(mine, [(theirs, s)]).rating - mine.rating) for s in (0, 0.5, 1))
-        loss, draw, win = changes
-        challenge.assessment[player] = (loss, draw, win)
+        loss, draw, win = (
+            round(update(mine, [(theirs, s)]).rating - mine.rating) for s in (0, 0.5, 1)
+        )
+        found.append((loss, draw, win))
+    return found
 
 
 # -- seeks -----------------------------------------------------------------------------------
@@ -731,7 +781,7 @@ async def seek_(ctx: Context, args: str) -> None:
     if isinstance(asked, str):
         ctx.reply(asked)
         return
-    terms = _terms(asked, None)
+    terms = _terms(asked, session)
     if isinstance(terms, str):
         ctx.reply(terms)
         return
@@ -792,6 +842,7 @@ def _announce_seek(core: Core, seek: Seek, batch: Batch) -> int:
     saw it."""
     record = _seek_record(seek)
     told = TextOrDatagram((_seek_announcement(seek),), DG.SEEK, record)
+    provisional = TextOrDatagram((_seek_announcement(seek, True),), DG.SEEK, record)
     own = Datagram(record)
     info = lines(_seekinfo_line(seek))
     seen = 0
@@ -803,10 +854,12 @@ def _announce_seek(core: Core, seek: Seek, batch: Batch) -> int:
             if _sees_own(other):
                 batch.add(other, lines(_seekinfo_line(seek, own=True)))
             continue
+        if not _visible(seek, other):
+            continue
         if _fits(seek, other) and (
             DG.SEEK in other.level2 or (other not in playing and other.variables["seek"])
         ):
-            batch.add(other, told)
+            batch.add(other, provisional if other.variables["provshow"] else told)
             seen += 1
         if other.ivariables["seekinfo"]:
             batch.add(other, info)
@@ -821,10 +874,25 @@ def seek_list(core: Core, session: Session) -> list[Message]:
     for index in sorted(state.seeks):
         seek = state.seeks[index]
         if seek.seeker is not session:
-            shown.append(lines(_seekinfo_line(seek)))
+            if _visible(seek, session):
+                shown.append(lines(_seekinfo_line(seek)))
         elif _sees_own(session):
             shown.append(lines(_seekinfo_line(seek, own=True)))
     return shown
+
+
+def closed(core: Core, session: Session, batch: Batch) -> None:
+    """``set open 0``: FICS declines the challenges to the player and withdraws its own."""
+    state = core.state(Pairing)
+    for challenge in state.challenges_of(session):
+        if challenge.adjourned is not None:
+            continue
+        other = challenge.other(session)
+        mine = challenge.challenger is session
+        verb = "withdraws" if mine else "declines"
+        batch.add(other, lines(f"{session.name} {verb} the match offer."))
+        why = f"{session.name} {'withdrew' if mine else 'declined'} the challenge."
+        _remove_challenge(state, challenge, why, batch)
 
 
 def variable_set(core: Core, session: Session, name: str, value: Any, batch: Batch) -> None:
@@ -867,13 +935,15 @@ async def sought(ctx: Context, args: str) -> None:
     shown = [
         state.seeks[i]
         for i in sorted(state.seeks)
-        if everything or state.seeks[i].seeker is ctx.session or _fits(state.seeks[i], ctx.session)
+        if everything
+        or state.seeks[i].seeker is ctx.session
+        or (_fits(state.seeks[i], ctx.session) and _visible(state.seeks[i], ctx.session))
     ]
     if ctx.session.talks_icc:
         count = f"{len(shown)} ad{'' if len(shown) == 1 else 's'} displayed."
         ctx.reply(*(_icc_sought_row(s) for s in shown), count)
         return
-    ctx.reply(*(_sought_row(s) for s in shown), f"{len(shown)} ad(s) displayed.")
+    ctx.reply(*(_sought_row(s, ctx.session) for s in shown), f"{len(shown)} ad(s) displayed.")
 
 
 @command("play", CN.CN_PLAY, "play <number|name>")
@@ -910,6 +980,15 @@ async def play(ctx: Context, args: str) -> None:
     if problem is not None:
         ctx.reply(problem)
         return
+    proposal = Proposal(seek.seeker, session, seek.terms, seek.color)
+    if seek.formula and not fits(proposal):
+        seeker = seek.seeker
+        ctx.reply(
+            f"Match request does not fit formula for {seeker.name}:",
+            f"{seeker.name}'s formula: {seeker.variables['formula']}",
+            *explain(proposal),
+        )
+        return
     if seek.manual:
         ctx.reply("Issuing match request since the seek was set to manual.")
         wants = None if seek.color is None else not seek.color
@@ -943,7 +1022,7 @@ async def match(ctx: Context, args: str) -> None:
     if isinstance(asked, str):
         ctx.reply(asked)
         return
-    terms = _terms(asked, DEFAULT_MATCH_TIME)
+    terms = _terms(asked, session, receiver)
     if isinstance(terms, str):
         ctx.reply(terms)
         return
@@ -957,7 +1036,61 @@ async def match(ctx: Context, args: str) -> None:
     if problem is not None:
         ctx.reply(problem)
         return
+    if not await _receiver_takes(ctx, receiver, terms, asked.color):
+        return
     await _challenge(ctx, receiver, terms, asked.color)
+
+
+async def _receiver_takes(
+    ctx: Context, receiver: Session, terms: Terms, color: bool | None
+) -> bool:
+    """FICS's ``com_match`` checks of the receiver's ``ropen`` and ``formula``; False
+    after telling both why the request is ignored."""
+    session, batch = ctx.session, ctx.batch
+    theirs = ctx.core.state(Pairing).offer(receiver, session)
+    wanted = bool(receiver.variables["rated"])
+    if theirs is None and not receiver.variables["ropen"] and terms.rated != wanted:
+        ctx.reply(f"{receiver.name} only wants to play {'rated' if wanted else 'unrated'} games.")
+        ignoring = name_for(receiver, "Ignoring")
+        said = f"{ignoring} {'rated' if terms.rated else 'unrated'} match request from"
+        batch.add(receiver, lines(f"{said} {session.name}."))
+        return False
+    mine = None if color is None else not color
+    offer = Proposal(
+        receiver, session, terms, mine, await _assessment(ctx.core, receiver, session, terms)
+    )
+    if fits(offer):
+        return True
+    ctx.reply(
+        f"Match request does not fit formula for {receiver.name}:",
+        f"{receiver.name}'s formula: {receiver.variables['formula']}",
+        *explain(offer),
+    )
+    kind = terms.rating_type
+    batch.add(receiver, BELL)
+    batch.add(
+        receiver,
+        lines(
+            f"{name_for(receiver, 'Ignoring')} (formula): {session.name}"
+            f" ({_match_rating(session, kind)}) {receiver.name} ({_match_rating(receiver, kind)})"
+            f" {terms.words} {terms.initial} {terms.increment}."
+        ),
+    )
+    return False
+
+
+async def _assessment(
+    core: Core, owner: Session, other: Session, terms: Terms
+) -> tuple[int, int, int]:
+    """``owner``'s Glicko-2 change for a loss, draw and win of a rated game with
+    ``other`` (the formula's assessloss, assessdraw, assesswin), read only when its
+    formula names them."""
+    texts = [str(owner.variables[n]) for n in ("formula", *SUBFORMULAS)]
+    if not (terms.rated and owner.registered and other.registered):
+        return (0, 0, 0)
+    if not any("assess" in text.lower() for text in texts):
+        return (0, 0, 0)
+    return (await _changes(core, (owner, other), terms.rating_type))[0]
 
 
 def _opponent(ctx: Context, name: str) -> Session | None:
@@ -1044,16 +1177,17 @@ async def _challenge(
     offer.accept = partial(_accept_challenge, new)
     offer.decline = partial(_refuse_challenge, new, False)
     offer.withdraw = partial(_refuse_challenge, new, True)
+    batch.add(receiver, BELL)
     batch.add(
         receiver,
         lines(
-            f"Challenge: {text}",
+            f"Challenge: {challenge_text(new, receiver)}",
             'You can "accept" or "decline", or propose different parameters.',
         ),
     )
     message = _match_message(new)
     batch.add(receiver, message)
-    ctx.reply(f"Issuing: {text}")
+    ctx.reply(f"Issuing: {challenge_text(new, session)}")
     batch.add(session, message)
 
 
@@ -1302,7 +1436,11 @@ def install(core: Core) -> None:
     registry.add_commands(COMMANDS)
     registry.variable_set.append(
         lambda session, name, value, batch, interface: (
-            variable_set(core, session, name, value, batch) if interface else None
+            variable_set(core, session, name, value, batch)
+            if interface
+            else closed(core, session, batch)
+            if name == "open" and not value
+            else None
         )
     )
     registry.dg_on.append(lambda session, number, batch: send_lists(core, session, number, batch))

@@ -36,6 +36,7 @@ from icswire.server.core.ratings import PROVISIONAL_GAMES
 from icswire.server.core.records import RatingRecord
 from icswire.server.core.variables import NOTES
 from icswire.server.core.world import arrival_line
+from icswire.server.core.zones import local
 
 if TYPE_CHECKING:
     from icswire.server.core.hub import Core
@@ -283,7 +284,8 @@ async def show_finger(ctx: Context, name: str, ratings: bool, notes: bool) -> No
             return
         shown, registered = account.name, True
         last = await asyncio.to_thread(store.last_logout, account.name)
-        head = [f"Last disconnected: {when_text(last)}" if last else "(Never connected.)"]
+        seen = when_text(local(last, ctx.session.variables["tzone"])) if last else ""
+        head = [f"Last disconnected: {seen}" if last else "(Never connected.)"]
         texts = [(n, account.settings[n]) for n in NOTES if account.settings.get(n)]
     rows = [f"Finger of {shown}:", "", *head, ""]
     if not registered:

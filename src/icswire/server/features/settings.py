@@ -1,5 +1,5 @@
 """Variables and aliases: ``vars``, ``ivars``, ``set``, ``style``, ``iset``, ``set-2``,
-``alias``, ``unalias``.
+``next`` (the next page of long text, ``set height``), ``alias``, ``unalias``.
 
 ``set-2 N 1`` turns DG ``N`` on and sends what section 4 says comes with it: the world's
 lists here, the other features' lists through the registry's ``dg_on`` hook.
@@ -7,23 +7,30 @@ lists here, the other features' lists through the registry's ``dg_on`` hook.
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, Any
 
 from icswire.protocol import datagrams as dg
 from icswire.protocol.level1 import CommandNumber as CN
+from icswire.server.core.alerts import highlighted
 from icswire.server.core.commands import first_word
+from icswire.server.core.formula import SUBFORMULA_COUNT, FormulaError, parse
 from icswire.server.core.hub import CommandSet, Context
 from icswire.server.core.numbers import parse_number
+from icswire.server.core.paging import next_page
 from icswire.server.core.render import Datagram
 from icswire.server.core.variables import (
     IVARIABLES,
     NOTES,
+    REGISTERED_ONLY,
+    SUBFORMULAS,
     VARIABLES,
     BadValue,
     NoSuchVariable,
     Variable,
     VariableTable,
 )
+from icswire.server.core.zones import SERVER, zone_name
 
 if TYPE_CHECKING:
     from icswire.server.core.hub import Core
@@ -43,19 +50,75 @@ def _vars(table: VariableTable, values: dict[str, Any], level1: int) -> list[str
     return [" ".join(shown[i : i + 6]) for i in range(0, len(shown), 6)]
 
 
+#: FICS's ``variables`` layout: rows of five columns (13, 14, 16 and 16 wide, then the
+#: rest); a name this server does not declare leaves its cell blank. Declared variables
+#: the grid does not place follow in rows of their own.
+VARS_GRID: tuple[tuple[str, ...], ...] = (
+    ("time", "private", "shout", "pin", "style"),
+    ("inc", "jprivate", "cshout", "notifiedby", "flip"),
+    ("rated", "", "kibitz", "availinfo", "highlight"),
+    ("open", "", "kiblevel", "availmin", "bell"),
+    ("ropen", "", "tell", "availmax", "width"),
+    ("", "mailmess", "ctell", "gin", "height"),
+    ("", "", "chanoff", "seek", ""),
+    ("", "", "sshout", "showownseek", "tzone"),
+    ("provshow", "", "silence", "", "lang"),
+    ("autoflag", "unobserve", "", "", "level1"),
+)
+_COLUMNS = (13, 14, 16, 16)
+#: Shown below the grid (``Prompt:``, ``Interface:``, the formula), or not at all (notes).
+_BELOW = {"prompt", "interface", "formula", "busy", *SUBFORMULAS, *NOTES}
+
+
+def _cell(name: str, values: dict[str, Any], level1: int) -> str:
+    if name not in VARIABLES.by_name:
+        return ""
+    value = level1 if name == "level1" else values[name]
+    return f"{'Lang' if name == 'lang' else name}={value}"
+
+
+def _row(cells: list[str]) -> str:
+    text = ""
+    for index, cell in enumerate(cells):
+        width = _COLUMNS[index] if index < len(_COLUMNS) else 0
+        text += cell.ljust(width - 1) + " " if width else cell
+    return text.rstrip()
+
+
+def vars_lines(values: dict[str, Any], level1: int) -> list[str]:
+    """The grid of ``variables`` for one user's values."""
+    rows = [_row([_cell(n, values, level1) for n in row]) for row in VARS_GRID]
+    placed = {name for row in VARS_GRID for name in row} | _BELOW
+    rest = [n for n in VARIABLES.by_name if n not in placed]
+    for start in range(0, len(rest), 5):
+        rows.append(_row([_cell(n, values, level1) for n in rest[start : start + 5]]))
+    return [row for row in rows if row]
+
+
 @command("vars", CN.CN_VARS, "vars [name]")
 async def show_vars(ctx: Context, args: str) -> None:
-    player = ctx.world.find(args.strip()) if args.strip() else ctx.session
+    """FICS's ``variables``: of a player online, or of a registered one who is not (his
+    saved values, without the prompt and interface of a session)."""
+    name = args.strip()
+    player = ctx.world.find(name) if name else ctx.session
     if player is None:
-        ctx.reply(f'No user named "{args.strip()}" is logged in.')
-        return
-    notes = [f"{n}: {player.variables[n]}" for n in NOTES if player.variables[n]]
-    ctx.reply(
-        f"Variable settings of {player.display_name}:",
-        "",
-        *_vars(VARIABLES, player.variables, player.level1),
-        *notes,
-    )
+        await ctx.core.writes.settled(name)  # what he set last is stored
+        account = await asyncio.to_thread(ctx.store.load, name)
+        if account is None:
+            ctx.reply(f'There is no player matching the name "{name}".')
+            return
+        values = VARIABLES.values_of(account.settings)
+        shown, level1, below = account.name, int(values["level1"]), []
+    else:
+        values, shown, level1 = player.variables, player.display_name, player.level1
+        below = ["", f"Prompt: {values['prompt']}"]
+        if values["interface"]:
+            below.append(f"Interface: {values['interface']}")
+    subs = [f" {n}: {values[n]}" for n in SUBFORMULAS if values[n]]
+    below += ["", *subs] if subs else []
+    if values["formula"]:
+        below += ["", f"Formula: {values['formula']}"]
+    ctx.reply(f"Variable settings of {shown}:", "", *vars_lines(values, level1), *below)
 
 
 @command("ivars", CN.CN_VARS, "ivars [name]")
@@ -94,17 +157,46 @@ async def set_(ctx: Context, args: str) -> None:
     except NoSuchVariable as exc:
         ctx.reply(_no_such(exc, ivariable=False))
         return
+    refusal = REGISTERED_ONLY.get(variable.name)
+    if refusal and not ctx.session.registered:
+        ctx.reply(refusal)
+        return
     if not value and variable.kind == "bool":  # FICS: a boolean without a value toggles
         parsed: Any = 0 if _current(ctx.session, variable) else 1
     else:
         try:
             parsed = variable.parse(value) if value or variable.kind == "str" else None
-        except BadValue:
-            parsed = None
+            if parsed is not None:
+                parsed = _checked(variable, parsed)
+        except BadValue as exc:
+            ctx.reply(f"Bad value given for variable {name}.", *exc.args[1:])
+            return
     if parsed is None:
         ctx.reply(f"Bad value given for variable {name}.")
         return
     await apply_variable(ctx, variable, parsed)
+
+
+def _checked(variable: Variable, value: Any) -> Any:
+    """What a variable keeps of a value only it knows how to read: a formula must parse
+    (``fN`` may use the sub-formulas before it), a time zone must be one."""
+    name = variable.name
+    if name == "formula" or name in SUBFORMULAS:
+        text = str(value).strip()
+        if text:
+            try:
+                parse(text, SUBFORMULA_COUNT if name == "formula" else int(name[1:]) - 1)
+            except FormulaError as exc:
+                raise BadValue(name, f"  {exc}") from exc
+        return text
+    if name == "tzone":
+        if not str(value).strip():  # ``set tzone`` alone: the server's zone again
+            return SERVER
+        zone = zone_name(str(value))
+        if zone is None:
+            raise BadValue(name, f'  No such time zone "{str(value).strip()}".')
+        return zone
+    return value
 
 
 def _current(session: Session, variable: Variable) -> Any:
@@ -127,7 +219,28 @@ def _set_text(variable: Variable, value: Any) -> tuple[str, ...]:
         )
     if variable.on_text:
         return (variable.on_text.format(value=value) if value else variable.off_text,)
+    said = _SAID.get(name)
+    if said is not None:
+        return (said.format(value),)
+    if name == "highlight":
+        return (f"Highlight is now style {highlighted(str(value), value)}." if value
+                else "Highlight is off.",)  # fmt: skip
+    if name == "formula":
+        return (f"Formula set to {value}." if value else "Formula unset.",)
+    if name in SUBFORMULAS:
+        return (f"Formula variable {name} set to {value}." if value
+                else f"Formula variable {name} unset.",)  # fmt: skip
     return (f"{name} set to {value}.",)
+
+
+#: FICS's words for ``set`` of these variables (``variable.c``).
+_SAID = {
+    "time": "Default time set to {}.",
+    "inc": "Default increment set to {}.",
+    "width": "Width set to {}.",
+    "height": "Height set to {}.",
+    "tzone": "Time zone set to {}.",
+}
 
 
 async def apply_variable(ctx: Context, variable: Variable, value: Any) -> None:
@@ -207,6 +320,12 @@ async def set2(ctx: Context, args: str) -> None:
     if on:
         ctx.world.send_lists(ctx.batch, session, dg_number)
         ctx.core.registry.datagram_on(session, dg_number, ctx.batch)
+
+
+@command("next", CN.CN_MORE, "next")
+async def next_(ctx: Context, args: str) -> None:
+    """FICS's ``next``: the next page of long text (``set height``)."""
+    ctx.reply(*next_page(ctx.session))
 
 
 @command("alias", CN.SCN_MISCELLANEOUS, "alias [word [expansion]]")

@@ -73,7 +73,15 @@ def current_game(core: Core, session: Session) -> Table | None:
 
 def _named_game(ctx: Context, args: str) -> Table | None:
     """The game ``args`` names (a number, or a player who plays or examines it); None and
-    the reason told when there is none."""
+    the reason told when there is none, or it is somebody else's private game."""
+    found = _find_named(ctx, args)
+    if found is not None and found.private and ctx.session not in found.seats():
+        ctx.reply(f"Sorry, game {found.number} is a private game.")
+        return None
+    return found
+
+
+def _find_named(ctx: Context, args: str) -> Table | None:
     text = args.strip().split()[0] if args.strip() else ""
     game_number = parse_number(text)
     if game_number is not None:
@@ -91,9 +99,14 @@ def _named_game(ctx: Context, args: str) -> Table | None:
     return found
 
 
+def listed(core: Core, session: Session) -> list[Table]:
+    """The games ``session`` may see listed: all but others' private games."""
+    return [g for g in core.tables.all() if not g.private or session in g.seats()]
+
+
 @command("games", CN.CN_GAMES, "games")
 async def games(ctx: Context, args: str) -> None:
-    shown = ctx.core.tables.all()
+    shown = listed(ctx.core, ctx.session)
     icc = ctx.session.talks_icc
     if not shown:
         ctx.reply("There are no games in progress.")
@@ -113,7 +126,7 @@ def send_lists(core: Core, session: Session, number: int, batch: Batch) -> None:
     """What turning DG ``number`` on sends here: for DG_GAME_STARTED (12), every played
     and examined game ("When this feature is activated, I get a list of all the games")."""
     if number == DG.GAME_STARTED:
-        for game in core.tables.all():
+        for game in listed(core, session):
             batch.add(session, Datagram(game.started_record(DG.GAME_STARTED)))
 
 
@@ -175,7 +188,12 @@ async def observe_(ctx: Context, args: str) -> None:
         return
     observe(ctx.core, session, game, ctx.batch)
     other = game.partner_table  # FICS: observing a bughouse board observes both
-    if other is not None and session not in other.observers and session not in other.seats():
+    if (
+        other is not None
+        and not other.private
+        and session not in other.observers
+        and session not in other.seats()
+    ):
         observe(ctx.core, session, other, ctx.batch)
         ctx.core.state(Watchers).primary[session] = game.number  # the board asked for
 
@@ -227,7 +245,7 @@ async def follow(ctx: Context, args: str) -> None:
     follows[session] = name_key(player.name)
     ctx.reply(f"You will now be following {player.name}'s games.")
     game = ctx.core.play.by_player.get(player)
-    if game is not None and session not in game.audience():
+    if game is not None and session not in game.audience() and not game.private:
         observe(ctx.core, session, game, ctx.batch)
 
 
@@ -248,7 +266,7 @@ def game_started(core: Core, game: Table, batch: Batch) -> None:
                 other = core.tables.find(number)
                 if other is not None and other is not game and seat in other.observers:
                     unobserve(seat, other, batch)
-    if game.examined:
+    if game.examined or game.private:
         return
     white, black = game.seats()
     keys = {name_key(white.name): white, name_key(black.name): black}
@@ -286,7 +304,7 @@ async def allobservers(ctx: Context, args: str) -> None:
             return
         shown = [game]
     else:
-        shown = [g for g in ctx.core.tables.all() if g.observers or g.examined]
+        shown = [g for g in listed(ctx.core, ctx.session) if g.observers or g.examined]
         if not shown:
             ctx.reply("No games are being observed.")
             return

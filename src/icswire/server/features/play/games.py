@@ -21,7 +21,7 @@ import logging
 import random
 import re
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -62,7 +62,7 @@ from icswire.server.core.offers import Offer, Offers
 from icswire.server.core.ratings import RATING_TYPES
 from icswire.server.core.records import GameRecord
 from icswire.server.core.render import NEWLINE, Batch, Datagram, Message, Raw, lines
-from icswire.server.core.store import StoreUnavailable
+from icswire.server.core.store import Progress, StoreUnavailable
 from icswire.server.core.tables import Terms
 from icswire.server.core.texts import (
     clock_text,
@@ -116,8 +116,12 @@ class Game:
     started: datetime = field(default_factory=lambda: datetime.now(UTC))
     #: The other board of a bughouse game (``<g1>``'s ``pt=``); None for other games.
     partner: Game | None = field(default=None, repr=False)
+    #: ``set private`` of either player: not listed in ``games``, nobody may observe it,
+    #: and it is not announced (``gin``, DG_GAME_STARTED) to others.
+    private: bool = field(init=False)
 
     def __post_init__(self) -> None:
+        self.private = bool(self.white.variables["private"] or self.black.variables["private"])
         self.board = self.start.copy(stack=False)
         self.start_fen = self.terms.game_variant.setup_fen(self.start)
         if not self.clock_ms:
@@ -147,9 +151,10 @@ class Game:
         yield from self.observers
 
     def is_flipped(self, session: Session) -> bool:
-        """Whether ``session`` sees the board from Black's side: it plays Black, or it
-        turned the board with ``flip`` (both: White's side again)."""
-        return (self.color_of(session) == BLACK) != (session in self.flipped)
+        """Whether ``session`` sees the board from Black's side: it plays Black, turned
+        the board with ``flip`` or ``set flip 1``; each turns it once more."""
+        black = self.color_of(session) == BLACK
+        return black ^ (session in self.flipped) ^ bool(session.variables["flip"])
 
     def relation(self, session: Session) -> int:
         """Style 12's relation: 1 my move, -1 the opponent's, 0 observing."""
@@ -463,21 +468,28 @@ class Games:
         self.by_number: dict[int, Game] = {}
         self.by_player: dict[Session, Game] = {}
         self.starting: set[Session] = set()  # a game is being stored for them
+        #: The write queue's group of progress saves (one object: the queue groups by it).
+        self._save_progress_group = self._save_progress_many
 
     # -- saving: through the core's write queue, in order, retried, off the hot path ------
+
+    def _save_progress_many(self, saves: Sequence[Progress]) -> None:
+        missing = self.core.store.save_progress_many(saves)
+        if missing:
+            log.error("the progress of games %s was not saved: they are not stored", missing)
 
     def save_progress(self, game: Game) -> None:
         """Save ``game``'s moves and clocks (after every move: it survives a crash). The
         saves of one game coalesce: a waiting save is replaced by the newer state."""
         record = game.record()
         assert game.game_id is not None
-        store = self.core.store
-        run = functools.partial(
-            store.save_progress, game.game_id, record.moves, record.clocks, record.times,
+        progress = Progress(
+            game.game_id, tuple(record.moves), tuple(record.clocks), tuple(record.times),
             record.white_clock, record.black_clock,
         )  # fmt: skip
-        self.core.writes.put(
-            run,
+        self.core.writes.put_grouped(
+            self._save_progress_group,
+            progress,
             f"game {game.game_id} ({game.white.name} vs. {game.black.name}) at ply"
             f" {len(record.moves)}",
             concerns=game.player_names(),
@@ -650,6 +662,8 @@ class Games:
         listed = Datagram(game.started_record(DG.GAME_STARTED))
         told = lines(started)
         for session in self.core.world.online.values():
+            if game.private and game.color_of(session) is None:
+                continue
             if DG.GAME_STARTED in session.level2:
                 batch.add(session, listed)
             if session.variables["gin"] and game.color_of(session) is None:
@@ -1009,6 +1023,8 @@ class Games:
             batch.add(receiver, gone)
         audience = set(game.audience())
         for session in self.core.world.online.values():
+            if game.private and session not in audience:
+                continue
             if DG.GAME_RESULT in session.level2:
                 batch.add(session, Datagram(listed))
             heard = session.variables["gin"] or session.ivariables["allresults"]
@@ -1068,7 +1084,7 @@ def game_info_line(game: Game) -> str:
     clock = (t.initial * 60, t.increment)
     record = GameInfo(
         game.number,
-        False,
+        game.private,
         t.fics_type,
         t.rated,
         (game.white.registered, game.black.registered),
