@@ -258,7 +258,6 @@ async def test_icc_spellings_give_wild_number_and_rating_type(
         ("wild 8b", "No variant is called 'wild 8b'."),
         ("wild", "Usage: wild <number>"),
         ("rated w7", "Three pawns and a king games are never rated."),
-        ("bughouse", "Bughouse is not played on this server yet."),
         ("sideways", 'Unknown option "sideways".'),
     ],
 )

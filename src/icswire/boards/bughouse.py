@@ -24,7 +24,7 @@ from typing import ClassVar
 import chess
 import chess.variant
 
-__all__ = ["BughouseBoard", "BughouseGame", "passed_piece"]
+__all__ = ["BughouseBoard", "BughouseGame", "passed_piece", "replayed_move", "supply_drop"]
 
 
 class BughouseBoard(chess.variant.CrazyhouseBoard):
@@ -109,3 +109,37 @@ class BughouseGame:
         if piece is not None:
             partner.pockets[piece.color].add(piece.piece_type)
         return piece
+
+
+def replayed_move(board: chess.Board, san: str) -> chess.Move:
+    """``san`` parsed on ``board``, a board of one bughouse game replayed alone (a stored
+    game, an examined one): a drop's piece came from the partner board, so it is put in
+    the mover's holding first when it is not there. Raises ValueError as ``parse_san``.
+
+    >>> board = BughouseBoard()
+    >>> replayed_move(board, "N@e4").uci()
+    'N@e4'
+    """
+    letter, at, _ = san.partition("@")
+    if not isinstance(board, BughouseBoard) or not at or letter.upper() not in "PNBRQ":
+        return board.parse_san(san)
+    piece_type = chess.PIECE_SYMBOLS.index(letter.lower()) if letter else chess.PAWN
+    pocket = board.pockets[board.turn]
+    added = not pocket.count(piece_type)
+    if added:
+        pocket.add(piece_type)
+    try:
+        return board.parse_san(san)
+    except ValueError:
+        if added:
+            pocket.remove(piece_type)
+        raise
+
+
+def supply_drop(board: chess.Board, move: chess.Move) -> None:
+    """Before pushing a stored bughouse ``move`` on a board replayed alone: a drop's piece
+    is put in the mover's holding when it is not there (the partner board passed it)."""
+    if isinstance(board, BughouseBoard) and move.drop:
+        pocket = board.pockets[board.turn]
+        if not pocket.count(move.drop):
+            pocket.add(move.drop)

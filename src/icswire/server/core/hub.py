@@ -229,6 +229,17 @@ class PlayService(Protocol):
         told and StoreUnavailable is raised."""
         ...
 
+    async def start_bughouse(
+        self,
+        first: tuple[Session, Session],
+        second: tuple[Session, Session],
+        terms: Terms,
+        batch: Batch,
+    ) -> tuple[Table, Table]:
+        """Create the two linked boards of a bughouse game ((white, black) of each) and
+        start both; StoreUnavailable (neither starts) when they cannot be stored."""
+        ...
+
     def player_gone(self, session: Session, batch: Batch) -> None:
         """``session``'s connection went away: its game ends as its terms say."""
         ...

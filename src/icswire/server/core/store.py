@@ -1208,9 +1208,22 @@ class Store:
         """Adjourn every game left in progress by a crash or a stop; how many there were.
 
         For the server's start: such a game gets status 2, mode 2 ("adjourned by system
-        shutdown"), color 0, score ``*``, and ended at the last time it was saved.
+        shutdown"), color 0, score ``*``, and ended at the last time it was saved. A
+        bughouse board (wild 24) cannot go on without its partner board: it is aborted
+        instead (status 3, mode 2, "aborted by system shutdown").
         """
         with self._begin() as conn:
+            aborted = conn.execute(
+                update(games)
+                .where(games.c.status.is_(None), games.c.wild == BUGHOUSE_WILD)
+                .values(
+                    status=ResultStatus.ABORTED,
+                    mode=ADJOURNED_BY_SHUTDOWN,
+                    color=0,
+                    score="*",
+                    ended=games.c.updated,
+                )
+            )
             result = conn.execute(
                 update(games)
                 .where(games.c.status.is_(None))
@@ -1222,7 +1235,7 @@ class Store:
                     ended=games.c.updated,
                 )
             )
-            return int(result.rowcount)
+            return int(aborted.rowcount) + int(result.rowcount)
 
     def resume_done(self, game_id: int) -> None:
         """Mark the adjourned game ``game_id`` as resumed: :meth:`adjourned` lists it no more.
@@ -1449,6 +1462,8 @@ class UnknownGame(LookupError):
 
 ADJOURNED_BY_SHUTDOWN = 2
 """The DG_GAMELIST_ITEM mode of status 2 (adjourned) for "Game adjourned by system shutdown"."""
+BUGHOUSE_WILD = 24
+"""Bughouse's wild number (its boards are aborted, never adjourned, by a shutdown)."""
 
 _FINISHED = (ResultStatus.WIN, ResultStatus.DRAW)
 

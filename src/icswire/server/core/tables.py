@@ -90,6 +90,8 @@ class Table(Protocol):
     @property
     def rating_type(self) -> str: ...
     @property
+    def partner_table(self) -> Table | None: ...  # a bughouse game's other board
+    @property
     def private(self) -> bool: ...  # ``set private``: not listed, nobody may observe it
 
     def audience(self) -> Iterator[Session]:

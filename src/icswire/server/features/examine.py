@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import chess
 
+from icswire.boards.bughouse import replayed_move, supply_drop
 from icswire.boards.illegal import illegal_reason
 from icswire.boards.moves import IllegalMoveError, move_from_wire, san_from_move, smith_from_move
 from icswire.boards.positions import BUGHOUSE, CRAZYHOUSE, new_board, strength
@@ -88,7 +89,7 @@ def replay(record: GameRecord) -> tuple[chess.Board, list[ServerMove]]:
     moves: list[ServerMove] = []
     for index, text in enumerate(record.moves):
         try:
-            move = board.parse_san(text)
+            move = replayed_move(board, text)  # a bughouse drop: from the partner board
         except ValueError:
             break
         used = record.times[index] if index < len(record.times) else 0
@@ -156,6 +157,7 @@ class ExaminedGame:
     # -- as a table people watch (core.tables.Table) -------------------------------------
 
     examined = True
+    partner_table = None
 
     def seats(self) -> list[Session]:
         return list(self.examiners)
@@ -251,6 +253,7 @@ class ExaminedGame:
 
     def forward(self) -> ServerMove:
         made = self.line[self.ply]
+        supply_drop(self.board, made.move)
         self.board.push(made.move)
         self.marks.clear()
         return made
@@ -527,6 +530,7 @@ async def stored(ctx: Context, args: str) -> None:
         _, moves = replay(record)
         board = record.game_variant.new_board(fen=record.start_fen)
         for made in moves:
+            supply_drop(board, made.move)
             board.push(made.move)
         kind = kind_text(record.rating_type, record.rated, record.initial, record.increment)
         to_move = f"{COLOR_LETTER[board.turn]}{board.fullmove_number}"
@@ -658,6 +662,7 @@ async def sposition(ctx: Context, args: str) -> None:
     start, moves = replay(record)
     board = start.copy(stack=False)
     for made in moves:
+        supply_drop(board, made.move)
         board.push(made.move)
     ctx.batch.add(ctx.session, Datagram(_isolated_record(record)))
     result = _stored_result(record)

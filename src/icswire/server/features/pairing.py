@@ -86,6 +86,7 @@ from icswire.server.core.hub import CommandSet, Context
 from icswire.server.core.names import name_key
 from icswire.server.core.numbers import parse_number
 from icswire.server.core.offers import Offer, Offers
+from icswire.server.core.partners import partner_of
 from icswire.server.core.ratings import update
 from icswire.server.core.records import GameRecord
 from icswire.server.core.render import (
@@ -255,6 +256,29 @@ def same_player(one: Session, other: Session) -> bool:
 
 def _playing(state: Pairing, core: Core, session: Session) -> bool:
     return session in core.play.by_player or session in state.starting
+
+
+def _bughouse_problem(core: Core, terms: Terms, me: Session, other: Session) -> str | None:
+    """Why ``me`` cannot play bughouse against ``other`` now (FICS help ``bughouse``:
+    two partnerships, four players free), told to ``me``; None when they can, or when
+    ``terms`` are not bughouse."""
+    if terms.game_variant is not BUGHOUSE:
+        return None
+    mine, theirs = partner_of(core, me), partner_of(core, other)
+    if mine is None:
+        return "You have no partner for bughouse."
+    if mine is other:
+        return "You cannot play bughouse against your own partner."
+    if theirs is None:
+        return f"{other.name} has no partner for bughouse."
+    state = core.state(Pairing)
+    if _playing(state, core, mine):
+        return f"Your partner, {mine.name}, is playing a game."
+    if _playing(state, core, theirs):
+        return f"{other.name}'s partner, {theirs.name}, is playing a game."
+    if terms.rated and not (mine.registered and theirs.registered):
+        return "All four players must be registered for a rated bughouse game."
+    return None
 
 
 def _color_word(color: bool | None) -> str:
@@ -609,8 +633,6 @@ def _terms(asked: _Asked, player: Session, other: Session | None = None) -> Term
     if increment > MAX_INCREMENT:
         return f"The increment must be from 0 to {MAX_INCREMENT} seconds."
     variant = asked.variant
-    if variant is BUGHOUSE:
-        return "Bughouse is not played on this server yet."
     if asked.rated and not variant.rated:
         return f"{variant.title} games are never rated."
     if asked.low > asked.high:
@@ -660,6 +682,8 @@ async def _start(
     if same_player(white, black):
         raise ValueError(f"{white.name} cannot play himself")
     state = core.state(Pairing)
+    if terms.game_variant is BUGHOUSE:
+        return await _start_bughouse(core, batch, white, black, terms)
     players_busy(core, (white, black), batch)
     state.starting |= {white, black}
     start: chess.Board | None = None
@@ -681,6 +705,41 @@ async def _start(
         if not player.logged_in and core.play.by_player.get(player) is game:
             core.play.player_gone(player, batch)
     return game
+
+
+async def _start_bughouse(
+    core: Core, batch: Batch, white: Session, black: Session, terms: Terms
+) -> Table | None:
+    """Start a bughouse game: ``white`` vs. ``black`` on one board, ``black``'s partner
+    (White) vs. ``white``'s partner (Black) on the other (lasker's matchproc.c gives the
+    partners the other colours); the first board, or None when it did not start."""
+    problem = _bughouse_problem(core, terms, white, black)
+    if problem is not None:  # a partnership ended or a partner began a game meanwhile
+        batch.add_all((white, black), lines(f"The bughouse game cannot start: {problem}"))
+        return None
+    state = core.state(Pairing)
+    white_partner, black_partner = partner_of(core, white), partner_of(core, black)
+    assert white_partner is not None and black_partner is not None
+    four = (white, black, black_partner, white_partner)
+    players_busy(core, four, batch)
+    state.starting |= set(four)
+    try:
+        first, second = await core.play.start_bughouse(
+            (white, black), (black_partner, white_partner), terms, batch
+        )
+    except StoreUnavailable:
+        return None
+    finally:
+        state.starting -= set(four)
+    for player, other, color in zip(
+        four, (black, white, white_partner, black_partner), (WHITE, BLACK) * 2, strict=True
+    ):
+        state.last_color[name_key(player.name)] = color
+        state.last_game[name_key(player.name)] = (other.name, terms)
+    for player, game in zip(four, (first, first, second, second), strict=True):
+        if not player.logged_in and core.play.by_player.get(player) is game:
+            core.play.player_gone(player, batch)
+    return first
 
 
 async def _assess(core: Core, challenge: Challenge) -> None:
@@ -732,6 +791,10 @@ async def seek_(ctx: Context, args: str) -> None:
     if _playing(state, core, session):
         ctx.reply("You cannot seek while you are playing a game.")
         return
+    mine = partner_of(core, session)
+    if terms.game_variant is BUGHOUSE and (mine is None or _playing(state, core, mine)):
+        ctx.reply("You need a partner who is not playing to seek bughouse.")
+        return
     if ctx.too_fast("seek"):
         return
     new = Seek(0, session, terms, asked.color, asked.low, asked.high, asked.manual, asked.formula)
@@ -740,7 +803,11 @@ async def seek_(ctx: Context, args: str) -> None:
         ctx.reply(f"You can only have {MAX_SEEKS} active seeks.")
         return
     for old in sorted(state.seeks.values(), key=lambda s: s.index):
-        if _pairs_with(old, new) and not _playing(state, core, old.seeker):
+        if (
+            _pairs_with(old, new)
+            and not _playing(state, core, old.seeker)
+            and _bughouse_problem(core, terms, session, old.seeker) is None
+        ):
             # FICS's words, which PyChess reads (then the Creating lines)
             ctx.reply(f"Your seek matches one already posted by {old.seeker.name}.")
             ctx.batch.add(
@@ -909,6 +976,10 @@ async def play(ctx: Context, args: str) -> None:
     if not _fits(seek, session):
         ctx.reply("You do not fit the rating range of that seek.")
         return
+    problem = _bughouse_problem(core, seek.terms, session, seek.seeker)
+    if problem is not None:
+        ctx.reply(problem)
+        return
     proposal = Proposal(seek.seeker, session, seek.terms, seek.color)
     if seek.formula and not fits(proposal):
         seeker = seek.seeker
@@ -960,6 +1031,10 @@ async def match(ctx: Context, args: str) -> None:
         return
     if terms.rated and not receiver.registered:
         ctx.reply(f"{receiver.name} is unregistered and cannot play rated games.")
+        return
+    problem = _bughouse_problem(ctx.core, terms, session, receiver)
+    if problem is not None:
+        ctx.reply(problem)
         return
     if not await _receiver_takes(ctx, receiver, terms, asked.color):
         return
@@ -1189,6 +1264,10 @@ async def _accept(ctx: Context, challenge: Challenge, wants: bool | None = None)
         return
     if _playing(state, core, challenger):
         ctx.reply(f"{challenger.name} is playing a game.")
+        return
+    problem = _bughouse_problem(core, challenge.terms, session, challenger)
+    if problem is not None:
+        ctx.reply(problem)
         return
     ctx.reply(f"You accept the match offer from {challenger.name}.")
     batch.add(challenger, lines(f"{session.name} accepts the match offer."))

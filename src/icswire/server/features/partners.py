@@ -15,7 +15,6 @@ DG_PERSONAL_TELL_ECHO type 2 to the teller.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -24,27 +23,20 @@ from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.hub import CommandSet, Context
 from icswire.server.core.names import name_key
-from icswire.server.core.offers import Offer, Offers
+from icswire.server.core.offers import Offers
+from icswire.server.core.partners import Partners
 from icswire.server.core.render import Batch, Datagram, TextOrDatagram, lines
 
 if TYPE_CHECKING:
     from icswire.server.core.hub import Core
     from icswire.server.core.session import Session
 
-__all__ = ["Partners", "install"]
+__all__ = ["install"]
 
 COMMANDS = CommandSet()
 command = COMMANDS.command
 #: DG_PERSONAL_TELL's and DG_PERSONAL_TELL_ECHO's type of a ptell.
 PTELL = 2
-
-
-@dataclass
-class Partners:
-    """Who partners whom (both ways), and the partnership offers standing."""
-
-    partner: dict[Session, Session] = field(default_factory=dict)
-    offers: dict[tuple[Session, Session], Offer] = field(default_factory=dict)
 
 
 def _state(core: Core) -> Partners:

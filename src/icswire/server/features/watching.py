@@ -187,6 +187,15 @@ async def observe_(ctx: Context, args: str) -> None:
         ctx.reply(f"You are already observing game {game.number}.")
         return
     observe(ctx.core, session, game, ctx.batch)
+    other = game.partner_table  # FICS: observing a bughouse board observes both
+    if (
+        other is not None
+        and not other.private
+        and session not in other.observers
+        and session not in other.seats()
+    ):
+        observe(ctx.core, session, other, ctx.batch)
+        ctx.core.state(Watchers).primary[session] = game.number  # the board asked for
 
 
 @command("unobserve", CN.CN_OBSERVE, "unobserve [game number|name]")

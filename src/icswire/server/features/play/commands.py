@@ -1,5 +1,5 @@
 """Commands of a game in progress: resign, draw, abort, adjourn, takeback, pause,
-unpause, switch, flag, moretime.
+unpause, switch, flag, moretime, and bughouse's ptime.
 
 A request (draw, abort, adjourn, takeback, pause, unpause, switch) is one of the server's
 numbered offers (``pending``, ``<pf>``); the other player accepts it with the same command
@@ -8,7 +8,9 @@ or with ``accept``, refuses it with ``decline``, and its maker takes it back wit
 ``You accept the draw request from alice.``, ``bob declines the draw request.``; observers
 read ``Game 5: alice offers a draw.``. DG_OFFERS_IN_MY_GAME (21) shows the draw, abort,
 adjourn and takeback requests to players and observers. A draw is also how a player
-claims threefold repetition or the 50-move rule.
+claims threefold repetition or the 50-move rule. A bughouse board cannot be adjourned,
+taken back, paused or switched: its partner board goes on (and the pieces passed stay
+passed).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from icswire.server.core.boards import BLACK, WHITE
 from icswire.server.core.hub import CommandSet, Context
 from icswire.server.core.numbers import parse_number
 from icswire.server.core.offers import NO_PARAMS, Offer, Offers
+from icswire.server.core.partners import partner_of
 from icswire.server.core.render import Batch, Datagram, lines
 from icswire.server.features.play.games import BoardMessage, Game, Games
 from icswire.server.features.play.kinds import KINDS
@@ -42,6 +45,10 @@ _ASKED = {
         'Type "accept" to switch sides, or "decline" to refuse.',
     ),
 }
+
+
+#: Requests that would break a bughouse game's link with its partner board.
+_NOT_IN_BUGHOUSE = frozenset(("adjourn", "takeback", "pause", "unpause", "switch"))
 
 
 def _games(ctx: Context) -> Games:
@@ -68,6 +75,9 @@ def _note(game: Game, batch: Batch, text: str) -> None:
 
 async def _ask(ctx: Context, game: Game, kind: str, params: str = NO_PARAMS) -> None:
     """Make a request of the other player, or accept the one it made of this kind."""
+    if game.partner is not None and kind in _NOT_IN_BUGHOUSE:
+        ctx.reply(f"You cannot {kind} a bughouse game.")
+        return
     color = game.color_of(ctx.session)
     assert color is not None
     theirs = game.requests.get((kind, not color))
@@ -313,3 +323,25 @@ async def takeback(ctx: Context, args: str) -> None:
             ctx.reply("There are no moves in your game.")
         return
     await _ask(ctx, game, "takeback", str(plies))
+
+
+@command("ptime", CN.CN_TIME, "ptime")
+async def ptime(ctx: Context, args: str) -> None:
+    """The clocks of the partner's game, as FICS's ``time`` prints them (lasker's
+    ``com_ptime`` is ``time PARTNER``)."""
+    partner = partner_of(ctx.core, ctx.session)
+    if partner is None:
+        ctx.reply("You do not have a partner.")
+        return
+    game = _games(ctx).by_player.get(partner)
+    if game is None:
+        ctx.reply(f"{partner.name} is not playing a game.")
+        return
+    ctx.reply(*(_clock_line(game, color) for color in (WHITE, BLACK)))
+
+
+def _clock_line(game: Game, color: bool) -> str:
+    """``White (Alpha) : 1 mins, 58 secs`` (a clock below zero shows as zero)."""
+    seconds = max(game.clock_now(color), 0) // 1000
+    side = "White" if color == WHITE else "Black"
+    return f"{side} ({game.player(color).name}) : {seconds // 60} mins, {seconds % 60} secs"

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import chess
 
+from icswire.boards.bughouse import passed_piece
 from icswire.boards.illegal import illegal_reason
 from icswire.boards.moves import (
     IllegalMoveError,
@@ -70,6 +71,7 @@ from icswire.server.core.texts import (
     kind_text,
     rating_text,
 )
+from icswire.server.features.play.bughouse import PassMessage, partner_result
 from icswire.server.features.play.endings import ending
 from icswire.server.features.play.kinds import KINDS
 from icswire.server.features.play.rated import announce_ratings
@@ -112,6 +114,8 @@ class Game:
     timer: asyncio.TimerHandle | None = None
     last_move_time_ms: int = 0
     started: datetime = field(default_factory=lambda: datetime.now(UTC))
+    #: The other board of a bughouse game (``<g1>``'s ``pt=``); None for other games.
+    partner: Game | None = field(default=None, repr=False)
     #: ``set private`` of either player: not listed in ``games``, nobody may observe it,
     #: and it is not announced (``gin``, DG_GAME_STARTED) to others.
     private: bool = field(init=False)
@@ -200,6 +204,10 @@ class Game:
     # -- as a table people watch (core.tables.Table) -------------------------------------
 
     examined = False
+
+    @property
+    def partner_table(self) -> Game | None:
+        return self.partner
 
     @property
     def rating_type(self) -> str:
@@ -514,6 +522,46 @@ class Games:
         nothing is registered, and StoreUnavailable is raised. A resumed adjourned game goes
         on as a new stored row with its moves so far (the old row is marked resumed in the
         same transaction), from its own start position."""
+        game, past = await self._create(white, black, terms, batch, start, resumed)
+        self._open(game, batch, resumed is not None, past)
+        return game
+
+    async def start_bughouse(
+        self,
+        first: tuple[Session, Session],
+        second: tuple[Session, Session],
+        terms: Terms,
+        batch: Batch,
+    ) -> tuple[Game, Game]:
+        """Store the two boards of a bughouse game ((white, black) of each; a player's
+        partner has the other colour on the other board), link them, then start both.
+
+        When the second board cannot be stored, the first is stored as aborted (no result),
+        neither starts, and StoreUnavailable is raised (the four players were told)."""
+        one, past_one = await self._create(*first, terms, batch)
+        try:
+            two, past_two = await self._create(*second, terms, batch)
+        except StoreUnavailable:
+            self.core.tables.release(one.number)
+            batch.add_all(first, lines(NOT_CREATED))
+            self._store_end(one, 3, 12, WHITE)
+            raise
+        one.partner, two.partner = two, one
+        self._open(one, batch, False, past_one)
+        self._open(two, batch, False, past_two)
+        return one, two
+
+    async def _create(
+        self,
+        white: Session,
+        black: Session,
+        terms: Terms,
+        batch: Batch,
+        start: chess.Board | None = None,
+        resumed: GameRecord | None = None,
+    ) -> tuple[Game, list[GameRecord]]:
+        """Store a game on a reserved number, which stays reserved until :meth:`_open`
+        registers it; the game and the players' past games for DG_PSTAT."""
         # the players' ratings as their sessions keep them (loaded at login, updated
         # after each rated game); a player's record against the other only for DG_PSTAT
         white_rating, black_rating = (
@@ -541,6 +589,7 @@ class Games:
             except StoreUnavailable as exc:
                 log.warning("game %s vs. %s not started: %s", white.name, black.name, exc)
                 batch.add_all((white, black), lines(NOT_CREATED))
+                tables.release(number)
                 raise
             past: list[GameRecord] = []
             if any(DG.PSTAT in p.level2 for p in (white, black)):
@@ -549,18 +598,22 @@ class Games:
                 except StoreUnavailable as exc:  # DG_PSTAT counts nothing then
                     log.warning("no history for DG_PSTAT: %s", exc)
         finally:
-            tables.release(number)
             self.starting -= {white, black}
+        return game, past
+
+    def _open(self, game: Game, batch: Batch, resumed: bool, past: list[GameRecord]) -> None:
+        """Register a stored game under its reserved number, announce it, start its clock."""
         self.by_number[game.number] = game
+        self.core.tables.release(game.number)
+        white, black = game.players
         self.by_player[white] = self.by_player[black] = game
         for session in (white, black):
             session.state, session.state_game = "P", game.number
             self.core.world.state_changed(session, batch)
-        self._announce_start(game, batch, resumed is not None, past)
+        self._announce_start(game, batch, resumed, past)
         self.core.registry.table_started(game, batch)
         game.turn_started = time.monotonic()
         self._arm_timer(game)
-        return game
 
     def _announce_start(
         self, game: Game, batch: Batch, resumed: bool, past: list[GameRecord]
@@ -574,6 +627,13 @@ class Games:
         # PyChess and eboard read these two lines together (eboard: at most 4 lines
         # apart), then an empty line and the board; <g1> comes before that empty line
         text = lines(f"Creating: {w} {b} {t.words} {t.initial} {t.increment}", started)
+        if game.partner is not None:  # FICS's words (lasker's matchproc.c)
+            other = game.partner
+            text = lines(
+                *text.lines,
+                f"Your partner is playing game {other.number}"
+                f" ({other.white.name} vs. {other.black.name}).",
+            )
         info = lines(game_info_line(game))
         board = BoardMessage(game)
         for session in game.players:
@@ -680,8 +740,8 @@ class Games:
         # FICS: a move declines the requests made to the mover ("Any move resets opponent's
         # offers", DG 21, which is not sent for it)
         self.decline_requests(game, color, batch)
-        self._push(game, move, used, left + game.terms.increment * 1000)
-        self._after_move(game, batch)
+        passed = self._push(game, move, used, left + game.terms.increment * 1000)
+        self._after_move(game, batch, passed)
 
     @staticmethod
     def _charged(game: Game, session: Session, color: bool) -> int:
@@ -721,8 +781,12 @@ class Games:
         """Whether the side to move is out of time."""
         return game.clock_now(game.board.turn) + self._grace(game) <= 0
 
-    def _push(self, game: Game, move: chess.Move, used: int, clock: int) -> None:
+    def _push(self, game: Game, move: chess.Move, used: int, clock: int) -> chess.Piece | None:
+        """Play ``move``; in bughouse, the piece it captures joins the partner board's
+        holding of its colour (FICS help ``bughouse``), and is returned."""
         board = game.board
+        partner = game.partner
+        passed = passed_piece(board, move) if partner is not None else None
         san, smith, verbose = (
             san_from_move(board, move),  # a pawn plunk is P@e4, as FICS writes it
             smith_from_move(board, move),
@@ -735,12 +799,18 @@ class Games:
         game.last_move_time_ms = used
         game.turn_started = time.monotonic()
         self.save_progress(game)
+        if partner is not None and passed is not None:
+            partner.board.pockets[passed.color].add(passed.piece_type)  # type: ignore[attr-defined]
+        return passed
 
-    def _after_move(self, game: Game, batch: Batch) -> None:
+    def _after_move(self, game: Game, batch: Batch, passed: chess.Piece | None = None) -> None:
         board_message, grams = BoardMessage(game, after_move=True), MoveDatagrams(game)
         for receiver in game.audience():
             batch.add(receiver, grams)
             batch.add(receiver, board_message)
+        partner = game.partner
+        if partner is not None and passed is not None:
+            batch.add_all(partner.audience(), PassMessage(partner.number, partner.board, passed))
         over = ending(game.board)
         if over is not None:
             self.end(game, over.status, over.mode, over.color, batch, over.text)
@@ -875,8 +945,8 @@ class Games:
             return
         color = game.color_of(session)
         assert color is not None
-        if game.white.registered and game.black.registered:
-            self.end(game, 2, 1, color, batch)
+        if game.white.registered and game.black.registered and game.partner is None:
+            self.end(game, 2, 1, color, batch)  # a bughouse game is never adjourned
         elif len(game.moves) < 2:
             self.end(game, 3, 1, color, batch)
         else:
@@ -973,6 +1043,10 @@ class Games:
                 self.core.world.availability_changed(player, True, batch, self.by_player.keys())
         self.core.registry.table_ended(game, batch)
         self._store_end(game, status, mode, color)
+        partner = game.partner
+        if partner is not None and self.by_number.get(partner.number) is partner:
+            # the partnership's result on the other board, where partners' colours swap
+            self.end(partner, *partner_result(status, mode), not color, batch)
 
     def _store_end(self, game: Game, status: int, mode: int, color: bool) -> None:
         """Queue the end: the final moves, the result and (rated) both ratings in one
@@ -1016,7 +1090,7 @@ def game_info_line(game: Game) -> str:
         (game.white.registered, game.black.registered),
         clock,
         clock,
-        0,
+        game.partner.number if game.partner is not None else 0,
         (rating(game.white, game.white_rating), rating(game.black, game.black_rating)),
         (
             bool(getattr(game.white, "timeseal", False)),

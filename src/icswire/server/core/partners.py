@@ -1,0 +1,31 @@
+"""Bughouse partnerships, as every feature may read them: who partners whom.
+
+``features/partners.py`` forms and dissolves them (``partner``); pairing reads them to
+match two partnerships (FICS help ``bughouse``), play to tell a partner's clocks
+(``ptime``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from icswire.server.core.hub import Core
+    from icswire.server.core.offers import Offer
+    from icswire.server.core.session import Session
+
+__all__ = ["Partners", "partner_of"]
+
+
+@dataclass
+class Partners:
+    """Who partners whom (both ways), and the partnership offers standing."""
+
+    partner: dict[Session, Session] = field(default_factory=dict)
+    offers: dict[tuple[Session, Session], Offer] = field(default_factory=dict)
+
+
+def partner_of(core: Core, session: Session) -> Session | None:
+    """``session``'s bughouse partner, None without one."""
+    return core.state(Partners).partner.get(session)
