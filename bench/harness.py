@@ -146,3 +146,43 @@ def start_server(data_dir: Path, profile: Path | None, clock: str = "wall") -> S
         server.stop()
         raise
     return server
+
+
+#: A floor for the login benches: the same login dialogue as icswire's (banner, ``login:``,
+#: the guest's name, the session greeting, a prompt) on asyncio's streams, a task per
+#: connection reading until it closes, and nothing else (no world, no store, no features).
+FLOOR_SERVER = """\
+import asyncio, itertools, sys
+names = itertools.count(1)
+async def serve(reader, writer):
+    writer.write(b"Welcome to the floor server.\\r\\n\\r\\nlogin: ")
+    await reader.readline()
+    name = f"Guest{next(names):05d}"
+    writer.write(f'Press return to enter the server as "{name}":\\r\\n'.encode())
+    await reader.readline()
+    writer.write(f"**** Starting FICS session as {name}(U) ****\\r\\n\\r\\nfics% ".encode())
+    while await reader.read(4096):
+        pass
+    writer.close()
+async def main():
+    server = await asyncio.start_server(serve, "127.0.0.1", int(sys.argv[1]), backlog=4096)
+    print("listening on", flush=True)
+    async with server:
+        await server.serve_forever()
+asyncio.run(main())
+"""
+
+
+def start_floor() -> tuple[subprocess.Popen[bytes], int]:
+    """The floor server in a child process, listening: (process, port)."""
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-c", FLOOR_SERVER, str(port)],
+        stdout=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+    )
+    assert process.stdout is not None
+    if b"listening on" not in process.stdout.readline():
+        process.kill()
+        raise SetupError("the floor server did not start")
+    return process, port

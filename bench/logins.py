@@ -31,7 +31,6 @@ import asyncio
 import contextlib
 import os
 import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -42,8 +41,8 @@ from harness import (
     HOST,
     ServerProcess,
     SetupError,
-    free_port,
     raise_fd_limit,
+    start_floor,
     start_server,
 )
 from icswire.protocol.decoder import Decoder
@@ -55,29 +54,6 @@ FD_SLACK = 200
 TARGET_RATIO = 1.5
 #: DG_PLAYER_ARRIVED (2) and DG_PLAYER_LEFT (3) on.
 LISTENER_LEVEL2 = "level2settings=0011"
-
-#: The floor: the same dialogue and nothing else (no world, no store, no features).
-FLOOR_SERVER = """\
-import asyncio, itertools, sys
-names = itertools.count(1)
-BANNER = b"Welcome to the floor server.\\r\\n\\r\\nlogin: "
-async def serve(reader, writer):
-    writer.write(BANNER)
-    await reader.readline()
-    name = f"Guest{next(names):05d}"
-    writer.write(f'Press return to enter the server as "{name}":\\r\\n'.encode())
-    await reader.readline()
-    writer.write(f"**** Starting FICS session as {name}(U) ****\\r\\n\\r\\nfics% ".encode())
-    while await reader.read(4096):
-        pass
-    writer.close()
-async def main():
-    server = await asyncio.start_server(serve, "127.0.0.1", int(sys.argv[1]), backlog=4096)
-    print("listening on", flush=True)
-    async with server:
-        await server.serve_forever()
-asyncio.run(main())
-"""
 
 
 class Client:
@@ -203,20 +179,6 @@ async def bench_floor(args: argparse.Namespace, port: int, pid: int) -> list[Ste
     steps, pool = await grow(port, args.sizes, args.concurrency, ProcessCpu(pid))
     await close_all(pool)
     return steps
-
-
-def start_floor() -> tuple[subprocess.Popen[bytes], int]:
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-c", FLOOR_SERVER, str(port)],
-        stdout=subprocess.PIPE,
-        stdin=subprocess.DEVNULL,
-    )
-    assert process.stdout is not None
-    if b"listening on" not in process.stdout.readline():
-        process.kill()
-        raise SetupError("the floor server did not start")
-    return process, port
 
 
 def ms(seconds: float) -> str:

@@ -24,13 +24,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import signal
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from harness import HOST, SetupError, free_port, raise_fd_limit, start_server
+from harness import HOST, SetupError, raise_fd_limit, start_floor, start_server
 from icswire.protocol.decoder import Decoder
 from icswire.protocol.events import Text
 
@@ -39,27 +38,6 @@ LOGIN_TIMEOUT = 120.0
 FD_SLACK = 200
 TARGET_KIB = 4.0
 QUIET = 2.0  # seconds the server is left alone before its RSS is read
-
-FLOOR_SERVER = """\
-import asyncio, itertools, sys
-names = itertools.count(1)
-async def serve(reader, writer):
-    writer.write(b"Welcome to the floor server.\\r\\n\\r\\nlogin: ")
-    await reader.readline()
-    name = f"Guest{next(names):05d}"
-    writer.write(f'Press return to enter the server as "{name}":\\r\\n'.encode())
-    await reader.readline()
-    writer.write(f"**** Starting FICS session as {name}(U) ****\\r\\n\\r\\nfics% ".encode())
-    while await reader.read(4096):
-        pass
-    writer.close()
-async def main():
-    server = await asyncio.start_server(serve, "127.0.0.1", int(sys.argv[1]), backlog=4096)
-    print("listening on", flush=True)
-    async with server:
-        await server.serve_forever()
-asyncio.run(main())
-"""
 
 
 def rss_kib(pid: int) -> int:
@@ -103,20 +81,6 @@ async def measure(port: int, pid: int, sizes: list[int], concurrency: int) -> di
     for writer in holders:
         writer.close()
     return per_user
-
-
-def start_floor() -> tuple[subprocess.Popen[bytes], int]:
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-c", FLOOR_SERVER, str(port)],
-        stdout=subprocess.PIPE,
-        stdin=subprocess.DEVNULL,
-    )
-    assert process.stdout is not None
-    if b"listening on" not in process.stdout.readline():
-        process.kill()
-        raise SetupError("the floor server did not start")
-    return process, port
 
 
 def main(argv: list[str] | None = None) -> int:
