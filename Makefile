@@ -33,6 +33,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/pgn.py
 	$(BIN)/python bench/fanout.py
 	$(BIN)/python bench/logins.py
+	$(BIN)/python bench/memory.py
 	$(BIN)/python bench/games.py
 
 clean:
