@@ -811,6 +811,7 @@ class Player(Conn):
 
     def after_login(self) -> None:
         self.send("style 13")
+        self.send("iset nowrap 1")  # as interfaces do: FICS wraps text at width 79
 
     # -- events --------------------------------------------------------------------------
 
@@ -1201,6 +1202,7 @@ class Observer(Conn):
         soak, rng = self.soak, self.rng
         self.send("set style 12")  # style 1 (text diagrams) is the server's default
         self.send("iset ms 1")
+        self.send("iset nowrap 1")
         loop = asyncio.get_running_loop()
         while not soak.stopping:
             if self.watching is None:
@@ -1307,7 +1309,7 @@ class Observer(Conn):
 CHATTER_QUIET = re.compile(
     r"$|\[\d+\] (added to|is already on) your channel list\.|Game \d+: |You are now observing"
     r"|Removing game|There is no such game|You are already observing|\{Game \d+ |Style \d+ set"
-    r"|You are not observing|--> "
+    r"|You are not observing|--> |nowrap set\."
 )
 
 
@@ -1328,6 +1330,7 @@ class Chatter(Conn):
 
     async def live(self) -> None:
         soak, rng, args = self.soak, self.rng, self.soak.args
+        self.send("iset nowrap 1")  # a message and its checksum stay on one line
         for channel in self.channels:
             self.send(f"+channel {channel}")
         if self.kibitzer:
