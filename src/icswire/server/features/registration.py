@@ -6,10 +6,10 @@ operator opened it (``icswire serve --open-registration``, :attr:`Core.open_regi
 on this server (``icswire user add`` by its operator). With registration open:
 
 - ``register PASSWORD`` registers the name you are using (an unregistered name such as
-  ``Fred``, not a generated ``GuestXXXX``): the account exists at once, you are a
+  ``Fred``, not a generated guest name like ``GuestQBRT``): the account exists at once, you are a
   registered user from now on, and you log in with the password next time;
 - ``register NAME PASSWORD`` registers another name that nobody uses (a guest who came in
-  as ``GuestXXXX`` chooses a name this way); you log in as NAME next time.
+  as ``GuestQBRT`` chooses a name this way); you log in as NAME next time.
 
 Passwords typed in commands are one word. Account changes are made at once (not queued):
 the user is told whether it worked, and "The database is not answering" when it did not.
