@@ -31,7 +31,7 @@ A real FICS board of style 1 (freechess.org, version 1.25.20, examining):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 import chess
@@ -74,6 +74,19 @@ def _pieces(template: str, letters: str = "PNBRQK") -> tuple[str, ...]:
     return tuple(template.replace("@", letter) for letter in letters)
 
 
+_ANSI_DARK: Final = _Style(
+    ("   ", *_pieces(" @ ")),
+    ("   ", *_pieces(" *@")),
+    "\x1b[0m",
+    "\x1b[7m",
+    _TAB + "+------------------------+",
+    "",
+    "|",
+    "\x1b[0m|",
+    _TAB + "  a  b  c  d  e  f  g  h",
+    _TAB + "  h  g  f  e  d  c  b  a",
+)
+
 _GENSTYLES: Final = {
     # Standard ICS
     1: _Style(
@@ -102,31 +115,9 @@ _GENSTYLES: Final = {
         _TAB + "h  g  f  e  d  c  b  a",
     ),
     # Experimental vt-100 ANSI board for dark backgrounds
-    3: _Style(
-        ("   ", *_pieces(" @ ")),
-        ("   ", *_pieces(" *@")),
-        "\x1b[0m",
-        "\x1b[7m",
-        _TAB + "+------------------------+",
-        "",
-        "|",
-        "\x1b[0m|",
-        _TAB + "  a  b  c  d  e  f  g  h",
-        _TAB + "  h  g  f  e  d  c  b  a",
-    ),
-    # Experimental vt-100 ANSI board for light backgrounds
-    4: _Style(
-        ("   ", *_pieces(" @ ")),
-        ("   ", *_pieces(" *@")),
-        "\x1b[7m",
-        "\x1b[0m",
-        _TAB + "+------------------------+",
-        "",
-        "|",
-        "\x1b[0m|",
-        _TAB + "  a  b  c  d  e  f  g  h",
-        _TAB + "  h  g  f  e  d  c  b  a",
-    ),
+    3: _ANSI_DARK,
+    # Experimental vt-100 ANSI board for light backgrounds: the square colours swapped
+    4: replace(_ANSI_DARK, white_square="\x1b[7m", black_square="\x1b[0m"),
     # Style suggested by ajpierce@med.unc.edu
     5: _Style(
         ("    ", "  o ", " :N:", " <B>", " |R|", " {Q}", " =K="),
