@@ -141,32 +141,7 @@ class WriteQueue:
         users to tell while it waits. ``key``: see the module's documentation.
         ``account``: it changes the accounts of ``concerns`` (their saved settings), which
         :meth:`settled` waits for."""
-        if self._closed:
-            log.error("the server has stopped: %s is not saved", what)
-            return
-        names = frozenset(name_key(name) for name in concerns)
-        waiting = self._waiting.get(key) if key is not None else None
-        if waiting is not None:  # the newer snapshot takes the waiting one's place
-            waiting.run, waiting.what, waiting.done = run, what, done
-            waiting.group = waiting.item = None  # put_grouped sets them again if it is one
-            added = names - waiting.concerns
-            waiting.concerns |= added
-            self._pending.update(added)
-        else:
-            self._seq += 1
-            job = _Job(run, what, names, key, done, self._seq, account)
-            self._jobs.append(job)
-            if account:
-                self._account_writes.update(names)
-            if key is not None:
-                self._waiting[key] = job
-            self._pending.update(names)
-            added = names
-        if self.failing:
-            self._tell_kept(added)
-        if self._worker is None or self._worker.done():
-            self._worker = asyncio.get_running_loop().create_task(self._work())
-            self._worker.add_done_callback(_worker_done)
+        self._put(run, what, concerns, key, done, account)
 
     def put_grouped(
         self,
@@ -179,11 +154,46 @@ class WriteQueue:
         """Queue ``item`` for ``group`` (called in a thread with the items of the jobs of
         the same group that stand together at the head of the queue). ``key`` and
         ``concerns`` as for :meth:`put`."""
-        self.put(functools.partial(group, [item]), what, concerns, key)
+        run = functools.partial(group, [item])
+        self._put(run, what, concerns, key, None, False, group, item)
+
+    def _put(
+        self,
+        run: Callable[[], Any],
+        what: str,
+        concerns: Iterable[str],
+        key: Hashable | None,
+        done: Callable[[Any], None] | None,
+        account: bool,
+        group: Callable[[Sequence[Any]], Any] | None = None,
+        item: Any = None,
+    ) -> None:
         if self._closed:
+            log.error("the server has stopped: %s is not saved", what)
             return
-        job = self._waiting[key] if key is not None else self._jobs[-1]
-        job.group, job.item = group, item
+        names = frozenset(name_key(name) for name in concerns)
+        waiting = self._waiting.get(key) if key is not None else None
+        if waiting is not None:  # the newer snapshot takes the waiting one's place
+            waiting.run, waiting.what, waiting.done = run, what, done
+            waiting.group, waiting.item = group, item
+            added = names - waiting.concerns
+            waiting.concerns |= added
+            self._pending.update(added)
+        else:
+            self._seq += 1
+            job = _Job(run, what, names, key, done, self._seq, account, group=group, item=item)
+            self._jobs.append(job)
+            if account:
+                self._account_writes.update(names)
+            if key is not None:
+                self._waiting[key] = job
+            self._pending.update(names)
+            added = names
+        if self.failing:
+            self._tell_kept(added)
+        if self._worker is None or self._worker.done():
+            self._worker = asyncio.get_running_loop().create_task(self._work())
+            self._worker.add_done_callback(_worker_done)
 
     async def barrier(self) -> None:
         """Return once every job queued before this call is written.
