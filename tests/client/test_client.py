@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import chess
@@ -14,29 +13,10 @@ import pytest
 from icswire.client import Connection, LoginError, connect
 from icswire.protocol.events import Text
 from icswire.server.app import Server
-from icswire.server.core.store import Store
+
+from .support import until
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-async def server(tmp_path: Path) -> AsyncIterator[Server]:
-    store = Store(f"sqlite:///{tmp_path / 'client.sqlite3'}")
-    running = Server(store, "127.0.0.1", 0)
-    await running.start()
-    yield running
-    await running.stop()
-    store.close()
-
-
-async def until(condition: object, timeout: float = 10.0) -> None:
-    """Wait until ``condition()`` is true (the state follows the stream)."""
-
-    async def poll() -> None:
-        while not condition():  # type: ignore[operator]
-            await asyncio.sleep(0.02)
-
-    await asyncio.wait_for(poll(), timeout)
 
 
 async def test_login_and_commands_whose_outputs_never_mix(server: Server) -> None:

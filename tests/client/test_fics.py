@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import chess
@@ -29,29 +28,10 @@ from icswire.protocol.ivars import PendingFrom, Seek
 from icswire.protocol.style12 import Style12
 from icswire.server.app import Server
 from icswire.server.core.records import GameRecord
-from icswire.server.core.store import Store
+
+from .support import until
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-async def server(tmp_path: Path) -> AsyncIterator[Server]:
-    store = Store(f"sqlite:///{tmp_path / 'fics.sqlite3'}")
-    running = Server(store, "127.0.0.1", 0)
-    await running.start()
-    yield running
-    await running.stop()
-    store.close()
-
-
-async def until(condition: object, timeout: float = 10.0) -> None:
-    """Wait until ``condition()`` is true (the state follows the stream)."""
-
-    async def poll() -> None:
-        while not condition():  # type: ignore[operator]
-            await asyncio.sleep(0.02)
-
-    await asyncio.wait_for(poll(), timeout)
 
 
 async def stored(server: Server, game_id: int) -> GameRecord:
