@@ -47,6 +47,15 @@ NO_LIMITS = [
 ]
 
 
+def process_cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process ``pid`` so far (Linux /proc); NaN if it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 class SetupError(Exception):
     """The bench could not run (exit status 2)."""
 
@@ -103,11 +112,7 @@ class ServerProcess:
 
     def cpu_seconds(self) -> float:
         """User + system CPU time of the server process so far (Linux /proc)."""
-        try:
-            fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            return float("nan")
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return process_cpu_seconds(self.process.pid)
 
     def main_thread_cpu_seconds(self) -> float:
         """CPU time of the server's main thread (the event loop); the rest of

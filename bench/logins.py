@@ -29,11 +29,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import os
+import functools
 import signal
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,6 +42,7 @@ from harness import (
     HOST,
     ServerProcess,
     SetupError,
+    process_cpu_seconds,
     raise_fd_limit,
     start_floor,
     start_server,
@@ -133,7 +135,7 @@ async def log_in(
 
 
 async def grow(
-    port: int, sizes: list[int], concurrency: int, cpu: ProcessCpu
+    port: int, sizes: list[int], concurrency: int, cpu: Callable[[], float]
 ) -> tuple[list[Step], list[Client]]:
     pool: list[Client] = []
     steps: list[Step] = []
@@ -143,18 +145,6 @@ async def grow(
         await log_in(pool, count, port, concurrency, ("+channel 1",))
         steps.append(Step(len(pool), count, time.perf_counter() - started, cpu() - cpu_before))
     return steps, pool
-
-
-class ProcessCpu:
-    def __init__(self, pid: int) -> None:
-        self.pid = pid
-
-    def __call__(self) -> float:
-        try:
-            stat = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            return float("nan")
-        return (int(stat[11]) + int(stat[12])) / os.sysconf("SC_CLK_TCK")
 
 
 async def close_all(pool: list[Client]) -> None:
@@ -168,15 +158,15 @@ async def bench_icswire(args: argparse.Namespace, server: ServerProcess) -> list
         after = ("iset pin 1", "+channel 1") if index == 0 else ("iset pin 1",)
         await client.login(server.port, (LISTENER_LEVEL2,), after)
         listeners.append(client)
-    steps, pool = await grow(
-        server.port, args.sizes, args.concurrency, ProcessCpu(server.process.pid)
-    )
+    steps, pool = await grow(server.port, args.sizes, args.concurrency, server.cpu_seconds)
     await close_all(pool + listeners)
     return steps
 
 
 async def bench_floor(args: argparse.Namespace, port: int, pid: int) -> list[Step]:
-    steps, pool = await grow(port, args.sizes, args.concurrency, ProcessCpu(pid))
+    steps, pool = await grow(
+        port, args.sizes, args.concurrency, functools.partial(process_cpu_seconds, pid)
+    )
     await close_all(pool)
     return steps
 
