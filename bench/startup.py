@@ -16,6 +16,7 @@ server's database stack a command imported (there should be none): exit status 1
 from __future__ import annotations
 
 import argparse
+import os
 import resource
 import subprocess
 import sys
@@ -24,6 +25,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SESSION = ROOT / "examples" / "session.bin"
+# The children write and read .pyc files, as an installed package has them (pip compiles
+# them): PYTHONDONTWRITEBYTECODE in the caller's environment would leave icswire's modules
+# compiled from source on every run, python-chess's not.
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 HEAVY = ("sqlalchemy", "argon2", "psycopg", "icswire.server")
 # What a command imported, printed at exit (the child runs the CLI as `python -m` does).
 IMPORTS_AT_EXIT = (
@@ -49,7 +54,9 @@ def timed(command: list[str]) -> tuple[float, float]:
     """(wall seconds, CPU seconds of the child) for one run."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    subprocess.run(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV, check=True
+    )
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -61,7 +68,7 @@ def heavy_imports(command: list[str]) -> list[str]:
     args = command[command.index("icswire") + 1 :]
     script = IMPORTS_AT_EXIT.format(heavy=HEAVY)
     result = subprocess.run(
-        [sys.executable, "-c", script, *args], capture_output=True, text=True, check=True
+        [sys.executable, "-c", script, *args], capture_output=True, text=True, env=ENV, check=True
     )
     line = next(x for x in result.stderr.splitlines() if x.startswith("imported:"))
     return line.split()[1:]

@@ -16,24 +16,24 @@ server's packages (``pip install icswire`` gives the codec, boards and this CLI)
 from __future__ import annotations
 
 import importlib
-import json
 import os
 import sys
 from collections.abc import Iterator
-from pathlib import Path
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import click
 
-from icswire.protocol.datagrams import DG
-from icswire.protocol.decoder import Decoder
-from icswire.protocol.encoder import encode_event
-from icswire.protocol.events import Event
-from icswire.protocol.jsonl import event_to_dict, object_bytes
+if TYPE_CHECKING:
+    from icswire.protocol.events import Event
 
 CHUNK = 1 << 16
 #: The extra that brings each package only some commands need (pyproject.toml).
-EXTRA_OF_PACKAGE = {"sqlalchemy": "server", "argon2": "server", "psycopg": "postgresql"}
+EXTRA_OF_PACKAGE = {
+    "sqlalchemy": "server",
+    "argon2": "server",
+    "nats": "server",
+    "psycopg": "postgresql",
+}
 
 
 def missing_extra(exc: ModuleNotFoundError, command: str) -> str | None:
@@ -96,6 +96,8 @@ def _unavailable(name: str, message: str) -> click.Command:
 
 def parse_datagram_list(text: str) -> list[int]:
     """``"24,25 DG_MOVE_SMITH send_moves"`` -> DG numbers; ValueError naming a bad item."""
+    from icswire.protocol.datagrams import DG
+
     numbers = []
     for item in text.replace(",", " ").split():
         if item.isdigit():
@@ -136,6 +138,10 @@ def decode_stream(
 ) -> Iterator[list[dict[str, object]]]:
     """Decode a byte stream into JSON-ready dicts, adding ``raw`` where needed: one list
     per chunk read, so a live stream's events come out as they arrive."""
+    from icswire.protocol.decoder import Decoder
+    from icswire.protocol.encoder import encode_event
+    from icswire.protocol.jsonl import event_to_dict
+
     decoder = Decoder(datagrams, block_mode=block_mode)
     ends: list[int] = []
     decoder.ends = ends
@@ -183,6 +189,8 @@ def main() -> None:
 )
 def decode(file: str, datagrams: str, block_mode: bool) -> None:
     """Decode a captured server stream (FILE or - for stdin) into JSON Lines."""
+    import json
+
     try:
         enabled = parse_datagram_list(datagrams)
     except ValueError as exc:
@@ -201,6 +209,10 @@ def decode(file: str, datagrams: str, block_mode: bool) -> None:
 @click.argument("file", default="-")
 def encode(file: str) -> None:
     """Turn JSON Lines made by `icswire decode` (FILE or -) back into the original bytes."""
+    import json
+
+    from icswire.protocol.jsonl import object_bytes
+
     stream = _open_input(file)
     out = sys.stdout.buffer
     try:
@@ -231,6 +243,7 @@ def pgn(file: str, datagrams: str | None) -> None:
     """Write one PGN game per game found in a captured session (FILE or -)."""
     from icswire.boards.pgn import pgn_text
     from icswire.boards.tracker import GameTracker
+    from icswire.protocol.decoder import Decoder
 
     try:
         enabled = (
@@ -291,7 +304,7 @@ def _size(stream: BinaryIO) -> int | None:
     "--data-dir",
     default="icswire-data",
     show_default=True,
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(file_okay=False),
     help="folder for the SQLite database",
 )
 @click.option("--database", default=None, metavar="URL", help="a database URL (PostgreSQL)")
@@ -312,17 +325,35 @@ def _size(stream: BinaryIO) -> int | None:
     help="let guests register themselves with the register command"
     " (otherwise accounts are made with `icswire user add`)",
 )
+@click.option(
+    "--cluster",
+    default=None,
+    metavar="nats://HOST:PORT",
+    help="join the cluster of icswire nodes on this NATS server (JetStream on), all of"
+    " them on one --database (PostgreSQL): see docs/cluster.md",
+)
+@click.option(
+    "--cluster-name",
+    default="icswire",
+    show_default=True,
+    help="the cluster's name: its NATS subjects and key-value buckets begin with it",
+)
+@click.option("--node", default=None, help="this node's id in the cluster (default: random)")
 def serve(
     host: str,
     port: int,
-    data_dir: Path,
+    data_dir: str,
     database: str | None,
     limit: tuple[str, ...],
     open_registration: bool,
+    cluster: str | None,
+    cluster_name: str,
+    node: str | None,
 ) -> None:
     """Run the chess server until SIGINT or SIGTERM."""
     import asyncio
     import logging
+    from pathlib import Path
 
     from icswire.server.app import serve as run_server
     from icswire.server.core.limits import Limits
@@ -336,15 +367,18 @@ def serve(
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--limit") from None
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
-    data_dir.mkdir(parents=True, exist_ok=True)
+    directory = Path(data_dir)
+    directory.mkdir(parents=True, exist_ok=True)
     try:
-        store = Store(database_url(data_dir, database))
+        store = Store(database_url(directory, database))
     except ModuleNotFoundError:
         raise  # the driver's extra is not installed: the group says which
     except Exception as exc:  # a bad URL, a database that does not answer
         raise click.ClickException(f"cannot open the database: {exc}") from None
     try:
-        asyncio.run(run_server(store, host, port, limits, open_registration))
+        asyncio.run(
+            run_server(store, host, port, limits, open_registration, cluster, cluster_name, node)
+        )
     except AlreadyServing as exc:
         raise click.ClickException(f"cannot serve: {exc}") from None
     except OSError as exc:

@@ -8,7 +8,6 @@ import asyncio
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -19,18 +18,13 @@ import pytest
 
 from icswire.client import connect
 from icswire.client.terminal import board_lines, format_clock
+from tests.server.client import free_port
 
 needs_tmux = pytest.mark.skipif(
     shutil.which("tmux") is None, reason="tmux is not installed: the terminal client test drives it"
 )
 TIMEOUT = 10.0
 SESSION = f"icswire-terminal-{os.getpid()}"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @pytest.fixture

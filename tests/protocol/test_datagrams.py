@@ -65,6 +65,17 @@ def test_record_classes_have_the_spec_field_order() -> None:
     assert len(RECORDS) == len(FORMS) > 110
 
 
+def test_every_form_makes_one_class() -> None:
+    """The classes are made on first use: every form must still make one, once."""
+    for dg, cls in RECORDS.items():
+        assert cls.dg == dg and cls.form == d.parse_form(FORMS[dg])
+        assert RECORDS[dg] is cls is getattr(d, cls.__name__)
+        assert cls.__name__ in dir(d)
+    assert 200 not in RECORDS and RECORDS.get(200) is None
+    with pytest.raises(AttributeError):
+        d.NoSuchRecord  # noqa: B018
+
+
 # -- the spec's own examples --------------------------------------------------------
 
 

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from icswire.protocol import datagrams as d
 from icswire.protocol.bughouse import parse_b1
-from icswire.protocol.decoder import ERROR_SAMPLE, Decoder
+from icswire.protocol.decoder import ERROR_SAMPLE, GENERAL_READS, Decoder
 from icswire.protocol.encoder import encode_event, encode_events
 from icswire.protocol.events import (
     BughouseLine,
@@ -411,22 +411,38 @@ def test_a_blank_is_a_space_other_bytes_belong_to_the_field() -> None:
     assert isinstance(bad, Error) and "gamenumber" in bad.message
 
 
-@pytest.mark.parametrize(
-    ("stream", "record"),
-    [
-        (b"\x19(24 5 Nf3  g1f3\x19)", d.SendMoves(5, "Nf3", "g1f3")),  # two blanks
-        (b"\x19( 24 5 Nf3 g1f3 \x19)", d.SendMoves(5, "Nf3", "g1f3")),  # blanks at the ends
-        (b"\x19(24 05 Nf3 g1f3\x19)", d.SendMoves(5, "Nf3", "g1f3")),  # a leading zero
-        (b"\x19(024 5 Nf3 g1f3\x19)", d.SendMoves(5, "Nf3", "g1f3")),  # in the DG number too
-        (b"\x19(24 +5 {Nf3} g1f3\x19)", d.SendMoves(5, "Nf3", "g1f3")),  # + and quotes
-        (b"\x19(56 1_0 W -0 1\x19)", d.Msec(10, "W", 0, True)),  # what int() also reads
-        (b"\x19(31 Fred GM \x19{hi\x19} 1\x19)", d.PersonalTell("Fred", "GM", "hi", 1)),
-        (b"\x19(31 Fred {} {hi} 1\x19)", d.PersonalTell("Fred", "", "hi", 1)),
-        (b"\x19(0 fred \x19{GM\x19}\x19)", d.WhoAmI("fred", "GM")),
-        (b"\x19(999  a {b}\x19)", d.UnknownDatagram(999, ("a", "{b}"))),
-        (b"\x19(31 F\xff {} \x19{x\x19} 1\x19)", d.PersonalTell("F\xff", "", "x", 1)),  # lone IAC
-    ],
-)
+#: Datagrams written otherwise than the encoder writes them, and their records.
+OTHER_FORMS = [
+    (b"\x19(24 5 Nf3  g1f3\x19)", d.SendMoves(5, "Nf3", "g1f3")),  # two blanks
+    (b"\x19( 24 5 Nf3 g1f3 \x19)", d.SendMoves(5, "Nf3", "g1f3")),  # blanks at the ends
+    (b"\x19(24 05 Nf3 g1f3\x19)", d.SendMoves(5, "Nf3", "g1f3")),  # a leading zero
+    (b"\x19(024 5 Nf3 g1f3\x19)", d.SendMoves(5, "Nf3", "g1f3")),  # in the DG number too
+    (b"\x19(24 +5 {Nf3} g1f3\x19)", d.SendMoves(5, "Nf3", "g1f3")),  # + and quotes
+    (b"\x19(56 1_0 W -0 1\x19)", d.Msec(10, "W", 0, True)),  # what int() also reads
+    (b"\x19(31 Fred GM \x19{hi\x19} 1\x19)", d.PersonalTell("Fred", "GM", "hi", 1)),
+    (b"\x19(31 Fred {} {hi} 1\x19)", d.PersonalTell("Fred", "", "hi", 1)),
+    (b"\x19(0 fred \x19{GM\x19}\x19)", d.WhoAmI("fred", "GM")),
+    (b"\x19(999  a {b}\x19)", d.UnknownDatagram(999, ("a", "{b}"))),
+    (b"\x19(31 F\xff {} \x19{x\x19} 1\x19)", d.PersonalTell("F\xff", "", "x", 1)),  # lone IAC
+    (b"\x19(96 {h} {r}  a b\x19)", d.List("h", "r", ("a", "b"))),
+]
+#: Records of several forms (bare, quoted, optional, repeated fields, undocumented).
+ENCODERS_FORMS = [
+    d.SendMoves(5, "Nf3+", "g1f3"),
+    d.SendMoves(5, "O-O", "e1g1c"),
+    d.Msec(0, "W", -5, False),
+    d.PlayerLeft("Sicilian_D"),
+    d.MyVariable("-x", 0),
+    d.PersonalTell("Fred", "", "hi {there}", 1),
+    d.GameMessage(1, "a\nb"),
+    d.GamelistItem(1, 2, "ev", "d", "t", "w", "1", "b", "2", True, 1, 0, "3", "0", "3",
+                   "0", "A00", 1, 0, 0, "n", None),
+    d.List("h", "r", ("a", "b")),
+    d.UnknownDatagram(999, ("a", "{b c}", "\x19{d}\x19}")),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("stream", "record"), OTHER_FORMS)
 def test_a_datagram_in_another_form_keeps_its_bytes(stream: bytes, record: Event) -> None:
     (event,) = decode(stream, {24, 31, 33, 34, 56})
     assert event == record and event.raw == stream  # type: ignore[union-attr]
@@ -435,20 +451,25 @@ def test_a_datagram_in_another_form_keeps_its_bytes(stream: bytes, record: Event
 
 
 def test_a_datagram_in_the_encoders_form_has_no_raw() -> None:
-    for record in (
-        d.SendMoves(5, "Nf3+", "g1f3"),
-        d.SendMoves(5, "O-O", "e1g1c"),
-        d.Msec(0, "W", -5, False),
-        d.PlayerLeft("Sicilian_D"),
-        d.MyVariable("-x", 0),
-        d.PersonalTell("Fred", "", "hi {there}", 1),
-        d.GameMessage(1, "a\nb"),
-        d.GamelistItem(1, 2, "ev", "d", "t", "w", "1", "b", "2", True, 1, 0, "3", "0", "3",
-                       "0", "A00", 1, 0, 0, "n", None),
-        d.UnknownDatagram(999, ("a", "{b c}", "\x19{d}\x19}")),
-    ):  # fmt: skip
+    for record in ENCODERS_FORMS:
         (event,) = decode(encode_event(record), {24, 31, 33, 34, 56})
         assert event == record and event.raw is None
+
+
+def test_the_readers_compiled_for_a_frequent_dg_read_as_the_general_way_does() -> None:
+    """After GENERAL_READS datagrams of one DG the decoder compiles a faster reader of its
+    canonical form: every datagram, in that form or another, decodes as it did before."""
+    streams = [stream for stream, _ in OTHER_FORMS] + [encode_event(r) for r in ENCODERS_FORMS]
+    for stream in streams:
+        (first,) = decode(stream, {24, 31, 33, 34, 56})
+        decoder = Decoder({24, 31, 33, 34, 56})
+        for _ in range(GENERAL_READS + 2):
+            (event,) = decoder.feed(stream)
+            assert event == first and event.raw == first.raw  # type: ignore[union-attr]
+        # and once compiled, the other forms of the same DGs are still told apart
+        for other, record in OTHER_FORMS:
+            (event,) = decoder.feed(other)
+            assert event == record and encode_event(event) == other
 
 
 @pytest.mark.parametrize(

@@ -29,7 +29,7 @@ from __future__ import annotations
 import keyword
 import re
 from collections import namedtuple
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
@@ -450,8 +450,12 @@ class UnknownDatagram(_UnknownFields):
             return f"DG_{self.dg}"
 
 
+def _class_name(dg: int) -> str:
+    """``SendMoves`` for DG_SEND_MOVES."""
+    return "".join(part.capitalize() for part in DG(dg).name.split("_"))
+
+
 def _make_record_class(dg: int, form: tuple[Field, ...]) -> type[DatagramRecord]:
-    name = "".join(part.capitalize() for part in DG(dg).name.split("_"))
     names = [f.name for f in form]
     defaults: list[Any] = []
     for f in reversed(form):
@@ -461,6 +465,7 @@ def _make_record_class(dg: int, form: tuple[Field, ...]) -> type[DatagramRecord]
     if not any(f.repeated for f in form):
         names.append("extra")
         defaults.append(())
+    name = _class_name(dg)
     base = namedtuple(name + "Fields", names, defaults=defaults)  # type: ignore[misc]
     namespace = {  # no __slots__: an instance may hold its wire bytes as ``raw``
         "__doc__": f"DG_{DG(dg).name} ({dg}): " + " ".join(names),
@@ -471,24 +476,47 @@ def _make_record_class(dg: int, form: tuple[Field, ...]) -> type[DatagramRecord]
     return type(name, (base, DatagramRecord), namespace)
 
 
+class _Records(Mapping[int, type[DatagramRecord]]):
+    """The record class of every DG of :data:`FORMS`, by number, each made on first use
+    (making all 120 at import would cost more than the rest of the import)."""
+
+    def __init__(self) -> None:
+        self._made: dict[int, type[DatagramRecord]] = {}
+
+    def __getitem__(self, dg: int) -> type[DatagramRecord]:
+        cls = self._made.get(dg)
+        if cls is None:  # setdefault: one class per DG, even if two threads make one
+            cls = self._made.setdefault(dg, _make_record_class(dg, parse_form(FORMS[dg])))
+        return cls
+
+    def __contains__(self, dg: object) -> bool:
+        return dg in FORMS
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(FORMS)
+
+    def __len__(self) -> int:
+        return len(FORMS)
+
+
 #: Record class of every documented DG, by number.
-RECORDS: dict[int, type[DatagramRecord]] = {
-    dg: _make_record_class(dg, parse_form(form)) for dg, form in FORMS.items()
-}
-_BY_CLASS_NAME = {cls.__name__: cls for cls in RECORDS.values()}
+RECORDS: Mapping[int, type[DatagramRecord]] = _Records()
+_DG_OF_CLASS_NAME: dict[str, int] = {}
 
 
 def __getattr__(name: str) -> Any:
     """The record classes by name (``datagrams.SendMoves``, ``datagrams.Msec`` ...), made
-    from :data:`FORMS` at import time, so static checkers see them as ``Any``."""
+    from :data:`FORMS`, so static checkers see them as ``Any``."""
+    if not _DG_OF_CLASS_NAME:
+        _DG_OF_CLASS_NAME.update((_class_name(dg), dg) for dg in FORMS)
     try:
-        return _BY_CLASS_NAME[name]
+        return RECORDS[_DG_OF_CLASS_NAME[name]]
     except KeyError:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
 
 
 def __dir__() -> list[str]:
-    return sorted([*globals(), *_BY_CLASS_NAME])
+    return sorted([*globals(), *(_class_name(dg) for dg in FORMS)])
 
 
 _FLAGS = {"0": False, "1": True}
@@ -796,7 +824,7 @@ _WRITTEN = {
     "q": r"\x19\{[^\x19\x1a]*\x19\}",
 }
 _ANY_FIELD = r"(?:[^ {}\x19]++|\{[^{}\x19]*\}|\x19\{[^\x19]*\x19\})"  # as split_fields reads it
-_UNKNOWN_PATTERN = re.compile(f"{_INT}(?: {_ANY_FIELD})*+")
+_UNKNOWN_FORM = f"{_INT}(?: {_ANY_FIELD})*+"  # compiled on first use (re's own cache)
 _patterns: dict[tuple[int, frozenset[int]], re.Pattern[str] | None] = {}
 
 
@@ -807,7 +835,7 @@ def canonical_pattern(dg: int, enabled: AbstractSet[int]) -> re.Pattern[str] | N
     the forms it does not describe (DG_MOVE_LIST's moves, DG_PSTAT's records)."""
     cls = RECORDS.get(dg)
     if cls is None:
-        return _UNKNOWN_PATTERN
+        return re.compile(_UNKNOWN_FORM)
     settings = _relevant_settings(cls.form) & enabled
     pattern: re.Pattern[str] | None = _remember(
         _patterns, (dg, settings), lambda: _canonical_pattern(dg, cls.form, settings)

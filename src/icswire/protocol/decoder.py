@@ -99,6 +99,9 @@ DEFAULT_MAX_SIZE = 1 << 20
 ERROR_SAMPLE = 1024
 #: Longest ``^Y[`` header line: a command number, a name and a tag of at most 99 characters.
 HEADER_MAX = 256
+#: How many datagrams of one DG the decoder reads the general way (split, decode, encode
+#: again to compare) before it compiles the one-pass reader of that DG's canonical form.
+GENERAL_READS = 32
 
 _SPECIAL = re.compile(rb"[\n\r\x19\x1a\xff]")
 
@@ -173,6 +176,9 @@ class Decoder:
         self._bare: dict[str, DatagramDecoder] = {}  # those of bare forms, by number text
         # documented DGs, by number text: their canonical bodies read in one pass
         self._canonical: dict[str, Callable[[str], Record | None]] = {}
+        # documented DGs, by number text: how many were read the general way, until
+        # GENERAL_READS (then _canonical or _readers has what reads them faster)
+        self._general: dict[str, int] = {}
         self._buf = bytearray()
         self._base = 0  # stream offset of _buf[0]
         self._mark = 0  # stream offset where the next event's bytes begin
@@ -208,6 +214,7 @@ class Decoder:
         self._readers = {}
         self._bare = {}
         self._canonical = {}
+        self._general = {}
 
     def set_datagram(self, dg: int, on: bool) -> None:
         """One DG on or off; its cost does not grow with how many are on (a stream may
@@ -219,6 +226,7 @@ class Decoder:
         self._readers = {}
         self._bare = {}
         self._canonical = {}
+        self._general = {}
 
     @property
     def block_mode(self) -> bool:
@@ -602,21 +610,22 @@ class Decoder:
                     self._follow_set2(found)
                 return found
         values, tokens = split_fields(unescape(body) if "\xff" in body else body)
-        reader = self._readers.get(values[0])
+        key = values[0]
+        reader = self._readers.get(key)
         if reader is None:
-            dg = int(values[0])
-            one_pass = canonical_reader(dg, self._enabled)
-            # a body the one-pass reader refuses is not canonical: no pattern needed then
-            written = None if one_pass is not None else canonical_pattern(dg, self._enabled)
-            reader = (decoder_for(dg, self._enabled), written)
-            if dg in RECORDS and values[0] == str(dg):  # the cache stays as small as the catalog
-                self._readers[values[0]] = reader
+            dg = int(key)
+            reader = (decoder_for(dg, self._enabled), None)
+            if dg in RECORDS and key == str(dg):  # the cache stays as small as the catalog
+                self._readers[key] = reader
                 if bare_form(dg) and dg != _SET2:
-                    self._bare[values[0]] = reader[0]
-                if one_pass is not None:
-                    self._canonical[values[0]] = one_pass
+                    self._bare[key] = reader[0]
+                self._general[key] = 0
         decode, written = reader
         record = decode(values, tokens)
+        if key in self._general:
+            self._general[key] += 1
+            if self._general[key] == GENERAL_READS:
+                self._compile_canonical(key)
         # the pattern tells most datagrams at once (not with a 0xFF, which the wire doubles);
         # encoding the record again tells any
         canonical = (
@@ -627,6 +636,18 @@ class Decoder:
         if record.dg == _SET2:
             self._follow_set2(record)
         return record
+
+    def _compile_canonical(self, key: str) -> None:
+        """DG ``key`` came often enough: compile what reads its canonical bodies in one
+        pass, or else the pattern that tells them (regular expressions that take longer
+        to compile than a few datagrams take to read and re-encode)."""
+        dg = int(key)
+        one_pass = canonical_reader(dg, self._enabled)
+        if one_pass is not None:
+            # a body the one-pass reader refuses is not canonical: no pattern needed then
+            self._canonical[key] = one_pass
+        else:
+            self._readers[key] = (self._readers[key][0], canonical_pattern(dg, self._enabled))
 
     def _follow_set2(self, record: Any) -> None:
         """DG_SET2 (dg-code on/off) acknowledges a set-2: later datagrams take that form."""

@@ -75,6 +75,8 @@ __all__ = [
 #: ``"P"`` provisional, or ``""`` where the line leaves it out.
 Rating = tuple[int, str]
 
+# The line patterns below are text, matched through re's own cache (re.fullmatch): each
+# is compiled when a line of its kind first comes, not when the module is imported.
 _N = r"(0|[1-9][0-9]*)"  # a number as the server's "%d" writes it
 _SIGNED = r"(0|-?[1-9][0-9]*)"
 _WORD = r"([^ ]+)"
@@ -226,7 +228,7 @@ def _tail(extra: tuple[str, ...]) -> str:
 _SEEK_FORM = (
     "<s> index w=name ti=titles rt=rating t=time i=inc r=r|u tp=type c=?|W|B rr=min-max a=t|f f=t|f"
 )
-_SEEK = re.compile(
+_SEEK = (
     rf"<(sn?)> {_N} w={_WORD} ti={_HEX2} rt={_N}([ EP]) t={_N} i={_N} r=([ru]) tp={_WORD}"
     rf" c=([?WB]) rr={_N}-{_N} a=([tf]) f=([tf]){_TAIL}"
 )
@@ -234,7 +236,7 @@ _SEEK = re.compile(
 
 def parse_seek(line: str) -> Seek:
     """``<s> ...`` or ``<sn> ...`` (FICS help ``iv_seekinfo``)."""
-    m = _SEEK.fullmatch(line)
+    m = re.fullmatch(_SEEK, line)
     if m is None:
         raise _expected(_SEEK_FORM, line)
     tag, number, name, titles, rating, prov, time, inc, rated, kind, color, lo, hi, a, f, tail = (
@@ -256,11 +258,11 @@ def format_seek(rec: Seek) -> str:
     )
 
 
-_INDICES = re.compile(rf"<(sr|pr)>((?: {_N})+)")
+_INDICES = rf"<(sr|pr)>((?: {_N})+)"
 
 
 def _indices(tag: str, line: str) -> tuple[int, ...]:
-    m = _INDICES.fullmatch(line)
+    m = re.fullmatch(_INDICES, line)
     if m is None or m[1] != tag:
         raise _expected(f"<{tag}> index...", line)
     return tuple(map(int, m[2][1:].split(" ")))
@@ -288,11 +290,11 @@ def format_seeks_cleared(rec: SeeksCleared) -> str:
 
 # -- pending offers --------------------------------------------------------------------
 
-_PENDING = re.compile(rf"<(p[ft])> {_N} w={_WORD} t={_WORD} p=(.*)")
+_PENDING = rf"<(p[ft])> {_N} w={_WORD} t={_WORD} p=(.*)"
 
 
 def _pending(tag: str, line: str) -> tuple[int, str, str, str]:
-    m = _PENDING.fullmatch(line)
+    m = re.fullmatch(_PENDING, line)
     if m is None or m[1] != tag:
         raise _expected(f"<{tag}> index w=name t=type p=params", line)
     return int(m[2]), m[3], m[4], m[5]
@@ -327,7 +329,7 @@ def format_pending_removed(rec: PendingRemoved) -> str:
 _GAME_FORM = "<g1> game p=0|1 t=type r=0|1 u=w,b it=w,b i=w,b pt=game rt=w,b ts=w,b"
 _BIT = "([01])"
 _RATING = rf"{_N}([ EP]?)"
-_GAME = re.compile(
+_GAME = (
     rf"<g1> {_N} p={_BIT} t={_WORD} r={_BIT} u={_BIT},{_BIT} it={_N},{_N} i={_N},{_N}"
     rf" pt={_N} rt={_RATING},{_RATING} ts={_BIT},{_BIT}{_TAIL}"
 )
@@ -335,7 +337,7 @@ _GAME = re.compile(
 
 def parse_game_info(line: str) -> GameInfo:
     """``<g1> ...`` (FICS help ``iv_gameinfo``)."""
-    m = _GAME.fullmatch(line)
+    m = re.fullmatch(_GAME, line)
     if m is None:
         raise _expected(_GAME_FORM, line)
     g = m.groups()
@@ -358,12 +360,12 @@ def format_game_info(rec: GameInfo) -> str:
 
 
 _DELTA_FORM = "<d1> game half_moves algebraic smith time_taken_ms time_left_ms"
-_DELTA = re.compile(rf"<d1> {_N} {_N} {_WORD} {_WORD} {_SIGNED} {_SIGNED}{_TAIL}")
+_DELTA = rf"<d1> {_N} {_N} {_WORD} {_WORD} {_SIGNED} {_SIGNED}{_TAIL}"
 
 
 def parse_delta_board(line: str) -> DeltaBoard:
     """``<d1> ...`` (FICS help ``iv_compressmove``)."""
-    m = _DELTA.fullmatch(line)
+    m = re.fullmatch(_DELTA, line)
     if m is None:
         raise _expected(_DELTA_FORM, line)
     game, half, algebraic, smith, taken, left, tail = m.groups()
@@ -380,16 +382,16 @@ def format_delta_board(rec: DeltaBoard) -> str:
 # -- players ---------------------------------------------------------------------------
 
 _ARRIVED_FORM = "<wa> name + status + titles + ratings each with its provshow character"
-_ARRIVED = re.compile(rf"<wa> ([A-Za-z]+)([^A-Za-z0-9]){_HEX2}((?:{_N}[ EP])*{_N}[ EP]?)")
-_ONE_RATING = re.compile(_RATING)
+_ARRIVED = rf"<wa> ([A-Za-z]+)([^A-Za-z0-9]){_HEX2}((?:{_N}[ EP])*{_N}[ EP]?)"
+_ONE_RATING = _RATING
 
 
 def parse_player_arrived(line: str) -> PlayerArrived:
     """``<wa> ...`` (``iset pin``, FICS help ``new_features``)."""
-    m = _ARRIVED.fullmatch(line)
+    m = re.fullmatch(_ARRIVED, line)
     if m is None:
         raise _expected(_ARRIVED_FORM, line)
-    ratings = tuple((int(r[1]), r[2]) for r in _ONE_RATING.finditer(m[4]))
+    ratings = tuple((int(r[1]), r[2]) for r in re.finditer(_ONE_RATING, m[4]))
     return PlayerArrived(m[1], m[2], m[3], ratings)
 
 
@@ -398,12 +400,12 @@ def format_player_arrived(rec: PlayerArrived) -> str:
     return f"<wa> {rec.name}{rec.status}{rec.titles}{ratings}"
 
 
-_DEPARTED = re.compile(rf"<wd> {_WORD}")
+_DEPARTED = rf"<wd> {_WORD}"
 
 
 def parse_player_departed(line: str) -> PlayerDeparted:
     """``<wd> name`` (``iset pin``, FICS help ``new_features``)."""
-    m = _DEPARTED.fullmatch(line)
+    m = re.fullmatch(_DEPARTED, line)
     if m is None:
         raise _expected("<wd> name", line)
     return PlayerDeparted(m[1])

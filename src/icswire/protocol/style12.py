@@ -202,10 +202,14 @@ def _canonical_line() -> re.Pattern[str]:
 
 
 class _Numbers(dict[str, int]):
-    """``int(text)``, looked up for the small numbers a board line is full of."""
+    """``int(text)``, remembered for the short numbers a board line is full of (at most
+    three characters: some 2000 texts in all, so the cache stays small)."""
 
     def __missing__(self, text: str) -> int:
-        return int(text)
+        value = int(text)
+        if len(text) <= 3:
+            self[text] = value
+        return value
 
 
 _LINE: Final = _canonical_line()
@@ -218,11 +222,8 @@ _CASTLING: Final = {
     for c in "01"
     for d in "01"
 }
-# canonical numbers up to 999, and the seconds and milliseconds of a move's time
-_SMALL: Final = _Numbers(
-    {f"{n:0{width}}": n for width in (1, 2, 3) for n in range(1000)}
-    | {str(n): n for n in range(-3, 0)}
-)
+# numbers, and the seconds and milliseconds of a move's time, filled as they come
+_SMALL: Final = _Numbers()
 
 
 def parse_style12(line: str, *, exact: bool = False) -> Style12:
