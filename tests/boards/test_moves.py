@@ -126,6 +126,7 @@ def test_every_legal_move_round_trips_through_smith_and_verbose(
             san = san_from_move(board, move)
             assert move_from_san(board, san) == move, san
             assert move_from_wire(board, san) == move, san
+            assert moves.notations(board, move) == (san, smith, verbose)
 
 
 # -- SMITH -----------------------------------------------------------------------------

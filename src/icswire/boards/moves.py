@@ -36,6 +36,7 @@ __all__ = [
     "move_from_smith",
     "move_from_verbose",
     "move_from_wire",
+    "notations",
     "san_from_move",
     "smith_from_move",
     "verbose_from_move",
@@ -159,8 +160,12 @@ def smith_from_move(board: chess.Board, move: chess.Move) -> str:
     'e4d5p'
     """
     _legal(board, move, move.uci())
+    return _smith(board, move, board.san(move) if move.drop else "")
+
+
+def _smith(board: chess.Board, move: chess.Move, san: str) -> str:
+    """SMITH of a legal move; ``san`` is python-chess's SAN of it (read for a plunk only)."""
     if move.drop:
-        san = board.san(move)
         return format_smith(
             SmithDrop(
                 chess.piece_symbol(move.drop).upper(),
@@ -224,6 +229,10 @@ def verbose_from_move(board: chess.Board, move: chess.Move) -> str:
     'P/e2-e4'
     """
     _legal(board, move, move.uci())
+    return _verbose(board, move)
+
+
+def _verbose(board: chess.Board, move: chess.Move) -> str:
     if move.drop:
         return f"{chess.piece_symbol(move.drop).upper()}@{chess.square_name(move.to_square)}"
     if board.is_castling(move):
@@ -271,6 +280,21 @@ def san_from_move(board: chess.Board, move: chess.Move) -> str:
     _legal(board, move, move.uci())
     san = board.san(move)
     return "P" + san if move.drop == chess.PAWN else san
+
+
+def notations(board: chess.Board, move: chess.Move) -> tuple[str, str, str]:
+    """SAN, SMITH and style 12's verbose notation of a move of ``board`` that one of this
+    module's readers returned, as :func:`san_from_move`, :func:`smith_from_move` and
+    :func:`verbose_from_move` write them: its SAN is worked out once for the three, and
+    the reader's check of the move is not made again.
+
+    >>> board = chess.Board()
+    >>> notations(board, move_from_wire(board, "g1f3"))
+    ('Nf3', 'g1f3', 'N/g1-f3')
+    """
+    san = board.san(move)
+    pretty = "P" + san if move.drop == chess.PAWN else san
+    return pretty, _smith(board, move, san), _verbose(board, move)
 
 
 # -- what clients type -------------------------------------------------------------------

@@ -64,7 +64,6 @@ BUGHOUSE: Final = 24
 _SIDES: Final = {"W": chess.WHITE, "B": chess.BLACK}
 _SIDE_LETTERS: Final = {chess.WHITE: "W", chess.BLACK: "B"}
 _BOARD64_SQUARES: Final = frozenset("-PNBRQKpnbrqk")
-_VALUES: Final = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9}
 
 
 def new_board(
@@ -235,13 +234,27 @@ def board_to_64(board: chess.Board) -> str:
     return "".join(_ranks(board))
 
 
-_EMPTY_RUNS: Final = str.maketrans({str(n): "-" * n for n in range(1, 9)})
+_EMPTY_BOARD: Final = ("-",) * 64
+_SYMBOLS: Final = tuple(
+    (color, piece_type, chess.Piece(piece_type, color).symbol())
+    for color in chess.COLORS
+    for piece_type in chess.PIECE_TYPES
+)
 
 
 def _ranks(board: chess.Board) -> list[str]:
-    """Ranks 8 to 1 as 8 characters each, ``-`` for empty squares (from the FEN's piece
-    placement, which python-chess writes in C-like speed compared to 64 look-ups)."""
-    return board.board_fen(promoted=False).translate(_EMPTY_RUNS).split("/")
+    """Ranks 8 to 1 as 8 characters each, ``-`` for empty squares: each piece written
+    once from the board's bitboards (``square ^ 56`` is its place in a8 ... h1 order),
+    where ``board_fen`` looks at all 64 squares one by one."""
+    squares = list(_EMPTY_BOARD)
+    for color, piece_type, symbol in _SYMBOLS:
+        mask = board.pieces_mask(piece_type, color)
+        while mask:
+            low = mask & -mask
+            squares[(low.bit_length() - 1) ^ 56] = symbol
+            mask ^= low
+    text = "".join(squares)
+    return [text[i : i + 8] for i in range(0, 64, 8)]
 
 
 def board_from_jboard(rec: Record, wild: VariantLike = 0) -> chess.Board:
@@ -271,9 +284,12 @@ def board_from_jboard(rec: Record, wild: VariantLike = 0) -> chess.Board:
 def strength(board: chess.Board, color: chess.Color) -> int:
     """Material on the board as style 12's strength fields count it: pawn 1, knight and
     bishop 3, rook 5, queen 9 (39 at the start)."""
-    return sum(
-        value * chess.popcount(board.pieces_mask(piece_type, color))
-        for piece_type, value in _VALUES.items()
+    mine = board.occupied_co[color]
+    return (
+        (board.pawns & mine).bit_count()
+        + 3 * ((board.knights | board.bishops) & mine).bit_count()
+        + 5 * (board.rooks & mine).bit_count()
+        + 9 * (board.queens & mine).bit_count()
     )
 
 
@@ -287,6 +303,19 @@ def _last_move(board: chess.Board) -> tuple[str, str]:
     # move stack (python-chess 1.11), and san() pushes and pops: work on a fresh copy.
     before = before.copy(stack=False)
     return verbose_from_move(before, move), san_from_move(before, move)
+
+
+def _castling_flags(board: chess.Board) -> Flags:
+    """Style 12's four castling flags; all off without asking the board when no castling
+    right is left (every board's rights are a part of ``castling_rights``)."""
+    if not board.castling_rights:
+        return False, False, False, False
+    return (
+        board.has_kingside_castling_rights(chess.WHITE),
+        board.has_queenside_castling_rights(chess.WHITE),
+        board.has_kingside_castling_rights(chess.BLACK),
+        board.has_queenside_castling_rights(chess.BLACK),
+    )
 
 
 def style12_from_board(
@@ -315,14 +344,15 @@ def style12_from_board(
     knows it.
     """
     verbose, pretty = _last_move(board) if last_move is None else last_move
+    white_short, white_long, black_short, black_long = _castling_flags(board)
     return Style12(
         ranks=tuple(_ranks(board)),
         side_to_move=_SIDE_LETTERS[board.turn],
         double_push_file=-1 if board.ep_square is None else chess.square_file(board.ep_square),
-        white_castle_short=board.has_kingside_castling_rights(chess.WHITE),
-        white_castle_long=board.has_queenside_castling_rights(chess.WHITE),
-        black_castle_short=board.has_kingside_castling_rights(chess.BLACK),
-        black_castle_long=board.has_queenside_castling_rights(chess.BLACK),
+        white_castle_short=white_short,
+        white_castle_long=white_long,
+        black_castle_short=black_short,
+        black_castle_long=black_long,
         halfmove_clock=board.halfmove_clock,
         game_number=game_number,
         white_name=white_name,
@@ -359,6 +389,7 @@ def style10_from_board(
     move_time_ms: int = 0,
     move_time_precise: bool = False,
     header: str = '"10"',
+    last_move: tuple[str, str] | None = None,
 ) -> Style10:
     """The style 10 record of ``board`` (``header`` ``'"10"'`` for ICC's form, ``'<10>'``
     for FICS's); as :func:`style12_from_board`."""
@@ -374,6 +405,7 @@ def style10_from_board(
         black_time=black_time,
         move_time_ms=move_time_ms,
         move_time_precise=move_time_precise,
+        last_move=last_move,
     )
     # style 10 has style 12's fields from side_to_move to pretty_move (rec[1:23])
     return Style10(header, tuple(rank.replace("-", " ") for rank in rec.ranks), *rec[1:23])
