@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import socket
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -14,6 +15,13 @@ from icswire.protocol.events import Error, Prompt, Telnet, Text, UnitEnd
 Predicate = Callable[[Any], bool]
 TIMEOUT = 10.0
 WONT_TIMING_MARK = b"\xff\xfc\x06"
+
+
+def free_port() -> int:
+    """A port of 127.0.0.1 nobody listens on now (for a server in another process)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
 
 
 class Client:

@@ -26,9 +26,15 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A SQLAlchemy URL of an empty database, for ``Store(url)`` or ``--database``."""
     if request.param == "sqlite":
         return store.database_url(tmp_path / "data", None)
+    return empty_postgresql(tmp_path, "PostgreSQL: set {} to a database URL to run this case")
+
+
+def empty_postgresql(tmp_path: Path, why_skipped: str) -> str:
+    """The PostgreSQL database ``ICSWIRE_TEST_DATABASE_URL`` names, every icswire table
+    dropped; the test is skipped with ``why_skipped`` (``{}``: the variable) without it."""
     url = os.environ.get(DATABASE_ENV)
     if not url:
-        pytest.skip(f"PostgreSQL: set {DATABASE_ENV} to a database URL to run this case")
+        pytest.skip(why_skipped.format(DATABASE_ENV))
     url = store.database_url(tmp_path, url)
     engine = create_engine(url)
     try:

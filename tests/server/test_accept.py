@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import resource
-import socket
 import subprocess
 import sys
 import time
@@ -26,6 +25,7 @@ import pytest
 from icswire.server.core import limits
 from icswire.server.core.limits import Limits, fd_connection_cap
 from icswire.server.core.listener import FULL
+from tests.server.client import free_port
 
 from .client import Client
 
@@ -40,12 +40,6 @@ main(sys.argv[2:], prog_name="icswire")
 FD_LIMIT = 48
 SILENT = 80  # far more connections than descriptors
 ASYNCIO_SPIN = "socket.accept() out of system resource"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @pytest.fixture

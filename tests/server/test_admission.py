@@ -111,15 +111,15 @@ async def test_an_unregistered_name_taken_meanwhile_is_refused(server: Server) -
 def test_pairing_compares_players_by_name_not_by_session() -> None:
     """Two sessions of one name never pair (the one-session rule makes them rare: a
     takeover while a game is being created, say), nor do a seek and its own seeker."""
-    one = Session(None, None, name="Dan")  # type: ignore[arg-type]
-    two = Session(None, None, name="dan")  # type: ignore[arg-type]
+    one = Session(name="Dan")
+    two = Session(name="dan")
     ads = [
         pairing.Seek(i, s, Terms(initial=5), None, 0, 9999, False, False)
         for i, s in ((1, one), (2, two))
     ]
     assert pairing.same_player(one, two)
     assert not pairing._pairs_with(*ads)
-    ads[1].seeker = Session(None, None, name="Eve")  # type: ignore[arg-type]
+    ads[1].seeker = Session(name="Eve")
     assert pairing._pairs_with(*ads)
 
 
@@ -301,7 +301,7 @@ async def test_accepted_connections_send_small_writes_at_once(server: Server) ->
     pieces waits for the client's delayed ACK (40 ms a command on Linux)."""
     client = await connect(server)
     await client.login("Fred")
-    sock = server.world.online["fred"].writer.get_extra_info("socket")
+    sock = server.world.online["fred"].transport.get_extra_info("socket")
     assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
 
 

@@ -396,7 +396,7 @@ async def test_a_reader_that_never_reads_gets_overflow_and_is_cut_off(server: Se
     assert len(server.world.online) == 3
     # a slow link: the kernel may not absorb megabytes for this reader
     (slow_session,) = [s for s in server.world.online.values() if s.name.startswith("Guest")]
-    slow_session.writer.get_extra_info("socket").setsockopt(
+    slow_session.transport.get_extra_info("socket").setsockopt(
         socket.SOL_SOCKET, socket.SO_SNDBUF, 4096
     )
     text = "x" * 1000

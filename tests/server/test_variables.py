@@ -9,6 +9,7 @@ from typing import Any
 
 from icswire.protocol.events import Style12Line, Text
 from icswire.server.app import Server
+from icswire.server.core.session import Session
 from icswire.server.core.wrap import wrap_line
 
 from .client import Client
@@ -330,3 +331,16 @@ async def test_finger_shows_the_last_disconnection_in_your_time_zone(server: Ser
         await asyncio.sleep(0.1)
     assert shown[2].startswith("Last disconnected: ") and shown[2].split()[-2] == "JST"
     await bob.close()
+
+
+def test_sessions_with_the_same_values_share_them_and_a_change_is_one_users() -> None:
+    one, two = Session(), Session()
+    assert one.variables is two.variables and one.ivariables is two.ivariables
+    one.set_variable("style", 12)
+    assert one.variables["style"] == 12 and two.variables["style"] == 1
+    two.set_variable("style", 12)
+    assert one.variables is two.variables
+    two.set_variable("style", 1)
+    assert two.variables is Session().variables and one.variables["style"] == 12
+    one.set_ivariable("ms", 1)
+    assert one.ivariables["ms"] == 1 and not two.ivariables["ms"]

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from icswire.server.core.render import Message
+from icswire.server.core.render import Data
 
 if TYPE_CHECKING:
     from icswire.server.core.session import Session
@@ -40,7 +40,7 @@ def name_for(receiver: Session, name: str) -> str:
 
 
 @dataclass(frozen=True, eq=False)
-class Ring(Message):
+class Ring(Data):
     """A control-G for receivers who set ``bell`` (nothing for the others)."""
 
     def render(self, receiver: Session) -> bytes:

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Final
+from typing import Final, NamedTuple
 
 import chess
 
@@ -47,8 +47,7 @@ _HOLDING_ORDER: Final = (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, che
 _ORDER: Final = ("", "P", "N", "B", "R", "Q", "K")  # FICS's piece numbers 0..6
 
 
-@dataclass(frozen=True)
-class RecentMove:
+class RecentMove(NamedTuple):
     """A move as the text boards show it: SAN, style 12's verbose form, time taken."""
 
     san: str

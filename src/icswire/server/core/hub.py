@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 from icswire.protocol.level1 import CommandNumber as CN
+from icswire.server.core.claims import Claims
 from icswire.server.core.limits import RATE_KINDS, Bucket, Limits, seconds_text
 from icswire.server.core.paging import first_page
 from icswire.server.core.render import Batch, lines
@@ -274,6 +275,10 @@ class Core:
     stopping: bool = False
     #: Whether guests may register themselves (``icswire serve --open-registration``).
     open_registration: bool = False
+    #: Seek indexes are unique in a whole cluster (game numbers: ``tables.claims``).
+    seek_claims: Claims[int] = field(default_factory=Claims)
+    #: So are the guest names the server gives (by name key).
+    guest_claims: Claims[str] = field(default_factory=Claims)
     _play: PlayService | None = None
     _states: dict[type[Any], Any] = field(default_factory=dict)
     _background: set[asyncio.Task[Any]] = field(default_factory=set)

@@ -5,7 +5,7 @@
 
 - **Caps.** A connection over :meth:`Limits.connection_cap` or
   :attr:`Limits.max_per_address` is told why and closed at once, on the raw socket, before
-  any stream, task or session is made for it.
+  any transport, task or session is made for it.
 - **The fd limit.** When ``accept`` fails with EMFILE or ENFILE (the process or the system
   is out of file descriptors), asyncio's own loop reports it through the loop's exception
   handler (a traceback in the log) and retries every second, without telling the client
@@ -29,6 +29,7 @@ from collections import Counter
 from collections.abc import Awaitable, Callable
 
 from icswire.server.core.limits import Limits
+from icswire.server.core.session import Session
 
 __all__ = ["FULL", "TOO_MANY_FROM_ADDRESS", "Listener"]
 
@@ -48,12 +49,14 @@ REFUSALS_KEPT = 64
 #: and resumes accepting with each connection that closes).
 WARN_EVERY = 60.0
 
-Handler = Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]]
+Handler = Callable[[Session], Awaitable[None]]
 
 
 class Listener:
-    """Accepts connections on ``host``:``port`` and runs ``handler`` for each one it lets
-    in, counting them by address."""
+    """Accepts connections on ``host``:``port``, makes each one it lets in a
+    :class:`Session` (its protocol) and runs ``handler`` for it in a task (the login
+    dialogue, which may end before the connection does); counts them by address until
+    they are closed."""
 
     def __init__(self, handler: Handler, limits: Limits, backlog: int) -> None:
         self._handler = handler
@@ -66,8 +69,9 @@ class Listener:
         self._spare: int | None = None
         self._freed = asyncio.Event()
         self.by_address: Counter[str] = Counter()
-        #: The task of each connection let in (until it is closed).
+        #: The handler's task of each connection let in, while it runs.
         self.tasks: set[asyncio.Task[None]] = set()
+        self._gone_callback = self._gone  # one bound method for every session
         self.port = 0
 
     @property
@@ -164,21 +168,31 @@ class Listener:
         self._refused[conn] = asyncio.get_running_loop().call_later(REFUSAL_LINGER, close)
 
     async def _serve(self, conn: socket.socket, host: str) -> None:
+        loop = asyncio.get_running_loop()
+
+        def session() -> Session:
+            return Session(host=host, on_lost=self._gone_callback)
+
         try:
-            try:
-                # what asyncio's own servers do (its transports skip sockets whose proto is
-                # 0, as socket.create_server makes them): a move is not held back by Nagle
-                conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-                reader, writer = await asyncio.open_connection(sock=conn)
-            except OSError:
-                conn.close()
-                return
-            await self._handler(reader, writer)
-        finally:
-            self.by_address[host] -= 1
-            if self.by_address[host] <= 0:
-                del self.by_address[host]
-            self._freed.set()
+            # what asyncio's own servers do (its transports skip sockets whose proto is
+            # 0, as socket.create_server makes them): a move is not held back by Nagle
+            conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            _, made = await loop.connect_accepted_socket(session, sock=conn)
+        except OSError:
+            conn.close()
+            self._forget(host)
+            return
+        await self._handler(made)
+
+    def _gone(self, session: Session) -> None:
+        """A connection let in is closed."""
+        self._forget(session.host)
+
+    def _forget(self, host: str) -> None:
+        self.by_address[host] -= 1
+        if self.by_address[host] <= 0:
+            del self.by_address[host]
+        self._freed.set()
 
     async def _out_of_descriptors(self, sock: socket.socket, exc: OSError) -> None:
         """No descriptor for the next client: tell it so with the spare one, then wait

@@ -28,7 +28,16 @@ _NOBODY: frozenset[Session] = frozenset()
 Key = TypeVar("Key", int, str)
 
 
-@dataclass(frozen=True)
+_NO_NAMES: frozenset[str] = frozenset()
+#: The switches' values as recorded, one tuple per combination (a few), not one a user.
+_COMBINATIONS: dict[tuple[bool, ...], tuple[bool, ...]] = {}
+
+
+def _shared(values: tuple[bool, ...]) -> tuple[bool, ...]:
+    return _COMBINATIONS.setdefault(values, values)
+
+
+@dataclass(frozen=True, slots=True)
 class _Recorded:
     level2: frozenset[int]
     switches: tuple[bool, ...]
@@ -66,8 +75,8 @@ class Listening:
     def refresh(self, session: Session) -> None:
         old = self._recorded.get(session)
         level2 = session.level2
-        switches = tuple(bool(session.variables.get(n)) for n in SWITCHES)
-        interface = tuple(bool(session.ivariables.get(n)) for n in INTERFACE_SWITCHES)
+        switches = _shared(tuple(bool(session.variables.get(n)) for n in SWITCHES))
+        interface = _shared(tuple(bool(session.ivariables.get(n)) for n in INTERFACE_SWITCHES))
         if (
             old is not None
             and old.level2 is level2
@@ -80,7 +89,8 @@ class Listening:
         before = old or _Recorded(
             frozenset(), (False,) * len(SWITCHES), (False,) * len(INTERFACE_SWITCHES), frozenset()
         )
-        now = _Recorded(level2, switches, interface, frozenset(session.notify))
+        notify = frozenset(session.notify) if session.notify else _NO_NAMES
+        now = _Recorded(level2, switches, interface, notify)
         self._recorded[session] = now
         _move(self._by_dg, session, before.level2, now.level2)
         _move(self._by_switch, session, _on(SWITCHES, before.switches), _on(SWITCHES, switches))

@@ -7,6 +7,7 @@ as ICC's clients scroll it themselves.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -18,11 +19,11 @@ MORE = "Type [next] to see next page."
 NO_MORE = "There is no more."
 
 
-def _page(session: Session, text: list[str]) -> list[str]:
+def _page(session: Session, text: Sequence[str]) -> list[str]:
     room = max(int(session.variables["height"]) - 1, 1)
     if session.talks_icc or len(text) <= room:
-        session.more = []
-        return text
+        session.more = ()
+        return list(text)
     session.more = text[room:]
     return [*text[:room], MORE]
 

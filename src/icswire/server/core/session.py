@@ -1,7 +1,12 @@
 """One connection: its settings, the lines it sends and the bytes it is sent.
 
-Input: lines ending ``\\n`` or ``\\r\\n``; telnet commands are taken out (a reply to our
-timing mark answers a ping) and control characters cleaned from the text. A client whose
+A session is its connection's :class:`asyncio.Protocol`: no task waits on a connection.
+Input: bytes arrive in :meth:`Session.data_received`; telnet commands are taken out at once
+(a reply to our timing mark answers a ping), control characters cleaned, and the complete
+lines (ending ``\\n`` or ``\\r\\n``) queued. The login dialogue awaits them
+(:meth:`Session.read_line`); after it :attr:`Session.on_input` is told of each, and the
+app runs them (:meth:`Session.has_input`, :meth:`Session.pop_line`). While
+:data:`MAX_QUEUED` lines wait, the session stops reading the socket. A client whose
 first line is a timeseal hello (FICS timeseal 1, or zseal's timeseal 2 as eboard runs it)
 sends every line sealed with its own timestamp: the session unseals them, keeps each
 line's timestamp (:attr:`Session.line_stamp`) and hands the answers to its ``[G]`` pings
@@ -19,14 +24,14 @@ import asyncio
 import contextlib
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Protocol, cast
 
 from icswire.protocol.telnet import CommandFilter
 from icswire.protocol.timeseal import PING, PING2, Hello, Pong, SealedLine, TimesealDecoder
 from icswire.server.core.limits import Bucket
-from icswire.server.core.linequeue import LineQueue
 from icswire.server.core.names import name_key
 from icswire.server.core.variables import IVARIABLES, VARIABLES
 
@@ -34,6 +39,8 @@ OUTPUT_LIMIT = 122_000
 #: ICC's prompt, where FICS's is ``fics%``.
 ICC_PROMPT = "aics%"
 MAX_LINE = 1024
+#: Lines a connection may have waiting to run before its socket is no longer read.
+MAX_QUEUED = 256
 #: Seconds a connection the server ends waits for its peer to close (Session.close).
 LINGER = 2.0
 _IAC = 0xFF
@@ -50,6 +57,9 @@ _CONTROL_BYTES = bytes(c for c in [*range(0x20), 0x7F] if c not in b"\t\n")
 _TIMING_MARK_ANSWERS = ((_TELNET_WILL, TIMING_MARK), (_TELNET_WONT, TIMING_MARK))
 
 
+_NOBODY: Mapping[str, str] = MappingProxyType({})
+
+
 def _without_controls(data: bytes | bytearray) -> bytes:
     return bytes(data).translate(_TAB_TO_BLANK, _CONTROL_BYTES)
 
@@ -60,13 +70,17 @@ def clean_text(text: str) -> str:
     return _CONTROL.sub("", text.replace("\t", " "))
 
 
-@dataclass(eq=False, slots=True)
-class Session:
-    """A connected user: settings, identity, and the output side of the connection."""
+class RemoteNode(Protocol):
+    """Another node of a cluster, where its users' messages go: ``render.Batch.flush``
+    hands it the (receiver, is issuer, messages) of each of them, to resolve and ship."""
 
-    reader: asyncio.StreamReader
-    writer: asyncio.StreamWriter
-    peer: str = ""  # host:port
+    def deliver(self, batch: Any, entries: list[Any]) -> None: ...
+
+
+@dataclass(eq=False, slots=True)
+class Session(asyncio.Protocol):
+    """A connected user: settings, identity, and the connection (its protocol)."""
+
     host: str = ""  # the address, which per-address limits count by
     name: str = ""
     registered: bool = False
@@ -77,41 +91,66 @@ class Session:
     closed: bool = False
     level1: int = 0
     level2: frozenset[int] = frozenset()
-    variables: dict[str, Any] = field(default_factory=lambda: dict(VARIABLES.defaults))
-    ivariables: dict[str, Any] = field(default_factory=lambda: dict(IVARIABLES.defaults))
+    #: ``set`` and ``iset`` values, read-only and shared by every session that has the
+    #: same (:meth:`VariableTable.shared`): change them with :meth:`set_variable`.
+    variables: Mapping[str, Any] = field(default_factory=lambda: VARIABLES.initial)
+    ivariables: Mapping[str, Any] = field(default_factory=lambda: IVARIABLES.initial)
     aliases: dict[str, str] = field(default_factory=dict)
-    more: list[str] = field(default_factory=list)  # long text waiting for ``next``
-    channels: set[int] = field(default_factory=set)
+    more: Sequence[str] = ()  # long text waiting for ``next``
+    channels: frozenset[int] = frozenset()
     #: The notify list: name key -> the name as added.
     notify: dict[str, str] = field(default_factory=dict)
-    #: The personal lists ``censor``, ``gnotify`` and ``noplay``: name key -> name.
-    lists: dict[str, dict[str, str]] = field(
-        default_factory=lambda: {"censor": {}, "gnotify": {}, "noplay": {}}
-    )
+    #: The personal lists ``censor``, ``gnotify`` and ``noplay``: name key -> name (a list
+    #: nobody was put on is not there: read them with :meth:`listed`).
+    lists: dict[str, dict[str, str]] = field(default_factory=dict)
     state: str = "X"  # DG_STATE: P playing, E examining, S simul, X none
     state_game: int = 0
-    observing: set[int] = field(default_factory=set)  # game numbers
+    observing: frozenset[int] = frozenset()  # game numbers
     ratings: dict[str, tuple[int, int]] = field(default_factory=dict)  # type: (rating, note)
     connected_at: float = field(default_factory=time.monotonic)
     last_input: float = field(default_factory=time.monotonic)
     stuck_after: float = 30.0
     overflows: int = 0  # units dropped for a full output buffer
+    commands: int = 0  # lines run (the app counts them, for its log)
     buckets: dict[str, Bucket] = field(default_factory=dict)  # rate limits, by kind
-    _stuck_since: float | None = None
-    _buffer: bytearray = field(default_factory=bytearray)
-    _telnet: CommandFilter = field(default_factory=CommandFilter)
+    #: Told of each line (or the end) that arrives while :meth:`read_line` is not waiting:
+    #: the app's, once the user is logged in.
+    on_input: Callable[[Session], None] | None = None
+    #: Told once the connection is gone (the listener's count of connections).
+    on_lost: Callable[[Session], None] | None = None
+    #: The connection's transport, from :meth:`connection_made`.
+    transport: asyncio.Transport | None = None
     #: 0 for a plain client, else the timeseal version it speaks (1, or 2 for zseal).
     timeseal: int = 0
-    #: The client's timestamp of the line :meth:`read_line` returned last (timeseal only).
+    #: The client's timestamp of the line :meth:`pop_line` returned last (timeseal only).
     line_stamp: int | None = None
-    _lines: LineQueue[tuple[str, int | None] | None] = field(default_factory=lambda: LineQueue(256))
+    _stuck_since: float | None = None
+    #: Bytes read and not yet queued as lines (telnet commands out, controls too once the
+    #: first line is in).
+    _buffer: bytes = b""
+    _telnet: CommandFilter | None = None  # made at the first IAC byte
     _sealed: TimesealDecoder | None = None
     _first_line: bool = True
-    _pong_waiters: list[Callable[[int], None]] = field(default_factory=list)
-    _pump: asyncio.Task[None] | None = None
-    _ping_waiters: list[asyncio.Future[float]] = field(default_factory=list)
+    #: Lines to run (text, client timestamp); None for the end of the input.
+    _lines: list[tuple[str, int | None] | None] | None = None
+    _eof: bool = False  # the input ended (end of file, or the connection is gone)
+    _ended: bool = False  # the end of the input is queued
+    _lost: bool = False  # connection_lost came
+    _waiter: asyncio.Future[None] | None = None  # read_line, waiting
+    _closing: asyncio.Future[None] | None = None  # close, waiting
+    _pong_waiters: list[Callable[[int], None]] | None = None
+    _ping_waiters: list[asyncio.Future[float]] | None = None
+    #: In a cluster, the node this user is connected to when it is another: this session
+    #: is then its replica here, with no connection; what it is sent goes to that node.
+    remote: RemoteNode | None = None
 
     # -- identity ----------------------------------------------------------------------
+
+    @property
+    def peer(self) -> str:
+        """host:port of the other end (for the log)."""
+        address = self.transport.get_extra_info("peername") if self.transport else None
+        return f"{address[0]}:{address[1]}" if address else "-"
 
     @property
     def titles(self) -> str:
@@ -125,7 +164,11 @@ class Session:
     def censors(self, other: Session) -> bool:
         """Whether ``other`` is on this user's censor list (FICS ``help censor``: their
         tells, channel tells, shouts, match requests and messages are not shown)."""
-        return name_key(other.name) in self.lists["censor"]
+        return name_key(other.name) in self.listed("censor")
+
+    def listed(self, which: str) -> Mapping[str, str]:
+        """The personal list ``which``: name key -> name."""
+        return self.lists.get(which, _NOBODY)
 
     @property
     def talks_icc(self) -> bool:
@@ -133,6 +176,12 @@ class Session:
         later), which FICS clients never do. It gets ICC's text layouts and prompt where
         the two servers differ (README, "Two faces")."""
         return bool(self.level1 or self.level2)
+
+    def set_variable(self, name: str, value: Any) -> None:
+        self.variables = VARIABLES.with_value(self.variables, name, value)
+
+    def set_ivariable(self, name: str, value: Any) -> None:
+        self.ivariables = IVARIABLES.with_value(self.ivariables, name, value)
 
     # -- output ------------------------------------------------------------------------
 
@@ -163,16 +212,18 @@ class Session:
         return (0, is_issuer, self.prompt_bytes(), self.leaving, self.wrap_width)
 
     def pending(self) -> int:
-        transport = self.writer.transport
+        transport = self.transport
+        assert transport is not None
         return 0 if transport.is_closing() else transport.get_write_buffer_size()
 
     def send_unit(self, data: bytes) -> None:
         """Send one unit, or a control-Z in its place if the receiver cannot take it."""
         if self.closed:
             return
+        assert self.transport is not None
         if self.pending() + len(data) <= OUTPUT_LIMIT:
             self._stuck_since = None
-            self.writer.write(data)
+            self.transport.write(data)
             return
         self.overflows += 1
         now = time.monotonic()
@@ -181,19 +232,20 @@ class Session:
         elif now - self._stuck_since > self.stuck_after:
             self.abort()
             return
-        self.writer.write(b"\x1a")
+        self.transport.write(b"\x1a")
 
     def send_raw(self, data: bytes) -> None:
         """Bytes outside any unit (login texts, telnet commands, brackets)."""
         if not self.closed:
-            self.writer.write(data)
+            assert self.transport is not None
+            self.transport.write(data)
 
     def abort(self) -> None:
-        """Cut the connection off at once (a stuck reader, a shutdown)."""
-        if self._pump is not None:
-            self._pump.cancel()
+        """Cut the connection off at once (a stuck reader, a shutdown); the end of its
+        input follows, as for a connection the peer closed."""
         self.closed = True
-        self.writer.transport.abort()
+        assert self.transport is not None
+        self.transport.abort()
 
     async def close(self, linger: float = 0.0) -> None:
         """Close the connection. With ``linger``, first end our side once everything is
@@ -201,115 +253,196 @@ class Session:
         closes too): a peer that is still typing would otherwise get a reset, which can
         destroy the last lines it was sent (a refusal, a goodbye) before it reads them."""
         if self.closed:
-            if self._pump is not None:
-                self._pump.cancel()
             return
         self.closed = True
+        self._lines, self._buffer = None, b""
+        transport = self.transport
+        assert transport is not None
+        transport.resume_reading()  # a full queue paused it: the end must be seen
         try:
-            pump = self._pump
-            if linger > 0 and pump is not None and not pump.done() and self.writer.can_write_eof():
-                self.writer.write_eof()
+            if linger > 0 and not self._eof and transport.can_write_eof():
+                transport.write_eof()
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._drop_input(), linger)
-            if pump is not None:
-                pump.cancel()
-            self.writer.close()
-            await asyncio.wait_for(self.writer.wait_closed(), 2)
+                    async with asyncio.timeout(linger):
+                        while not self._eof:
+                            await self._wait_closing()
+            transport.close()
+            async with asyncio.timeout(2):
+                while not self._lost:
+                    await self._wait_closing()
         except (TimeoutError, OSError):
-            self.writer.transport.abort()
+            transport.abort()
 
-    async def _drop_input(self) -> None:
-        while await self._lines.get() is not None:
-            pass
+    def taken_over(self) -> None:
+        """The registered user logged in again (here or on another node of a cluster):
+        FICS's line, which clients such as PyChess look for, then the connection ends."""
+        said = f"\r\n**** {self.name} has arrived - you can't both be logged in. ****\r\n"
+        self.send_raw(said.encode())
+        self.hang_up()
 
     def hang_up(self) -> None:
-        """End the connection from outside its own task (a takeover): no more prompts, and
-        the line its task waits for comes back None, so the task leaves and closes it."""
+        """End the session from outside (a takeover, a nuke, the idle logout): no more
+        prompts, and the end of its input is queued, so it leaves and is closed."""
         self.leaving = True
-        with contextlib.suppress(asyncio.QueueFull):
-            self._lines.put_nowait(None)
+        if not self._ended:
+            self._ended = True
+            self._queue(None)
 
     # -- input -------------------------------------------------------------------------
 
-    async def read_line(self, timeout: float | None = None) -> str | None:
-        """The next line the user sent, cleaned; None when the connection is gone;
-        TimeoutError when none comes within ``timeout`` seconds.
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = cast(asyncio.Transport, transport)
 
-        A reading task takes the input as it comes, so telnet replies (a ping's answer)
-        are seen even while a command of this user is running; lines wait in a queue.
-        """
-        if self._pump is None:
-            self._pump = asyncio.create_task(self._read_input())
-        if timeout is None or not self._lines.empty():
-            item = await self._lines.get()
-        else:
-            async with asyncio.timeout(timeout):
-                item = await self._lines.get()
+    def data_received(self, data: bytes) -> None:
+        if self.closed:  # lingering: what the peer still sends is dropped
+            return
+        if self._sealed is None:
+            if self._telnet is not None or _IAC in data:
+                self._telnet = self._telnet or CommandFilter()
+                data, commands = self._telnet.feed(data)
+                for command in commands:
+                    if command in _TIMING_MARK_ANSWERS:
+                        self._answer_pings()
+            if not self._first_line:
+                data = _without_controls(data)
+        self._buffer += data
+        self._scan()
+
+    def eof_received(self) -> bool:
+        """The peer sent everything (it may still read): the lines it sent run, then the
+        session ends. True keeps the transport open for writing."""
+        self._eof = True
+        self._scan()
+        self._wake()
+        return True
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._eof = self._lost = True
+        self._scan()
+        self._wake()
+        if self.on_lost is not None:
+            self.on_lost(self)
+
+    async def read_line(self) -> str | None:
+        """The next line the user sent, cleaned; None when the connection is gone (the
+        login dialogue's way; after it the app is told of lines by :attr:`on_input`)."""
+        while not self._lines:
+            await self._wait()
+        return self.pop_line()
+
+    def has_input(self) -> bool:
+        """Whether a line, or the end of the input, waits for :meth:`pop_line`."""
+        return bool(self._lines)
+
+    def pop_line(self) -> str | None:
+        """The oldest line waiting (None: the input ended); reading the socket resumes
+        once the queue has room again."""
+        assert self._lines
+        item = self._lines.pop(0)
+        if not self._lines:
+            self._lines = None
+        self._scan()
+        transport = self.transport
+        room = len(self._lines or ()) < MAX_QUEUED
+        if room and transport is not None and not transport.is_reading() and not self.closed:
+            transport.resume_reading()
         if item is None:
             return None
         text, self.line_stamp = item
         return text
 
-    async def _read_input(self) -> None:
-        buffer = self._buffer
+    def _scan(self) -> None:
+        """Queue the complete lines in the buffer while there is room for them (the rest
+        waits, and the socket with it); at the end of the input, the end once every line
+        is queued (also on a closed session, whose lines are dropped)."""
+        buffer, start = self._buffer, 0
+        while not self.closed:
+            if len(self._lines or ()) >= MAX_QUEUED:
+                self._buffer = buffer[start:]
+                if self.transport is not None:
+                    self.transport.pause_reading()
+                return
+            end = buffer.find(b"\n", start)
+            if end < 0:
+                break
+            line, start = buffer[start : end + 1], end + 1
+            if self._sealed is not None:
+                self._read_sealed(line)
+            elif self._first_line and self._starts_timeseal(line):
+                continue  # the hello: what follows is sealed
+            else:
+                if self._first_line:
+                    self._first_line = False
+                    line = _without_controls(line)
+                    buffer, start = _without_controls(buffer[start:]), 0
+                self._queue((line[:-1].decode("latin-1")[:MAX_LINE], None))
+        buffer = b"" if self.closed else buffer[start:]
+        if self._sealed is not None and buffer:
+            self._read_sealed(buffer)  # the decoder keeps (and limits) an unfinished line
+            buffer = b""
+        elif len(buffer) > MAX_LINE * 4:  # an endless line: keep its start only
+            buffer = buffer[:MAX_LINE]
+        self._buffer = buffer
+        if self._eof and not self._ended:
+            self._ended = True
+            self._queue(None)
+
+    def _queue(self, item: tuple[str, int | None] | None) -> None:
+        if item is not None:
+            self.last_input = time.monotonic()
+        if self._lines is None:
+            self._lines = []
+        self._lines.append(item)
+        self._wake()
+        if self.on_input is not None:
+            self.on_input(self)
+
+    async def _wait(self) -> None:
+        """Until the next line or the end of the input (for :meth:`read_line`)."""
+        self._waiter = asyncio.get_running_loop().create_future()
         try:
-            while True:
-                try:
-                    chunk = await self.reader.read(4096)
-                except (ConnectionError, OSError):
-                    break
-                if not chunk:
-                    break
-                if self._sealed is not None:
-                    await self._read_sealed(chunk)
-                    continue
-                data, commands = self._telnet.feed(chunk)
-                for command in commands:
-                    if command in _TIMING_MARK_ANSWERS:
-                        self._answer_pings()
-                buffer += data if self._first_line else _without_controls(data)
-                while (end := buffer.find(b"\n")) >= 0:
-                    raw = bytes(buffer[:end])
-                    del buffer[: end + 1]
-                    if self._first_line:
-                        if self._starts_timeseal(raw + b"\n"):
-                            await self._read_sealed(bytes(buffer))
-                            buffer.clear()
-                            break
-                        raw = _without_controls(raw)
-                        buffer[:] = _without_controls(buffer)
-                    self.last_input = time.monotonic()
-                    await self._lines.put((raw.decode("latin-1")[:MAX_LINE], None))
-                if len(buffer) > MAX_LINE * 4:  # an endless line: keep its start only
-                    del buffer[MAX_LINE:]
+            await self._waiter
         finally:
-            await self._lines.put(None)
+            self._waiter = None
+
+    async def _wait_closing(self) -> None:
+        """Until the end of the input or the connection's loss (for :meth:`close`)."""
+        self._closing = asyncio.get_running_loop().create_future()
+        try:
+            await self._closing
+        finally:
+            self._closing = None
+
+    def _wake(self) -> None:
+        for waiter in (self._waiter, self._closing):
+            if waiter is not None and not waiter.done():
+                waiter.set_result(None)
 
     def _starts_timeseal(self, line: bytes) -> bool:
         """Whether the first line is a timeseal hello (then every line is sealed)."""
-        self._first_line = False
         decoder = TimesealDecoder(max_size=MAX_LINE * 4)
         events = decoder.feed(line)
         if not (events and isinstance(events[0], Hello)):
             return False
+        self._first_line = False
         self._sealed, self.timeseal = decoder, events[0].version
         return True
 
-    async def _read_sealed(self, data: bytes) -> None:
+    def _read_sealed(self, data: bytes) -> None:
         """Sealed lines with their timestamps; pongs to whoever pinged; a line that is not
         sealed (or too long) is dropped, as FICS drops it."""
         assert self._sealed is not None
         for event in self._sealed.feed(data):
             if isinstance(event, SealedLine):
-                self.last_input = time.monotonic()
-                text = clean_text(event.text)[:MAX_LINE]
-                await self._lines.put((text, event.timestamp))
+                self._queue((clean_text(event.text)[:MAX_LINE], event.timestamp))
             elif isinstance(event, Pong) and self._pong_waiters:
                 self._pong_waiters.pop(0)(event.timestamp)
 
     def timeseal_ping(self, answered: Callable[[int], None]) -> bytes:
         """The ``[G]`` ping this client's timeseal answers; ``answered`` gets the client's
         timestamp of the moment it read it (pings are answered in the order sent)."""
+        if self._pong_waiters is None:
+            self._pong_waiters = []
         self._pong_waiters.append(answered)
         return PING2 if self.timeseal == 2 else PING
 
@@ -327,12 +460,14 @@ class Session:
 
             self.send_raw(self.timeseal_ping(pong))
         else:
+            if self._ping_waiters is None:
+                self._ping_waiters = []
             self._ping_waiters.append(future)
             self.send_raw(DO_TIMING_MARK)
         try:
             answered = await asyncio.wait_for(future, timeout)
         except TimeoutError:
-            if future in self._ping_waiters:
+            if self._ping_waiters and future in self._ping_waiters:
                 self._ping_waiters.remove(future)
             return None
         return (answered - sent) * 1000

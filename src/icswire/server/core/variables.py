@@ -7,6 +7,8 @@ are what DG_MY_VARIABLE (47) shows, the others DG_MY_STRING_VARIABLE (48).
 
 from __future__ import annotations
 
+import weakref
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -69,10 +71,36 @@ class Variable:
         return self.kind != "str"
 
 
+class _Shared(dict[str, Any]):
+    """One set of values, shared by the sessions that have it (never changed)."""
+
+    __slots__ = ("__weakref__",)
+
+
 class VariableTable:
     def __init__(self, variables: list[Variable]) -> None:
         self.by_name = {v.name: v for v in variables}
         self.defaults = {v.name: v.default for v in variables}
+        self._shared: weakref.WeakValueDictionary[tuple[Any, ...], _Shared] = (
+            weakref.WeakValueDictionary()
+        )
+        #: The defaults, as every new session has them.
+        self.initial = self.shared(self.defaults)
+
+    def shared(self, values: Mapping[str, Any]) -> Mapping[str, Any]:
+        """``values`` (every variable's) as the one read-only mapping of them that every
+        session with the same values shares: most keep the defaults or set what their
+        interface sets, and a copy each is a kilobyte and more per user. Held weakly: a
+        set of values nobody has any more goes."""
+        key = tuple((name, type(value), value) for name, value in values.items())
+        found = self._shared.get(key)
+        if found is None:
+            found = self._shared[key] = _Shared(values)
+        return found
+
+    def with_value(self, values: Mapping[str, Any], name: str, value: Any) -> Mapping[str, Any]:
+        """The shared mapping of ``values`` with ``name`` set to ``value``."""
+        return self.shared({**values, name: value})
 
     def values_of(self, saved: dict[str, str]) -> dict[str, Any]:
         """Every variable's value for a user who saved ``saved`` (the defaults for the

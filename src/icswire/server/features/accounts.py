@@ -156,7 +156,14 @@ async def _dialogue(core: Core, session: Session) -> Account | bool | None:
             continue
         name, _, password = text.partition(" ")
         if name.lower() == "guest":
-            return await _enter(session, core.world.guest_name(), guest=True)
+            guest = core.world.guest_name()
+            while not await core.guest_claims.claim(name_key(guest)):  # a cluster's
+                guest = core.world.guest_name()
+            try:
+                return await _enter(session, guest, guest=True)
+            finally:
+                if session.name != guest:  # gone before pressing return
+                    core.guest_claims.release(name_key(guest))
         code = check_name(name)
         if code is not None:
             _failed(session, code, name)
@@ -217,10 +224,8 @@ async def _dialogue(core: Core, session: Session) -> Account | bool | None:
 
 def take_over(session: Session, old: Session) -> None:
     """FICS's texts when a registered user logs in again: the old connection is told why it
-    goes (clients such as PyChess look for this line), the new one whom it replaced."""
-    old.send_raw(
-        f"\r\n**** {old.name} has arrived - you can't both be logged in. ****\r\n".encode()
-    )
+    goes (:meth:`Session.taken_over`), the new one whom it replaced."""
+    old.taken_over()
     _say(session, f"**** {session.name} is already logged in - kicking them out. ****", "")
 
 
@@ -253,6 +258,7 @@ async def _enter(session: Session, name: str, guest: bool) -> bool | None:
 async def load_account(core: Core, session: Session, account: Account) -> None:
     """A registered user's saved variables, channels, notify list and aliases (``login``
     read every rating, for DG_PLAYER_ARRIVED and finger, with the password)."""
+    values = dict(session.variables)
     for key, value in account.settings.items():
         variable = VARIABLES.by_name.get(key)
         if variable is None:
@@ -264,10 +270,12 @@ async def load_account(core: Core, session: Session, account: Account) -> None:
         if key == "level1":
             session.level1 = session.level1 or parsed
         else:
-            session.variables[key] = parsed
-    session.channels = set(account.channels)
+            values[key] = parsed
+    session.variables = VARIABLES.shared(values)
+    session.channels = frozenset(account.channels)
     session.notify = {name_key(name): name for name in account.notify}
     for which, names in account.lists.items():
-        session.lists[which] = {name_key(name): name for name in names}
+        if names:
+            session.lists[which] = {name_key(name): name for name in names}
     session.aliases = dict(account.aliases)
     core.world.uids[name_key(account.name)] = account.uid

@@ -392,7 +392,7 @@ def stop_examining(core: Core, session: Session, batch: Batch) -> bool:
     )
     for observer in exam.observers:
         batch.add(observer, left)
-        observer.observing.discard(number)
+        observer.observing -= {number}
     exam.observers.clear()
     del state.games[number]
     listed = Datagram(dg.ExaminedGameIsGone(number))
@@ -1066,7 +1066,7 @@ async def mexamine(ctx: Context, args: str) -> None:
         ctx.reply(f"{player.name} is not observing the game you are examining.")
         return
     exam.observers.discard(player)
-    player.observing.discard(number)
+    player.observing -= {number}
     exam.examiners.append(player)
     core.state(Examinations).by_examiner[player] = exam
     player.state, player.state_game = "E", number

@@ -85,8 +85,8 @@ def members(session: Session, which: str) -> list[str]:
         return [str(c) for c in sorted(session.channels)]
     if which == "notify":
         return sorted(session.notify.values(), key=str.lower)
-    if which in session.lists:
-        return sorted(session.lists[which].values(), key=str.lower)
+    if which in PERSONAL_LISTS:
+        return sorted(session.listed(which).values(), key=str.lower)
     return []
 
 
@@ -174,7 +174,7 @@ def _change_names(ctx: Context, which: str, item: str, add: bool) -> None:
         return
     online = ctx.world.online.get(name_key(item))
     name = online.name if online is not None else item
-    listed = session.notify if which == "notify" else session.lists[which]
+    listed = session.notify if which == "notify" else session.lists.setdefault(which, {})
     key = name_key(name)
     if add and key in listed:
         ctx.reply(f"[{listed[key]}] is already on your {which} list.")
@@ -256,9 +256,8 @@ def game_started(core: Core, table: Table, batch: Batch) -> None:
         return
     seats = table.seats()
     keys = {name_key(s.name) for s in seats}
-    told = [
-        s for s in core.world.online.values() if s not in seats and keys & s.lists["gnotify"].keys()
-    ]
+    online = core.world.online.values()
+    told = [s for s in online if s not in seats and keys & s.listed("gnotify").keys()]
     if not told or len(seats) != 2:
         return
     white, black = seats

@@ -8,6 +8,7 @@ lists here, the other features' lists through the registry's ``dg_on`` hook.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from icswire.protocol import datagrams as dg
@@ -40,7 +41,7 @@ COMMANDS = CommandSet()
 command = COMMANDS.command
 
 
-def _vars(table: VariableTable, values: dict[str, Any], level1: int) -> list[str]:
+def _vars(table: VariableTable, values: Mapping[str, Any], level1: int) -> list[str]:
     shown = []
     for variable in table.by_name.values():
         value = level1 if variable.name == "level1" else values[variable.name]
@@ -70,7 +71,7 @@ _COLUMNS = (13, 14, 16, 16)
 _BELOW = {"prompt", "interface", "formula", "busy", *SUBFORMULAS, *NOTES}
 
 
-def _cell(name: str, values: dict[str, Any], level1: int) -> str:
+def _cell(name: str, values: Mapping[str, Any], level1: int) -> str:
     if name not in VARIABLES.by_name:
         return ""
     value = level1 if name == "level1" else values[name]
@@ -85,7 +86,7 @@ def _row(cells: list[str]) -> str:
     return text.rstrip()
 
 
-def vars_lines(values: dict[str, Any], level1: int) -> list[str]:
+def vars_lines(values: Mapping[str, Any], level1: int) -> list[str]:
     """The grid of ``variables`` for one user's values."""
     rows = [_row([_cell(n, values, level1) for n in row]) for row in VARS_GRID]
     placed = {name for row in VARS_GRID for name in row} | _BELOW
@@ -107,7 +108,7 @@ async def show_vars(ctx: Context, args: str) -> None:
         if account is None:
             ctx.reply(f'There is no player matching the name "{name}".')
             return
-        values = VARIABLES.values_of(account.settings)
+        values: Mapping[str, Any] = VARIABLES.values_of(account.settings)
         shown, level1, below = account.name, int(values["level1"]), []
     else:
         values, shown, level1 = player.variables, player.display_name, player.level1
@@ -248,11 +249,11 @@ async def apply_variable(ctx: Context, variable: Variable, value: Any) -> None:
     if variable.name == "level1":
         session.level1 = value
     else:
-        session.variables[variable.name] = value
+        session.set_variable(variable.name, value)
     if variable.name in NOTES:
         ctx.reply(f"Note {variable.name} set: {value}" if value else f"Note {variable.name} unset.")
     elif variable.name == "prompt" and not value:
-        session.variables["prompt"] = VARIABLES.defaults["prompt"]
+        session.set_variable("prompt", VARIABLES.defaults["prompt"])
         ctx.reply("Prompt set to the default.")
     else:
         ctx.reply(*_set_text(variable, value))
@@ -300,7 +301,7 @@ async def iset(ctx: Context, args: str) -> None:
     except BadValue:
         ctx.reply(f'Bad value given for ivariable "{variable.name}".')
         return
-    session.ivariables[variable.name] = parsed
+    session.set_ivariable(variable.name, parsed)
     ctx.reply(f"{variable.name} {'set' if parsed else 'unset'}.")
     ctx.batch.add(session, ctx.world.my_variable(session, variable.name))
     ctx.core.registry.variable_changed(session, variable.name, parsed, ctx.batch, True)
