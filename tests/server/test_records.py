@@ -17,6 +17,7 @@ from icswire.server.core.ratings import RATING_TYPES, Glicko
 from icswire.server.core.records import GameRecord, RatingRecord
 from icswire.server.core.store import (
     ADJOURNED_BY_SHUTDOWN,
+    Progress,
     Store,
     UnknownGame,
     games,
@@ -174,6 +175,23 @@ def test_save_progress_refuses_what_it_cannot_keep(store: Store) -> None:
         store.save_progress(game_id + 1000, ["e4"], [1], [0], 1, 0)
     stored = store.game(game_id)
     assert stored is not None and stored.moves == ()
+
+
+def test_save_progress_many_saves_every_game_and_names_the_missing(store: Store) -> None:
+    first, second = store.start_game(a_game()), store.start_game(a_game())
+    missing = max(first, second) + 1000
+    saves = [
+        Progress(first, ("e4",), (179_000,), (1000,), 179_000, 180_000),
+        Progress(missing, ("d4",), (1,), (0,), 1, 0),
+        Progress(second, ("d4", "d5"), (178_000, 177_000), (2000, 3000), 178_000, 177_000),
+    ]
+    assert store.save_progress_many(saves) == [missing]
+    assert store.save_progress_many([saves[0], saves[2]]) == []
+    one, two = store.game(first), store.game(second)
+    assert one is not None and two is not None
+    assert (one.moves, one.clocks, one.times) == (("e4",), (179_000,), (1000,))
+    assert (two.moves, two.white_clock, two.black_clock) == (("d4", "d5"), 178_000, 177_000)
+    assert store.game(missing) is None
 
 
 def test_finish_game(store: Store) -> None:

@@ -20,6 +20,7 @@ class Receiver:
     level2: frozenset[int] = frozenset()
     closed: bool = False
     wrap_width: int = 0  # no wrapping (set width, iset nowrap)
+    remote: None = None  # a user of this node (not of another node of a cluster)
     sent: list[bytes] = field(default_factory=list)
 
     def prompt_bytes(self) -> bytes:

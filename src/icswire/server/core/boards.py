@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import chess
 
@@ -25,7 +25,7 @@ from icswire.protocol.bughouse import Bughouse, format_b1
 from icswire.protocol.codes import IsVariation
 from icswire.protocol.datagrams import DG, MOVE_PART_DGS
 from icswire.protocol.style10 import format_style10
-from icswire.protocol.style12 import format_style12
+from icswire.protocol.style12 import Style12, format_style12
 from icswire.server.core.diagrams import DIAGRAM_STYLES, RecentMove, diagram, holding_text
 from icswire.server.core.render import NEWLINE, Batch, Datagram, Message
 
@@ -49,8 +49,7 @@ class ServerMove:
     verbose: str = ""  # style 12's notation
 
 
-@dataclass(frozen=True)
-class BoardFacts:
+class BoardFacts(NamedTuple):
     """What a board says besides the position. Clocks in milliseconds.
 
     ``ply`` is the number of half-moves played in the game so far and ``recent`` its last
@@ -67,71 +66,25 @@ class BoardFacts:
     move_time_ms: int = 0
     ticking: bool = False
     ply: int = 0
-    recent: tuple[RecentMove, ...] = ()
+    recent: tuple[ServerMove, ...] = ()
     last_move: tuple[str, str] | None = None
 
 
-def recent_moves(moves: Sequence[ServerMove]) -> tuple[RecentMove, ...]:
-    """The last four of ``moves`` as the text boards show them."""
-    return tuple(RecentMove(m.san, m.verbose or m.san, m.time_ms) for m in moves[-4:])
-
-
-def board_bytes(
-    board: chess.Board, facts: BoardFacts, receiver: Session, relation: int, flip: bool
-) -> bytes:
-    """``board`` in the receiver's style (1-12, or nothing under 13), ms clocks if asked;
-    an empty line first for a level 0 receiver (FICS's ``send_board_to``)."""
-    style = receiver.variables["style"]
-    if style == 13:
-        return b""
-    blank = "" if receiver.level1 & 1 else NEWLINE
-    ms = bool(receiver.ivariables["ms"])
-    if style in DIAGRAM_STYLES:
-        text = diagram(
-            style,
-            board,
-            number=facts.number,
-            white=facts.white,
-            black=facts.black,
-            clocks=(facts.white_ms, facts.black_ms),
-            ply=facts.ply,
-            recent=facts.recent,
-            flip=flip,
-            precise=ms,
-        )
-        return (blank + "".join(line + NEWLINE for line in text)).encode("latin-1")
-    shown: dict[str, Any] = {
-        "game_number": facts.number,
-        "white_name": facts.white,
-        "black_name": facts.black,
-        "relation": relation,
-        "initial_time": facts.initial,
-        "increment": facts.increment,
-        "white_time": facts.white_ms if ms else facts.white_ms // 1000,
-        "black_time": facts.black_ms if ms else facts.black_ms // 1000,
-        "move_time_ms": facts.move_time_ms,
-        "move_time_precise": ms,
-    }
-    if style == 10:
-        return (blank + format_style10(style10_from_board(board, **shown))).encode("latin-1")
-    record = style12_from_board(
-        board,
-        **shown,
-        flip=flip,
-        clock_ticking=facts.ticking,
-        lag_ms=0,
-        last_move=facts.last_move,
-    )
-    line = blank + format_style12(record) + NEWLINE
-    if getattr(board, "pockets", None) is not None:
-        white, black = (holding_text(board, c) for c in (WHITE, BLACK))
-        line += format_b1(Bughouse(facts.number, white, black)) + NEWLINE
-    return line.encode("latin-1")
+def recent_moves(moves: Sequence[ServerMove]) -> tuple[ServerMove, ...]:
+    """The last four of ``moves`` (the text boards' :class:`RecentMove` are made from them
+    only for a receiver of such a board)."""
+    return tuple(moves[-4:])
 
 
 class PositionBoard(Message):
     """A board as each receiver sees it: its style, and the relation and flip ``relation``
-    and ``flip`` give for that receiver. The position is taken when the message is made."""
+    and ``flip`` give for that receiver. The position is taken when the message is made,
+    with ``stack`` moves of its move stack (as :meth:`chess.Board.copy` takes it), which
+    style 10 and 12 read the last move from, or none when ``facts`` names the last move.
+
+    The batch renders it once per distinct :meth:`key`; what depends on the position alone
+    (style 12's ranks, castling rights, strengths and last move, the ``<b1>`` holdings) is
+    worked out once for all those keys."""
 
     def __init__(
         self,
@@ -139,30 +92,153 @@ class PositionBoard(Message):
         facts: BoardFacts,
         relation: Callable[[Session], int],
         flip: Callable[[Session], bool],
+        stack: bool | int = True,
     ) -> None:
-        self.board = board.copy()
+        self.board = board.copy(stack=stack if facts.last_move is None else False)
         self.facts = facts
         self.relation = relation
         self.flip = flip
+        self._style12: Style12 | None = None
+        self._b1: str | None = None
 
     def key(self, receiver: Session) -> Any:
-        return board_key(receiver, self.relation(receiver), self.flip(receiver))
-
-    def render(self, receiver: Session) -> bytes:
-        return board_bytes(
-            self.board, self.facts, receiver, self.relation(receiver), self.flip(receiver)
+        """What of the receiver's settings :meth:`form` depends on (nothing under style
+        13, which shows no board)."""
+        style = receiver.variables["style"]
+        if style == 13:
+            return 13
+        return (
+            style,
+            receiver.ivariables["ms"],
+            receiver.level1 & 1,
+            self.relation(receiver),
+            self.flip(receiver),
         )
 
+    def render(self, receiver: Session) -> bytes:
+        return self.form(receiver, self.relation(receiver), self.flip(receiver))
 
-def board_key(receiver: Session, relation: int, flip: bool) -> Any:
-    """What of the receiver's settings :func:`board_bytes` depends on."""
-    return (
-        receiver.variables["style"],
-        receiver.ivariables["ms"],
-        receiver.level1 & 1,
-        relation,
-        flip,
-    )
+    def resolve(self, receiver: Session) -> Message:
+        return FixedBoard(self.board, self.facts, self.relation(receiver), self.flip(receiver))
+
+    def form(self, receiver: Session, relation: int, flip: bool) -> bytes:
+        """``board`` in the receiver's style (1-12, or nothing under 13) with ``relation``
+        and ``flip``, ms clocks if asked; an empty line first for a level 0 receiver (FICS's
+        ``send_board_to``)."""
+        style = receiver.variables["style"]
+        if style == 13:
+            return b""
+        board, facts = self.board, self.facts
+        blank = "" if receiver.level1 & 1 else NEWLINE
+        ms = bool(receiver.ivariables["ms"])
+        if style in DIAGRAM_STYLES:
+            text = diagram(
+                style,
+                board,
+                number=facts.number,
+                white=facts.white,
+                black=facts.black,
+                clocks=(facts.white_ms, facts.black_ms),
+                ply=facts.ply,
+                recent=[RecentMove(m.san, m.verbose or m.san, m.time_ms) for m in facts.recent],
+                flip=flip,
+                precise=ms,
+            )
+            return (blank + "".join(line + NEWLINE for line in text)).encode("latin-1")
+        if style == 10:
+            shown = style10_from_board(
+                board,
+                game_number=facts.number,
+                white_name=facts.white,
+                black_name=facts.black,
+                relation=relation,
+                initial_time=facts.initial,
+                increment=facts.increment,
+                white_time=facts.white_ms if ms else facts.white_ms // 1000,
+                black_time=facts.black_ms if ms else facts.black_ms // 1000,
+                move_time_ms=facts.move_time_ms,
+                move_time_precise=ms,
+                last_move=facts.last_move,
+            )
+            return (blank + format_style10(shown)).encode("latin-1")
+        white_time = facts.white_ms if ms else facts.white_ms // 1000
+        black_time = facts.black_ms if ms else facts.black_ms // 1000
+        record = self._style12
+        if record is None:
+            record = self._style12 = style12_from_board(
+                board,
+                game_number=facts.number,
+                white_name=facts.white,
+                black_name=facts.black,
+                relation=relation,
+                initial_time=facts.initial,
+                increment=facts.increment,
+                white_time=white_time,
+                black_time=black_time,
+                move_time_ms=facts.move_time_ms,
+                move_time_precise=ms,
+                flip=flip,
+                clock_ticking=facts.ticking,
+                lag_ms=0,
+                last_move=facts.last_move,
+            )
+        elif (record.relation, record.flip, record.move_time_precise) != (relation, flip, ms):
+            record = record._replace(
+                relation=relation,
+                flip=flip,
+                white_time=white_time,
+                black_time=black_time,
+                move_time_precise=ms,
+            )
+        line = blank + format_style12(record) + NEWLINE
+        if getattr(board, "pockets", None) is not None:
+            if self._b1 is None:
+                white, black = (holding_text(board, c) for c in (WHITE, BLACK))
+                self._b1 = format_b1(Bughouse(facts.number, white, black)) + NEWLINE
+            line += self._b1
+        return line.encode("latin-1")
+
+
+@dataclass(frozen=True)
+class Always:
+    """A relation or a flip that is the same for every receiver (a picklable callable)."""
+
+    value: Any
+
+    def __call__(self, receiver: Session) -> Any:
+        return self.value
+
+
+class FixedBoard(PositionBoard):
+    """A board resolved for one receiver on another node of a cluster: the position, its
+    facts, the relation and flip it has for that receiver, or FICS's delta board line
+    (``<d1>``, ``iset compressmove``) when that is what the receiver gets; rendered in the
+    receiver's style where the receiver is."""
+
+    def __init__(
+        self,
+        board: chess.Board,
+        facts: BoardFacts,
+        relation: int,
+        flip: bool,
+        delta: str | None = None,
+    ) -> None:
+        super().__init__(board, facts, Always(relation), Always(flip), stack=1)
+        self.delta = delta
+
+    def key(self, receiver: Session) -> Any:
+        if self.delta is not None:
+            return ("d1", receiver.level1 & 1)
+        return super().key(receiver)
+
+    def render(self, receiver: Session) -> bytes:
+        if self.delta is not None:
+            blank = "" if receiver.level1 & 1 else NEWLINE
+            return (blank + self.delta + NEWLINE).encode("latin-1")
+        return super().render(receiver)
+
+    def resolve(self, receiver: Session) -> Message:
+        return self
 
 
 def isolated_board(board: chess.Board, facts: BoardFacts) -> PositionBoard:

@@ -23,7 +23,7 @@ from icswire.protocol.encoder import encode_text, encode_unit_start
 from icswire.server.core.wrap import wrap_line
 
 if TYPE_CHECKING:
-    from icswire.server.core.session import Session
+    from icswire.server.core.session import RemoteNode, Session
 
 NEWLINE = "\r\n"
 #: The end of a top-level level 1 unit. ICC follows it with a newline, and ICC clients
@@ -51,17 +51,55 @@ class Message:
         return receiver.level2 & self.datagram_kinds
 
     def render(self, receiver: Session) -> bytes:
-        parts = [encode_datagram(record) for record in self.datagrams(receiver)]
-        if not (self.replaced_by & receiver.level2):
-            width = receiver.wrap_width
-            for line in self.text(receiver):
-                for piece in wrap_line(line, width):
-                    parts.append(encode_text(piece + NEWLINE))
-        return b"".join(parts)
+        text = () if self.replaced_by & receiver.level2 else self.text(receiver)
+        return render_parts(self.datagrams(receiver), text, receiver)
+
+    def resolve(self, receiver: Session) -> Message:
+        """This message as plain data for ``receiver``, who is on another node of a
+        cluster: what of it depends on who the receiver is (a player, an observer) is
+        decided here, with the receiver's replicated settings; the receiver's own node
+        renders the bytes (framing, wrapping, encoding) as for any of its users."""
+        text = () if self.replaced_by & receiver.level2 else tuple(self.text(receiver))
+        return Resolved(tuple(self.datagrams(receiver)), text)
+
+
+class Data(Message):
+    """A message that is plain data already (its fields decide its bytes with the
+    receiver's settings alone): it goes to a receiver on another node as it is."""
+
+    def resolve(self, receiver: Session) -> Message:
+        return self
+
+
+def render_parts(records: Iterable[Any], text: Sequence[str], receiver: Session) -> bytes:
+    """Datagrams, then text lines wrapped at the receiver's width (asked only if there is
+    text)."""
+    parts = [encode_datagram(record) for record in records]
+    if text:
+        width = receiver.wrap_width
+        for line in text:
+            for piece in wrap_line(line, width):
+                parts.append(encode_text(piece + NEWLINE))
+    return b"".join(parts)
 
 
 @dataclass(frozen=True, eq=False)
-class Lines(Message):
+class Resolved(Data):
+    """A message resolved for one receiver on another node (:meth:`Message.resolve`):
+    its datagrams and the text lines it shows, rendered where the receiver is."""
+
+    records: tuple[Any, ...]
+    lines: tuple[str, ...]
+
+    def render(self, receiver: Session) -> bytes:
+        return render_parts(self.records, self.lines, receiver)
+
+    def key(self, receiver: Session) -> Any:
+        return ()
+
+
+@dataclass(frozen=True, eq=False)
+class Lines(Data):
     """Plain text lines (command replies, notices)."""
 
     lines: tuple[str, ...]
@@ -78,7 +116,7 @@ def lines(*text: str) -> Lines:
 
 
 @dataclass(frozen=True, eq=False)
-class Raw(Message):
+class Raw(Data):
     """Bytes sent as they are, whatever the receiver's settings (a timeseal ping)."""
 
     data: bytes
@@ -91,7 +129,7 @@ class Raw(Message):
 
 
 @dataclass(frozen=True, eq=False)
-class Datagram(Message):
+class Datagram(Data):
     """One datagram, for the receivers who have its kind on."""
 
     record: Any
@@ -125,7 +163,7 @@ class PerReceiver(Message):
 
 
 @dataclass(frozen=True, eq=False)
-class TextOrDatagram(Message):
+class TextOrDatagram(Data):
     """The usual case: a text form, replaced by a datagram for receivers who have it on."""
 
     lines: tuple[str, ...]
@@ -166,6 +204,8 @@ class Batch:
         self.tag = tag
         self.block = block
         self.issuer_name = issuer.name if issuer is not None else issuer_name or "$server$"
+        #: Only this node's users are told (the others' nodes tell their own: a node died).
+        self.local_only = False
         self._messages: dict[Session, list[Message]] = {}
 
     def command_cn(self, cn: int, block_code: int | None = None) -> None:
@@ -177,9 +217,15 @@ class Batch:
     def add(self, receiver: Session, message: Message) -> None:
         self._messages.setdefault(receiver, []).append(message)
 
-    def add_all(self, receivers: Iterable[Session], message: Message) -> None:
+    def add_all(self, receivers: Iterable[Session], *messages: Message) -> None:
+        """``messages``, in this order, to each of ``receivers``."""
+        gathered = self._messages
         for receiver in receivers:
-            self.add(receiver, message)
+            queued = gathered.get(receiver)
+            if queued is None:
+                gathered[receiver] = list(messages)
+            else:
+                queued.extend(messages)
 
     def reply(self, *text: str) -> None:
         """Text lines to the issuer."""
@@ -189,14 +235,23 @@ class Batch:
     def flush(self) -> None:
         """Render and send everything gathered; receivers with equal keys share bytes."""
         shared: dict[Any, bytes] = {}
+        elsewhere: dict[RemoteNode, list[tuple[Session, bool, list[Message]]]] | None = None
+        issuer = self.issuer
         for receiver, messages in self._messages.items():
             if receiver.closed:
                 continue
-            is_issuer = receiver is self.issuer
+            is_issuer = receiver is issuer
+            if receiver.remote is not None:  # a user on another node of the cluster
+                if self.local_only:
+                    continue
+                if elsewhere is None:
+                    elsewhere = {}
+                elsewhere.setdefault(receiver.remote, []).append((receiver, is_issuer, messages))
+                continue
             key = (
                 receiver.wrap_key(is_issuer),
-                tuple(id(m) for m in messages),
-                tuple(m.key(receiver) for m in messages),
+                tuple(map(id, messages)),
+                tuple([m.key(receiver) for m in messages]),
             )
             data = shared.get(key)
             if data is None:
@@ -205,6 +260,9 @@ class Batch:
             if data:
                 receiver.send_unit(data)
         self._messages.clear()
+        if elsewhere is not None:
+            for node, entries in elsewhere.items():
+                node.deliver(self, entries)
 
     def _wrap(self, receiver: Session, body: bytes, is_issuer: bool) -> bytes:
         level1 = receiver.level1

@@ -22,7 +22,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -47,6 +47,7 @@ from sqlalchemy import (
     Table,
     Text,
     TypeDecorator,
+    bindparam,
     create_engine,
     delete,
     event,
@@ -1022,25 +1023,29 @@ class Store:
     def save_progress_many(self, saves: Sequence[Progress]) -> list[int]:
         """Save the progress of several games in one transaction (the write queue gathers
         the saves that wait together); the ids of games that do not exist are returned and
-        the others saved."""
+        the others saved. One statement, executed once for all of them."""
+        if not saves:
+            return []
         now = datetime.now(UTC)
-        missing = []
+        rows = [
+            {
+                "p_id": save.game_id,
+                "p_moves": _join_moves(save.moves),
+                "p_clocks": _join_ints(save.clocks),
+                "p_times": _join_ints(save.times),
+                "p_white_clock": save.white_clock,
+                "p_black_clock": save.black_clock,
+                "p_updated": now,
+            }
+            for save in saves
+        ]
         with self._begin() as conn:
-            for save in saves:
-                values = {
-                    "moves": _join_moves(save.moves),
-                    "clocks": _join_ints(save.clocks),
-                    "times": _join_ints(save.times),
-                    "white_clock": save.white_clock,
-                    "black_clock": save.black_clock,
-                    "updated": now,
-                }
-                result = conn.execute(
-                    update(games).where(games.c.id == save.game_id).values(values)
-                )
-                if result.rowcount == 0:
-                    missing.append(save.game_id)
-        return missing
+            result = conn.execute(_SAVE_PROGRESS, rows)
+            if conn.dialect.supports_sane_multi_rowcount and result.rowcount == len(rows):
+                return []
+            ids = [save.game_id for save in saves]
+            found = set(conn.scalars(select(games.c.id).where(games.c.id.in_(ids))))
+        return [game_id for game_id in ids if game_id not in found]
 
     def seat_players(
         self, game_id: int, white: str, black: str, white_rating: int, black_rating: int
@@ -1204,18 +1209,22 @@ class Store:
             rows = conn.execute(query).all()
         return [_game_record(row) for row in rows]
 
-    def interrupted_to_adjourned(self) -> int:
-        """Adjourn every game left in progress by a crash or a stop; how many there were.
+    def interrupted_to_adjourned(self, ids: Collection[int] | None = None) -> int:
+        """Adjourn every game left in progress by a crash or a stop (only the games
+        ``ids``, when given: those of a cluster's node that died); how many there were.
 
         For the server's start: such a game gets status 2, mode 2 ("adjourned by system
         shutdown"), color 0, score ``*``, and ended at the last time it was saved. A
         bughouse board (wild 24) cannot go on without its partner board: it is aborted
         instead (status 3, mode 2, "aborted by system shutdown").
         """
+        in_progress: Any = games.c.status.is_(None)
+        if ids is not None:
+            in_progress = in_progress & games.c.id.in_(list(ids))
         with self._begin() as conn:
             aborted = conn.execute(
                 update(games)
-                .where(games.c.status.is_(None), games.c.wild == BUGHOUSE_WILD)
+                .where(in_progress, games.c.wild == BUGHOUSE_WILD)
                 .values(
                     status=ResultStatus.ABORTED,
                     mode=ADJOURNED_BY_SHUTDOWN,
@@ -1226,7 +1235,7 @@ class Store:
             )
             result = conn.execute(
                 update(games)
-                .where(games.c.status.is_(None))
+                .where(in_progress)
                 .values(
                     status=ResultStatus.ADJOURNED,
                     mode=ADJOURNED_BY_SHUTDOWN,
@@ -1499,6 +1508,20 @@ games = Table(
     Column("ended", UTCDateTime, nullable=True),
     Column("resumed", UTCDateTime, nullable=True),
 )
+
+#: :meth:`Store.save_progress_many`'s update, built once and executed with many rows.
+_SAVE_PROGRESS = (
+    update(games)
+    .where(games.c.id == bindparam("p_id"))
+    .values(
+        moves=bindparam("p_moves"),
+        clocks=bindparam("p_clocks"),
+        times=bindparam("p_times"),
+        white_clock=bindparam("p_white_clock"),
+        black_clock=bindparam("p_black_clock"),
+        updated=bindparam("p_updated"),
+    )
+)
 """One row per game, from its start: moves (SAN), clocks and times are space-separated.
 
 ``white`` and ``black`` are the names as played (guests too), ``white_key`` and ``black_key``
@@ -1565,14 +1588,18 @@ _RATING_VALUES = (
 
 
 def _join_moves(moves: Sequence[str]) -> str:
-    for move in moves:
-        if not move or move.split() != [move]:
-            raise ValueError(f"a move must be one word, not {move!r}")
-    return " ".join(moves)
+    """The moves separated by blanks; each must be one word (checked on the joined text:
+    it splits back into the very moves exactly when each is one non-empty word)."""
+    text = " ".join(moves)
+    if text.split() != list(moves):
+        for move in moves:
+            if not move or move.split() != [move]:
+                raise ValueError(f"a move must be one word, not {move!r}")
+    return text
 
 
 def _join_ints(values: Sequence[int]) -> str:
-    return " ".join(str(int(value)) for value in values)
+    return " ".join(map(str, map(int, values)))
 
 
 def _game_record(row: Row[*tuple[Any, ...]]) -> GameRecord:

@@ -31,7 +31,7 @@ from icswire.server.core.movelist import movelist_lines
 from icswire.server.core.names import name_key
 from icswire.server.core.numbers import parse_number
 from icswire.server.core.render import Batch, Datagram, TextOrDatagram, lines
-from icswire.server.core.tables import Table
+from icswire.server.core.tables import ListedGame, Table
 from icswire.server.core.texts import rating_text
 
 if TYPE_CHECKING:
@@ -106,12 +106,18 @@ def listed(core: Core, session: Session) -> list[Table]:
 
 @command("games", CN.CN_GAMES, "games")
 async def games(ctx: Context, args: str) -> None:
-    shown = listed(ctx.core, ctx.session)
     icc = ctx.session.talks_icc
+    shown = [
+        ListedGame(g.number, g.examined, g.games_row(False), g.games_row(True))
+        for g in listed(ctx.core, ctx.session)
+    ]
+    elsewhere = ctx.core.tables.listed_elsewhere
+    if elsewhere is not None:  # a cluster's other nodes
+        shown = sorted([*shown, *await elsewhere()])
     if not shown:
         ctx.reply("There are no games in progress.")
         return
-    rows = [g.games_row(icc) for g in shown]
+    rows = [g.icc_row if icc else g.fics_row for g in shown]
     if icc:
         examined = sum(g.examined for g in shown)
         total = (
@@ -139,7 +145,7 @@ def observe(core: Core, session: Session, game: Table, batch: Batch) -> None:
     number = game.number
     others = list(game.audience())
     game.observers.add(session)
-    session.observing.add(number)
+    session.observing |= {number}
     core.state(Watchers).primary[session] = number
     batch.add(session, lines(f"You are now observing game {number}.", game.observe_title()))
     batch.add(session, Datagram(game.started_record(DG.STARTED_OBSERVING)))
@@ -161,7 +167,7 @@ def unobserve(session: Session, game: Table, batch: Batch) -> None:
     the table see it leave."""
     number = game.number
     game.observers.discard(session)
-    session.observing.discard(number)
+    session.observing -= {number}
     game.flipped.discard(session)
     batch.add(session, lines(f"Removing game {number} from observation list."))
     batch.add(session, Datagram(dg.StopObserving(number)))
@@ -287,7 +293,7 @@ def game_started(core: Core, game: Table, batch: Batch) -> None:
 def game_ended(game: Table, batch: Batch) -> None:
     """A played game ended: its observers observe it no more."""
     for observer in game.observers:
-        observer.observing.discard(game.number)
+        observer.observing -= {game.number}
 
 
 # -- looking at games ------------------------------------------------------------------------
@@ -433,7 +439,7 @@ def session_left(core: Core, session: Session) -> None:
             game.flipped.discard(session)
             gone = Datagram(dg.PlayersInMyGame(number, session.name, "X", False))
             batch.add_all(list(game.audience()), gone)
-            session.observing.discard(number)
+            session.observing -= {number}
     batch.flush()
 
 

@@ -15,6 +15,7 @@ server, the players claim or agree to those draws.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 import chess
 import chess.variant
@@ -42,12 +43,13 @@ class Ending:
 
 
 def ending(board: chess.Board) -> Ending | None:
-    """How ``board``'s last move ended the game; None if it goes on.
+    """How ``board``'s last move ended the game; None if it goes on. A board whose class
+    has its own ``outcome()`` (bughouse's) is asked through it.
 
     >>> ending(chess.variant.GiveawayBoard("8/8/8/8/8/8/p7/8 w - - 0 1"))
     Ending(status=0, mode=12, color=False, text='White wins by losing all material')
     """
-    outcome = board.outcome()
+    outcome = _outcome(board) if type(board).outcome is _OUTCOME else board.outcome()
     if outcome is None:
         return None
     term = outcome.termination
@@ -63,6 +65,28 @@ def ending(board: chess.Board) -> Ending | None:
     if term in (T.VARIANT_WIN, T.VARIANT_LOSS) and outcome.winner is not None:
         winner = outcome.winner
         return Ending(ResultStatus.WIN, WINS, not winner, _win_text(board, winner))
+    return None
+
+
+_OUTCOME: Final = chess.Board.outcome
+
+
+def _outcome(board: chess.Board) -> chess.Outcome | None:
+    """python-chess's ``outcome()`` without the automatic draws it looks for last (the
+    seventy-five-move rule, fivefold repetition: they end nothing here), which cost a walk
+    back through the game at every move."""
+    if board.is_variant_loss():
+        return chess.Outcome(T.VARIANT_LOSS, not board.turn)
+    if board.is_variant_win():
+        return chess.Outcome(T.VARIANT_WIN, board.turn)
+    if board.is_variant_draw():
+        return chess.Outcome(T.VARIANT_DRAW, None)
+    if board.is_checkmate():
+        return chess.Outcome(T.CHECKMATE, not board.turn)
+    if board.is_insufficient_material():
+        return chess.Outcome(T.INSUFFICIENT_MATERIAL, None)
+    if not any(board.generate_legal_moves()):
+        return chess.Outcome(T.STALEMATE, None)
     return None
 
 

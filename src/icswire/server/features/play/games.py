@@ -18,13 +18,14 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import operator
 import random
 import re
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import chess
 
@@ -33,9 +34,8 @@ from icswire.boards.illegal import illegal_reason
 from icswire.boards.moves import (
     IllegalMoveError,
     move_from_wire,
-    san_from_move,
+    notations,
     smith_from_move,
-    verbose_from_move,
 )
 from icswire.boards.positions import BUGHOUSE, CRAZYHOUSE, strength
 from icswire.protocol import datagrams as dg
@@ -49,10 +49,9 @@ from icswire.server.core.boards import (
     COLOR_LETTER,
     WHITE,
     BoardFacts,
+    FixedBoard,
     PositionBoard,
     ServerMove,
-    board_bytes,
-    board_key,
     isolated_board,
     line_datagrams,
     recent_moves,
@@ -366,7 +365,7 @@ class Game:
 # -- what receivers see ------------------------------------------------------------------
 
 
-class BoardMessage(Message):
+class BoardMessage(PositionBoard):
     """The board after the last move, in the receiver's style and relation. After a move
     (``after_move``), a style 12 receiver who set ``iset compressmove 1`` gets FICS's delta
     board instead: ``<d1> game half-moves SAN SMITH time-taken-ms clock-ms lag-ms``, the
@@ -376,38 +375,43 @@ class BoardMessage(Message):
     datagram_kinds = frozenset({DG.BUGHOUSE_HOLDINGS})
 
     def __init__(self, game: Game, after_move: bool = False) -> None:
-        self.game = game
-        self.board = game.board.copy(stack=1)  # the last move is all a board line shows
-        self.facts = game.facts()
-        last = game.moves[-1] if after_move and game.moves else None
-        self.delta: str | None = None
-        if last is not None and not hasattr(game.board, "pockets"):
-            record = DeltaBoard(
-                game.number, len(game.moves), last.san, last.smith, last.time_ms,
-                last.clock_ms, ("0",),
-            )  # fmt: skip
-            self.delta = format_delta_board(record)
+        # the last move is all a board line shows
+        super().__init__(game.board, game.facts(), game.relation, game.is_flipped, stack=1)
+        delta = after_move and game.moves and not hasattr(game.board, "pockets")
+        self.last = game.moves[-1] if delta else None  # the move of the delta board
+        self._delta: bytes | None = None  # made for the first receiver who wants it
 
-    def _delta(self, receiver: Session) -> bool:
+    def _compressed(self, receiver: Session) -> bool:
         return (
-            self.delta is not None
+            self.last is not None
             and receiver.variables["style"] == 12
             and bool(receiver.ivariables["compressmove"])
         )
 
     def key(self, receiver: Session) -> Any:
-        game = self.game
-        if self._delta(receiver):
+        if self._compressed(receiver):
             return ("d1", receiver.level1 & 1)
-        return board_key(receiver, game.relation(receiver), game.is_flipped(receiver))
+        return super().key(receiver)
 
     def render(self, receiver: Session) -> bytes:
-        game = self.game
-        if self.delta is not None and self._delta(receiver):
-            blank = "" if receiver.level1 & 1 else NEWLINE
-            return (blank + self.delta + NEWLINE).encode("latin-1")
-        return board_bytes(
-            self.board, self.facts, receiver, game.relation(receiver), game.is_flipped(receiver)
+        if not self._compressed(receiver):
+            return super().render(receiver)
+        if self._delta is None:
+            self._delta = (self._delta_line() + NEWLINE).encode("latin-1")
+        return self._delta if receiver.level1 & 1 else NEWLINE.encode() + self._delta
+
+    def _delta_line(self) -> str:
+        last, facts = self.last, self.facts
+        assert last is not None
+        record = DeltaBoard(
+            facts.number, facts.ply, last.san, last.smith, last.time_ms, last.clock_ms, ("0",)
+        )
+        return format_delta_board(record)
+
+    def resolve(self, receiver: Session) -> Message:
+        delta = self._delta_line() if self._compressed(receiver) else None
+        return FixedBoard(
+            self.board, self.facts, self.relation(receiver), self.flip(receiver), delta
         )
 
 
@@ -426,7 +430,10 @@ class MoveDatagrams(Message):
         self.to_move = game.board.turn
 
     def key(self, receiver: Session) -> Any:
-        return (receiver.level2 & self.datagram_kinds, self.game.color_of(receiver) == self.to_move)
+        on = receiver.level2 & self.datagram_kinds
+        if not on:  # most observers: nothing
+            return on
+        return on, DG.MY_TURN in on and self.game.color_of(receiver) == self.to_move
 
     def datagrams(self, receiver: Session) -> Iterable[Any]:
         on, game, move = receiver.level2, self.game, self.move
@@ -456,6 +463,19 @@ class MoveDatagrams(Message):
 # -- the games of a server ------------------------------------------------------------------
 
 
+_SAN, _CLOCK, _TIME = (operator.attrgetter(a) for a in ("san", "clock_ms", "time_ms"))
+
+
+class _Played(NamedTuple):
+    """A game's progress as it is queued after a move: its moves (immutable, read in the
+    write queue's thread) and both clocks."""
+
+    game_id: int
+    moves: tuple[ServerMove, ...]
+    white_clock: int
+    black_clock: int
+
+
 NOT_CREATED = "The game could not be created: the database is not answering. Try again in a moment."
 """Told to both players when a game cannot be stored: it does not start."""
 
@@ -473,25 +493,34 @@ class Games:
 
     # -- saving: through the core's write queue, in order, retried, off the hot path ------
 
-    def _save_progress_many(self, saves: Sequence[Progress]) -> None:
-        missing = self.core.store.save_progress_many(saves)
+    def _save_progress_many(self, saves: Sequence[_Played]) -> None:
+        """The store's call for the saves that wait together, in the write queue's thread:
+        the moves' fields are taken out there, not at every move on the event loop."""
+        progress = [
+            Progress(
+                save.game_id,
+                tuple(map(_SAN, save.moves)),
+                tuple(map(_CLOCK, save.moves)),
+                tuple(map(_TIME, save.moves)),
+                save.white_clock,
+                save.black_clock,
+            )
+            for save in saves
+        ]
+        missing = self.core.store.save_progress_many(progress)
         if missing:
             log.error("the progress of games %s was not saved: they are not stored", missing)
 
     def save_progress(self, game: Game) -> None:
         """Save ``game``'s moves and clocks (after every move: it survives a crash). The
         saves of one game coalesce: a waiting save is replaced by the newer state."""
-        record = game.record()
         assert game.game_id is not None
-        progress = Progress(
-            game.game_id, tuple(record.moves), tuple(record.clocks), tuple(record.times),
-            record.white_clock, record.black_clock,
-        )  # fmt: skip
+        moves = tuple(game.moves)
+        played = _Played(game.game_id, moves, game.clock_ms[WHITE], game.clock_ms[BLACK])
         self.core.writes.put_grouped(
             self._save_progress_group,
-            progress,
-            f"game {game.game_id} ({game.white.name} vs. {game.black.name}) at ply"
-            f" {len(record.moves)}",
+            played,
+            f"game {game.game_id} ({game.white.name} vs. {game.black.name}) at ply {len(moves)}",
             concerns=game.player_names(),
             key=("game", game.game_id),
         )
@@ -572,7 +601,12 @@ class Games:
             fen = resumed.start_fen if resumed is not None else None
             start = terms.game_variant.new_board(random.Random(), fen)
         tables = self.core.tables
-        number = tables.reserve()  # taken before the first await: no other game gets it
+        self.starting |= {white, black}
+        try:
+            number = await tables.reserve_claimed()  # no other game gets it meanwhile
+        except BaseException:
+            self.starting -= {white, black}
+            raise
         game = Game(number, white, black, terms, start, white_rating, black_rating)
         if resumed is not None:
             for san, clock, used in zip(resumed.moves, resumed.clocks, resumed.times, strict=True):
@@ -582,7 +616,6 @@ class Games:
                 game.board.push(move)
             game.clock_ms = {WHITE: resumed.white_clock, BLACK: resumed.black_clock}
         resumes = resumed.id if resumed is not None else None
-        self.starting |= {white, black}
         try:
             try:
                 game.game_id = await asyncio.to_thread(store.start_game, game.record(), resumes)
@@ -787,11 +820,7 @@ class Games:
         board = game.board
         partner = game.partner
         passed = passed_piece(board, move) if partner is not None else None
-        san, smith, verbose = (
-            san_from_move(board, move),  # a pawn plunk is P@e4, as FICS writes it
-            smith_from_move(board, move),
-            verbose_from_move(board, move),
-        )
+        san, smith, verbose = notations(board, move)  # a pawn plunk is P@e4, as FICS has it
         board.push(move)
         mover = not board.turn
         game.clock_ms[mover] = clock
@@ -804,10 +833,7 @@ class Games:
         return passed
 
     def _after_move(self, game: Game, batch: Batch, passed: chess.Piece | None = None) -> None:
-        board_message, grams = BoardMessage(game, after_move=True), MoveDatagrams(game)
-        for receiver in game.audience():
-            batch.add(receiver, grams)
-            batch.add(receiver, board_message)
+        batch.add_all(game.audience(), MoveDatagrams(game), BoardMessage(game, after_move=True))
         partner = game.partner
         if partner is not None and passed is not None:
             batch.add_all(partner.audience(), PassMessage(partner.number, partner.board, passed))
@@ -955,13 +981,21 @@ class Games:
     # -- time ------------------------------------------------------------------------
 
     def _arm_timer(self, game: Game) -> None:
-        if game.timer is not None:
-            game.timer.cancel()
+        """The flag timer fires when the side to move runs out. A timer still to come
+        that fires no later stays (most moves leave the other clock with about as much
+        time): it finds the flag up and arms again."""
         left = game.clock_now(game.board.turn) + self._grace(game)
         loop = asyncio.get_running_loop()
-        game.timer = loop.call_later(max(left, 0) / 1000 + 0.001, self._timer_fired, game)
+        when = loop.time() + max(left, 0) / 1000 + 0.001
+        timer = game.timer
+        if timer is not None:
+            if not timer.cancelled() and timer.when() <= when:
+                return
+            timer.cancel()
+        game.timer = loop.call_at(when, self._timer_fired, game)
 
     def _timer_fired(self, game: Game) -> None:
+        game.timer = None  # it is the game's timer that fires: no other is waiting
         if self.by_number.get(game.number) is not game or self.core.stopping or game.paused:
             return
         if not self.flag_fell(game):

@@ -43,6 +43,7 @@ def announce_ratings(core: Core, game: Any, changes: Sequence[RatingChange]) -> 
         kind = after.rating_type
         old = round(before.glicko.rating) if before.games else 0
         player.ratings[kind] = shown_rating(after)
+        core.world.touch(player)  # a cluster's other nodes learn it
         batch.add(
             player, lines(f"{kind} rating adjustment: {old} --> {round(after.glicko.rating)}")
         )
