@@ -36,6 +36,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -140,18 +141,19 @@ class Client:
                 await self.task
 
 
-async def grow(pool: list[Client], size: int, port: int, concurrency: int) -> float:
-    """Log in listeners until the pool has ``size``, ``concurrency`` at a time."""
+async def grow(pool: list[Client], size: int, ports: Sequence[int], concurrency: int) -> float:
+    """Log in listeners until the pool has ``size``, ``concurrency`` at a time; the k-th
+    listener of the pool on ``ports[k % len(ports)]`` (the nodes of a cluster in turn)."""
     started = time.perf_counter()
     gate = asyncio.Semaphore(concurrency)
 
-    async def one() -> Client:
+    async def one(port: int) -> Client:
         async with gate:
             client = Client({DG_SHOUT})
             await client.login(port, (LEVEL2,))
             return client
 
-    new = [asyncio.create_task(one()) for _ in range(size - len(pool))]
+    new = [asyncio.create_task(one(ports[k % len(ports)])) for k in range(len(pool), size)]
     try:
         pool += await asyncio.gather(*new)
     except BaseException:
@@ -168,12 +170,20 @@ class Run:
     reply: float
     median: float
     last: float
-    server_cpu: float
+    server_cpus: list[float]  # each server process's
     bench_cpu: float
+
+    @property
+    def server_cpu(self) -> float:
+        return sum(self.server_cpus)
 
 
 async def shout_once(
-    shouter: Client, pool: list[Client], marker: str, server: ServerProcess, timeout: float
+    shouter: Client,
+    pool: list[Client],
+    marker: str,
+    servers: Sequence[ServerProcess],
+    timeout: float,
 ) -> Run | str:
     """One shout; a Run, or what went wrong (a correctness failure)."""
     shout = Shout(marker, expected=len(pool))
@@ -181,7 +191,7 @@ async def shout_once(
         client.shout = shout
     assert shouter.writer is not None
     line = f"shout {marker}\n".encode()
-    server_cpu, bench_cpu = server.cpu_seconds(), time.process_time()
+    server_cpus, bench_cpu = [s.cpu_seconds() for s in servers], time.process_time()
     shout.t0 = time.perf_counter()
     shouter.writer.write(line)
     try:
@@ -196,7 +206,7 @@ async def shout_once(
             f"{marker}: after {timeout:g} s, {got} of {len(pool)} listeners had the shout; "
             f"the shouter's reply {'came' if replied else 'never came'}"
         )
-    server_cpu = server.cpu_seconds() - server_cpu
+    server_cpus = [s.cpu_seconds() - cpu for s, cpu in zip(servers, server_cpus, strict=True)]
     bench_cpu = time.process_time() - bench_cpu
     for client in (shouter, *pool):
         client.shout = None
@@ -208,7 +218,7 @@ async def shout_once(
         reply=shout.reply_at - shout.t0,
         median=statistics.median(delays),
         last=max(delays),
-        server_cpu=server_cpu,
+        server_cpus=server_cpus,
         bench_cpu=bench_cpu,
     )
 
@@ -244,7 +254,7 @@ async def bench(args: argparse.Namespace, server: ServerProcess) -> int:
         await shouter.login(server.port, ())
         for size in args.sizes:
             before = len(pool)
-            logins[size] = await grow(pool, size, server.port, args.concurrency)
+            logins[size] = await grow(pool, size, [server.port], args.concurrency)
             print(
                 f"{size:>5} listeners: {size - before} more logged in in {logins[size]:.2f} s",
                 flush=True,
@@ -257,7 +267,7 @@ async def bench(args: argparse.Namespace, server: ServerProcess) -> int:
             runs = results[size] = []
             for run in range(args.runs):
                 marker = f"fanout-{size}-{run}-{os.getpid()}"
-                outcome = await shout_once(shouter, pool, marker, server, args.timeout)
+                outcome = await shout_once(shouter, pool, marker, [server], args.timeout)
                 if isinstance(outcome, str):
                     failures.append(outcome)
                     print(f"FAIL: {outcome}", flush=True)

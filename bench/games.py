@@ -58,7 +58,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -82,6 +82,8 @@ PLAYER_LEVEL2 = "level2settings=" + "".join(
 STARTING = "**** Starting FICS session as "
 CHALLENGE = "Challenge: "
 ILLEGAL = "Illegal move"
+NO_SUCH_GAME = "There is no such game."
+OBSERVE_RETRY = 0.1  # seconds before observing again a game the node has not heard of
 TIME_CONTROL = "5 0"
 TARGET_GAMES = 200
 TARGET_SECONDS = 0.100
@@ -286,6 +288,7 @@ class Observer(Client):
         super().__init__(frozenset())
         self.game = game
         self.first_board: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.refused: asyncio.Future[None] | None = None  # the observe in progress refused
         self.seen = 0  # the last ply whose board this observer decoded
 
     def on_event(self, event: Any, now: float) -> None:
@@ -310,7 +313,11 @@ class Observer(Client):
             if game.boards[index] == game.observers and index + 1 == len(game.sent):
                 game.check()
         elif type(event) is Text:
-            super().on_event(event, now)
+            if event.text == NO_SUCH_GAME and self.refused is not None:
+                if not self.refused.done():
+                    self.refused.set_result(None)
+            else:
+                super().on_event(event, now)
 
 
 # -- the phases -----------------------------------------------------------------------------
@@ -334,8 +341,12 @@ async def bounded(concurrency: int, jobs: list[Any]) -> None:
         raise
 
 
-async def log_in(clients: list[Client], setup: list[tuple[str, ...]], port: int, n: int) -> None:
-    await bounded(n, [c.login(port, s) for c, s in zip(clients, setup, strict=True)])
+async def log_in(
+    clients: list[Client], setup: list[tuple[str, ...]], ports: list[int], n: int
+) -> None:
+    """Log ``clients[i]`` in on ``ports[i]`` with ``setup[i]``, ``n`` at a time."""
+    jobs = [c.login(p, s) for c, s, p in zip(clients, setup, ports, strict=True)]
+    await bounded(n, jobs)
 
 
 async def pair(one: Player, other: Player) -> None:
@@ -347,8 +358,17 @@ async def pair(one: Player, other: Player) -> None:
 
 
 async def observe(observer: Observer) -> None:
-    observer.send(f"observe {observer.game.number}")
-    await asyncio.wait_for(asyncio.shield(observer.first_board), STEP_TIMEOUT)
+    """``observe N`` until the first board comes: in a cluster the observer's node may not
+    have heard of a game just started on another node (it says there is no such game)."""
+    loop = asyncio.get_running_loop()
+    async with asyncio.timeout(STEP_TIMEOUT):
+        while not observer.first_board.done():
+            refused = observer.refused = loop.create_future()
+            observer.send(f"observe {observer.game.number}")
+            await asyncio.wait((observer.first_board, refused), return_when="FIRST_COMPLETED")
+            if not observer.first_board.done():
+                await asyncio.sleep(OBSERVE_RETRY)
+    observer.refused = None
 
 
 def machine_busy_seconds() -> float:
@@ -406,8 +426,8 @@ class Phase:
 
     started: float
     wall: float
-    server_cpu: float
-    server_loop_cpu: float  # of server_cpu, the main thread's
+    server_cpus: list[float]  # each server process's
+    server_loop_cpus: list[float]  # of server_cpus, their main threads'
     bench_cpu: float
     machine_cpu: float  # every process on the machine
     complete: bool
@@ -416,18 +436,38 @@ class Phase:
     after_cpu: float = 0.0  # its CPU then
     after_loop_cpu: float = 0.0
 
+    @property
+    def server_cpu(self) -> float:
+        return sum(self.server_cpus)
 
-async def play(games: list[BenchGame], server: ServerProcess, args: argparse.Namespace) -> Phase:
+    @property
+    def server_loop_cpu(self) -> float:
+        return sum(self.server_loop_cpus)
+
+
+def servers_cpu(servers: Sequence[ServerProcess]) -> tuple[list[float], list[float]]:
+    """Each server's CPU seconds so far, and those of its main thread."""
+    return [s.cpu_seconds() for s in servers], [s.main_thread_cpu_seconds() for s in servers]
+
+
+def minus(after: list[float], before: list[float]) -> list[float]:
+    return [a - b for a, b in zip(after, before, strict=True)]
+
+
+async def play(
+    games: list[BenchGame], servers: Sequence[ServerProcess], args: argparse.Namespace
+) -> Phase:
     players = [p for g in games for p in (g.white, g.black) if p is not None]
     if args.profile is not None:
-        server.signal(signal.SIGUSR1)
+        for server in servers:
+            server.signal(signal.SIGUSR1)
     await asyncio.sleep(0.5)  # let the setup's output settle (and the profiler start)
     gc.collect()
     gc.freeze()  # the 2400 clients and their decoders: no full collection walks them again
     pauses = GcPauses()
     gc.callbacks.append(pauses.callback)
-    server_cpu, bench_cpu = server.cpu_seconds(), time.process_time()
-    server_loop_cpu = server.main_thread_cpu_seconds()
+    server_cpus, server_loop_cpus = servers_cpu(servers)
+    bench_cpu = time.process_time()
     machine_cpu = machine_busy_seconds()
     started = time.perf_counter()
     for player in players:
@@ -445,44 +485,54 @@ async def play(games: list[BenchGame], server: ServerProcess, args: argparse.Nam
     gc.callbacks.remove(pauses.callback)
     complete = not pending
     ended = max(g.finished for g in games) if complete else time.perf_counter()
+    cpus, loop_cpus = servers_cpu(servers)
     phase = Phase(
         started=started,
         wall=ended - started,
-        server_cpu=server.cpu_seconds() - server_cpu,
-        server_loop_cpu=server.main_thread_cpu_seconds() - server_loop_cpu,
+        server_cpus=minus(cpus, server_cpus),
+        server_loop_cpus=minus(loop_cpus, server_loop_cpus),
         bench_cpu=time.process_time() - bench_cpu,
         machine_cpu=machine_busy_seconds() - machine_cpu,
         complete=complete,
         gc_pauses=pauses.times,
     )
     if args.profile is not None:
-        server.signal(signal.SIGUSR2)
+        for server in servers:
+            server.signal(signal.SIGUSR2)
         await wait_for_file(args.profile)
-    else:  # work the server left for later (the store's saves run in a thread)
-        server_cpu, server_loop_cpu = server.cpu_seconds(), server.main_thread_cpu_seconds()
+    else:  # work the servers left for later (the store's saves run in a thread)
+        server_cpus, server_loop_cpus = servers_cpu(servers)
         quiet_since = time.perf_counter()
-        last = server_cpu
+        last = sum(server_cpus)
         while time.perf_counter() - ended < AFTER_MAX:
             await asyncio.sleep(AFTER_STEP)
-            now = server.cpu_seconds()
+            now = sum(s.cpu_seconds() for s in servers)
             if now - last < AFTER_IDLE * AFTER_STEP:
                 break
             last, quiet_since = now, time.perf_counter()
+        cpus, loop_cpus = servers_cpu(servers)
         phase.after = quiet_since - ended
-        phase.after_cpu = server.cpu_seconds() - server_cpu
-        phase.after_loop_cpu = server.main_thread_cpu_seconds() - server_loop_cpu
+        phase.after_cpu = sum(minus(cpus, server_cpus))
+        phase.after_loop_cpu = sum(minus(loop_cpus, server_loop_cpus))
     return phase
 
 
-async def bench(args: argparse.Namespace, server: ServerProcess) -> int:
+def cast(args: argparse.Namespace) -> tuple[list[BenchGame], list[Player], list[Observer]]:
+    """The games, their players (two a game, in order) and observers (``--observers`` a
+    game, in order); in a running event loop."""
     rng = random.Random(args.seed)
     games = [BenchGame(i, args.observers) for i in range(args.games)]
     seats = [Player(g, args.plies, args.think / 1000, rng) for g in games for _ in range(2)]
     watchers = [Observer(g) for g in games for _ in range(args.observers)]
+    return games, seats, watchers
+
+
+async def bench(args: argparse.Namespace, server: ServerProcess) -> int:
+    games, seats, watchers = cast(args)
     clients: list[Client] = [*seats, *watchers]
     try:
         async with asyncio.timeout(args.hard_timeout):
-            phase = await run(args, server, games, seats, watchers)
+            phase = await run(args, [server], games, seats, watchers)
     except TimeoutError:
         raise SetupError(f"the bench took more than {args.hard_timeout:g} s") from None
     finally:
@@ -501,15 +551,23 @@ async def step(name: str, work: Awaitable[None]) -> None:
 
 async def run(
     args: argparse.Namespace,
-    server: ServerProcess,
+    servers: Sequence[ServerProcess],
     games: list[BenchGame],
     seats: list[Player],
     watchers: list[Observer],
+    split: bool = True,
 ) -> Phase:
+    """Log in, pair, observe, play. With several servers (the nodes of a cluster) the
+    clients are spread over them in turn: game i's challenger on server i, its opponent
+    on server i + 1 (the game lives with the one who accepts; both on server i unless
+    ``split``), observer j on server j."""
     clients: list[Client] = [*seats, *watchers]
+    n = len(servers)
+    ports = [servers[(i // 2 + (i % 2 if split else 0)) % n].port for i in range(len(seats))]
+    ports += [servers[j % n].port for j in range(len(watchers))]
     t = time.perf_counter()
     setups: list[tuple[str, ...]] = [(PLAYER_LEVEL2,)] * len(seats) + [()] * len(watchers)
-    await step("logging in", log_in(clients, setups, server.port, args.concurrency))
+    await step("logging in", log_in(clients, setups, ports, args.concurrency))
     print(f"{len(clients)} guests logged in in {time.perf_counter() - t:.2f} s", flush=True)
     for player in seats:
         player.send("style 13")
@@ -529,7 +587,7 @@ async def run(
     t = time.perf_counter()
     await step("observe", bounded(args.concurrency, [observe(o) for o in watchers]))
     print(f"{len(watchers)} observers watching in {time.perf_counter() - t:.2f} s", flush=True)
-    return await play(games, server, args)
+    return await play(games, servers, args)
 
 
 def report(
@@ -541,17 +599,8 @@ def report(
     status: int | None,
 ) -> int:
     plies = sum(len(g.sent) for g in games)
-    delays = sorted(
-        g.last[i] - g.sent[i]
-        for g in games
-        for i in range(len(g.sent))
-        if g.boards[i] == args.observers
-    )
+    delays = move_delays(games, args.observers)
     replies = sorted(g.answered[i] - g.sent[i] for g in games for i in range(len(g.answered)))
-    missing = sum(1 for g in games for n in g.boards if n < args.observers)
-    unended = sum(1 for g in games if g.ended < 2)
-    stray = sum(g.stray for g in games)
-    errors = [e for p in seats for e in p.errors]
     results = Counter(g.result.split(" ")[0] or "none" for g in games)
 
     print()
@@ -633,21 +682,40 @@ def report(
         print(f"target ({TARGET_GAMES} games): not measured at {args.games} games")
     if args.profile is not None and args.profile.exists():
         print_profile(args.profile, args.profile_clock)
-    failures = []
-    if not phase.complete:
-        failures.append(f"not finished in {args.timeout:g} s")
-    if missing:
-        failures.append(f"{missing} moves never reached all their observers")
-    if unended:
-        failures.append(f"{unended} games without a result for both players")
-    if stray:
-        failures.append(f"{stray} unexpected boards")
-    if errors:
-        failures.append(f"{len(errors)} moves the players could not read: {errors[:3]}")
-    if failures:
-        print("FAIL: " + "; ".join(failures))
+    failed = failures(args, games, seats, phase)
+    if failed:
+        print("FAIL: " + "; ".join(failed))
         return 1
     return 0
+
+
+def move_delays(games: list[BenchGame], observers: int) -> list[float]:
+    """Each move's delay to its last observer, sorted (moves every observer had)."""
+    return sorted(
+        g.last[i] - g.sent[i] for g in games for i in range(len(g.sent)) if g.boards[i] == observers
+    )
+
+
+def failures(
+    args: argparse.Namespace, games: list[BenchGame], seats: list[Player], phase: Phase
+) -> list[str]:
+    """What went wrong in the playing phase (correctness failures)."""
+    found = []
+    missing = sum(1 for g in games for n in g.boards if n < args.observers)
+    unended = sum(1 for g in games if g.ended < 2)
+    stray = sum(g.stray for g in games)
+    errors = [e for p in seats for e in p.errors]
+    if not phase.complete:
+        found.append(f"not finished in {args.timeout:g} s")
+    if missing:
+        found.append(f"{missing} moves never reached all their observers")
+    if unended:
+        found.append(f"{unended} games without a result for both players")
+    if stray:
+        found.append(f"{stray} unexpected boards")
+    if errors:
+        found.append(f"{len(errors)} moves the players could not read: {errors[:3]}")
+    return found
 
 
 def games_count(text: str) -> int:

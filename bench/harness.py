@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 HOST = "127.0.0.1"
@@ -76,14 +77,22 @@ def raise_fd_limit(needed: int) -> int:
 
 
 class ServerProcess:
-    """``icswire serve`` in a child process, its log in a file (never a pipe that fills)."""
+    """``icswire serve`` in a child process, its log in a file (never a pipe that fills);
+    ``extra`` are more ``serve`` options (a cluster node's ``--cluster``, ``--node``...)."""
 
-    def __init__(self, data_dir: Path, profile: Path | None, clock: str = "wall") -> None:
+    def __init__(
+        self,
+        data_dir: Path,
+        profile: Path | None,
+        clock: str = "wall",
+        extra: Sequence[str] = (),
+    ) -> None:
         self.port = free_port()
         self.log_path = data_dir / "server.log"
         args = [
             *("serve", "--host", HOST, "--port", str(self.port), "--data-dir", str(data_dir)),
             *NO_LIMITS,
+            *extra,
         ]
         if profile is None:
             command = [sys.executable, "-m", "icswire", *args]
@@ -142,9 +151,11 @@ class ServerProcess:
         return time.perf_counter() - started, status
 
 
-def start_server(data_dir: Path, profile: Path | None, clock: str = "wall") -> ServerProcess:
+def start_server(
+    data_dir: Path, profile: Path | None, clock: str = "wall", extra: Sequence[str] = ()
+) -> ServerProcess:
     """A server that is listening (stopped again if it never gets there)."""
-    server = ServerProcess(data_dir, profile, clock)
+    server = ServerProcess(data_dir, profile, clock, extra)
     try:
         server.wait_listening()
     except SetupError:
@@ -178,11 +189,44 @@ asyncio.run(main())
 """
 
 
-def start_floor() -> tuple[subprocess.Popen[bytes], int]:
-    """The floor server in a child process, listening: (process, port)."""
+#: The same floor as an :class:`asyncio.Protocol` (what icswire's sessions are): no
+#: stream and no task per connection, a transport and a protocol object with three slots.
+PROTOCOL_FLOOR_SERVER = """\
+import asyncio, itertools, sys
+names = itertools.count(1)
+class Floor(asyncio.Protocol):
+    __slots__ = ("transport", "lines", "name")
+    def connection_made(self, transport):
+        self.transport, self.lines = transport, 0
+        transport.write(b"Welcome to the floor server.\\r\\n\\r\\nlogin: ")
+    def data_received(self, data):
+        for _ in range(data.count(b"\\n")):
+            self.lines += 1
+            if self.lines == 1:
+                self.name = f"Guest{next(names):05d}"
+                self.transport.write(
+                    f'Press return to enter the server as "{self.name}":\\r\\n'.encode()
+                )
+            elif self.lines == 2:
+                self.transport.write(
+                    f"**** Starting FICS session as {self.name}(U) ****\\r\\n\\r\\nfics% ".encode()
+                )
+async def main():
+    loop = asyncio.get_running_loop()
+    server = await loop.create_server(Floor, "127.0.0.1", int(sys.argv[1]), backlog=4096)
+    print("listening on", flush=True)
+    async with server:
+        await server.serve_forever()
+asyncio.run(main())
+"""
+
+
+def start_floor(script: str = FLOOR_SERVER) -> tuple[subprocess.Popen[bytes], int]:
+    """A floor server (:data:`FLOOR_SERVER` unless ``script`` says another) in a child
+    process, listening: (process, port)."""
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-c", FLOOR_SERVER, str(port)],
+        [sys.executable, "-c", script, str(port)],
         stdout=subprocess.PIPE,
         stdin=subprocess.DEVNULL,
     )

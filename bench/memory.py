@@ -6,9 +6,10 @@ size (VmRSS, /proc), logs in guests that then sit idle (level 0, the FICS defaul
 reads what it is sent and does nothing), and reads the RSS again once the server is quiet
 at each size. The figure: (RSS at N - RSS before the first login) / N, in KiB per user.
 
-The floor is a minimal asyncio server in a child process that holds each connection with
-one task reading from it (asyncio's streams, as icswire does) after the same login
-dialogue, measured with the same clients in the same run.
+Two floors, each a minimal asyncio server in a child process that runs the same login
+dialogue and then holds the connection, measured with the same clients in the same run:
+the streams floor holds each with a StreamReader/StreamWriter and one task reading from
+it, the protocol floor with an :class:`asyncio.Protocol` (no task), as icswire does.
 
 A Python process's RSS only grows by whole pages and its allocator keeps freed memory, so
 the figure is for many users at once (the larger the size, the truer the figure), read
@@ -29,7 +30,15 @@ import tempfile
 import time
 from pathlib import Path
 
-from harness import HOST, SetupError, raise_fd_limit, start_floor, start_server
+from harness import (
+    FLOOR_SERVER,
+    HOST,
+    PROTOCOL_FLOOR_SERVER,
+    SetupError,
+    raise_fd_limit,
+    start_floor,
+    start_server,
+)
 from icswire.protocol.decoder import Decoder
 from icswire.protocol.events import Text
 
@@ -83,6 +92,15 @@ async def measure(port: int, pid: int, sizes: list[int], concurrency: int) -> di
     return per_user
 
 
+def measure_floor(script: str, sizes: list[int], concurrency: int) -> dict[int, float]:
+    process, port = start_floor(script)
+    try:
+        return asyncio.run(measure(port, process.pid, sizes, concurrency))
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(30)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -100,21 +118,16 @@ def main(argv: list[str] | None = None) -> int:
                 )
             finally:
                 server.stop()
-            floor_process, floor_port = start_floor()
-            try:
-                floor = asyncio.run(
-                    measure(floor_port, floor_process.pid, args.sizes, args.concurrency)
-                )
-            finally:
-                floor_process.send_signal(signal.SIGTERM)
-                floor_process.wait(30)
+            streams = measure_floor(FLOOR_SERVER, args.sizes, args.concurrency)
+            protocol = measure_floor(PROTOCOL_FLOOR_SERVER, args.sizes, args.concurrency)
         except (SetupError, TimeoutError, ConnectionError, OSError) as exc:
             print(f"cannot run the benchmark: {type(exc).__name__}: {exc}", file=sys.stderr)
             return 2
     for size in args.sizes:
         print(
             f"{size:>6} idle users: {icswire[size]:.1f} KiB each "
-            f"(floor {floor[size]:.1f} KiB, {icswire[size] / floor[size]:.1f}x)"
+            f"(streams floor {streams[size]:.1f} KiB, {icswire[size] / streams[size]:.1f}x; "
+            f"protocol floor {protocol[size]:.1f} KiB, {icswire[size] / protocol[size]:.1f}x)"
         )
     last = icswire[args.sizes[-1]]
     verdict = "met" if last <= TARGET_KIB else "NOT met"
