@@ -2,14 +2,15 @@
 
 ``icswire serve`` runs :func:`serve`. :class:`Server` makes the core, installs every
 feature (each registers its commands and hooks), and owns start and stop. Each
-connection gets a :class:`Session`; after the login dialogue its lines are run one at a
-time, each as one :class:`Batch` of output.
+connection is a :class:`Session`; the login dialogue runs in a task of its own. After
+it, an idle user has no task: a line that arrives starts one, which runs the lines
+waiting one at a time (in order, never two at once), each as one :class:`Batch` of
+output, and ends when none is left. One sweep a second logs out who idles.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import gc
 import logging
 import signal
@@ -18,6 +19,8 @@ import time
 from icswire.protocol import datagrams as dg
 from icswire.protocol.block import BlockCode
 from icswire.protocol.level1 import CommandNumber as CN
+from icswire.server.cluster.node import Cluster
+from icswire.server.cluster.routes import route
 from icswire.server.core.commands import (
     block_code,
     expand_alias,
@@ -32,7 +35,7 @@ from icswire.server.core.limits import Limits
 from icswire.server.core.listener import Listener
 from icswire.server.core.lock import ServerLock
 from icswire.server.core.names import name_key
-from icswire.server.core.render import UNIT_END, Batch, Datagram, Lines, lines
+from icswire.server.core.render import UNIT_END, Batch, Datagram, Lines, Message, lines
 from icswire.server.core.session import LINGER, Session
 from icswire.server.core.store import Account, Store, StoreUnavailable
 from icswire.server.core.world import World
@@ -63,8 +66,9 @@ log = logging.getLogger("icswire.server")
 LISTEN_BACKLOG = 1024
 #: Seconds a stopping server waits for the database to take the writes still queued.
 WRITE_PATIENCE = 20.0
-#: Seconds between looks at an idle player or examiner (logged out once neither).
-IDLE_RECHECK = 60.0
+#: Seconds between two sweeps over the users for who idled too long (at most; less
+#: for an idle timeout under ten of them).
+IDLE_SWEEP = 1.0
 
 
 def idle_logout(seconds: float) -> str:
@@ -83,6 +87,9 @@ class Server:
         port: int = 5000,
         limits: Limits | None = None,
         open_registration: bool = False,
+        cluster: str | None = None,
+        cluster_name: str = "icswire",
+        node: str | None = None,
     ) -> None:
         self.host = host
         self.port = port
@@ -114,8 +121,18 @@ class Server:
         #: Seconds the stop waits for queued writes (games' moves and ends, settings).
         self.write_patience = WRITE_PATIENCE
         self._listener = Listener(self._connection, core.limits, LISTEN_BACKLOG)
+        #: Every session, logging in or logged in, until it is closed.
         self._sessions: set[Session] = set()
+        #: The task running a session's lines, while it has lines to run.
+        self._running: dict[Session, asyncio.Task[None]] = {}
+        self._on_input = self._input  # one bound method for every session
+        self._sweep: asyncio.Task[None] | None = None
         self._lock: ServerLock | None = None
+        #: The cluster this server is a node of (``--cluster nats://...``), or None.
+        self.cluster: Cluster | None = None
+        if cluster is not None:
+            self.cluster = Cluster(core, cluster, cluster_name, node)
+            self.cluster.run_line = self.run_line
 
     @property
     def store(self) -> Store:
@@ -149,18 +166,26 @@ class Server:
         touch the data: the games a crash or a stop interrupted are adjourned, the features
         read what they keep in memory (the ``starting`` hooks), and the connections waiting
         are accepted."""
-        self._lock = await asyncio.to_thread(ServerLock.acquire, self.store.engine)
+        if self.cluster is None:  # the nodes of a cluster share their database
+            self._lock = await asyncio.to_thread(ServerLock.acquire, self.store.engine)
         try:
             await self._listener.bind(self.host, self.port)
-            recovered = await asyncio.to_thread(self.store.interrupted_to_adjourned)
+            recovered = 0
+            if self.cluster is not None:
+                await self.cluster.start()
+            if self.cluster is None or self.cluster.recovers:
+                recovered = await asyncio.to_thread(self.store.interrupted_to_adjourned)
             await self.core.registry.server_starting()
         except BaseException:
             await self._listener.stop()
+            if self.cluster is not None:
+                await self.cluster.stop()
             self._release()
             raise
         if recovered:
             log.info("%d interrupted games are adjourned", recovered)
         self._listener.accept()
+        self._sweep = asyncio.get_running_loop().create_task(self._idle_sweep())
         self.port = self._listener.port
         log.info("listening on %s:%d", self.host, self.port)
 
@@ -174,73 +199,118 @@ class Server:
         to :attr:`write_patience` seconds for the writes still queued (the database may not
         be answering); what is left then is logged."""
         self.core.stopping = True
+        if self._sweep is not None:
+            self._sweep.cancel()
         await self._listener.stop()
         for session in self._sessions:
-            self.world.forget(session)  # everybody leaves at once: no goodbyes to send
+            session.on_input = None  # no more lines run
+            if self.cluster is not None and session.logged_in:
+                self.world.depart(session)  # the other nodes' users are told
+            else:
+                self.world.forget(session)  # everybody leaves at once: no goodbyes to send
             session.send_raw(b"\r\n**** The server is shutting down. ****\r\n")
         await asyncio.gather(*(session.close() for session in list(self._sessions)))
-        tasks = list(self._listener.tasks)
+        tasks = [*self._listener.tasks, *self._running.values()]
+        if self._sweep is not None:
+            tasks.append(self._sweep)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        for session in list(self._sessions):  # those that had no task
+            await self._finish(session)
         await self.core.writes.close(self.write_patience)
+        if self.cluster is not None:
+            await self.cluster.stop()
         self.core.close()
         self._release()
 
-    async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        host, port = writer.get_extra_info("peername")[:2]
-        session = Session(
-            reader, writer, peer=f"{host}:{port}", host=host, stuck_after=self.stuck_after
-        )
+    async def _connection(self, session: Session) -> None:
+        """The login dialogue of a new connection; once the user is in, its lines are run
+        as they come (:meth:`_input`) and this task ends."""
+        session.stuck_after = self.stuck_after
         self._sessions.add(session)
-        started = time.monotonic()
-        commands = 0
         try:
             account = await accounts.login(self.core, session)
             if account is not False:
                 if isinstance(account, Account):
                     await accounts.load_account(self.core, session, account)
-                if not self._admit(session):
+                if self.cluster is not None and not await self.cluster.claim(session):
+                    accounts.name_taken(session)
+                elif self._admit(session):
+                    self._enter(session)
+                    session.on_input = self._on_input
+                    if session.has_input():  # typed during the login, or gone meanwhile
+                        self._input(session)
                     return
-                self._enter(session)
-                while not session.closed:
-                    line = await self._next_line(session)
-                    if line is None or session.leaving:
-                        break
-                    await self.execute(session, line)
-                    commands += 1
-                    if session.leaving:
-                        break
+        except (ConnectionError, asyncio.CancelledError):
+            pass
+        await self._finish(session)
+
+    def _input(self, session: Session) -> None:
+        """A line (or the end of the input) arrived for a logged-in user: run it, in the
+        task that runs this user's lines, started if there is none."""
+        if session not in self._running:
+            task = asyncio.get_running_loop().create_task(self._run_lines(session))
+            self._running[session] = task
+
+    async def _run_lines(self, session: Session) -> None:
+        """Run the lines waiting, one at a time; end when none is left (the user idles,
+        with no task), or leave when the input ended or the user is leaving."""
+        leave = True
+        try:
+            while session.has_input():
+                line = session.pop_line()
+                if line is None or session.leaving or session.closed:
+                    break
+                await self.execute(session, line)
+                session.commands += 1
+                if session.leaving:
+                    break
+            else:
+                leave = False
         except (ConnectionError, asyncio.CancelledError):
             pass
         finally:
-            self._leave(session)
-            self._sessions.discard(session)
-            await session.close(linger=0 if self.core.stopping else LINGER)
-            log.info(
-                "%s %s %.1fs %d commands",
-                session.peer,
-                session.display_name if session.name else "-",
-                time.monotonic() - started,
-                commands,
-            )
+            del self._running[session]
+            if leave:
+                await self._finish(session)
 
-    async def _next_line(self, session: Session) -> str | None:
-        """The user's next line; None when the connection is gone or the user was logged
-        out for idling (no line for :attr:`Limits.idle_timeout` seconds while neither
-        playing nor examining, FICS's rule)."""
+    async def _finish(self, session: Session) -> None:
+        """A connection ends: the user leaves (every feature lets go of it), it is closed
+        (lingering unless the server stops), and the log says so."""
+        if session not in self._sessions:
+            return
+        session.on_input = None
+        self._leave(session)
+        self._sessions.discard(session)
+        await session.close(linger=0 if self.core.stopping else LINGER)
+        log.info(
+            "%s %s %.1fs %d commands",
+            session.peer,
+            session.display_name if session.name else "-",
+            time.monotonic() - session.connected_at,
+            session.commands,
+        )
+
+    async def _idle_sweep(self) -> None:
+        """Log out who sent no line for :attr:`Limits.idle_timeout` seconds while neither
+        playing nor examining (FICS's rule): one look over the users every
+        :data:`IDLE_SWEEP` seconds, not a timer per user."""
         while True:
             idle = self.limits.idle_timeout
+            await asyncio.sleep(min(IDLE_SWEEP, idle / 10) if idle else IDLE_SWEEP)
+            idle = self.limits.idle_timeout
             if not idle:
-                return await session.read_line()
-            left = session.last_input + idle - time.monotonic()
-            if left <= 0:
-                if session.state not in ("P", "E"):
+                continue
+            now = time.monotonic()
+            for session in self.world.online.values():
+                if (
+                    now - session.last_input >= idle
+                    and session.state not in ("P", "E")
+                    and not (session.leaving or session.closed)
+                ):
                     session.send_raw(f"\r\n{idle_logout(idle)}\r\n".encode())
-                    return None
-                left = min(idle, IDLE_RECHECK)
-            with contextlib.suppress(TimeoutError):
-                return await session.read_line(timeout=left)
+                    session.hang_up()
 
     def _admit(self, session: Session) -> bool:
         """One session per name, checked and taken with no await in between: a registered
@@ -252,9 +322,8 @@ class Server:
         if not session.registered:
             accounts.name_taken(session)
             return False
+        self._leave(old, release=False)
         accounts.take_over(session, old)
-        self._leave(old)
-        old.hang_up()
         return True
 
     def _enter(self, session: Session) -> None:
@@ -269,13 +338,17 @@ class Server:
         self.core.registry.player_arrived(session, batch)
         batch.flush()
 
-    def _leave(self, session: Session) -> None:
-        """A connection is gone: every feature lets go of it, then the others are told."""
+    def _leave(self, session: Session, release: bool = True) -> None:
+        """A connection is gone: every feature lets go of it, then the others are told
+        (and, in a cluster, the name is free again unless ``release`` is False: a
+        takeover keeps it)."""
         self.core.registry.player_left(session)
         if session.logged_in:
             session.logged_in = False
             if not self.core.stopping:
                 self.world.depart(session)
+            if self.cluster is not None and release:
+                self.cluster.release(session)
 
     async def execute(self, session: Session, line: str) -> None:
         """Run one line the user typed, as one unit of output (one block in FICS's block
@@ -301,45 +374,116 @@ class Server:
             elif not session.level1 & 1:
                 session.send_unit(session.prompt_bytes())
             return
+        if self.cluster is not None:
+            node = route(self.core, self.cluster, session, text.strip())
+            if node is not None:
+                await self._forwarded(session, node, text.strip(), tag, block_id)
+                return
         registry = self.core.registry
         if looks_like_move(text.strip()):
             moved = None if block_id is None else (block_id, BlockCode.BLKCMD_GAME_MOVE)
-            batch = Batch(CN.SCN_MOVE, session, tag, block=moved)
-            batch.add(session, Lines(()))
+            batch, _ = self._issuer_unit(session, CN.SCN_MOVE, tag, moved, None)
             if registry.take_move(session, text.strip(), batch):
                 batch.flush()
                 return
         found = registry.find_command(word, admin=session.admin)
-        block: tuple[int, int] | None = None
-        if block_id is not None:
-            code = block_code(found.name) if isinstance(found, Command) else BlockCode.BLKCMD_NULL
-            block = (block_id, code)
-        batch = Batch(
-            found.cn if isinstance(found, Command) else CN.SCN_BAD, session, tag, block=block
-        )
-        batch.add(session, Lines(()))  # the issuer always gets a unit (and a prompt)
-        brackets = bool(session.level1 & 2)
+        cn, code = command_frame(found)
+        block = None if block_id is None else (block_id, code)
+        batch, brackets = self._issuer_unit(session, cn, tag, block, (word, args.strip()))
+        await self._run(session, batch, found, word, args.strip())
+        self._end_unit(session, batch, brackets)
+
+    @staticmethod
+    def _issuer_unit(
+        session: Session,
+        cn: int,
+        tag: str | None,
+        block: tuple[int, int] | None,
+        command: tuple[str, str] | None,
+    ) -> tuple[Batch, bool]:
+        """The batch of a line's output to its issuer, who always gets a unit (and a
+        prompt); for a ``command`` (word, arguments; None for a move) DG_COMMAND, and the
+        level 1 brackets opened when asked (the second value: close them at the end)."""
+        batch = Batch(cn, session, tag, block=block)
+        batch.add(session, Lines(()))
+        brackets = command is not None and bool(session.level1 & 2)
         if brackets:
             session.send_raw(b"\x19<")
-        batch.add(session, Datagram(dg.Command(word, args.strip())))
-        if isinstance(found, Command):
-            try:
-                await found.handler(Context(self.core, session, batch, found.name), args.strip())
-            except StoreUnavailable as exc:
-                log.warning("command %r of %s: %s", text, session.name, exc)
-                batch.reply(NOT_ANSWERING)
-            except Exception:
-                log.exception("command %r of %s failed", text, session.name)
-                batch.reply("Sorry, that command failed on the server.")
-        else:
-            batch.add(session, unknown(batch, word, found))
-        self.world.listening.refresh(session)  # its settings may have changed
+        if command is not None:
+            batch.add(session, Datagram(dg.Command(*command)))
+        return batch, brackets
+
+    @staticmethod
+    def _end_unit(session: Session, batch: Batch, brackets: bool) -> None:
         batch.flush()
         if session.leaving:
             if session.level1 & 1:
                 session.send_raw(UNIT_END)  # the extra ^Y] at disconnect (section 3)
         elif brackets:
             session.send_raw(b"\x19>")
+
+    async def _run(
+        self, session: Session, batch: Batch, found: Command | list[str], word: str, args: str
+    ) -> None:
+        """Run the command ``found`` (or answer an unknown ``word``) into ``batch``."""
+        if isinstance(found, Command):
+            try:
+                await found.handler(Context(self.core, session, batch, found.name), args)
+            except StoreUnavailable as exc:
+                log.warning("command %r %r of %s: %s", word, args, session.name, exc)
+                batch.reply(NOT_ANSWERING)
+            except Exception:
+                log.exception("command %r %r of %s failed", word, args, session.name)
+                batch.reply("Sorry, that command failed on the server.")
+        else:
+            batch.add(session, unknown(batch, word, found))
+        self.world.listening.refresh(session)  # its settings may have changed
+        self.world.touch(session)
+
+    async def _forwarded(
+        self, session: Session, node: str, text: str, tag: str | None, block_id: int | None
+    ) -> None:
+        """Run ``text`` on the cluster's node ``node`` (:mod:`~icswire.server.cluster.routes`
+        says why) and give the user its output as if it had run here."""
+        assert self.cluster is not None
+        word, _, args = text.partition(" ")
+
+        def answer(cn: int, code: int | None, output: list[Message]) -> None:
+            if code is None:
+                code = BlockCode.BLKCMD_NULL
+            block = None if block_id is None else (block_id, code)
+            command = None if cn == CN.SCN_MOVE else (word, args.strip())
+            batch, brackets = self._issuer_unit(session, cn, tag, block, command)
+            for message in output:
+                batch.add(session, message)
+            self._end_unit(session, batch, brackets)
+
+        await self.cluster.forward(node, session, text, answer)
+
+    async def run_line(self, session: Session, text: str) -> tuple[int, int | None]:
+        """Run a line another node of the cluster forwarded, for ``session`` (the replica
+        of its user): (the level 1 command number, the block code)."""
+        registry = self.core.registry
+        if looks_like_move(text):
+            batch = Batch(CN.SCN_MOVE, session)
+            if registry.take_move(session, text, batch):
+                batch.flush()
+                return CN.SCN_MOVE, BlockCode.BLKCMD_GAME_MOVE
+        word, _, args = text.partition(" ")
+        found = registry.find_command(word, admin=session.admin)
+        cn, code = command_frame(found)
+        batch = Batch(cn, session, block=(0, code))  # the block code a command may change
+        await self._run(session, batch, found, word, args.strip())
+        batch.flush()
+        return batch.cn, batch.block[1] if batch.block is not None else None
+
+
+def command_frame(found: Command | list[str]) -> tuple[int, int]:
+    """The level 1 command number and the block code of a command, or of a word that is
+    none (unknown or ambiguous: ``unknown`` may change both)."""
+    if isinstance(found, Command):
+        return found.cn, block_code(found.name)
+    return CN.SCN_BAD, BlockCode.BLKCMD_NULL
 
 
 async def serve(
@@ -348,9 +492,13 @@ async def serve(
     port: int,
     limits: Limits | None = None,
     open_registration: bool = False,
+    cluster: str | None = None,
+    cluster_name: str = "icswire",
+    node: str | None = None,
 ) -> None:
-    """Run a server until SIGINT or SIGTERM, then shut it down cleanly."""
-    server = Server(store, host, port, limits, open_registration)
+    """Run a server (a node of ``cluster``, a NATS URL, if given) until SIGINT or SIGTERM,
+    then shut it down cleanly."""
+    server = Server(store, host, port, limits, open_registration, cluster, cluster_name, node)
     await server.start()
     # What is loaded by now (modules, the features, the store) lives as long as the
     # process: out of the garbage collector's way, so a full collection scans the users.

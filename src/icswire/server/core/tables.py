@@ -7,11 +7,12 @@ the games each feature keeps, without holding a copy of them.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from icswire.boards.variants import Variant, variant_of
+from icswire.server.core.claims import Claims
 from icswire.server.core.ratings import rating_type
 
 if TYPE_CHECKING:
@@ -143,6 +144,15 @@ class Table(Protocol):
         ...
 
 
+class ListedGame(NamedTuple):
+    """A game of another node of a cluster, as ``games`` lists it."""
+
+    number: int
+    examined: bool
+    fics_row: str
+    icc_row: str
+
+
 class Tables:
     """Every game being played or examined, as the features that keep them register
     their maps (game number -> game, player or examiner -> game)."""
@@ -150,6 +160,11 @@ class Tables:
     def __init__(self) -> None:
         self._sources: list[tuple[Mapping[int, Table], Mapping[Session, Table]]] = []
         self._reserved: set[int] = set()
+        #: Game numbers are unique in a whole cluster.
+        self.claims: Claims[int] = Claims()
+        #: In a cluster, the other nodes' games as ``games`` lists them: (number,
+        #: examined, FICS's row, ICC's row) of each that is not private.
+        self.listed_elsewhere: Callable[[], Awaitable[list[ListedGame]]] | None = None
 
     def add_source(self, by_number: Mapping[int, Table], by_seat: Mapping[Session, Table]) -> None:
         self._sources.append((by_number, by_seat))
@@ -178,11 +193,21 @@ class Tables:
     def free_number(self) -> int:
         """The lowest number no game has (nor is being given, see :meth:`reserve`)."""
         number = 1
-        while number in self._reserved or any(
-            number in by_number for by_number, _ in self._sources
+        while (
+            number in self._reserved
+            or number in self.claims.elsewhere
+            or any(number in by_number for by_number, _ in self._sources)
         ):
             number += 1
         return number
+
+    async def reserve_claimed(self) -> int:
+        """:meth:`reserve`, and in a cluster a number no other node took meanwhile."""
+        while True:
+            number = self.reserve()
+            if await self.claims.claim(number):
+                return number
+            self.release(number)  # the claim remembered it as taken elsewhere
 
     def reserve(self) -> int:
         """A free number, kept from others until :meth:`release`: for a game that takes

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 import string
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from icswire.boards.variants import VARIANTS
@@ -110,6 +110,9 @@ class World:
         #: Who has which DG and presence switch on, and who notifies of whom.
         self.listening = Listening()
         self.uids: dict[str, int] = {}
+        #: Called with a session whose facts others see may have changed (its state, its
+        #: ratings, its settings after a command): a cluster tells the other nodes.
+        self.touched: list[Callable[[Session], None]] = []
 
     # -- who ---------------------------------------------------------------------------
 
@@ -166,10 +169,8 @@ class World:
         pin_line = lines(arrival_line(session))
         shouts = session.variables["shout"] or session.variables["sshout"]
         sees = self._sees_shouts(session) if shouts else None
-        for channel in session.channels:
-            self.channels.setdefault(channel, set()).add(session)
+        self._index(session)
         listening = self.listening
-        listening.refresh(session)
         me = {session}
         batch.add_all(listening.with_dg(DG.PLAYER_ARRIVED) - me, arrived)
         batch.add_all(listening.with_dg(DG.PLAYER_ARRIVED_SIMPLE) - me, simple)
@@ -211,12 +212,14 @@ class World:
         found.discard(session)
         return found
 
-    def depart(self, session: Session) -> None:
-        """``session`` is gone: tell the others (DG_PLAYER_LEFT, notify lists, channels)."""
+    def depart(self, session: Session, local_only: bool = False) -> None:
+        """``session`` is gone: tell the others (DG_PLAYER_LEFT, notify lists, channels);
+        with ``local_only``, only this node's users (in a cluster, a dead node's user)."""
         key = name_key(session.name)
         if self.forget(session) is None:
             return
         batch = Batch(CN.SCN_LOGOUT, None, issuer_name=session.name)
+        batch.local_only = local_only
         left = Datagram(dg.PlayerLeft(session.name))
         pin = lines(f"[{session.name} has disconnected.]")
         pin_line = lines(ivars.format_player_departed(ivars.PlayerDeparted(session.name)))
@@ -251,6 +254,29 @@ class World:
         for channel in session.channels:
             self.channels.get(channel, set()).discard(session)
         return session
+
+    def add_replica(self, session: Session) -> None:
+        """A user of another node of the cluster is online (its node tells everybody)."""
+        self.online[name_key(session.name)] = session
+        self._index(session)
+
+    def _index(self, session: Session) -> None:
+        """An online user into the channels' members and the listening indexes."""
+        for channel in session.channels:
+            self.channels.setdefault(channel, set()).add(session)
+        self.listening.refresh(session)
+
+    def replica_changed(self, session: Session, channels_before: frozenset[int]) -> None:
+        """A replica's facts changed: its channels and this world's indexes follow."""
+        for channel in channels_before - session.channels:
+            self.channels.get(channel, set()).discard(session)
+        for channel in session.channels - channels_before:
+            self.channels.setdefault(channel, set()).add(session)
+        self.listening.refresh(session)
+
+    def touch(self, session: Session) -> None:
+        for hook in self.touched:
+            hook(session)
 
     def _notified_by(self, player: Session) -> list[Session]:
         """FICS's ``notifiedby``: those online on a registered ``player``'s notify list
@@ -291,6 +317,7 @@ class World:
 
     def state_changed(self, player: Session, batch: Batch) -> None:
         """DG_STATE (11) to DG_PLAYER_ARRIVED listeners, DG_NOTIFY_STATE (67) to watchers."""
+        self.touch(player)
         state = dg.State(player.name, player.state, player.state_game)
         watchers = self.notify_watchers(player)
         batch.add_all(self.listening.with_dg(DG.PLAYER_ARRIVED) - {player}, Datagram(state))
@@ -345,7 +372,7 @@ class World:
         """DG_PEOPLE_IN_MY_CHANNEL: the joiner gets the members, the members the joiner."""
         members = self.channels.setdefault(channel, set())
         members.add(session)
-        session.channels.add(channel)
+        session.channels |= {channel}
         listeners = self.listening.with_dg(DG.PEOPLE_IN_MY_CHANNEL)
         if DG.PEOPLE_IN_MY_CHANNEL in session.level2:
             for member in sorted(members, key=lambda s: s.name.lower()):
@@ -358,7 +385,7 @@ class World:
         listeners = members & self.listening.with_dg(DG.PEOPLE_IN_MY_CHANNEL)
         batch.add_all(listeners, Datagram(dg.PeopleInMyChannel(channel, session.name, False)))
         members.discard(session)
-        session.channels.discard(channel)
+        session.channels -= {channel}
 
     # -- lists a DG asks for when it is turned on ---------------------------------------
 

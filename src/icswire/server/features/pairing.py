@@ -60,7 +60,7 @@ from __future__ import annotations
 import asyncio
 import random
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Container, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -201,9 +201,10 @@ class Pairing:
         """The seeks posted from one address (Limits.seeks_per_address)."""
         return [s for s in self.seeks.values() if s.seeker.host == host]
 
-    def free_index(self) -> int | None:
+    def free_index(self, elsewhere: Container[int] = ()) -> int | None:
+        """The lowest index no seek has, here or (``elsewhere``) on another node."""
         for index in range(1, MAX_SEEK_INDEX + 1):
-            if index not in self.seeks:
+            if index not in self.seeks and index not in elsewhere:
                 return index
         return None
 
@@ -449,6 +450,7 @@ def _remove_seeks(
         return
     for seek in gone:
         del state.seeks[seek.index]
+        core.seek_claims.release(seek.index)
     numbers = tuple(seek.index for seek in gone)
     info = lines(ivars.format_seeks_removed(ivars.SeeksRemoved(numbers)))
     datagrams = [Datagram(dg.SeekRemoved(seek.index, reason)) for seek in gone]
@@ -823,7 +825,10 @@ async def seek_(ctx: Context, args: str) -> None:
         return
     for old in replaced:
         _remove_seek(core, state, old, SEEK_REPLACED, ctx.batch)
-    index = state.free_index()
+    claims = core.seek_claims  # a failed claim counts the index as taken elsewhere
+    while (index := state.free_index(claims.elsewhere)) is not None:
+        if await claims.claim(index):
+            break
     if index is None:
         ctx.reply("Sorry, there are too many seeks posted; try again later.")
         return
@@ -1113,7 +1118,7 @@ def _opponent(ctx: Context, name: str) -> Session | None:
     if not receiver.variables["open"]:
         ctx.reply(f"{receiver.name} is not open to match requests.")
         return None
-    if name_key(session.name) in receiver.lists["noplay"]:  # FICS's matchproc.c
+    if name_key(session.name) in receiver.listed("noplay"):  # FICS's matchproc.c
         ctx.reply(f"You are on {receiver.name}'s noplay list.")
         return None
     if receiver.censors(session):

@@ -1,0 +1,94 @@
+"""A user's facts: what other nodes of a cluster keep of a user connected elsewhere.
+
+The user's own node (its *home*) writes them to the registry (a JetStream key-value
+bucket, one key per name) at login and whenever they change; every other node keeps a
+replica :class:`~icswire.server.core.session.Session` made from them, so that ``who``,
+``finger``, DG_PLAYER_ARRIVED's parts, a tell's checks (censor, ``tell``, busy) and the
+rendering of what that user is sent (level 1, level 2 DGs, style, width) read the same
+values as on its home. Clocks are sent as wall-clock times (``time.time()``) and kept as
+the replica node's ``time.monotonic()`` equivalents.
+
+Facts other nodes change (a game on another node sets the player's state and, when it
+ends, ratings; observing a game there) are sent to the home as :func:`changes` and
+written by the home only: one writer per key.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from icswire.server.core.session import Session
+from icswire.server.core.variables import IVARIABLES, VARIABLES
+
+#: The facts a node other than the home may change (a game it holds, observing there).
+CHANGEABLE = ("state", "state_game", "observing", "ratings")
+
+
+def facts_of(session: Session, node: str) -> dict[str, Any]:
+    """Everything other nodes need of ``session``, whose home is ``node``, as JSON data."""
+    now_wall, now = time.time(), time.monotonic()
+    return {
+        "node": node,
+        "name": session.name,
+        "registered": session.registered,
+        "admin": session.admin,
+        "level1": session.level1,
+        "level2": sorted(session.level2),
+        "variables": dict(session.variables),
+        "ivariables": dict(session.ivariables),
+        "channels": sorted(session.channels),
+        "notify": session.notify,
+        "lists": session.lists,
+        "state": session.state,
+        "state_game": session.state_game,
+        "observing": sorted(session.observing),
+        "ratings": {kind: list(value) for kind, value in session.ratings.items()},
+        "timeseal": session.timeseal,
+        "connected": now_wall - (now - session.connected_at),
+        "input": now_wall - (now - session.last_input),
+    }
+
+
+def encode(facts: dict[str, Any]) -> bytes:
+    return json.dumps(facts, separators=(",", ":")).encode()
+
+
+def decode(data: bytes) -> dict[str, Any]:
+    found: dict[str, Any] = json.loads(data)
+    return found
+
+
+def stable(facts: dict[str, Any]) -> bytes:
+    """The facts but the idle clock, encoded: the same bytes for two writes that would
+    say the same (the idle clock alone is not worth a write)."""
+    return encode({key: value for key, value in facts.items() if key != "input"})
+
+
+def apply(session: Session, facts: dict[str, Any]) -> None:
+    """Set a replica's fields from ``facts`` (all of them, or :func:`changes`' few)."""
+    now_wall, now = time.time(), time.monotonic()
+    for key, value in facts.items():
+        if key in ("level2", "channels", "observing"):
+            setattr(session, key, frozenset(value))
+        elif key == "variables":
+            session.variables = VARIABLES.shared(value)
+        elif key == "ivariables":
+            session.ivariables = IVARIABLES.shared(value)
+        elif key == "ratings":
+            session.ratings = {kind: (rating, note) for kind, (rating, note) in value.items()}
+        elif key == "connected":
+            session.connected_at = now - (now_wall - value)
+        elif key == "input":
+            session.last_input = now - (now_wall - value)
+        elif key in ("notify", "lists"):
+            setattr(session, key, dict(value))
+        elif key != "node":
+            setattr(session, key, value)
+
+
+def changes(session: Session) -> dict[str, Any]:
+    """The facts of :data:`CHANGEABLE`, as a node that is not the home saw them change."""
+    found = facts_of(session, "")
+    return {key: found[key] for key in CHANGEABLE}

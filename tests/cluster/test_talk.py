@@ -1,0 +1,61 @@
+"""Users on different nodes of a cluster talk as on one server."""
+
+from __future__ import annotations
+
+import asyncio
+
+from icswire.server.app import Server
+from tests.cluster.support import online_everywhere, until
+from tests.server.client import Client
+
+
+async def test_a_name_is_logged_in_once_in_the_cluster(nodes: list[Server]) -> None:
+    a, b, _ = nodes
+    first = await Client.connect(a.port)
+    await first.login("Fred")
+    await online_everywhere(nodes, "Fred")
+    second = await Client.connect(b.port)
+    await second.send("Fred", "")
+    await second.expect_text("Fred, whose name matches yours, is already logged in.")
+    assert "fred" in b.world.online and b.world.online["fred"].remote is not None
+    await first.close()
+    await second.close()
+
+
+async def test_tell_shout_and_channel_tell_cross_nodes(nodes: list[Server]) -> None:
+    ann, bob, cid = [await Client.connect(n.port) for n in nodes]
+    for client, name in ((ann, "Ann"), (bob, "Bob"), (cid, "Cid")):
+        await client.login(name)
+    await online_everywhere(nodes, "Ann", "Bob", "Cid")
+    await ann.send("tell Bob hello from a")
+    await bob.expect_text("Ann(U) tells you: hello from a")
+    await bob.send("tell Ann and back from b")
+    await ann.expect_text("Bob(U) tells you: and back from b")
+    await cid.send("shout anyone there?")
+    for client in (ann, bob):
+        await client.expect_text("Cid(U) shouts: anyone there?")
+    for client in (ann, bob, cid):
+        await client.send("+channel 77")
+        await client.expect_text("[77] added to your channel list.")
+    await until(lambda: all(len(n.world.channels.get(77, ())) == 3 for n in nodes))
+    await bob.send("tell 77 on channel")
+    for client in (ann, cid):
+        await client.expect_text("Bob(U)(77): on channel")
+    for client in (ann, bob, cid):
+        await client.close()
+
+
+async def test_a_registered_user_logging_in_elsewhere_takes_over(nodes: list[Server]) -> None:
+    a, b, _ = nodes
+    await asyncio.to_thread(a.store.add_user, "Ann", "pw")
+    first = await Client.connect(a.port)
+    await first.login("Ann", "pw")
+    await online_everywhere(nodes, "Ann")
+    second = await Client.connect(b.port)
+    await second.login("Ann", "pw")
+    await first.expect_text("**** Ann has arrived - you can't both be logged in. ****")
+    await until(lambda: all(n.world.online.get("ann") is not None for n in nodes))
+    await until(lambda: a.world.online["ann"].remote is not None)  # now b's user
+    assert b.world.online["ann"].remote is None
+    await second.close()
+    await first.close()
