@@ -129,8 +129,9 @@ def test_zippy_xboards_with_sjeng_play_crazyhouse_suicide_and_losers(
         creating = rf"\{{Game \d+ \(\w+ vs\. \w+\) Creating unrated {variant} match\.\}}"
         _wait(
             f"the {variant} game to start in both XBoards",
-            lambda c=creating: offer.again_if_declined()
-            and all(re.search(c, x.received()) for x in xboards),
+            lambda c=creating, o=offer: (
+                o.again_if_declined() and all(re.search(c, x.received()) for x in xboards)
+            ),
             PAIR_LIMIT,
             explain,
         )
