@@ -125,6 +125,8 @@ class Session(asyncio.Protocol):
     #: The client's timestamp of the line :meth:`pop_line` returned last (timeseal only).
     line_stamp: int | None = None
     _stuck_since: float | None = None
+    #: Bytes wait in the transport for the socket (between pause_ and resume_writing).
+    _backlog: bool = False
     #: Bytes read and not yet queued as lines (telnet commands out, controls too once the
     #: first line is in).
     _buffer: bytes = b""
@@ -206,10 +208,15 @@ class Session(asyncio.Protocol):
         return int(self.variables["width"])
 
     def wrap_key(self, is_issuer: bool) -> Any:
-        """What of this receiver's settings the wrapping of a unit depends on."""
-        if self.level1 & 1:
-            return (self.level1, is_issuer)
-        return (0, is_issuer, self.prompt_bytes(), self.leaving, self.wrap_width)
+        """What of this receiver's settings the wrapping of a unit depends on. Without
+        level 1 that is the prompt and the width, which follow from the variables, the
+        ivariables (shared by every session with the same values: their identities stand
+        for them), whether this is an ICC client and whether the user is leaving."""
+        level1 = self.level1
+        if level1 & 1:
+            return (level1, is_issuer)
+        icc = bool(self.level2)
+        return (level1, is_issuer, id(self.variables), id(self.ivariables), icc, self.leaving)
 
     def pending(self) -> int:
         transport = self.transport
@@ -221,7 +228,10 @@ class Session(asyncio.Protocol):
         if self.closed:
             return
         assert self.transport is not None
-        if self.pending() + len(data) <= OUTPUT_LIMIT:
+        # with nothing waiting (the usual case) the buffer is empty: no need to ask it
+        if len(data) <= OUTPUT_LIMIT and (
+            not self._backlog or self.pending() + len(data) <= OUTPUT_LIMIT
+        ):
             self._stuck_since = None
             self.transport.write(data)
             return
@@ -292,6 +302,14 @@ class Session(asyncio.Protocol):
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = cast(asyncio.Transport, transport)
+        # told (pause_writing) as soon as any byte waits for the socket, and when none does
+        self.transport.set_write_buffer_limits(high=0)
+
+    def pause_writing(self) -> None:
+        self._backlog = True
+
+    def resume_writing(self) -> None:
+        self._backlog = False
 
     def data_received(self, data: bytes) -> None:
         if self.closed:  # lingering: what the peer still sends is dropped

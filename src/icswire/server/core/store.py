@@ -417,9 +417,8 @@ class Store:
             else:
                 if not database.startswith("file:"):
                     Path(database).parent.mkdir(parents=True, exist_ok=True)
-                self.engine = create_engine(
-                    parsed, pool_pre_ping=True, connect_args={"check_same_thread": False}
-                )
+                # no pre-ping: a file has no server that could drop the connection
+                self.engine = create_engine(parsed, connect_args={"check_same_thread": False})
             event.listen(self.engine, "connect", functools.partial(_sqlite_connect, busy_timeout))
             event.listen(self.engine, "begin", _sqlite_begin)
         else:

@@ -23,9 +23,9 @@ write that contains it succeeded.
 A job may also belong to a ``group``, a store call that takes a list: the jobs of one group
 that stand together at the head of the queue are written by one call, in one transaction
 (:meth:`WriteQueue.put_grouped`). Every game's progress is such a job, so the moves of all
-games played while the last write ran go to the database together (one transaction per
-tick of the queue, not one per move), and each is still written before what was queued
-after it.
+games played in the last tick (:attr:`WriteQueue.group_tick`, or while the last write
+ran when it took longer) go to the database together: one transaction per tick, not one
+per move, and each is still written before what was queued after it.
 
 The users a job concerns are told once when their writes wait (:data:`KEPT`), and once
 when the last of them is written (:data:`SAVED`). The server's stop waits a bounded time
@@ -39,6 +39,7 @@ import contextlib
 import functools
 import itertools
 import logging
+import math
 import time
 from collections import Counter, deque
 from collections.abc import Callable, Hashable, Iterable, Sequence
@@ -105,6 +106,12 @@ class WriteQueue:
         self.first_delay = 0.05
         #: ... up to this.
         self.max_delay = 5.0
+        #: Seconds at least between the starts of two group writes: under load the saves
+        #: of a group gather for this long (each game's newest replacing its older), so
+        #: the database takes one transaction per tick, not one per move. A group job
+        #: that finds the last such write longer ago runs at once.
+        self.group_tick = 0.1
+        self._group_started = -math.inf
         self._jobs: deque[_Job] = deque()
         self._waiting: dict[Hashable, _Job] = {}  # by key, jobs not started yet
         self._pending: Counter[str] = Counter()  # queued jobs per concerned name key
@@ -254,6 +261,12 @@ class WriteQueue:
         delay = self.first_delay
         while self._jobs:
             job = self._jobs[0]
+            if job.group is not None:
+                wait = self._group_started + self.group_tick - time.monotonic()
+                if wait > 0:  # gather: newer snapshots replace this one meanwhile
+                    await asyncio.sleep(wait)
+                    continue
+                self._group_started = time.monotonic()
             if job.key is not None:
                 newest = self._waiting.get(job.key)
                 if newest is job:  # it runs now: a newer one queues behind it

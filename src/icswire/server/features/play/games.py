@@ -389,9 +389,15 @@ class BoardMessage(PositionBoard):
         )
 
     def key(self, receiver: Session) -> Any:
-        if self._compressed(receiver):
+        # PositionBoard.key and _compressed in one: this runs for every receiver of a move
+        style = receiver.variables["style"]
+        if style == 13:
+            return 13
+        ivariables = receiver.ivariables
+        if style == 12 and self.last is not None and ivariables["compressmove"]:
             return ("d1", receiver.level1 & 1)
-        return super().key(receiver)
+        relation, flip = self.relation(receiver), self.flip(receiver)
+        return (style, ivariables["ms"], receiver.level1 & 1, relation, flip)
 
     def render(self, receiver: Session) -> bytes:
         if not self._compressed(receiver):
