@@ -9,6 +9,7 @@ import textwrap
 import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta, timezone
+from typing import NamedTuple
 
 import pytest
 from sqlalchemy import func, select, update
@@ -17,6 +18,7 @@ from icswire.server.core.ratings import RATING_TYPES, Glicko
 from icswire.server.core.records import GameRecord, RatingRecord
 from icswire.server.core.store import (
     ADJOURNED_BY_SHUTDOWN,
+    MoveTexts,
     Progress,
     Store,
     UnknownGame,
@@ -181,9 +183,9 @@ def test_save_progress_many_saves_every_game_and_names_the_missing(store: Store)
     first, second = store.start_game(a_game()), store.start_game(a_game())
     missing = max(first, second) + 1000
     saves = [
-        Progress(first, ("e4",), (179_000,), (1000,), 179_000, 180_000),
-        Progress(missing, ("d4",), (1,), (0,), 1, 0),
-        Progress(second, ("d4", "d5"), (178_000, 177_000), (2000, 3000), 178_000, 177_000),
+        Progress(first, "e4", "179000", "1000", 179_000, 180_000),
+        Progress(missing, "d4", "1", "0", 1, 0),
+        Progress(second, "d4 d5", "178000 177000", "2000 3000", 178_000, 177_000),
     ]
     assert store.save_progress_many(saves) == [missing]
     assert store.save_progress_many([saves[0], saves[2]]) == []
@@ -192,6 +194,37 @@ def test_save_progress_many_saves_every_game_and_names_the_missing(store: Store)
     assert (one.moves, one.clocks, one.times) == (("e4",), (179_000,), (1000,))
     assert (two.moves, two.white_clock, two.black_clock) == (("d4", "d5"), 178_000, 177_000)
     assert store.game(missing) is None
+
+
+class _Played(NamedTuple):
+    san: str
+    clock_ms: int
+    time_ms: int
+
+
+def test_move_texts_follow_moves_played_taken_back_and_replaced() -> None:
+    def joined(played: list[_Played]) -> tuple[str, str, str]:
+        words = [" ".join(str(move[i]) for move in played) for i in range(3)]
+        return words[0], words[1], words[2]
+
+    texts, played = MoveTexts(), []
+    for ply, san in enumerate(["e4", "e5", "Nf3", "Nc6", "Bb5"]):
+        played.append(_Played(san, 180_000 - ply, ply * 10))
+        texts.follow(played)
+        assert (texts.moves, texts.clocks, texts.times) == joined(played)
+    texts.follow(played)  # nothing new: nothing added
+    assert texts.moves == "e4 e5 Nf3 Nc6 Bb5"
+    del played[-2:]  # a takeback of two plies
+    texts.follow(played)
+    assert (texts.moves, texts.clocks, texts.times) == joined(played)
+    played[-1] = _Played("Nc3", 1, 2)  # as many moves, the last another
+    texts.follow(played)
+    assert (texts.moves, texts.clocks, texts.times) == ("e4 e5 Nc3", "180000 179999 1", "0 10 2")
+    played.clear()
+    texts.follow(played)
+    assert (texts.moves, texts.clocks, texts.times) == ("", "", "")
+    with pytest.raises(ValueError, match="one word"):
+        texts.follow([_Played("e 4", 1, 1)])
 
 
 def test_finish_game(store: Store) -> None:

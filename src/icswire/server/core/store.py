@@ -1013,9 +1013,8 @@ class Store:
 
         Raises :class:`UnknownGame` when there is no game ``game_id``.
         """
-        progress = Progress(
-            game_id, tuple(moves), tuple(clocks), tuple(times), white_clock, black_clock
-        )
+        texts = _join_moves(moves), _join_ints(clocks), _join_ints(times)
+        progress = Progress(game_id, *texts, white_clock, black_clock)
         if self.save_progress_many([progress]):
             raise UnknownGame(game_id)
 
@@ -1029,9 +1028,9 @@ class Store:
         rows = [
             {
                 "p_id": save.game_id,
-                "p_moves": _join_moves(save.moves),
-                "p_clocks": _join_ints(save.clocks),
-                "p_times": _join_ints(save.times),
+                "p_moves": save.moves,
+                "p_clocks": save.clocks,
+                "p_times": save.times,
                 "p_white_clock": save.white_clock,
                 "p_black_clock": save.black_clock,
                 "p_updated": now,
@@ -1449,15 +1448,52 @@ class Store:
 
 
 class Progress(NamedTuple):
-    """A game in progress as it is saved after a move: its moves, clocks and the clocks
-    now (:meth:`Store.save_progress_many`)."""
+    """A game in progress as it is saved after a move: its moves, clocks and times as the
+    games table keeps them (:class:`MoveTexts`), and the clocks now
+    (:meth:`Store.save_progress_many`)."""
 
     game_id: int
-    moves: tuple[str, ...]
-    clocks: tuple[int, ...]
-    times: tuple[int, ...]
+    moves: str
+    clocks: str
+    times: str
     white_clock: int
     black_clock: int
+
+
+class MoveTexts:
+    """A game's moves, clocks and times as the games table keeps them (blank-separated
+    words), brought up to date with the game's moves as they are played: a save after a
+    move appends one word to each, not the whole game joined again (which grew with every
+    ply). Moves taken back, or replaced, make it join them all once more."""
+
+    __slots__ = ("_count", "_last", "clocks", "moves", "times")
+
+    def __init__(self) -> None:
+        self.moves = self.clocks = self.times = ""
+        self._count = 0
+        self._last: object = None  # the last move counted, to see a takeback
+
+    def follow(self, played: Sequence[Any]) -> None:
+        """Bring the texts up to ``played`` (objects with ``san``, ``clock_ms`` and
+        ``time_ms``), which is the list they followed with moves added, or anything else
+        (then they are made again)."""
+        count = self._count
+        if count > len(played) or (count and played[count - 1] is not self._last):
+            count = 0  # taken back or replaced: made again
+        if count == self._count == len(played):
+            return
+        added = played[count:]
+        moves = _join_moves([move.san for move in added])
+        clocks = _join_ints([move.clock_ms for move in added])
+        times = _join_ints([move.time_ms for move in added])
+        if count:
+            moves, clocks, times = (
+                f"{self.moves} {moves}",
+                f"{self.clocks} {clocks}",
+                f"{self.times} {times}",
+            )
+        self.moves, self.clocks, self.times = moves, clocks, times
+        self._count, self._last = len(played), played[-1] if played else None
 
 
 class UnknownGame(LookupError):
@@ -1676,6 +1712,7 @@ def _rating_record(name: str, rating_type: str, row: Row[*tuple[Any, ...]]) -> R
 
 __all__ += [
     "ADJOURNED_BY_SHUTDOWN",
+    "MoveTexts",
     "UnknownGame",
     "best_ratings",
     "games",

@@ -18,14 +18,13 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-import operator
 import random
 import re
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 import chess
 
@@ -61,7 +60,7 @@ from icswire.server.core.offers import Offer, Offers
 from icswire.server.core.ratings import RATING_TYPES
 from icswire.server.core.records import GameRecord
 from icswire.server.core.render import NEWLINE, Batch, Datagram, Message, Raw, lines
-from icswire.server.core.store import Progress, StoreUnavailable
+from icswire.server.core.store import MoveTexts, Progress, StoreUnavailable
 from icswire.server.core.tables import Terms
 from icswire.server.core.texts import (
     clock_text,
@@ -100,6 +99,8 @@ class Game:
     board: chess.Board = field(init=False)
     start_fen: str | None = field(init=False)  # None: the standard start
     moves: list[ServerMove] = field(default_factory=list)
+    #: ``moves`` as the store keeps them, brought up to date at each save.
+    move_texts: MoveTexts = field(default_factory=MoveTexts, repr=False)
     clock_ms: dict[bool, int] = field(default_factory=dict)
     turn_started: float = field(default_factory=time.monotonic)
     #: A timeseal player's own timestamp of when the board of its turn reached it.
@@ -469,19 +470,6 @@ class MoveDatagrams(Message):
 # -- the games of a server ------------------------------------------------------------------
 
 
-_SAN, _CLOCK, _TIME = (operator.attrgetter(a) for a in ("san", "clock_ms", "time_ms"))
-
-
-class _Played(NamedTuple):
-    """A game's progress as it is queued after a move: its moves (immutable, read in the
-    write queue's thread) and both clocks."""
-
-    game_id: int
-    moves: tuple[ServerMove, ...]
-    white_clock: int
-    black_clock: int
-
-
 NOT_CREATED = "The game could not be created: the database is not answering. Try again in a moment."
 """Told to both players when a game cannot be stored: it does not start."""
 
@@ -499,21 +487,9 @@ class Games:
 
     # -- saving: through the core's write queue, in order, retried, off the hot path ------
 
-    def _save_progress_many(self, saves: Sequence[_Played]) -> None:
-        """The store's call for the saves that wait together, in the write queue's thread:
-        the moves' fields are taken out there, not at every move on the event loop."""
-        progress = [
-            Progress(
-                save.game_id,
-                tuple(map(_SAN, save.moves)),
-                tuple(map(_CLOCK, save.moves)),
-                tuple(map(_TIME, save.moves)),
-                save.white_clock,
-                save.black_clock,
-            )
-            for save in saves
-        ]
-        missing = self.core.store.save_progress_many(progress)
+    def _save_progress_many(self, saves: Sequence[Progress]) -> None:
+        """The store's call for the saves that wait together, in the write queue's thread."""
+        missing = self.core.store.save_progress_many(saves)
         if missing:
             log.error("the progress of games %s was not saved: they are not stored", missing)
 
@@ -521,12 +497,15 @@ class Games:
         """Save ``game``'s moves and clocks (after every move: it survives a crash). The
         saves of one game coalesce: a waiting save is replaced by the newer state."""
         assert game.game_id is not None
-        moves = tuple(game.moves)
-        played = _Played(game.game_id, moves, game.clock_ms[WHITE], game.clock_ms[BLACK])
+        texts = game.move_texts
+        texts.follow(game.moves)  # one move more: a word more each, the rest as it was
+        clocks = game.clock_ms[WHITE], game.clock_ms[BLACK]
+        played = Progress(game.game_id, texts.moves, texts.clocks, texts.times, *clocks)
         self.core.writes.put_grouped(
             self._save_progress_group,
             played,
-            f"game {game.game_id} ({game.white.name} vs. {game.black.name}) at ply {len(moves)}",
+            f"game {game.game_id} ({game.white.name} vs. {game.black.name}) "
+            f"at ply {len(game.moves)}",
             concerns=game.player_names(),
             key=("game", game.game_id),
         )
