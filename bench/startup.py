@@ -2,7 +2,8 @@
 
 ``python bench/startup.py [--runs 20]`` runs, interleaved, each of
 
-- **floor**: ``python -c "import chess.pgn"`` (the least a PGN tool on python-chess loads);
+- **floor**: ``python -c "import chess.pgn"`` (what a PGN script on python-chess loads;
+  ``icswire pgn`` writes its PGN without chess.pgn, whose import brings asyncio);
 - ``python -m icswire decode examples/session.bin`` and ``... pgn examples/session.bin``
   (a small session: start-up is most of the work);
 - ``python -m icswire --version``;

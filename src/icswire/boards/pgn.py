@@ -9,14 +9,28 @@ setups, which python-chess plays as chess from the ``FEN`` tag, and names python
 not know for the rest (``Losers``, ``Bughouse``, ``wild/27``), whose moves are written as
 the server gave them. ``SetUp``/``FEN`` appear whenever the start is not what the tag alone
 would give.
+
+The text is written here, not by python-chess's exporter: importing :mod:`chess.pgn` loads
+python-chess's engine module and asyncio with it, which took ``icswire pgn`` longer than
+the rest of its start-up (``bench/startup.py``). A game python-chess replays is written as
+``game_to_pgn(game).accept(chess.pgn.StringExporter(columns=80))`` writes it, with
+python-chess's rules for tags and for the board a game starts from (the tests hold the
+two texts to each other); :func:`game_to_pgn` gives that python-chess game.
 """
 
 from __future__ import annotations
 
-import chess
-import chess.pgn
+import re
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
-from icswire.boards.game import Game
+import chess
+import chess.variant
+
+from icswire.boards.game import Game, Gap
+
+if TYPE_CHECKING:
+    import chess.pgn
 
 #: The width PGN's export format keeps the movetext in (lines of at most 79 characters),
 #: which python-chess's exporter follows too; a longer comment stays whole on its line.
@@ -44,6 +58,17 @@ TERMINATIONS = {
     "?": "unterminated",
 }
 _RESULTS = ("1-0", "0-1", "1/2-1/2")
+
+# python-chess's PGN rules (chess.pgn.Headers): the Seven Tag Roster, taken as it is; the
+# names the other tags may have, with no line break in their values; the Variant tags it
+# plays as chess, in chess960 mode or from the FEN (FICS's wild setups), compared lowercase.
+_TAG_ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
+_TAG_NAME = r"[A-Za-z0-9][A-Za-z0-9_+#=:-]*"
+_CHESS960_TAGS = ("chess960", "chess 960", "fischerandom", "fischerrandom", "fischer random")
+_WILD_TAGS = (
+    "wild/0", "wild/1", "wild/2", "wild/3", "wild/4", "wild/5", "wild/6", "wild/7", "wild/8",
+    "wild/8a",
+)  # fmt: skip
 
 
 def termination(game: Game) -> str:
@@ -110,7 +135,7 @@ def variant_tags(game: Game) -> dict[str, str]:
     tag = f"wild/{game.wild}" if variant is None else variant.pgn_variant
     tags = {} if tag is None else {"Variant": tag}
     try:
-        default = chess.pgn.Headers(tags).board()  # what python-chess starts from
+        default = start_board(tags)  # what python-chess starts from
     except ValueError:  # a variant python-chess does not know
         default = game.new_board()
     if game.start.fen() != default.fen():
@@ -118,9 +143,28 @@ def variant_tags(game: Game) -> dict[str, str]:
     return tags
 
 
+def start_board(tags: Mapping[str, str]) -> chess.Board:
+    """The board python-chess's PGN reader starts a game with these tags from, as
+    ``chess.pgn.Headers.board`` makes it: the ``Variant``'s board class (chess for the
+    chess960 and wild spellings), in chess960 mode for those spellings or for castling
+    rights only chess960 has, at ``FEN`` or else the class's start. ValueError for a
+    variant python-chess does not play or a bad FEN."""
+    variant = tags.get("Variant")
+    chess960 = variant is not None and variant.lower() in _CHESS960_TAGS
+    if variant is None or chess960 or variant.lower() in _WILD_TAGS:
+        board_class = chess.Board
+    else:
+        board_class = chess.variant.find_variant(variant)
+    board = board_class(tags.get("FEN", board_class.starting_fen), chess960=chess960)
+    board.chess960 = board.chess960 or board.has_chess960_castling_rights()
+    return board
+
+
 def game_to_pgn(game: Game) -> chess.pgn.Game:
     """A python-chess game with every known move, clocks as ``[%clk]`` comments, and the
     gaps (boards that never came) said in a comment where the moves stop."""
+    import chess.pgn
+
     pgn = chess.pgn.Game()
     pgn.setup(game.start)
     for name in ("Variant", "SetUp", "FEN"):
@@ -135,29 +179,83 @@ def game_to_pgn(game: Game) -> chess.pgn.Game:
         if played.clock_ms is not None:
             node.set_clock(played.clock_ms / 1000)
     for gap in game.gaps:
-        note = f"boards missing after ply {gap.after_ply}; next position seen: {gap.seen}"
-        node.comment = f"{node.comment} {note}".strip()
+        node.comment = f"{node.comment} {_gap_note(gap)}".strip()
     return pgn
+
+
+def _gap_note(gap: Gap) -> str:
+    return f"boards missing after ply {gap.after_ply}; next position seen: {gap.seen}"
 
 
 def pgn_text(game: Game) -> str:
     """The PGN text of ``game``. Games python-chess cannot replay by their own rules
     (losers, bughouse, whose pockets fill from the partner's board, ICC atomic, wild
     castling, wilds not played here) have their moves written as the server gave them."""
+    tags = {**headers(game), **variant_tags(game)}
     if game.replayed and game.variant is not None and game.variant.pgn_replayable:
-        return game_to_pgn(game).accept(chess.pgn.StringExporter(columns=COLUMNS)) + "\n"
-    tags = headers(game)
-    tags.update(variant_tags(game))
+        return _replayed_text(game, tags)
     movetext = []
     for ply, played in enumerate(game.moves):
         if ply % 2 == 0:
             movetext.append(f"{ply // 2 + 1}.")
         movetext.append(played.san)
     lines = [f'[{name} "{_escape(value)}"]' for name, value in tags.items()]
-    return "\n".join(lines) + "\n\n" + _wrap([*movetext, tags["Result"]]) + "\n"
+    return "\n".join([*lines, "", *_wrap([*movetext, tags["Result"]])]) + "\n"
 
 
-def _wrap(tokens: list[str]) -> str:
+def _replayed_text(game: Game, tags: dict[str, str]) -> str:
+    """What python-chess's exporter writes of :func:`game_to_pgn`: its tags as they are
+    (ValueError for one python-chess refuses), the moves in SAN replayed from the tags'
+    start, a move number for White and for Black after a comment, the comments of
+    :func:`game_to_pgn`, all in :data:`COLUMNS` columns."""
+    for name, value in tags.items():
+        _check_tag(name, value)
+    moves: list[chess.Move] = []
+    comments = [""]  # of the game, then of each move
+    for played in game.moves:
+        if played.move is None:
+            break
+        moves.append(played.move)
+        comments.append("" if played.clock_ms is None else _clock(played.clock_ms))
+    for gap in game.gaps:  # after the last move (before the first, when there is none)
+        comments[-1] = f"{comments[-1]} {_gap_note(gap)}".strip()
+    tokens = [f"{{ {comments[0]} }}"] if comments[0] else []
+    board = start_board(tags)
+    numbered = True
+    for move, comment in zip(moves, comments[1:], strict=True):
+        if board.turn == chess.WHITE:
+            tokens.append(f"{board.fullmove_number}.")
+        elif numbered:
+            tokens.append(f"{board.fullmove_number}...")
+        tokens.append(board.san(move))
+        board.push(move)
+        numbered = bool(comment)
+        if comment:
+            tokens.append(f"{{ {comment} }}")
+    lines = [f'[{name} "{value}"]' for name, value in tags.items()]
+    movetext = [line.rstrip() for line in _wrap([*tokens, tags["Result"]])]
+    return "\n".join([*lines, "", *movetext]).rstrip() + "\n"  # no blank line at the end
+
+
+def _check_tag(name: str, value: str) -> None:
+    """Refuse a tag python-chess's ``Headers`` refuses (ValueError, with its message)."""
+    if name in _TAG_ROSTER:
+        return
+    if re.fullmatch(_TAG_NAME, name) is None:
+        raise ValueError(f"invalid pgn header tag: {name!r}")
+    if "\n" in value or "\r" in value:
+        raise ValueError(f"line break in pgn header {name}: {value!r}")
+
+
+def _clock(ms: int) -> str:
+    """``[%clk h:mm:ss]``, with the thousandths when there are any, as python-chess's
+    ``set_clock`` writes ``ms / 1000`` seconds (none below 0)."""
+    ms = max(0, ms)
+    seconds = f"{ms // 1000 % 60:02d}.{ms % 1000:03d}".rstrip("0").rstrip(".")
+    return f"[%clk {ms // 3_600_000:d}:{ms // 60_000 % 60:02d}:{seconds}]"
+
+
+def _wrap(tokens: list[str]) -> list[str]:
     """Movetext in lines that fit in :data:`COLUMNS` columns, broken between tokens."""
     lines: list[str] = []
     line = ""
@@ -168,7 +266,7 @@ def _wrap(tokens: list[str]) -> str:
         else:
             line = f"{line} {token}" if line else token
     lines.append(line)
-    return "\n".join(lines)
+    return lines
 
 
 def _escape(value: str) -> str:

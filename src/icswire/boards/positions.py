@@ -22,9 +22,8 @@ that has just made a double push, whether or not it can be taken en passant), an
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
-from typing import Final, TypeAlias
+from typing import TYPE_CHECKING, Final, TypeAlias
 
 import chess
 import chess.variant
@@ -35,8 +34,12 @@ from icswire.boards.variants import VariantLike
 from icswire.boards.wilds import WildCastleBoard
 from icswire.protocol.bughouse import Bughouse
 from icswire.protocol.datagrams import DG, DatagramRecord, Record
-from icswire.protocol.style10 import Style10
 from icswire.protocol.style12 import Style12
+
+if TYPE_CHECKING:  # annotations only (style10_from_board imports Style10 when it runs)
+    import random
+
+    from icswire.protocol.style10 import Style10
 
 __all__ = [
     "BUGHOUSE",
@@ -393,6 +396,8 @@ def style10_from_board(
 ) -> Style10:
     """The style 10 record of ``board`` (``header`` ``'"10"'`` for ICC's form, ``'<10>'``
     for FICS's); as :func:`style12_from_board`."""
+    from icswire.protocol.style10 import Style10
+
     rec = style12_from_board(
         board,
         game_number=game_number,

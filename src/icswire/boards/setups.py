@@ -29,11 +29,13 @@ and FICS's fixed board files ``wild/0``, ``wild/5``, ``wild/8`` and ``misc/littl
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import chess
+
+if TYPE_CHECKING:  # annotations only: a program that draws no setup does not load random
+    import random
 
 __all__ = [
     "CHESS",

@@ -34,11 +34,10 @@ the reason; :func:`variant_from_wild` raises :class:`UnsupportedVariantError` fo
 
 from __future__ import annotations
 
-import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Final, Literal, TypeAlias
+from typing import TYPE_CHECKING, Final, Literal, TypeAlias
 
 import chess
 import chess.variant
@@ -49,6 +48,9 @@ from icswire.boards.bughouse import BughouseBoard
 from icswire.boards.losers import LosersBoard
 from icswire.boards.suicide import FicsSuicideBoard
 from icswire.boards.wilds import NoCastleBoard, WildCastleBoard
+
+if TYPE_CHECKING:  # annotations only: a program that draws no setup does not load random
+    import random
 
 __all__ = [
     "ATOMIC",

@@ -43,14 +43,6 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from icswire.protocol.block import (
-    BLOCK_END,
-    BLOCK_POSE_START,
-    BLOCK_SEPARATOR,
-    BLOCK_START,
-    HeaderError,
-    read_header,
-)
 from icswire.protocol.bughouse import parse_b1
 from icswire.protocol.datagrams import (
     DG,
@@ -86,9 +78,7 @@ from icswire.protocol.events import (
     UnitEnd,
     UnitStart,
 )
-from icswire.protocol.ivars import ivar_parser
 from icswire.protocol.level2 import split_fields
-from icswire.protocol.style10 import STYLE10_BLOCK_LINES, parse_style10
 from icswire.protocol.style12 import parse_style12
 from icswire.protocol.telnet import IAC, OPTION_COMMANDS, SB, escape, unescape
 
@@ -459,6 +449,15 @@ class Decoder:
     def _block_byte(self, i: int) -> int:
         """Handle a FICS block mode byte at ``i`` (pending text is already out); return
         where scanning goes on, or -1 to wait for the rest of a block header."""
+        from icswire.protocol.block import (  # loaded for streams in block mode only
+            BLOCK_END,
+            BLOCK_POSE_START,
+            BLOCK_SEPARATOR,
+            BLOCK_START,
+            HeaderError,
+            read_header,
+        )
+
         buf = self._buf
         base = self._base
         c = buf[i]
@@ -745,15 +744,21 @@ class Decoder:
                 return self._parsed_line(_exact_style12, Style12Line, text, end, stop)
             if text.startswith("<b1> "):
                 return self._parsed_line(_exact_b1, BughouseLine, text, end, stop)
+            from icswire.protocol.ivars import ivar_parser  # FICS interface variable lines
+
             parse = ivar_parser(text)
             if parse is not None:
                 return self._parsed_line(parse, IvarLine, text, end, stop)
-        if end and (first == "<" or first == '"') and text.rstrip() in STYLE10_BLOCK_LINES:
-            self._block = [text + end]
-            self._block_size = len(text)
-            self._block_need = STYLE10_BLOCK_LINES[text.rstrip()]
-            self._block_end = stop
-            return None
+        if end and (first == "<" or first == '"'):
+            from icswire.protocol.style10 import STYLE10_BLOCK_LINES  # a style 10 header?
+
+            need = STYLE10_BLOCK_LINES.get(text.rstrip())
+            if need is not None:
+                self._block = [text + end]
+                self._block_size = len(text)
+                self._block_need = need
+                self._block_end = stop
+                return None
         self._events.append(_new(Text, (text, end, ())))
         if self.ends is not None:
             self.ends.append(stop)
@@ -800,6 +805,8 @@ class Decoder:
         if len(block) == self._block_need:
             self._block = None
             self._block_size = 0
+            from icswire.protocol.style10 import parse_style10
+
             try:
                 record = parse_style10(block, exact=True)
             except ValueError as exc:

@@ -7,25 +7,15 @@ Datagrams are their catalog records themselves (:mod:`icswire.protocol.datagrams
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from icswire.protocol.bughouse import Bughouse
 from icswire.protocol.datagrams import DatagramRecord, UnknownDatagram
-from icswire.protocol.ivars import (
-    DeltaBoard,
-    GameInfo,
-    IvarRecord,
-    PendingFrom,
-    PendingRemoved,
-    PendingTo,
-    PlayerArrived,
-    PlayerDeparted,
-    Seek,
-    SeeksCleared,
-    SeeksRemoved,
-)
-from icswire.protocol.style10 import Style10
 from icswire.protocol.style12 import Style12
+
+if TYPE_CHECKING:  # loaded when a stream has such lines (the decoder imports them then)
+    from icswire.protocol.ivars import IvarRecord
+    from icswire.protocol.style10 import Style10
 
 
 class Text(NamedTuple):
@@ -190,26 +180,24 @@ EVENT_NAMES: dict[type, str] = {
     PoseEnd: "pose_end",
 }
 
-#: The ``"event"`` name of an :class:`IvarLine`, by the kind of its record.
-IVAR_NAMES: dict[type, str] = {
-    Seek: "seek",
-    SeeksRemoved: "seeks_removed",
-    SeeksCleared: "seeks_cleared",
-    PendingFrom: "pending_from",
-    PendingTo: "pending_to",
-    PendingRemoved: "pending_removed",
-    GameInfo: "game_info",
-    DeltaBoard: "delta_board",
-    PlayerArrived: "player_arrived",
-    PlayerDeparted: "player_departed",
-}
-
 
 def event_name(event: Event) -> str:
-    """``"datagram"`` for datagrams, the record's name in :data:`IVAR_NAMES` for interface
-    variable lines, else the name in :data:`EVENT_NAMES`."""
+    """``"datagram"`` for datagrams, the record's name in
+    :data:`~icswire.protocol.ivars.IVAR_NAMES` for interface variable lines, else the name
+    in :data:`EVENT_NAMES`."""
     if isinstance(event, DatagramRecord | UnknownDatagram):
         return "datagram"
     if isinstance(event, IvarLine):
+        from icswire.protocol.ivars import IVAR_NAMES
+
         return IVAR_NAMES[type(event.record)]
     return EVENT_NAMES[type(event)]
+
+
+def __getattr__(name: str) -> Any:
+    """:data:`~icswire.protocol.ivars.IVAR_NAMES`, imported on first use."""
+    if name == "IVAR_NAMES":
+        from icswire.protocol.ivars import IVAR_NAMES
+
+        return IVAR_NAMES
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -35,6 +35,7 @@ from collections.abc import Callable
 from typing import Any, Final, NamedTuple
 
 __all__ = [
+    "IVAR_NAMES",
     "DeltaBoard",
     "GameInfo",
     "IvarRecord",
@@ -429,6 +430,20 @@ _PARSERS: Final[dict[str, Callable[[str], IvarRecord]]] = {
     "<d1>": parse_delta_board,
     "<wa>": parse_player_arrived,
     "<wd>": parse_player_departed,
+}
+#: The ``"event"`` name of an :class:`~icswire.protocol.events.IvarLine` (``icswire
+#: decode``), by the kind of its record.
+IVAR_NAMES: Final[dict[type, str]] = {
+    Seek: "seek",
+    SeeksRemoved: "seeks_removed",
+    SeeksCleared: "seeks_cleared",
+    PendingFrom: "pending_from",
+    PendingTo: "pending_to",
+    PendingRemoved: "pending_removed",
+    GameInfo: "game_info",
+    DeltaBoard: "delta_board",
+    PlayerArrived: "player_arrived",
+    PlayerDeparted: "player_departed",
 }
 _FORMATTERS: Final[dict[type, Callable[[Any], str]]] = {
     Seek: format_seek,

@@ -1,7 +1,7 @@
 """Events as JSON-ready dicts and back: the contract of ``icswire decode`` / ``encode``.
 
 Every object has ``"event"`` (see :data:`~icswire.protocol.events.EVENT_NAMES`; FICS
-interface variable lines are named by their kind, :data:`~icswire.protocol.events.IVAR_NAMES`) and
+interface variable lines are named by their kind, :data:`~icswire.protocol.ivars.IVAR_NAMES`) and
 ``"fields"``, the event's fields by name; no field name can clash with the keys around
 them. Datagrams are ``"datagram"`` with ``"dg"`` (the number) and ``"name"`` (the spec's
 name); a datagram the catalog does not document has the list of its fields as they stood
@@ -24,7 +24,6 @@ from icswire.protocol.datagrams import DatagramRecord, UnknownDatagram, record_f
 from icswire.protocol.encoder import encode_event
 from icswire.protocol.events import (
     EVENT_NAMES,
-    IVAR_NAMES,
     BughouseLine,
     Error,
     Event,
@@ -34,6 +33,7 @@ from icswire.protocol.events import (
     Telnet,
     event_name,
 )
+from icswire.protocol.ivars import IVAR_NAMES
 from icswire.protocol.style10 import Style10
 from icswire.protocol.style12 import Style12
 
