@@ -153,13 +153,17 @@ class Game:
     def is_flipped(self, session: Session) -> bool:
         """Whether ``session`` sees the board from Black's side: it plays Black, turned
         the board with ``flip`` or ``set flip 1``; each turns it once more."""
-        black = self.color_of(session) == BLACK
+        black = session is self.black and session is not self.white  # as color_of has it
         return black ^ (session in self.flipped) ^ bool(session.variables["flip"])
 
     def relation(self, session: Session) -> int:
-        """Style 12's relation: 1 my move, -1 the opponent's, 0 observing."""
-        color = self.color_of(session)
-        if color is None:
+        """Style 12's relation: 1 my move, -1 the opponent's, 0 observing. (Asked for
+        every receiver of every move: color_of's tests, without the call.)"""
+        if session is self.white:
+            color = WHITE
+        elif session is self.black:
+            color = BLACK
+        else:
             return 0
         return 1 if color == self.board.turn else -1
 
