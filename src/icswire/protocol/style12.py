@@ -187,18 +187,16 @@ def _flag(text: str, name: str, what: str) -> bool:
 
 
 def _canonical_line() -> re.Pattern[str]:
-    """A whole line exactly as :func:`format_style12` writes it (the ranks, the four
-    castling flags, and the five numbers from relation to black_strength, in one group
-    each)."""
-    number = r"(?:0|-?[1-9][0-9]*+)"
-    rank = r"[-PNBRQKpnbrqk]{8}"
+    """A whole line exactly as :func:`format_style12` writes it, each field in a group of
+    its own (one group per field costs less than splitting grouped fields again)."""
+    number = r"(0|-?[1-9][0-9]*+)"
+    rank = r"([-PNBRQKpnbrqk]{8})"
     return re.compile(
-        rf"<12> ((?:{rank} ){{7}}{rank}) ([WB]) (-1|[0-7]) ([01] [01] [01] [01])"
-        rf" ({number}) ({number}) ([^ ]++) ([^ ]++) ({number}(?: {number}){{4}})"
-        rf" ({number}) ({number}) ({number}) ([^ ]++)"
+        "<12>" + f" {rank}" * 8 + r" ([WB]) (-1|[0-7])" + " ([01])" * 4 + f" {number}" * 2
+        + r" ([^ ]++) ([^ ]++)" + f" {number}" * 8 + r" ([^ ]++)"
         r" \((-?)(0|[1-9][0-9]*+):([0-5][0-9])(?:\.([0-9]{3}))?\) ([^ ]++) ([01])"
-        rf"(?: ([01])(?: ({number})(?: (.*))?)?)?"
-    )
+        rf"(?: ([01])(?: {number}(?: (.*))?)?)?"
+    )  # fmt: skip
 
 
 class _Numbers(dict[str, int]):
@@ -215,13 +213,6 @@ class _Numbers(dict[str, int]):
 _LINE: Final = _canonical_line()
 _new: Final = tuple.__new__
 _FLAGS_OR_NONE: Final = {"0": False, "1": True, None: None}
-_CASTLING: Final = {
-    f"{a} {b} {c} {d}": (a == "1", b == "1", c == "1", d == "1")
-    for a in "01"
-    for b in "01"
-    for c in "01"
-    for d in "01"
-}
 # numbers, and the seconds and milliseconds of a move's time, filled as they come
 _SMALL: Final = _Numbers()
 
@@ -238,19 +229,19 @@ def parse_style12(line: str, *, exact: bool = False) -> Style12:
     m = _LINE.fullmatch(line)
     if m is not None:
         (
-            ranks, side, dpf, castling, halfmove, game, white, black, numbers, wt, bt, move,
-            verbose, negative, minutes, seconds, millis, pretty, flip, ticking, lag, extra,
+            r8, r7, r6, r5, r4, r3, r2, r1, side, dpf, wcs, wcl, bcs, bcl, halfmove, game,
+            white, black, relation, initial, inc, ws, bs, wt, bt, move, verbose, negative,
+            minutes, seconds, millis, pretty, flip, ticking, lag, extra,
         ) = m.groups()  # fmt: skip
-        small = _SMALL
-        ms = (small[minutes] * 60 + small[seconds]) * 1000 + (small[millis] if millis else 0)
+        n = _SMALL
+        ms = (n[minutes] * 60 + n[seconds]) * 1000 + (n[millis] if millis else 0)
         if not (negative and ms == 0):  # format_move_time writes no (-0:00)
-            flag = _FLAGS_OR_NONE
+            f = _FLAGS_OR_NONE
             return _new(Style12, (
-                tuple(ranks.split(" ")), side, small[dpf], *_CASTLING[castling],
-                small[halfmove], small[game], white, black,
-                *map(small.__getitem__, numbers.split(" ")), int(wt), int(bt), small[move],
-                verbose, -ms if negative else ms, millis is not None, pretty, flag[flip],
-                flag[ticking], None if lag is None else small[lag],
+                (r8, r7, r6, r5, r4, r3, r2, r1), side, n[dpf], f[wcs], f[wcl], f[bcs], f[bcl],
+                n[halfmove], n[game], white, black, n[relation], n[initial], n[inc], n[ws],
+                n[bs], int(wt), int(bt), n[move], verbose, -ms if negative else ms,
+                millis is not None, pretty, f[flip], f[ticking], None if lag is None else n[lag],
                 () if extra is None else tuple(extra.split(" ")),
             ))  # fmt: skip
     record = _parse_style12_checked(line)
