@@ -266,6 +266,73 @@ def test_one_byte_at_a_time_equals_all_at_once(stream: bytes) -> None:
     assert decode_in_chunks(stream, list(range(len(stream))), ENABLED) == decode(stream, ENABLED)
 
 
+class GeneralOnly(Decoder):
+    """A decoder that reads every byte the general way, one step at a time (no lane)."""
+
+    def _lane(self, i: int) -> int:
+        return i
+
+
+#: Pieces of a busy stream, and pieces that are wrong in ways the lane must leave alone.
+BUSY = [
+    b"\x19(24 106 f5 f7f5 4 177\x19)\x19(56 106 B 177972 0\x19)\x19(56 106 W 181557 1\x19)",
+    b"\x19(31 pchesso {DM} \x19{lag {sigh}\x19} 1\x19)",
+    b"\x19(124 33 0\x19)",  # DG_SET2: DG_MOVE_ALGEBRAIC off, later moves change form
+    b"\x19(24 05 Nf3 g1f3\x19)",  # a datagram in another form
+    b"\x19(24 x Nf3\x19)",  # a bad one
+    b"\x19(56 106 B 1 0\x1a",  # cut by an overflow
+    b"\x19[2 Lasker77\n",
+    b"\x19[007 fred\n",  # a header in another form
+    b"\x19]",
+    FICS_MS.encode() + b"\r\n",
+    FICS_MS.replace(" 55 ", " 055 ").encode() + b"\n",  # a board in another form
+    b"<b1> game 6 white [PN] black []\n",
+    b"<s> 4 w=1 t=blitz r=0 u=1,1 it=5,5 i=8,8 pt=0 rt=1500,1500 ts=0,0\n",
+    STYLE10.encode(),
+    b'"10"\n|r b kbnr|   \nno block\n',  # a style 10 block cut short
+    b"fics% ",
+    b"fics",
+    b"login: \r\n",
+    b"Notification: fred has arrived.\r\n",
+    b"\r\n",
+    b"\n\r",
+    b"a\rb\n",
+    b"bell\x07s\x07\n",
+    b"\xff\xff\xff\xfb\x01",
+    b"x" * 70 + b"\n",  # longer than the small max_size below
+    b"\x19",
+    b"\x19<",
+    b"\x1a",
+]
+
+
+@settings(max_examples=300)
+@given(
+    st.lists(st.sampled_from(BUSY) | event_streams(), max_size=16).map(b"".join),
+    st.lists(st.integers(0, 2000), max_size=6),
+    st.sampled_from([48, 1 << 20]),
+    st.booleans(),
+)
+def test_the_lane_gives_the_events_and_ends_of_the_general_way(
+    stream: bytes, cuts: list[int], max_size: int, block_mode: bool
+) -> None:
+    """The lane (runs of datagrams, units, prompts and lines read at once) against the
+    general step alone: the same events, of the same types, with the same raw bytes and
+    the same ends, however the stream is cut."""
+    seen = []
+    for decoder in (Decoder, GeneralOnly):
+        d = decoder({24, 31, 33, 34, 56}, max_size=max_size, block_mode=block_mode)
+        d.ends = ends = []
+        events: list[Event] = []
+        start = 0
+        for cut in [*sorted(cuts), len(stream)]:
+            events += d.feed(stream[start:cut])
+            start = max(start, cut)
+        events += d.close()
+        seen.append(([(type(e), e, getattr(e, "raw", None)) for e in events], ends))
+    assert seen[0] == seen[1]
+
+
 @settings(max_examples=200)
 @given(st.binary(max_size=600), st.lists(st.integers(0, 600), max_size=6))
 def test_random_bytes_never_raise_and_never_pass_the_memory_bound(

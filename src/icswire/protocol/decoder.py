@@ -316,52 +316,13 @@ class Decoder:
                     break  # an unpaired control-Y at the end: wait for the next byte
                 pos = end
                 continue
-            first = buf[pos]
-            if first == 0x19 and datagrams and pos + 1 < n:
-                kind = buf[pos + 1]
-                if kind == 0x28:  # ( a datagram, most often a run of them
-                    end = self._simple_datagrams(pos)
-                    if end > pos:
-                        pos = end
-                        continue
-                elif kind == 0x5D and not line and self._block is None:  # ] unit end
-                    self._unit_end(base + pos + 2)
-                    pos += 2
-                    continue
-                elif kind == 0x5B and not line and self._block is None:  # [ unit start
-                    end = self._unit_start(pos)
-                    if end >= 0:
-                        pos = end
-                        continue
-            elif first in self._prompt_starts and not line and self._block is None:
-                end = self._take_prompt(pos)
-                if end > pos:
-                    pos = end
-                    continue
+            if not line and self._block is None:
+                pos = self._lane(pos)
+                if pos == n:
+                    break
+            # the general way, one step: text that waits for its end, control bytes
             m = search(buf, pos)
             i = n if m is None else m.start()
-            if (
-                i > pos
-                and i + 1 < n
-                and not line
-                and self._block is None
-                and not (buf[pos] in self._prompt_starts and buf.startswith(self._prompts, pos))
-                and i - pos <= self.max_size
-            ):
-                # the common case: a whole line of plain text, read straight from buf
-                c = buf[i]
-                after = buf[i + 1]
-                if c == 0x0A:
-                    end = i + 2 if after == 0x0D else i + 1
-                    ending = "\n\r" if after == 0x0D else "\n"
-                elif c == 0x0D and after == 0x0A:
-                    end, ending = i + 2, "\r\n"
-                else:
-                    end = -1
-                if end > 0:
-                    self._line_done(buf[pos:i].decode("latin-1"), ending, base + end)
-                    pos = end
-                    continue
             if i > pos:
                 line += buf[pos:i]
                 pos = i
@@ -408,14 +369,139 @@ class Decoder:
         del buf[:pos]
         self._base = base + pos
 
-    def _take_prompt(self, i: int) -> int:
-        """A prompt at ``i``, no text pending: out straight from the buffer. Returns where
-        it ends (``i`` if none is there: a prompt cut by the chunk's end waits as text)."""
-        for prompt, event in self._plain_prompts:
-            if self._buf.startswith(prompt, i):
-                end = i + len(prompt)
-                self._emit(event, self._base + end)
-                return end
+    def _lane(self, i: int) -> int:
+        """The hot path, taken while no text is pending: from ``i`` on, the frames a busy
+        stream is made of, each decoded at once (runs of datagrams, level 1 unit starts and
+        ends, plain prompts, whole lines). Returns where it stops: at the end of the buffer,
+        or at anything else (a frame cut by the end of the buffer, an error, a telnet
+        command, a line that ends otherwise), which the general step of :meth:`_run` takes.
+        It gives the events that the general step gives for the same bytes."""
+        buf = self._buf
+        n = len(buf) - 1  # a frame here is two bytes or more; a line's end needs the next byte
+        base = self._base
+        events = self._events
+        ends = self.ends
+        search = self._special.search
+        datagrams = not self._block_mode
+        prompt_starts = self._prompt_starts
+        limit = self.max_size
+        hint = self._hint[0] - base  # a datagram whose end _datagram is still looking for
+        bare = self._bare
+        while i < n:
+            first = buf[i]
+            if first == 0x19 and datagrams:
+                kind = buf[i + 1]
+                if kind == 0x28 and i != hint:  # ( a datagram, most often a run of them
+                    m = _PLAIN_RUN.match(buf, i)
+                    if m is not None:  # a run of plain datagrams: one decode, one split
+                        j = m.end()
+                        bodies = buf[i + 2 : j - 2].decode("latin-1").split(_BETWEEN)
+                        long = j - i >= limit + 2  # then each one's length is checked
+                        done = len(events)
+                        for body in bodies:
+                            values = body.split(" ")
+                            decode = bare.get(values[0])  # never DG_SET2's: it changes forms
+                            if decode is None or (long and len(body) + 4 >= limit + 2):
+                                break  # read below in any form, or left to _datagram
+                            try:
+                                events.append(decode(values, values))
+                            except (ValueError, IndexError, KeyError):
+                                break
+                        done = len(events) - done
+                        if ends is not None:
+                            for body in bodies[:done]:
+                                i += len(body) + 4
+                                ends.append(base + i)
+                        elif done == len(bodies):
+                            i = j
+                        else:
+                            i += sum(map(len, bodies[:done])) + 4 * done
+                        if done == len(bodies):
+                            continue
+                    # one datagram in any form (quoted strings, other blanks, a DG seen first)
+                    m = _WHOLE_DATAGRAM.match(buf, i)
+                    if m is None:
+                        break
+                    j = m.end()
+                    if j - i >= limit + 2:  # the closing ^Y) must start within max_size bytes
+                        break
+                    try:
+                        record = self._take_datagram(m[0])
+                    except (ValueError, IndexError, KeyError):
+                        break
+                    bare = self._bare  # a DG_SET2 makes a new one
+                    events.append(record)
+                    i = j
+                    if ends is not None:
+                        ends.append(base + i)
+                    continue
+                if kind == 0x5D:  # ] unit end
+                    self._unit_end(base + i + 2)
+                    i += 2
+                    continue
+                if kind == 0x5B:  # [ unit start
+                    end = self._unit_start(i)
+                    if end < 0:
+                        break
+                    i = end
+                    continue
+                break
+            if first in prompt_starts:
+                taken = False
+                for prompt, event in self._plain_prompts:
+                    if buf.startswith(prompt, i):
+                        i += len(prompt)
+                        events.append(event)
+                        if ends is not None:
+                            ends.append(base + i)
+                        taken = True
+                        break
+                if taken:
+                    continue
+                if buf.startswith(self._prompts, i):
+                    break  # a prompt cut by the end of the buffer, or not plain
+            # a whole line of text, read straight from buf
+            m = search(buf, i)
+            if m is None:
+                break
+            j = m.start()
+            if j >= n or j - i > limit:
+                break
+            c = buf[j]
+            if c == 0x0A:
+                if buf[j + 1] == 0x0D:
+                    end, ending = j + 2, "\n\r"
+                else:
+                    end, ending = j + 1, "\n"
+            elif c == 0x0D and buf[j + 1] == 0x0A:
+                end, ending = j + 2, "\r\n"
+            else:
+                break
+            text = buf[i:j].decode("latin-1")
+            first = buf[i]
+            if first == 0x3C and text.startswith("<12> ") and "\x07" not in text:
+                try:
+                    board = parse_style12(text, exact=True)
+                except ValueError:
+                    pass  # _line_done tells what is wrong
+                else:
+                    events.append(_new(Style12Line, (board, ending)))
+                    if ends is not None:
+                        ends.append(base + end)
+                    i = end
+                    continue
+            elif first != 0x3C and first != 0x22 and "\x07" not in text:  # not < nor "
+                events.append(_new(Text, (text, ending, ())))
+                if ends is not None:
+                    ends.append(base + end)
+                i = end
+                continue
+            self._mark = base + i
+            self._line_done(text, ending, base + end)
+            if self._block is not None:
+                return end  # a style 10 block begins where _mark is: its lines wait for it
+            i = end
+        self._mark = base + i
         return i
 
     def _control_y(self, i: int, kind: int) -> int:
@@ -424,8 +510,7 @@ class Decoder:
         buf = self._buf
         base = self._base
         if kind == 0x28:  # ( datagram
-            end = self._simple_datagrams(i)
-            return end if end > i else self._datagram(i)
+            return self._datagram(i)
         if kind == 0x5B:  # [ unit header
             return self._unit_start(i)
         if kind == 0x5D:  # ] unit end
@@ -485,75 +570,6 @@ class Decoder:
         else:
             self._emit(PoseStart() if c == BLOCK_POSE_START else PoseEnd(), base + i + 1)
         return i + 1
-
-    def _simple_datagrams(self, i: int) -> int:
-        """The hot path: consecutive complete, well-formed datagrams from ``i`` on, decoded
-        without the general machinery. Returns where they end (``i`` if there is none);
-        anything else (errors, unfinished frames) is left to :meth:`_datagram`, which also
-        resumes the frame it already began to scan."""
-        buf = self._buf
-        base = self._base
-        if self._hint[0] == base + i:
-            return i
-        if self._line or self._block is not None:
-            self._flush(base + i)
-        run_match = _PLAIN_RUN.match
-        whole_match = _WHOLE_DATAGRAM.match
-        limit = self.max_size + 2
-        bare = self._bare
-        events = self._events
-        ends = self.ends
-        start = i
-        while True:
-            m = run_match(buf, i)
-            if m is not None:  # a run of plain datagrams: one decode, one split
-                j = m.end()
-                bodies = buf[i + 2 : j - 2].decode("latin-1").split(_BETWEEN)
-                long = j - i >= limit  # then each one's length is checked
-                done = len(events)
-                for body in bodies:
-                    values = body.split(" ")
-                    decode = bare.get(values[0])  # never DG_SET2's: it changes the forms
-                    if decode is None or (long and len(body) + 4 >= limit):
-                        break  # read by the general path below, or left to _datagram
-                    try:
-                        events.append(decode(values, values))
-                    except (ValueError, IndexError, KeyError):
-                        break
-                done = len(events) - done
-                if ends is not None:
-                    for body in bodies[:done]:
-                        i += len(body) + 4
-                        ends.append(base + i)
-                elif done == len(bodies):
-                    i = j
-                else:
-                    i += sum(map(len, bodies[:done])) + 4 * done
-                if done == len(bodies):
-                    if not buf.startswith(b"\x19(", i):
-                        break
-                    continue
-            # one datagram in any form (quoted strings, other blanks, a DG seen first)
-            m = whole_match(buf, i)
-            if m is None:
-                break
-            j = m.end()
-            if j - i >= limit:  # the closing ^Y) must start within max_size bytes
-                break
-            try:
-                record = self._take_datagram(m[0])
-            except (ValueError, IndexError, KeyError):
-                break
-            bare = self._bare  # a DG_SET2 makes a new one
-            events.append(record)
-            i = j
-            if ends is not None:
-                ends.append(base + i)
-            if not buf.startswith(b"\x19(", i):
-                break
-        if i > start:
-            self._mark = base + i
-        return i
 
     def _datagram(self, i: int) -> int:
         buf = self._buf
