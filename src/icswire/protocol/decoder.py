@@ -89,6 +89,9 @@ DEFAULT_MAX_SIZE = 1 << 20
 ERROR_SAMPLE = 1024
 #: Longest ``^Y[`` header line: a command number, a name and a tag of at most 99 characters.
 HEADER_MAX = 256
+#: How far the lane looks for the newline of a line with memchr (farther, with the pattern
+#: of the bytes the scanner stops at: a frame may come first).
+LINE_LOOKAHEAD = 1024
 #: How many datagrams of one DG the decoder reads the general way (split, decode, encode
 #: again to compare) before it compiles the one-pass reader of that DG's canonical form.
 GENERAL_READS = 32
@@ -460,24 +463,43 @@ class Decoder:
                     continue
                 if buf.startswith(self._prompts, i):
                     break  # a prompt cut by the end of the buffer, or not plain
-            # a whole line of text, read straight from buf
-            m = search(buf, i)
-            if m is None:
-                break
-            j = m.start()
-            if j >= n or j - i > limit:
-                break
-            c = buf[j]
-            if c == 0x0A:
-                if buf[j + 1] == 0x0D:
+            # a whole line of text, read straight from buf: its newline found at memory
+            # speed when it is near (outside block mode), the text then checked for the
+            # other bytes the scanner stops at (a lone \r it would keep in the text)
+            j = buf.find(b"\n", i, i + LINE_LOOKAHEAD) if datagrams else -1
+            if j >= 0:
+                if j >= n:
+                    break
+                if j > i and buf[j - 1] == 0x0D:
+                    j -= 1
+                    end, ending = j + 2, "\r\n"
+                elif buf[j + 1] == 0x0D:
                     end, ending = j + 2, "\n\r"
                 else:
                     end, ending = j + 1, "\n"
-            elif c == 0x0D and buf[j + 1] == 0x0A:
-                end, ending = j + 2, "\r\n"
+                if j - i > limit:
+                    break
+                text = buf[i:j].decode("latin-1")
+                if "\x19" in text or "\x1a" in text or "\xff" in text:
+                    break
             else:
-                break
-            text = buf[i:j].decode("latin-1")
+                m = search(buf, i)
+                if m is None:
+                    break
+                j = m.start()
+                if j >= n or j - i > limit:
+                    break
+                c = buf[j]
+                if c == 0x0A:
+                    if buf[j + 1] == 0x0D:
+                        end, ending = j + 2, "\n\r"
+                    else:
+                        end, ending = j + 1, "\n"
+                elif c == 0x0D and buf[j + 1] == 0x0A:
+                    end, ending = j + 2, "\r\n"
+                else:
+                    break
+                text = buf[i:j].decode("latin-1")
             first = buf[i]
             if first == 0x3C and text.startswith("<12> ") and "\x07" not in text:
                 try:
