@@ -283,6 +283,8 @@ BUSY = [
     b"\x19(56 106 B 1 0\x1a",  # cut by an overflow
     b"\x19[2 Lasker77\n",
     b"\x19[007 fred\n",  # a header in another form
+    b"\x19[1 fr\xff\xffed\n",  # IAC IAC in a name
+    b"\x19[2 " + b"x" * 60 + b"\n",  # longer than the small max_size below
     b"\x19]",
     FICS_MS.encode() + b"\r\n",
     FICS_MS.replace(" 55 ", " 055 ").encode() + b"\n",  # a board in another form

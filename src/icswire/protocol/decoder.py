@@ -389,6 +389,7 @@ class Decoder:
         prompt_starts = self._prompt_starts
         limit = self.max_size
         hint = self._hint[0] - base  # a datagram whose end _datagram is still looking for
+        header_room = 2 + min(HEADER_MAX, limit - 2)  # as _unit_start looks for a newline
         bare = self._bare
         while i < n:
             first = buf[i]
@@ -438,15 +439,27 @@ class Decoder:
                     if ends is not None:
                         ends.append(base + i)
                     continue
-                if kind == 0x5D:  # ] unit end
-                    self._unit_end(base + i + 2)
+                if kind == 0x5D and self._depth:  # ] the innermost unit ends
+                    events.append(_new(UnitEnd, (self._depth,)))
+                    self._depth -= 1
                     i += 2
+                    if ends is not None:
+                        ends.append(base + i)
                     continue
-                if kind == 0x5B:  # [ unit start
-                    end = self._unit_start(i)
-                    if end < 0:
+                if kind == 0x5B:  # [ a unit starts: its header line, when whole and canonical
+                    j = buf.find(b"\n", i + 2, i + header_room)
+                    if j < 0:
                         break
-                    i = end
+                    header = buf[i + 2 : j + 1].decode("latin-1")
+                    unit = _HEADER.fullmatch(header)
+                    if unit is None or "\xff" in header:
+                        break  # an error, or IAC IAC to undo: the general step
+                    command, issuer, tag, end = unit.groups()
+                    self._depth += 1
+                    events.append(_new(UnitStart, (int(command), issuer, tag, self._depth, end)))
+                    i = j + 1
+                    if ends is not None:
+                        ends.append(base + i)
                     continue
                 break
             if first in prompt_starts:
