@@ -812,17 +812,20 @@ def bare_form(dg: int) -> bool:
 
 
 # How the encoder writes each kind of field (quote_word, quote_brace, quote_ctrl, str()),
-# as regular expressions over a datagram's body text.
+# as regular expressions over a datagram's body text, with a group for each way of writing
+# it that holds the field's value unquoted (the one-pass readers use the groups).
 _INT = r"(?:0|-?[1-9][0-9]*+)"
-_CTRL_NEEDED = r"\x19\{[^\x19\x1a]*?[{}\n\r][^\x19\x1a]*\x19\}"  # text {} cannot hold
-_WRITTEN = {
-    "i": _INT,
-    "b": "[01]",
-    "f": r"[01]|\{\}",
-    "w": r"[^\s{}\x19]++|\{(?:[^{}\x19\x1a\n\r]*?[^\S\n\r][^{}\x19\x1a\n\r]*)?\}|" + _CTRL_NEEDED,
-    "s": r"\{[^{}\x19\x1a\n\r]*\}|" + _CTRL_NEEDED,
-    "q": r"\x19\{[^\x19\x1a]*\x19\}",
+_CTRL_NEEDED = r"\x19\{([^\x19\x1a]*?[{}\n\r][^\x19\x1a]*)\x19\}"  # text {} cannot hold
+_CAPTURED = {
+    "i": f"({_INT})",
+    "b": "([01])",
+    "f": r"([01]|\{\})",
+    "w": r"([^\s{}\x19]++)|\{((?:[^{}\x19\x1a\n\r]*?[^\S\n\r][^{}\x19\x1a\n\r]*)?)\}|"
+    + _CTRL_NEEDED,
+    "s": r"\{([^{}\x19\x1a\n\r]*)\}|" + _CTRL_NEEDED,
+    "q": r"\x19\{([^\x19\x1a]*)\x19\}",
 }
+_WRITTEN = {kind: re.sub(r"\((?!\?)", "(?:", captured) for kind, captured in _CAPTURED.items()}
 _ANY_FIELD = r"(?:[^ {}\x19]++|\{[^{}\x19]*\}|\x19\{[^\x19]*\x19\})"  # as split_fields reads it
 _UNKNOWN_FORM = f"{_INT}(?: {_ANY_FIELD})*+"  # compiled on first use (re's own cache)
 _patterns: dict[tuple[int, frozenset[int]], re.Pattern[str] | None] = {}
@@ -846,8 +849,9 @@ def canonical_pattern(dg: int, enabled: AbstractSet[int]) -> re.Pattern[str] | N
 def _canonical_pattern(
     dg: int, form: tuple[Field, ...], enabled: frozenset[int], capture: bool = False
 ) -> re.Pattern[str] | None:
-    """See :func:`canonical_pattern`; with ``capture``, each field present and the extra
-    fields (all in one) are a group (for forms without ratings or repeated fields)."""
+    """See :func:`canonical_pattern`; with ``capture``, the groups of :data:`_CAPTURED`
+    for each field present, a repeated field's tokens in one group, and the extra fields
+    in one (for forms without ratings)."""
     if any(f.kind in "MP" for f in form):
         return None
     parts = [str(dg)]
@@ -858,10 +862,12 @@ def _canonical_pattern(
         if f.kind == "R":
             parts.append(f" {_INT} {_INT}" * sum(d in enabled for d in RATING_DGS))
             continue
-        one = f"({_WRITTEN[f.kind]})" if capture else f"(?:{_WRITTEN[f.kind]})"
         if f.repeated:
-            parts.append(f"(?: {one})*+")
-        elif f.optional and f.kind != "f":  # an absent flag f? is written {} all the same
+            repeated = f"(?: (?:{_WRITTEN[f.kind]}))*+"
+            parts.append(f"({repeated})" if capture else repeated)
+            continue
+        one = f"(?:{(_CAPTURED if capture else _WRITTEN)[f.kind]})"
+        if f.optional and f.kind != "f":  # an absent flag f? is written {} all the same
             parts.append(f"(?: {one}")
             optional += 1
         else:
@@ -873,34 +879,35 @@ def _canonical_pattern(
 
 
 _canonical_readers: dict[tuple[int, frozenset[int]], Callable[[str], Record | None]] = {}
-# How a canonical token of each kind becomes its value (``{}`` only for an absent flag f?).
-_FROM_TOKEN = {
-    "i": "int({})",
-    "b": "_FLAGS[{}]",
-    "f": "_TOKEN_FLAGS[{}]",
-    "w": "({0} if {0}[0] != '{{' and {0}[0] != '\\x19' else _unquote({0}))",
-    "s": "_unquote({})",
-    "q": "{}[2:-2]",
+# How the groups of a field of each kind (a, b, c: see _CAPTURED) become its value; the
+# values of a field marked ? that is absent are all None.
+_FROM_GROUPS = {
+    "i": "int({a})",
+    "b": "_FLAGS[{a}]",
+    "f": "_TOKEN_FLAGS[{a}]",
+    "w": "({a} if {a} is not None else {b} if {b} is not None else {c})",
+    "s": "({a} if {a} is not None else {b})",
+    "q": "{a}",
 }
 _TOKEN_FLAGS = {"0": False, "1": True, "{}": None}
 
 
-def _unquote(token: str) -> str:
-    return token[2:-2] if token[0] == "\x19" else token[1:-1]
+def _extra_tokens(rest: str) -> tuple[str, ...]:
+    return tuple(split_fields(rest[1:])[1])
 
 
-def _extra_tokens(rest: str | None) -> tuple[str, ...]:
-    return tuple(split_fields(rest[1:])[1]) if rest else ()
+def _repeated_values(tokens: str) -> tuple[str, ...]:
+    return tuple(split_fields(tokens[1:])[0])
 
 
 def canonical_reader(dg: int, enabled: AbstractSet[int]) -> Callable[[str], Record | None] | None:
     """A reader of the bodies :func:`canonical_pattern` matches, in one pass: the body's
     record, or None when the body is written otherwise (then decode it the general way,
     which also tells what is wrong). Such a record re-encodes to the same body. None for
-    forms with ratings, repeated fields, DG_MOVE_LIST's moves or DG_PSTAT's records, and
-    for undocumented DGs."""
+    forms with ratings, DG_MOVE_LIST's moves or DG_PSTAT's records, and for undocumented
+    DGs."""
     cls = RECORDS.get(dg)
-    if cls is None or any(f.kind == "R" or f.repeated for f in cls.form):
+    if cls is None or any(f.kind in "RMP" for f in cls.form):
         return None
     settings = _relevant_settings(cls.form) & enabled
     reader: Callable[[str], Record | None] = _remember(
@@ -916,17 +923,26 @@ def _compile_canonical_reader(
     assert pattern is not None
     names: list[str] = []
     values: list[str] = []
-    for n, f in enumerate(cls.form):
+    for f in cls.form:
         if f.when is not None and f.when not in enabled:
             values.append("None")
             continue
-        name = f"g{n}"
-        names.append(name)
-        value = _FROM_TOKEN[f.kind].format(name)
-        optional = f.optional and f.kind != "f"
-        values.append(f"(None if {name} is None else {value})" if optional else value)
-    names.append("rest")
-    values.append("_extra_tokens(rest)")
+        name = f"g{len(names)}"
+        if f.repeated:
+            names.append(name)
+            if f.kind == "i":
+                values.append(f"(tuple(map(int, {name}[1:].split(' '))) if {name} else ())")
+            else:
+                values.append(f"(_repeated_values({name}) if {name} else ())")
+            continue
+        groups = [f"g{len(names) + k}" for k in range(re.compile(_CAPTURED[f.kind]).groups)]
+        names += groups
+        value = _FROM_GROUPS[f.kind].format(**dict(zip("abc", groups, strict=False)))
+        optional = f.optional and f.kind in "ib"
+        values.append(f"(None if {groups[0]} is None else {value})" if optional else value)
+    if not any(f.repeated for f in cls.form):
+        names.append("rest")
+        values.append("(_extra_tokens(rest) if rest else ())")
     source = (
         "def decode(body):\n    m = _fullmatch(body)\n    if m is None:\n        return None\n"
         f"    {', '.join(names)}, = m.groups()\n"
@@ -938,8 +954,8 @@ def _compile_canonical_reader(
         "_new": tuple.__new__,
         "_FLAGS": _FLAGS,
         "_TOKEN_FLAGS": _TOKEN_FLAGS,
-        "_unquote": _unquote,
         "_extra_tokens": _extra_tokens,
+        "_repeated_values": _repeated_values,
     }
     return _compile(source, namespace)
 
