@@ -513,7 +513,6 @@ class Decoder:
                 else:
                     break
                 text = buf[i:j].decode("latin-1")
-            first = buf[i]
             if first == 0x3C and text.startswith("<12> ") and "\x07" not in text:
                 try:
                     board = parse_style12(text, exact=True)
