@@ -126,7 +126,10 @@ def test_every_legal_move_round_trips_through_smith_and_verbose(
             san = san_from_move(board, move)
             assert move_from_san(board, san) == move, san
             assert move_from_wire(board, san) == move, san
-            assert moves.notations(board, move) == (san, smith, verbose)
+            played, pushed = board.copy(), board.copy()
+            assert moves.push_with_notations(played, move) == (san, smith, verbose)
+            pushed.push(move)
+            assert played.move_stack == pushed.move_stack and played.fen() == pushed.fen()
 
 
 # -- SMITH -----------------------------------------------------------------------------

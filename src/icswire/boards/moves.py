@@ -36,7 +36,7 @@ __all__ = [
     "move_from_smith",
     "move_from_verbose",
     "move_from_wire",
-    "notations",
+    "push_with_notations",
     "san_from_move",
     "smith_from_move",
     "verbose_from_move",
@@ -282,19 +282,24 @@ def san_from_move(board: chess.Board, move: chess.Move) -> str:
     return "P" + san if move.drop == chess.PAWN else san
 
 
-def notations(board: chess.Board, move: chess.Move) -> tuple[str, str, str]:
-    """SAN, SMITH and style 12's verbose notation of a move of ``board`` that one of this
-    module's readers returned, as :func:`san_from_move`, :func:`smith_from_move` and
-    :func:`verbose_from_move` write them: its SAN is worked out once for the three, and
-    the reader's check of the move is not made again.
+def push_with_notations(board: chess.Board, move: chess.Move) -> tuple[str, str, str]:
+    """Play a move of ``board`` that one of this module's readers returned, and give its
+    SAN, SMITH and style 12's verbose notation as :func:`san_from_move`,
+    :func:`smith_from_move` and :func:`verbose_from_move` write them. The SAN is worked
+    out once for the three, with the move played (python-chess's ``san_and_push``, not
+    ``san`` and then ``push``, which plays it, takes it back and plays it again), and the
+    reader's check of the move is not made again.
 
     >>> board = chess.Board()
-    >>> notations(board, move_from_wire(board, "g1f3"))
-    ('Nf3', 'g1f3', 'N/g1-f3')
+    >>> push_with_notations(board, move_from_wire(board, "g1f3")), board.peek()
+    (('Nf3', 'g1f3', 'N/g1-f3'), Move.from_uci('g1f3'))
     """
-    san = board.san(move)
-    pretty = "P" + san if move.drop == chess.PAWN else san
-    return pretty, _smith(board, move, san), _verbose(board, move)
+    verbose = _verbose(board, move)
+    smith = "" if move.drop else _smith(board, move, "")  # the board before the move
+    san = board.san_and_push(move)
+    if move.drop:  # a plunk's SMITH takes its check mark from the SAN
+        smith = _smith(board, move, san)
+    return ("P" + san if move.drop == chess.PAWN else san), smith, verbose
 
 
 # -- what clients type -------------------------------------------------------------------

@@ -33,7 +33,7 @@ from icswire.boards.illegal import illegal_reason
 from icswire.boards.moves import (
     IllegalMoveError,
     move_from_wire,
-    notations,
+    push_with_notations,
     smith_from_move,
 )
 from icswire.boards.positions import BUGHOUSE, CRAZYHOUSE, strength
@@ -809,8 +809,8 @@ class Games:
         board = game.board
         partner = game.partner
         passed = passed_piece(board, move) if partner is not None else None
-        san, smith, verbose = notations(board, move)  # a pawn plunk is P@e4, as FICS has it
-        board.push(move)
+        # played, and its notations: a pawn plunk is P@e4, as FICS has it
+        san, smith, verbose = push_with_notations(board, move)
         mover = not board.turn
         game.clock_ms[mover] = clock
         game.moves.append(ServerMove(move, san, smith, used, clock, verbose))
