@@ -514,17 +514,12 @@ class Decoder:
                     break
                 text = buf[i:j].decode("latin-1")
             if first == 0x3C and text.startswith("<12> ") and "\x07" not in text:
-                try:
-                    board = parse_style12(text, exact=True)
-                except ValueError:
-                    pass  # _line_done tells what is wrong
-                else:
-                    events.append(_new(Style12Line, (board, ending)))
-                    if ends is not None:
-                        ends.append(base + end)
-                    i = end
-                    continue
-            elif first != 0x3C and first != 0x22 and "\x07" not in text:  # not < nor "
+                # parsed once: a board, or an error with the line's bytes (from _mark)
+                self._mark = base + i
+                self._parsed_line(_exact_style12, Style12Line, text, ending, base + end)
+                i = end
+                continue
+            if first != 0x3C and first != 0x22 and "\x07" not in text:  # not < nor "
                 events.append(_new(Text, (text, ending, ())))
                 if ends is not None:
                     ends.append(base + end)
