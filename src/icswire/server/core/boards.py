@@ -145,6 +145,8 @@ class PositionBoard(Message):
                 precise=ms,
             )
             return (blank + "".join(line + NEWLINE for line in text)).encode("latin-1")
+        white_time = facts.white_ms if ms else facts.white_ms // 1000  # style 10 and 12
+        black_time = facts.black_ms if ms else facts.black_ms // 1000
         if style == 10:
             shown = style10_from_board(
                 board,
@@ -154,15 +156,13 @@ class PositionBoard(Message):
                 relation=relation,
                 initial_time=facts.initial,
                 increment=facts.increment,
-                white_time=facts.white_ms if ms else facts.white_ms // 1000,
-                black_time=facts.black_ms if ms else facts.black_ms // 1000,
+                white_time=white_time,
+                black_time=black_time,
                 move_time_ms=facts.move_time_ms,
                 move_time_precise=ms,
                 last_move=facts.last_move,
             )
             return (blank + format_style10(shown)).encode("latin-1")
-        white_time = facts.white_ms if ms else facts.white_ms // 1000
-        black_time = facts.black_ms if ms else facts.black_ms // 1000
         record = self._style12
         if record is None:
             record = self._style12 = style12_from_board(
