@@ -51,7 +51,7 @@ from sqlalchemy import create_engine
 import fanout
 import games
 from harness import HOST, ServerProcess, SetupError, raise_fd_limit
-from icswire.server.core import store
+from icswire.server.core.storage import store
 
 NATS_URL = "nats://127.0.0.1:4222"
 DATABASE_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"

@@ -144,7 +144,7 @@ from icswire.protocol.events import (
     UnitEnd,
     UnitStart,
 )
-from icswire.server.core.store import Store, database_url
+from icswire.server.core.storage.store import Store, database_url
 
 DG_MY_GAME_STARTED = 15
 DG_MY_GAME_RESULT = 16

@@ -356,9 +356,9 @@ def serve(
     from pathlib import Path
 
     from icswire.server.app import serve as run_server
-    from icswire.server.core.limits import Limits
-    from icswire.server.core.lock import AlreadyServing
-    from icswire.server.core.store import Store, database_url
+    from icswire.server.core.net.limits import Limits
+    from icswire.server.core.storage.lock import AlreadyServing
+    from icswire.server.core.storage.store import Store, database_url
 
     limits = Limits()
     for assignment in limit:

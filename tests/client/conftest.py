@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from icswire.server.app import Server
-from icswire.server.core.store import Store
+from icswire.server.core.storage.store import Store
 
 
 @pytest.fixture

@@ -27,7 +27,7 @@ from icswire.protocol.events import Style12Line, Text
 from icswire.protocol.ivars import PendingFrom, Seek
 from icswire.protocol.style12 import Style12
 from icswire.server.app import Server
-from icswire.server.core.records import GameRecord
+from icswire.server.core.storage.records import GameRecord
 
 from .support import until
 

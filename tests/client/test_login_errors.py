@@ -12,7 +12,7 @@ import pytest
 from icswire.client import LoginError, connect
 from icswire.client import connection as client_connection
 from icswire.server.app import Server
-from icswire.server.core.store import Store
+from icswire.server.core.storage.store import Store
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ import nats
 import pytest
 
 from icswire.server.app import Server
-from icswire.server.core import store
+from icswire.server.core.storage import store
 from tests.server.conftest import empty_postgresql
 
 NATS_ENV = "ICSWIRE_TEST_NATS_URL"

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from icswire.protocol.events import Style12Line, Text
-from icswire.server.core import store
+from icswire.server.core.storage import store
 from tests.server.client import Client, free_port
 
 START_TIMEOUT = 30.0

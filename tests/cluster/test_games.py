@@ -8,7 +8,7 @@ from typing import Any
 from icswire.protocol.datagrams import DG
 from icswire.protocol.events import Style12Line
 from icswire.server.app import Server
-from icswire.server.core import store
+from icswire.server.core.storage import store
 from tests.cluster.support import board_stream, online_everywhere
 from tests.server.client import Client
 

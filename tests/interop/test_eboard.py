@@ -31,8 +31,8 @@ import pytest
 
 from icswire.protocol.events import Style12Line, Text
 from icswire.server.app import Server
-from icswire.server.core import store
-from icswire.server.core.session import Session
+from icswire.server.core.net.session import Session
+from icswire.server.core.storage import store
 
 from ..server.client import Client
 from .eboard import HELPER, WAIT_LIMIT, Eboard, requires_eboard, running_eboard

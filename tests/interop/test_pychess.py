@@ -24,8 +24,8 @@ from pathlib import Path
 import pytest
 
 from icswire.server.app import Server
-from icswire.server.core import store
-from icswire.server.core.channels import TOPICS
+from icswire.server.core.model.channels import TOPICS
+from icswire.server.core.storage import store
 
 from .pychess_harness import PyChessRun, requires_pychess, run_pychess
 

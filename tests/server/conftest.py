@@ -16,7 +16,7 @@ import pytest
 from sqlalchemy import create_engine
 
 from icswire.server.app import Server
-from icswire.server.core import store
+from icswire.server.core.storage import store
 
 DATABASE_ENV = "ICSWIRE_TEST_DATABASE_URL"
 

@@ -22,9 +22,9 @@ from pathlib import Path
 
 import pytest
 
-from icswire.server.core import limits
-from icswire.server.core.limits import Limits, fd_connection_cap
-from icswire.server.core.listener import FULL
+from icswire.server.core.net import limits
+from icswire.server.core.net.limits import Limits, fd_connection_cap
+from icswire.server.core.net.listener import FULL
 from tests.server.client import free_port
 
 from .client import Client

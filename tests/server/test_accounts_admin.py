@@ -14,8 +14,8 @@ import icswire.server
 from icswire.protocol.datagrams import DG
 from icswire.protocol.events import Text
 from icswire.server.app import Server
-from icswire.server.core.commands import block_code
-from icswire.server.core.store import Store
+from icswire.server.core.dispatch.commands import block_code
+from icswire.server.core.storage.store import Store
 
 from .client import Client
 

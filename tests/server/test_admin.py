@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from icswire.server.admin import user
-from icswire.server.core.store import Store
+from icswire.server.core.storage.store import Store
 
 
 def run(database_url: str, *args: str, stdin: str | None = None) -> Result:

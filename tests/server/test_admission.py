@@ -14,10 +14,10 @@ import pytest
 
 from icswire.protocol.events import Prompt, Text
 from icswire.server.app import Server
-from icswire.server.core.hub import PASSWORD_WORKERS
-from icswire.server.core.limits import Backoff, Limits
-from icswire.server.core.session import Session
-from icswire.server.core.tables import Terms
+from icswire.server.core.dispatch.hub import PASSWORD_WORKERS
+from icswire.server.core.model.tables import Terms
+from icswire.server.core.net.limits import Backoff, Limits
+from icswire.server.core.net.session import Session
 from icswire.server.features import pairing
 
 from .client import Client

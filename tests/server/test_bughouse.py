@@ -22,7 +22,7 @@ from icswire.protocol.datagrams import DG
 from icswire.protocol.events import BughouseLine, IvarLine, Style12Line, Text
 from icswire.protocol.ivars import format_ivar
 from icswire.server.app import Server
-from icswire.server.core.store import Store
+from icswire.server.core.storage.store import Store
 
 from .client import Client
 

@@ -16,7 +16,7 @@ import pytest
 
 from icswire.protocol.datagrams import DG
 from icswire.protocol.events import Style12Line
-from icswire.server.core.store import Store, database_url
+from icswire.server.core.storage.store import Store, database_url
 
 from .client import Client
 

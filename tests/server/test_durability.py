@@ -32,11 +32,11 @@ from icswire.protocol.datagrams import DG
 from icswire.protocol.events import Text
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.app import Server
-from icswire.server.core.records import GameRecord
-from icswire.server.core.render import Batch
-from icswire.server.core.store import SQLITE_FILE, Store, StoreUnavailable, database_url
-from icswire.server.core.tables import Terms
-from icswire.server.core.writes import KEPT, NOT_ANSWERING, SAVED
+from icswire.server.core.model.tables import Terms
+from icswire.server.core.render.batch import Batch
+from icswire.server.core.storage.records import GameRecord
+from icswire.server.core.storage.store import SQLITE_FILE, Store, StoreUnavailable, database_url
+from icswire.server.core.storage.writes import KEPT, NOT_ANSWERING, SAVED
 from icswire.server.features.play.games import NOT_CREATED, Game
 
 from .client import Client

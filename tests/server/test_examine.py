@@ -16,12 +16,12 @@ from icswire.protocol.datagrams import DG
 from icswire.protocol.events import Prompt, Style12Line, Text
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.app import Server
-from icswire.server.core.commands import looks_like_move
-from icswire.server.core.records import GameRecord
-from icswire.server.core.render import Batch, Lines
-from icswire.server.core.session import Session
-from icswire.server.core.store import Store
-from icswire.server.core.tables import Terms
+from icswire.server.core.dispatch.commands import looks_like_move
+from icswire.server.core.model.tables import Terms
+from icswire.server.core.net.session import Session
+from icswire.server.core.render.batch import Batch, Lines
+from icswire.server.core.storage.records import GameRecord
+from icswire.server.core.storage.store import Store
 from icswire.server.features import examine
 
 from .client import Client

@@ -14,7 +14,7 @@ import chess
 from icswire.protocol.datagrams import DG
 from icswire.protocol.events import Style12Line, Text
 from icswire.server.app import Server
-from icswire.server.core.records import GameRecord
+from icswire.server.core.storage.records import GameRecord
 
 from .client import Client
 

@@ -3,7 +3,7 @@ the interface variables' lines (decoded by icswire's own decoder into records), 
 ``set`` and ``iset`` read names, ``moves``, and the texts FICS clients parse.
 
 The expected boards are FICS's ``board.c`` (styles 1-9 and 11; see
-:mod:`icswire.server.core.diagrams`); the ivar lines are FICS's forms as
+:mod:`icswire.server.core.render.diagrams`); the ivar lines are FICS's forms as
 :mod:`icswire.protocol.ivars` reads them.
 """
 
@@ -19,10 +19,10 @@ from icswire.protocol import ivars
 from icswire.protocol.events import IvarLine, Prompt, Style12Line, Text
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.app import Server
-from icswire.server.core.boards import BLACK, WHITE
-from icswire.server.core.render import Batch
-from icswire.server.core.tables import Terms
-from icswire.server.core.variables import IVARIABLE_NAMES
+from icswire.server.core.model.tables import Terms
+from icswire.server.core.model.variables import IVARIABLE_NAMES
+from icswire.server.core.render.batch import Batch
+from icswire.server.core.render.boards import BLACK, WHITE
 from icswire.server.features.play.games import Game
 
 from .client import Client

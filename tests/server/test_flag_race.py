@@ -23,9 +23,9 @@ from typing import Any
 from icswire.protocol.events import Style12Line, Text
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.app import Server
-from icswire.server.core.boards import BLACK
-from icswire.server.core.render import Batch
-from icswire.server.core.tables import Terms
+from icswire.server.core.model.tables import Terms
+from icswire.server.core.render.batch import Batch
+from icswire.server.core.render.boards import BLACK
 from icswire.server.features.play.games import Game
 
 from .client import Client

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from icswire.protocol import ivars
 from icswire.protocol.events import IvarLine, Text
 from icswire.server.app import Server
-from icswire.server.core.formula import (
+from icswire.server.core.model.formula import (
     NAMES,
     Facts,
     FormulaError,

@@ -16,11 +16,11 @@ from icswire.protocol.block import BlockCode
 from icswire.protocol.events import BlockEnd, BlockStart, Text, UnitEnd, UnitStart
 from icswire.protocol.level1 import CommandNumber
 from icswire.server.app import Server
-from icswire.server.core import helpfiles
-from icswire.server.core.channels import CHANNELS, TOPICS
-from icswire.server.core.hub import Registry
-from icswire.server.core.store import Store, database_url
-from icswire.server.core.variables import IVARIABLE_NAMES
+from icswire.server.core.dispatch.hub import Registry
+from icswire.server.core.model.channels import CHANNELS, TOPICS
+from icswire.server.core.model.variables import IVARIABLE_NAMES
+from icswire.server.core.render import helpfiles
+from icswire.server.core.storage.store import Store, database_url
 from icswire.server.features import help as helping
 
 from .client import Client

@@ -6,8 +6,8 @@ from icswire.protocol.datagrams import DG
 from icswire.protocol.events import Style12Line
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.app import Server
-from icswire.server.core.render import Batch
-from icswire.server.core.tables import Terms
+from icswire.server.core.model.tables import Terms
+from icswire.server.core.render.batch import Batch
 from icswire.server.features import examine
 
 from .test_watching import user

@@ -9,8 +9,8 @@ from typing import Any
 from icswire.protocol.events import Style12Line, Text
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.app import Server
-from icswire.server.core.render import Batch
-from icswire.server.core.tables import Terms
+from icswire.server.core.model.tables import Terms
+from icswire.server.core.render.batch import Batch
 
 from .client import Client
 

@@ -13,7 +13,7 @@ import socket
 from icswire.protocol.decoder import Decoder
 from icswire.protocol.events import Prompt, Text
 from icswire.server.app import Server
-from icswire.server.core.session import MAX_LINE, MAX_QUEUED
+from icswire.server.core.net.session import MAX_LINE, MAX_QUEUED
 
 from .client import Client
 

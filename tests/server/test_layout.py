@@ -124,7 +124,7 @@ def test_the_server_has_no_import_cycle() -> None:
 
 def test_the_core_knows_no_feature_and_features_know_no_sibling() -> None:
     graph, _ = imports(module_names(ROOT, PACKAGE))
-    assert f"{PACKAGE}.core.hub" in graph[f"{PACKAGE}.features.watching"]
+    assert f"{PACKAGE}.core.dispatch.hub" in graph[f"{PACKAGE}.features.watching"]
     assert layer_violations(graph) == []
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from icswire.protocol.events import Text
 from icswire.server.app import Server
-from icswire.server.core.limits import Bucket, Rate
+from icswire.server.core.net.limits import Bucket, Rate
 
 from .client import Client
 

@@ -13,7 +13,7 @@ import pytest
 from icswire.protocol.datagrams import DG
 from icswire.protocol.events import Prompt, Text
 from icswire.server.app import Server
-from icswire.server.core.store import Store
+from icswire.server.core.storage.store import Store
 
 from .client import Client
 

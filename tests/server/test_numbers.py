@@ -16,7 +16,7 @@ import pytest
 
 from icswire.protocol.events import Prompt, Text
 from icswire.server.app import Server
-from icswire.server.core.numbers import parse_number
+from icswire.server.core.dispatch.numbers import parse_number
 
 from .client import Client
 

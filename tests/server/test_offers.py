@@ -17,10 +17,10 @@ from icswire.protocol.datagrams import DG
 from icswire.protocol.events import IvarLine, Prompt, Style12Line, Text
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.app import Server
-from icswire.server.core.boards import BLACK, WHITE
-from icswire.server.core.commands import block_code
-from icswire.server.core.render import Batch
-from icswire.server.core.tables import Terms
+from icswire.server.core.dispatch.commands import block_code
+from icswire.server.core.model.tables import Terms
+from icswire.server.core.render.batch import Batch
+from icswire.server.core.render.boards import BLACK, WHITE
 from icswire.server.features.play.games import Game
 
 from .client import Client

@@ -9,7 +9,7 @@ from icswire.protocol.datagrams import DG
 from icswire.protocol.events import IvarLine, Style12Line, Text
 from icswire.protocol.ivars import format_ivar
 from icswire.server.app import Server
-from icswire.server.core.render import Batch
+from icswire.server.core.render.batch import Batch
 from icswire.server.features import pairing
 
 from .client import Client

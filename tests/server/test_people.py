@@ -14,9 +14,9 @@ import pytest
 from icswire.protocol.datagrams import DG
 from icswire.protocol.events import Text
 from icswire.server.app import Server
-from icswire.server.core.ratings import Glicko
-from icswire.server.core.records import GameRecord, RatingRecord
-from icswire.server.core.store import Store
+from icswire.server.core.model.ratings import Glicko
+from icswire.server.core.storage.records import GameRecord, RatingRecord
+from icswire.server.core.storage.store import Store
 
 from .client import Client
 

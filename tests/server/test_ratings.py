@@ -7,8 +7,8 @@ import doctest
 
 import pytest
 
-from icswire.server.core import ratings, records
-from icswire.server.core.ratings import (
+from icswire.server.core.model import ratings
+from icswire.server.core.model.ratings import (
     GLICKO2_SCALE,
     MAX_DEVIATION,
     RATING_TYPES,
@@ -18,7 +18,8 @@ from icswire.server.core.ratings import (
     rating_type,
     update,
 )
-from icswire.server.core.records import RatingRecord
+from icswire.server.core.storage import records
+from icswire.server.core.storage.records import RatingRecord
 
 # Glickman, "Example of the Glicko-2 system": a 1500/200/0.06 player beats a 1400/30, loses
 # to a 1550/100 and to a 1700/300.

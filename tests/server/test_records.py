@@ -14,9 +14,9 @@ from typing import NamedTuple
 import pytest
 from sqlalchemy import func, select, update
 
-from icswire.server.core.ratings import RATING_TYPES, Glicko
-from icswire.server.core.records import GameRecord, RatingRecord
-from icswire.server.core.store import (
+from icswire.server.core.model.ratings import RATING_TYPES, Glicko
+from icswire.server.core.storage.records import GameRecord, RatingRecord
+from icswire.server.core.storage.store import (
     ADJOURNED_BY_SHUTDOWN,
     MoveTexts,
     Progress,
@@ -323,8 +323,8 @@ def test_resume_done_ignores_games_not_adjourned(store: Store) -> None:
 CRASH = """
 import os, signal, sys
 from datetime import UTC, datetime
-from icswire.server.core.records import GameRecord
-from icswire.server.core.store import Store
+from icswire.server.core.storage.records import GameRecord
+from icswire.server.core.storage.store import Store
 
 store = Store(sys.argv[1])
 ids = []

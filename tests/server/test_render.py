@@ -8,7 +8,7 @@ from typing import Any
 from icswire.protocol import datagrams as dg
 from icswire.protocol.decoder import Decoder
 from icswire.protocol.events import Prompt, Text, UnitEnd, UnitStart
-from icswire.server.core.render import Batch, Datagram, TextOrDatagram
+from icswire.server.core.render.batch import Batch, Datagram, TextOrDatagram
 
 
 @dataclass(eq=False)

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from icswire.server.app import Server
-from icswire.server.core.lock import AlreadyServing
-from icswire.server.core.records import GameRecord
-from icswire.server.core.store import Store, database_url
+from icswire.server.core.storage.lock import AlreadyServing
+from icswire.server.core.storage.records import GameRecord
+from icswire.server.core.storage.store import Store, database_url
 
 
 def a_game_in_progress(store: Store) -> int:

@@ -20,9 +20,9 @@ from icswire.protocol.datagrams import DG, Rating
 from icswire.protocol.events import CommandEnd, CommandStart, Prompt, SessionEnd, Text, UnitStart
 from icswire.protocol.level1 import CommandNumber
 from icswire.server.app import Server
-from icswire.server.core.render import Batch
-from icswire.server.core.session import clean_text
-from icswire.server.core.store import Store
+from icswire.server.core.net.session import clean_text
+from icswire.server.core.render.batch import Batch
+from icswire.server.core.storage.store import Store
 
 from .client import Client
 

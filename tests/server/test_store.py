@@ -14,8 +14,8 @@ from argon2 import PasswordHasher
 from sqlalchemy import func, select, update
 
 from icswire.protocol.codes import LoginFailed
-from icswire.server.core.names import NAME_MAX, NAME_MIN, check_name, name_error, name_key
-from icswire.server.core.store import (
+from icswire.server.core.model.names import NAME_MAX, NAME_MIN, check_name, name_error, name_key
+from icswire.server.core.storage.store import (
     Account,
     Store,
     StoreUnavailable,

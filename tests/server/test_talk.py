@@ -13,7 +13,7 @@ from icswire.protocol.codes import Sound
 from icswire.protocol.datagrams import DG
 from icswire.protocol.events import BlockEnd, BlockStart, Prompt, Text
 from icswire.server.app import Server
-from icswire.server.core.store import Store
+from icswire.server.core.storage.store import Store
 from icswire.server.features.lists import columns
 
 from .client import Client

@@ -9,8 +9,8 @@ from typing import Any
 
 from icswire.protocol.events import Style12Line, Text
 from icswire.server.app import Server
-from icswire.server.core.session import Session
-from icswire.server.core.wrap import wrap_line
+from icswire.server.core.net.session import Session
+from icswire.server.core.render.wrap import wrap_line
 
 from .client import Client
 

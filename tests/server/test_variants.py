@@ -21,8 +21,8 @@ from icswire.boards.variants import Variant, variant_from_spelling
 from icswire.protocol.datagrams import DG
 from icswire.protocol.events import BughouseLine, Style12Line, Text
 from icswire.server.app import Server
-from icswire.server.core.diagrams import holding_text
-from icswire.server.core.store import Store
+from icswire.server.core.render.diagrams import holding_text
+from icswire.server.core.storage.store import Store
 from icswire.server.features.play.endings import ending
 
 from .client import Client

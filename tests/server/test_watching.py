@@ -13,8 +13,8 @@ from icswire.protocol.datagrams import DG
 from icswire.protocol.events import Prompt, Style12Line, Text
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.app import Server
-from icswire.server.core.render import Batch
-from icswire.server.core.tables import Terms
+from icswire.server.core.model.tables import Terms
+from icswire.server.core.render.batch import Batch
 from icswire.server.features import watching
 from icswire.server.features.play.games import Game
 

@@ -9,8 +9,8 @@ from collections.abc import Callable, Iterable
 
 import pytest
 
-from icswire.server.core.store import StoreUnavailable
-from icswire.server.core.writes import KEPT, NOT_SAVED, SAVED, WriteQueue
+from icswire.server.core.storage.store import StoreUnavailable
+from icswire.server.core.storage.writes import KEPT, NOT_SAVED, SAVED, WriteQueue
 
 
 class Database:

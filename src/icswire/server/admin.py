@@ -20,7 +20,7 @@ import click
 from sqlalchemy import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, SQLAlchemyError
 
-from icswire.server.core.store import Store, StoreUnavailable, UnknownUser, database_url
+from icswire.server.core.storage.store import Store, StoreUnavailable, UnknownUser, database_url
 
 __all__ = ["DEFAULT_DATA_DIR", "user"]
 

@@ -21,7 +21,7 @@ from icswire.protocol.block import BlockCode
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.cluster.node import Cluster
 from icswire.server.cluster.routes import route
-from icswire.server.core.commands import (
+from icswire.server.core.dispatch.commands import (
     block_code,
     expand_alias,
     expand_punctuation,
@@ -30,16 +30,16 @@ from icswire.server.core.commands import (
     split_tag,
     unknown,
 )
-from icswire.server.core.hub import Command, Context, Core
-from icswire.server.core.limits import Limits
-from icswire.server.core.listener import Listener
-from icswire.server.core.lock import ServerLock
-from icswire.server.core.names import name_key
-from icswire.server.core.render import UNIT_END, Batch, Datagram, Lines, Message, lines
-from icswire.server.core.session import LINGER, Session
-from icswire.server.core.store import Account, Store, StoreUnavailable
-from icswire.server.core.world import World
-from icswire.server.core.writes import NOT_ANSWERING
+from icswire.server.core.dispatch.hub import Command, Context, Core
+from icswire.server.core.model.names import name_key
+from icswire.server.core.model.world import World
+from icswire.server.core.net.limits import Limits
+from icswire.server.core.net.listener import Listener
+from icswire.server.core.net.session import LINGER, Session
+from icswire.server.core.render.batch import UNIT_END, Batch, Datagram, Lines, Message, lines
+from icswire.server.core.storage.lock import ServerLock
+from icswire.server.core.storage.store import Account, Store, StoreUnavailable
+from icswire.server.core.storage.writes import NOT_ANSWERING
 from icswire.server.features import (
     accounts,
     admin,

@@ -3,7 +3,7 @@
 Every node keeps, besides its own users, a replica of every user of the other nodes
 (:mod:`.facts`), so a command runs on the node where it is typed and reaches everybody:
 what a batch has for a user of another node is resolved there as data
-(:meth:`Message.resolve <icswire.server.core.render.Message.resolve>`) and shipped to
+(:meth:`Message.resolve <icswire.server.core.render.batch.Message.resolve>`) and shipped to
 that node, which renders it for its user as for any other (:class:`Peer`). What lives on
 one node only (a game, a match offer, a seek) is acted on there: a command about it is
 forwarded to that node (:meth:`Cluster.forward`), run with the user's replica, and its
@@ -43,16 +43,16 @@ from nats.js.kv import KeyValue
 
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.cluster import facts as facts_
-from icswire.server.core.names import name_key
-from icswire.server.core.render import Batch, Message, lines
-from icswire.server.core.session import Session
-from icswire.server.core.tables import ListedGame, Table
+from icswire.server.core.model.names import name_key
+from icswire.server.core.model.tables import ListedGame, Table
+from icswire.server.core.net.session import Session
+from icswire.server.core.render.batch import Batch, Message, lines
 
 if TYPE_CHECKING:
     from nats.aio.client import Client
     from nats.aio.msg import Msg
 
-    from icswire.server.core.hub import Core
+    from icswire.server.core.dispatch.hub import Core
 
 log = logging.getLogger("icswire.cluster")
 

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from icswire.server.core.commands import looks_like_move
-from icswire.server.core.hub import Command, Core
-from icswire.server.core.numbers import parse_number
-from icswire.server.core.session import Session
+from icswire.server.core.dispatch.commands import looks_like_move
+from icswire.server.core.dispatch.hub import Command, Core
+from icswire.server.core.dispatch.numbers import parse_number
+from icswire.server.core.net.session import Session
 
 if TYPE_CHECKING:
     from icswire.server.cluster.node import Cluster

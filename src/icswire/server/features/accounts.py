@@ -8,7 +8,7 @@ echo is switched off around it, as telnet servers do). Failures give DG_LOGIN_FA
 text, and the datagram too when level 2 asked for it. A registered user's saved
 variables, channels, notify list, aliases and ratings are loaded once the password is
 right (:func:`load_account`). When the database does not answer, the user is told so
-(:data:`~icswire.server.core.writes.NOT_ANSWERING`) and ``login:`` comes again.
+(:data:`~icswire.server.core.storage.writes.NOT_ANSWERING`) and ``login:`` comes again.
 
 One session per name. An unregistered name that is online is refused at once. A registered
 user who logs in again takes over, as on FICS: the old connection is told "you can't both
@@ -17,12 +17,12 @@ connection hangs can always get back in, and the password proves the account is 
 The app decides this when the user enters (:func:`take_over`, :func:`name_taken`), with no
 await between the check and the entry: two logins of one account at once leave one.
 
-Against guessing and squatting (:class:`~icswire.server.core.limits.Limits`): the whole
+Against guessing and squatting (:class:`~icswire.server.core.net.limits.Limits`): the whole
 dialogue has ``login_timeout`` seconds; ``login_tries`` wrong passwords close the
 connection; an address or an account with more than ``free_failures`` recent failures
-waits longer after each (:class:`~icswire.server.core.limits.Backoff`), and a password
+waits longer after each (:class:`~icswire.server.core.net.limits.Backoff`), and a password
 sent during the wait is refused unchecked. Guests cannot take the server's names or a
-command word (:func:`~icswire.server.core.names.is_reserved`, ``Registry.words``). A name
+command word (:func:`~icswire.server.core.model.names.is_reserved`, ``Registry.words``). A name
 on the ban list (``+ban``) is refused with DG_LOGIN_FAILED's code 12 and disconnected.
 """
 
@@ -35,18 +35,18 @@ from typing import TYPE_CHECKING
 from icswire.protocol import datagrams as dg
 from icswire.protocol.codes import LoginFailed, login_failed_text
 from icswire.protocol.datagrams import DG, encode_datagram
-from icswire.server.core.limits import Backoff, seconds_text
-from icswire.server.core.names import check_name, is_reserved, name_key
-from icswire.server.core.numbers import parse_number
-from icswire.server.core.records import shown_rating
-from icswire.server.core.session import WILL_ECHO, WONT_ECHO, Session
-from icswire.server.core.store import StoreUnavailable
-from icswire.server.core.variables import VARIABLES
-from icswire.server.core.writes import NOT_ANSWERING
+from icswire.server.core.dispatch.numbers import parse_number
+from icswire.server.core.model.names import check_name, is_reserved, name_key
+from icswire.server.core.model.variables import VARIABLES
+from icswire.server.core.net.limits import Backoff, seconds_text
+from icswire.server.core.net.session import WILL_ECHO, WONT_ECHO, Session
+from icswire.server.core.storage.records import shown_rating
+from icswire.server.core.storage.store import StoreUnavailable
+from icswire.server.core.storage.writes import NOT_ANSWERING
 
 if TYPE_CHECKING:
-    from icswire.server.core.hub import Core
-    from icswire.server.core.store import Account
+    from icswire.server.core.dispatch.hub import Core
+    from icswire.server.core.storage.store import Account
 
 WELCOME = (
     "",
@@ -122,7 +122,7 @@ async def login(core: Core, session: Session) -> Account | bool | None:
     """Run the dialogue. Returns the account of a registered user, None for a guest or an
     unregistered name (``session.name`` is set), or False if the connection went away or
     is to be closed (too many wrong passwords, or no login within
-    :attr:`~icswire.server.core.limits.Limits.login_timeout` seconds: FICS's
+    :attr:`~icswire.server.core.net.limits.Limits.login_timeout` seconds: FICS's
     ``**** LOGIN TIMEOUT ****``)."""
     deadline = asyncio.timeout(core.limits.login_timeout or None)
     try:

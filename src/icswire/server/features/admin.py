@@ -3,9 +3,10 @@
 
 An administrator is a registered account with the admin flag (``icswire user admin NAME
 on`` from the shell, or ``asetadmin`` here; :attr:`Session.admin
-<icswire.server.core.session.Session.admin>`). As on FICS, these commands do not exist for
+<icswire.server.core.net.session.Session.admin>`). As on FICS, these commands do not exist for
 anybody else: a user without the flag gets "Command not found." and no prefix of theirs
-matches one (:meth:`Registry.find_command <icswire.server.core.hub.Registry.find_command>`).
+matches one
+(:meth:`Registry.find_command <icswire.server.core.dispatch.hub.Registry.find_command>`).
 
 A banned name cannot log in (DG_LOGIN_FAILED code 12); the ban does not disconnect who is
 online under that name now: ``nuke`` does that. Account changes are made at once, not
@@ -19,14 +20,14 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from icswire.protocol.level1 import CommandNumber as CN
-from icswire.server.core.commands import first_word
-from icswire.server.core.hub import CommandSet, Context, Handler
-from icswire.server.core.names import name_error, name_key
-from icswire.server.core.render import lines
-from icswire.server.core.store import UnknownUser, UserExists
+from icswire.server.core.dispatch.commands import first_word
+from icswire.server.core.dispatch.hub import CommandSet, Context, Handler
+from icswire.server.core.model.names import name_error, name_key
+from icswire.server.core.render.batch import lines
+from icswire.server.core.storage.store import UnknownUser, UserExists
 
 if TYPE_CHECKING:
-    from icswire.server.core.hub import Core
+    from icswire.server.core.dispatch.hub import Core
 
 COMMANDS = CommandSet()
 

@@ -39,7 +39,12 @@ from icswire.protocol.codes import BoardInfoType, IllegalMoveReason, IsVariation
 from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.protocol.style12 import format_move_time
-from icswire.server.core.boards import (
+from icswire.server.core.dispatch.hub import CommandSet, Context
+from icswire.server.core.dispatch.numbers import parse_number
+from icswire.server.core.model.names import name_key
+from icswire.server.core.model.tables import Terms
+from icswire.server.core.render.batch import Batch, Datagram, Message, lines
+from icswire.server.core.render.boards import (
     BLACK,
     COLOR_LETTER,
     WHITE,
@@ -51,7 +56,7 @@ from icswire.server.core.boards import (
     line_datagrams,
     recent_moves,
 )
-from icswire.server.core.gamelists import (
+from icswire.server.core.render.gamelists import (
     HISTORY_SIZE,
     gamelist_item,
     journal_record,
@@ -59,18 +64,18 @@ from icswire.server.core.gamelists import (
     result_of,
     when_ended,
 )
-from icswire.server.core.hub import CommandSet, Context
-from icswire.server.core.movelist import Movelist
-from icswire.server.core.names import name_key
-from icswire.server.core.numbers import parse_number
-from icswire.server.core.records import GameRecord
-from icswire.server.core.render import Batch, Datagram, Message, lines
-from icswire.server.core.tables import Terms
-from icswire.server.core.texts import icc_games_row, icc_history_kind, kind_text, rating_text
+from icswire.server.core.render.movelist import Movelist
+from icswire.server.core.render.texts import (
+    icc_games_row,
+    icc_history_kind,
+    kind_text,
+    rating_text,
+)
+from icswire.server.core.storage.records import GameRecord
 
 if TYPE_CHECKING:
-    from icswire.server.core.hub import Core
-    from icswire.server.core.session import Session
+    from icswire.server.core.dispatch.hub import Core
+    from icswire.server.core.net.session import Session
 
 #: Style 12's relation for an examiner, and for an observer of an examined game.
 EXAMINER, EXAMINED_OBSERVER = 2, -2

@@ -17,14 +17,14 @@ from typing import TYPE_CHECKING
 
 from icswire.protocol.block import BlockCode
 from icswire.protocol.level1 import CommandNumber as CN
-from icswire.server.core import helpfiles
-from icswire.server.core.channels import CHANNELS, TOPICS
-from icswire.server.core.commands import block_code
-from icswire.server.core.hub import ABBREVIATIONS, CommandSet, Context, Registry
-from icswire.server.core.variables import IVARIABLE_NAMES
+from icswire.server.core.dispatch.commands import block_code
+from icswire.server.core.dispatch.hub import ABBREVIATIONS, CommandSet, Context, Registry
+from icswire.server.core.model.channels import CHANNELS, TOPICS
+from icswire.server.core.model.variables import IVARIABLE_NAMES
+from icswire.server.core.render import helpfiles
 
 if TYPE_CHECKING:
-    from icswire.server.core.hub import Core
+    from icswire.server.core.dispatch.hub import Core
 
 COMMANDS = CommandSet()
 command = COMMANDS.command

@@ -8,13 +8,13 @@ from typing import TYPE_CHECKING
 
 from icswire.protocol import datagrams as dg
 from icswire.protocol.level1 import CommandNumber as CN
-from icswire.server.core.hub import CommandSet, Context
-from icswire.server.core.render import Batch, Datagram, lines
-from icswire.server.core.zones import SERVER, date_text
+from icswire.server.core.dispatch.hub import CommandSet, Context
+from icswire.server.core.model.zones import SERVER, date_text
+from icswire.server.core.render.batch import Batch, Datagram, lines
 
 if TYPE_CHECKING:
-    from icswire.server.core.hub import Core
-    from icswire.server.core.session import Session
+    from icswire.server.core.dispatch.hub import Core
+    from icswire.server.core.net.session import Session
 
 COMMANDS = CommandSet()
 command = COMMANDS.command

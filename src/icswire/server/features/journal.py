@@ -15,7 +15,11 @@ from typing import TYPE_CHECKING
 
 from icswire.protocol import datagrams as dg
 from icswire.protocol.level1 import CommandNumber as CN
-from icswire.server.core.gamelists import (
+from icswire.server.core.dispatch.hub import CommandSet, Context
+from icswire.server.core.dispatch.numbers import parse_number
+from icswire.server.core.model.names import name_key
+from icswire.server.core.render.batch import Datagram
+from icswire.server.core.render.gamelists import (
     HISTORY_SIZE,
     JOURNAL_SLOTS,
     NOT_REGISTERED,
@@ -25,15 +29,11 @@ from icswire.server.core.gamelists import (
     journal_slot,
     result_of,
 )
-from icswire.server.core.hub import CommandSet, Context
-from icswire.server.core.names import name_key
-from icswire.server.core.numbers import parse_number
-from icswire.server.core.records import GameRecord
-from icswire.server.core.render import Datagram
-from icswire.server.core.texts import icc_history_kind, kind_text, rating_text
+from icswire.server.core.render.texts import icc_history_kind, kind_text, rating_text
+from icswire.server.core.storage.records import GameRecord
 
 if TYPE_CHECKING:
-    from icswire.server.core.hub import Core
+    from icswire.server.core.dispatch.hub import Core
 
 COMMANDS = CommandSet()
 command = COMMANDS.command

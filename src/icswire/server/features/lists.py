@@ -24,19 +24,19 @@ from icswire.protocol import datagrams as dg
 from icswire.protocol.codes import Sound
 from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
-from icswire.server.core.channels import CHANNELS
-from icswire.server.core.commands import first_word
-from icswire.server.core.hub import CommandSet, Context
-from icswire.server.core.names import check_name, name_key
-from icswire.server.core.numbers import parse_number
-from icswire.server.core.render import Batch, Datagram, lines
-from icswire.server.core.tables import FICS_TYPES
-from icswire.server.core.world import ratstr
+from icswire.server.core.dispatch.commands import first_word
+from icswire.server.core.dispatch.hub import CommandSet, Context
+from icswire.server.core.dispatch.numbers import parse_number
+from icswire.server.core.model.channels import CHANNELS
+from icswire.server.core.model.names import check_name, name_key
+from icswire.server.core.model.tables import FICS_TYPES
+from icswire.server.core.model.world import ratstr
+from icswire.server.core.render.batch import Batch, Datagram, lines
 
 if TYPE_CHECKING:
-    from icswire.server.core.hub import Core
-    from icswire.server.core.session import Session
-    from icswire.server.core.tables import Table
+    from icswire.server.core.dispatch.hub import Core
+    from icswire.server.core.model.tables import Table
+    from icswire.server.core.net.session import Session
 
 COMMANDS = CommandSet()
 command = COMMANDS.command

@@ -21,16 +21,16 @@ from typing import TYPE_CHECKING
 
 from icswire.protocol import datagrams as dg
 from icswire.protocol.level1 import CommandNumber as CN
-from icswire.server.core.commands import first_word
-from icswire.server.core.hub import CommandSet, Context
-from icswire.server.core.names import check_name, name_key
-from icswire.server.core.numbers import parse_number
-from icswire.server.core.render import Batch, Datagram, lines
-from icswire.server.core.store import StoredMessage, StoreUnavailable
+from icswire.server.core.dispatch.commands import first_word
+from icswire.server.core.dispatch.hub import CommandSet, Context
+from icswire.server.core.dispatch.numbers import parse_number
+from icswire.server.core.model.names import check_name, name_key
+from icswire.server.core.render.batch import Batch, Datagram, lines
+from icswire.server.core.storage.store import StoredMessage, StoreUnavailable
 
 if TYPE_CHECKING:
-    from icswire.server.core.hub import Core
-    from icswire.server.core.session import Session
+    from icswire.server.core.dispatch.hub import Core
+    from icswire.server.core.net.session import Session
 
 log = logging.getLogger("icswire.server")
 COMMANDS = CommandSet()

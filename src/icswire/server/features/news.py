@@ -17,15 +17,15 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from icswire.protocol.level1 import CommandNumber as CN
-from icswire.server.core.commands import first_word
-from icswire.server.core.hub import CommandSet, Context, Handler
-from icswire.server.core.numbers import parse_number
-from icswire.server.core.render import Batch, lines
-from icswire.server.core.store import NewsItem
+from icswire.server.core.dispatch.commands import first_word
+from icswire.server.core.dispatch.hub import CommandSet, Context, Handler
+from icswire.server.core.dispatch.numbers import parse_number
+from icswire.server.core.render.batch import Batch, lines
+from icswire.server.core.storage.store import NewsItem
 
 if TYPE_CHECKING:
-    from icswire.server.core.hub import Core
-    from icswire.server.core.session import Session
+    from icswire.server.core.dispatch.hub import Core
+    from icswire.server.core.net.session import Session
 
 COMMANDS = CommandSet()
 

@@ -8,7 +8,7 @@ Seeks (``seek``, ``unseek``, ``sought``, ``play``)
   ratings 0-9999 and automatic unless it says otherwise. Seeks are numbered 1..1999
   (DG_SEEK, 50); a player keeps at most :data:`MAX_SEEKS` of them, and seeking again with
   the same terms replaces the old ad (DG_SEEK_REMOVED reason 4). One address posts at most
-  :attr:`~icswire.server.core.limits.Limits.seeks_per_address` (10) at once, so that many
+  :attr:`~icswire.server.core.net.limits.Limits.seeks_per_address` (10) at once, so that many
   guests from one machine cannot fill the table for everybody else. A new automatic seek
   that matches an automatic seek already posted (same time, increment, rated, wild; colours
   that fit together; each player within the other's rating range) starts the game at once
@@ -79,17 +79,17 @@ from icswire.protocol import datagrams as dg
 from icswire.protocol import ivars
 from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
-from icswire.server.core.alerts import BELL, name_for
-from icswire.server.core.boards import BLACK, WHITE
-from icswire.server.core.fitting import Proposal, explain, fits
-from icswire.server.core.hub import CommandSet, Context
-from icswire.server.core.names import name_key
-from icswire.server.core.numbers import parse_number
-from icswire.server.core.offers import Offer, Offers
-from icswire.server.core.partners import partner_of
-from icswire.server.core.ratings import update
-from icswire.server.core.records import GameRecord
-from icswire.server.core.render import (
+from icswire.server.core.dispatch.hub import CommandSet, Context
+from icswire.server.core.dispatch.numbers import parse_number
+from icswire.server.core.model.fitting import Proposal, explain, fits
+from icswire.server.core.model.names import name_key
+from icswire.server.core.model.offers import Offer, Offers
+from icswire.server.core.model.partners import partner_of
+from icswire.server.core.model.ratings import update
+from icswire.server.core.model.tables import Table, Terms
+from icswire.server.core.model.variables import SUBFORMULAS
+from icswire.server.core.render.alerts import BELL, name_for
+from icswire.server.core.render.batch import (
     Batch,
     Datagram,
     Message,
@@ -97,13 +97,13 @@ from icswire.server.core.render import (
     TextOrDatagram,
     lines,
 )
-from icswire.server.core.store import StoreUnavailable
-from icswire.server.core.tables import Table, Terms
-from icswire.server.core.variables import SUBFORMULAS
+from icswire.server.core.render.boards import BLACK, WHITE
+from icswire.server.core.storage.records import GameRecord
+from icswire.server.core.storage.store import StoreUnavailable
 
 if TYPE_CHECKING:
-    from icswire.server.core.hub import Core
-    from icswire.server.core.session import Session
+    from icswire.server.core.dispatch.hub import Core
+    from icswire.server.core.net.session import Session
 
 __all__ = [
     "MAX_SEEKS",

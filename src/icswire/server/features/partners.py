@@ -21,15 +21,15 @@ from typing import TYPE_CHECKING
 from icswire.protocol import datagrams as dg
 from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
-from icswire.server.core.hub import CommandSet, Context
-from icswire.server.core.names import name_key
-from icswire.server.core.offers import Offers
-from icswire.server.core.partners import Partners
-from icswire.server.core.render import Batch, Datagram, TextOrDatagram, lines
+from icswire.server.core.dispatch.hub import CommandSet, Context
+from icswire.server.core.model.names import name_key
+from icswire.server.core.model.offers import Offers
+from icswire.server.core.model.partners import Partners
+from icswire.server.core.render.batch import Batch, Datagram, TextOrDatagram, lines
 
 if TYPE_CHECKING:
-    from icswire.server.core.hub import Core
-    from icswire.server.core.session import Session
+    from icswire.server.core.dispatch.hub import Core
+    from icswire.server.core.net.session import Session
 
 __all__ = ["install"]
 

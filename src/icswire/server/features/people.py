@@ -17,10 +17,14 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from icswire.protocol.level1 import CommandNumber as CN
-from icswire.server.core.hub import CommandSet, Context
-from icswire.server.core.names import name_key
-from icswire.server.core.numbers import parse_number
-from icswire.server.core.people import (
+from icswire.server.core.dispatch.hub import CommandSet, Context
+from icswire.server.core.dispatch.numbers import parse_number
+from icswire.server.core.model.names import name_key
+from icswire.server.core.model.ratings import PROVISIONAL_GAMES
+from icswire.server.core.model.variables import NOTES
+from icswire.server.core.model.world import arrival_line
+from icswire.server.core.model.zones import local
+from icswire.server.core.render.people import (
     columns,
     finger_rows,
     icc_finger_rows,
@@ -32,17 +36,13 @@ from icswire.server.core.people import (
     status_symbol,
     when_text,
 )
-from icswire.server.core.ratings import PROVISIONAL_GAMES
-from icswire.server.core.records import RatingRecord
-from icswire.server.core.variables import NOTES
-from icswire.server.core.world import arrival_line
-from icswire.server.core.zones import local
+from icswire.server.core.storage.records import RatingRecord
 
 if TYPE_CHECKING:
-    from icswire.server.core.hub import Core
-    from icswire.server.core.render import Batch
-    from icswire.server.core.session import Session
-    from icswire.server.core.tables import Table
+    from icswire.server.core.dispatch.hub import Core
+    from icswire.server.core.model.tables import Table
+    from icswire.server.core.net.session import Session
+    from icswire.server.core.render.batch import Batch
 
 COMMANDS = CommandSet()
 command = COMMANDS.command

@@ -2,7 +2,7 @@
 
 FICS has no registration in the server. Here ``register`` makes an account only when the
 operator opened it (``icswire serve --open-registration``, :attr:`Core.open_registration
-<icswire.server.core.hub.Core.open_registration>`); otherwise it says how accounts are made
+<icswire.server.core.dispatch.hub.Core.open_registration>`); otherwise it says how accounts are made
 on this server (``icswire user add`` by its operator). With registration open:
 
 - ``register PASSWORD`` registers the name you are using (an unregistered name such as
@@ -21,12 +21,12 @@ import asyncio
 from typing import TYPE_CHECKING
 
 from icswire.protocol.level1 import CommandNumber as CN
-from icswire.server.core.hub import CommandSet, Context
-from icswire.server.core.names import is_reserved, name_error, name_key
-from icswire.server.core.store import UserExists
+from icswire.server.core.dispatch.hub import CommandSet, Context
+from icswire.server.core.model.names import is_reserved, name_error, name_key
+from icswire.server.core.storage.store import UserExists
 
 if TYPE_CHECKING:
-    from icswire.server.core.hub import Core
+    from icswire.server.core.dispatch.hub import Core
 
 COMMANDS = CommandSet()
 command = COMMANDS.command

@@ -13,14 +13,12 @@ from typing import TYPE_CHECKING, Any
 
 from icswire.protocol import datagrams as dg
 from icswire.protocol.level1 import CommandNumber as CN
-from icswire.server.core.alerts import highlighted
-from icswire.server.core.commands import first_word
-from icswire.server.core.formula import SUBFORMULA_COUNT, FormulaError, parse
-from icswire.server.core.hub import CommandSet, Context
-from icswire.server.core.numbers import parse_number
-from icswire.server.core.paging import next_page
-from icswire.server.core.render import Datagram
-from icswire.server.core.variables import (
+from icswire.server.core.dispatch.commands import first_word
+from icswire.server.core.dispatch.hub import CommandSet, Context
+from icswire.server.core.dispatch.numbers import parse_number
+from icswire.server.core.dispatch.paging import next_page
+from icswire.server.core.model.formula import SUBFORMULA_COUNT, FormulaError, parse
+from icswire.server.core.model.variables import (
     IVARIABLES,
     NOTES,
     REGISTERED_ONLY,
@@ -31,11 +29,13 @@ from icswire.server.core.variables import (
     Variable,
     VariableTable,
 )
-from icswire.server.core.zones import SERVER, zone_name
+from icswire.server.core.model.zones import SERVER, zone_name
+from icswire.server.core.render.alerts import highlighted
+from icswire.server.core.render.batch import Datagram
 
 if TYPE_CHECKING:
-    from icswire.server.core.hub import Core
-    from icswire.server.core.session import Session
+    from icswire.server.core.dispatch.hub import Core
+    from icswire.server.core.net.session import Session
 
 COMMANDS = CommandSet()
 command = COMMANDS.command

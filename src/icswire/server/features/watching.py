@@ -11,7 +11,7 @@ and a board with relation -3. ``flip`` turns one receiver's board (DG_FLIP, DG_R
 ``kibitz`` reaches players and observers, ``whisper`` observers only, as text or DG_KIBITZ
 (26), for those whose ``kibitz`` variable is on.
 
-Played and examined games alike are :class:`~icswire.server.core.tables.Table` s here.
+Played and examined games alike are :class:`~icswire.server.core.model.tables.Table` s here.
 Hooks: a played game's start makes its players' followers observe it; its end takes it
 off its observers' lists; turning DG_GAME_STARTED on lists every game; a user who leaves
 stops following and observing.
@@ -26,17 +26,17 @@ from typing import TYPE_CHECKING
 from icswire.protocol import datagrams as dg
 from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
-from icswire.server.core.hub import CommandSet, Context
-from icswire.server.core.movelist import movelist_lines
-from icswire.server.core.names import name_key
-from icswire.server.core.numbers import parse_number
-from icswire.server.core.render import Batch, Datagram, TextOrDatagram, lines
-from icswire.server.core.tables import ListedGame, Table
-from icswire.server.core.texts import rating_text
+from icswire.server.core.dispatch.hub import CommandSet, Context
+from icswire.server.core.dispatch.numbers import parse_number
+from icswire.server.core.model.names import name_key
+from icswire.server.core.model.tables import ListedGame, Table
+from icswire.server.core.render.batch import Batch, Datagram, TextOrDatagram, lines
+from icswire.server.core.render.movelist import movelist_lines
+from icswire.server.core.render.texts import rating_text
 
 if TYPE_CHECKING:
-    from icswire.server.core.hub import Core
-    from icswire.server.core.session import Session
+    from icswire.server.core.dispatch.hub import Core
+    from icswire.server.core.net.session import Session
 
 COMMANDS = CommandSet()
 command = COMMANDS.command

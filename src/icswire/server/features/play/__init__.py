@@ -7,9 +7,9 @@ changes after a rated game.
 
 from __future__ import annotations
 
-from icswire.server.core.hub import Core
-from icswire.server.core.render import Batch
-from icswire.server.core.session import Session
+from icswire.server.core.dispatch.hub import Core
+from icswire.server.core.net.session import Session
+from icswire.server.core.render.batch import Batch
 from icswire.server.features.play.commands import COMMANDS
 from icswire.server.features.play.games import Games
 

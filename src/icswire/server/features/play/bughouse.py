@@ -20,11 +20,11 @@ from icswire.protocol import datagrams as dg
 from icswire.protocol.bughouse import Bughouse, format_b1
 from icswire.protocol.codes import ResultStatus
 from icswire.protocol.datagrams import DG
-from icswire.server.core.diagrams import holding_text
-from icswire.server.core.render import Message
+from icswire.server.core.render.batch import Message
+from icswire.server.core.render.diagrams import holding_text
 
 if TYPE_CHECKING:
-    from icswire.server.core.session import Session
+    from icswire.server.core.net.session import Session
 
 __all__ = ["PassMessage", "partner_result"]
 

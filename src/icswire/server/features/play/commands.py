@@ -19,12 +19,12 @@ from functools import partial
 
 from icswire.protocol import datagrams as dg
 from icswire.protocol.level1 import CommandNumber as CN
-from icswire.server.core.boards import BLACK, WHITE
-from icswire.server.core.hub import CommandSet, Context
-from icswire.server.core.numbers import parse_number
-from icswire.server.core.offers import NO_PARAMS, Offer, Offers
-from icswire.server.core.partners import partner_of
-from icswire.server.core.render import Batch, Datagram, lines
+from icswire.server.core.dispatch.hub import CommandSet, Context
+from icswire.server.core.dispatch.numbers import parse_number
+from icswire.server.core.model.offers import NO_PARAMS, Offer, Offers
+from icswire.server.core.model.partners import partner_of
+from icswire.server.core.render.batch import Batch, Datagram, lines
+from icswire.server.core.render.boards import BLACK, WHITE
 from icswire.server.features.play.games import BoardMessage, Game, Games
 from icswire.server.features.play.kinds import KINDS
 

@@ -43,7 +43,11 @@ from icswire.protocol.datagrams import DG, MOVE_PART_DGS
 from icswire.protocol.ivars import DeltaBoard, GameInfo, format_delta_board, format_game_info
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.protocol.timeseal import elapsed
-from icswire.server.core.boards import (
+from icswire.server.core.model.offers import Offer, Offers
+from icswire.server.core.model.ratings import RATING_TYPES
+from icswire.server.core.model.tables import Terms
+from icswire.server.core.render.batch import NEWLINE, Batch, Datagram, Message, Raw, lines
+from icswire.server.core.render.boards import (
     BLACK,
     COLOR_LETTER,
     WHITE,
@@ -55,28 +59,24 @@ from icswire.server.core.boards import (
     line_datagrams,
     recent_moves,
 )
-from icswire.server.core.movelist import Movelist
-from icswire.server.core.offers import Offer, Offers
-from icswire.server.core.ratings import RATING_TYPES
-from icswire.server.core.records import GameRecord
-from icswire.server.core.render import NEWLINE, Batch, Datagram, Message, Raw, lines
-from icswire.server.core.store import MoveTexts, Progress, StoreUnavailable
-from icswire.server.core.tables import Terms
-from icswire.server.core.texts import (
+from icswire.server.core.render.movelist import Movelist
+from icswire.server.core.render.texts import (
     clock_text,
     icc_games_row,
     icc_kind_text,
     kind_text,
     rating_text,
 )
+from icswire.server.core.storage.records import GameRecord
+from icswire.server.core.storage.store import MoveTexts, Progress, StoreUnavailable
 from icswire.server.features.play.bughouse import PassMessage, partner_result
 from icswire.server.features.play.endings import ending
 from icswire.server.features.play.kinds import KINDS
 from icswire.server.features.play.rated import announce_ratings
 
 if TYPE_CHECKING:
-    from icswire.server.core.hub import Core
-    from icswire.server.core.session import Session
+    from icswire.server.core.dispatch.hub import Core
+    from icswire.server.core.net.session import Session
 
 log = logging.getLogger("icswire.server")
 #: The most a timeseal client's own timestamps may take off the server's measure of one

@@ -1,7 +1,7 @@
 """Ratings after a rated game (Glicko-2, one rating per rating type) and what is sent.
 
 The store works out and saves the new ratings with the game's result, in one transaction
-(:meth:`~icswire.server.core.store.Store.finish_game`). Once that is written, each player
+(:meth:`~icswire.server.core.storage.store.Store.finish_game`). Once that is written, each player
 gets the text FICS prints (``Blitz rating adjustment: 1500 --> 1518``) and DG_NEW_MY_RATING
 (87, every ICC rating type in DG_RATING_TYPE_KEY order: FICS's suicide and atomic, which
 ICC lacks, are not there); those who follow players
@@ -17,13 +17,13 @@ from icswire.boards.variants import ICC_RATING_TYPES
 from icswire.protocol import datagrams as dg
 from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
-from icswire.server.core.names import name_key
-from icswire.server.core.records import RatingChange, shown_rating
-from icswire.server.core.render import Batch, Datagram, lines
-from icswire.server.core.world import RATING_TYPES as RATING_DG_BY_TYPE
+from icswire.server.core.model.names import name_key
+from icswire.server.core.model.world import RATING_TYPES as RATING_DG_BY_TYPE
+from icswire.server.core.render.batch import Batch, Datagram, lines
+from icswire.server.core.storage.records import RatingChange, shown_rating
 
 if TYPE_CHECKING:
-    from icswire.server.core.hub import Core
+    from icswire.server.core.dispatch.hub import Core
 
 RATING_DG: dict[str, int] = dict(RATING_DG_BY_TYPE)
 

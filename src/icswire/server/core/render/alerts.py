@@ -15,10 +15,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from icswire.server.core.render import Data
+from icswire.server.core.render.batch import Data
 
 if TYPE_CHECKING:
-    from icswire.server.core.session import Session
+    from icswire.server.core.net.session import Session
 
 __all__ = ["BELL", "Ring", "highlighted", "name_for"]
 

@@ -28,8 +28,8 @@ import socket
 from collections import Counter
 from collections.abc import Awaitable, Callable
 
-from icswire.server.core.limits import Limits
-from icswire.server.core.session import Session
+from icswire.server.core.net.limits import Limits
+from icswire.server.core.net.session import Session
 
 __all__ = ["FULL", "TOO_MANY_FROM_ADDRESS", "Listener"]
 

@@ -6,7 +6,7 @@ through one :class:`WriteQueue`. Its jobs are plain store calls; one task runs t
 after the other, in a thread, in the order they were queued, so the writes of one game or
 one account are never reordered.
 
-When the database does not answer (:class:`~icswire.server.core.store.StoreUnavailable`:
+When the database does not answer (:class:`~icswire.server.core.storage.store.StoreUnavailable`:
 locked, stopped, unreachable, out of space) the job stays at the head of the queue and is
 tried again after a pause that doubles from :attr:`WriteQueue.first_delay` up to
 :attr:`WriteQueue.max_delay`, for as long as the server runs. The jobs behind it wait:
@@ -46,8 +46,8 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from icswire.server.core.names import name_key
-from icswire.server.core.store import StoreUnavailable
+from icswire.server.core.model.names import name_key
+from icswire.server.core.storage.store import StoreUnavailable
 
 __all__ = ["KEPT", "NOT_ANSWERING", "NOT_SAVED", "SAVED", "WriteQueue"]
 

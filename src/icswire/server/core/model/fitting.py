@@ -11,12 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from icswire.server.core.formula import Facts, FormulaError, clauses, evaluate, parse
-from icswire.server.core.variables import SUBFORMULAS
+from icswire.server.core.model.formula import Facts, FormulaError, clauses, evaluate, parse
+from icswire.server.core.model.variables import SUBFORMULAS
 
 if TYPE_CHECKING:
-    from icswire.server.core.session import Session
-    from icswire.server.core.tables import Terms
+    from icswire.server.core.model.tables import Terms
+    from icswire.server.core.net.session import Session
 
 __all__ = ["Proposal", "explain", "fits", "lines_of"]
 

@@ -18,7 +18,7 @@ from collections.abc import Set
 from dataclasses import dataclass
 from typing import TypeVar
 
-from icswire.server.core.session import Session
+from icswire.server.core.net.session import Session
 
 #: The variables (``set``) and interface variables (``iset``) kept as sets of sessions.
 SWITCHES: tuple[str, ...] = ("pin", "availinfo")

@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING, Any
 from icswire.protocol.block import BLOCK_END, format_header
 from icswire.protocol.datagrams import encode_datagram
 from icswire.protocol.encoder import encode_text, encode_unit_start
-from icswire.server.core.wrap import wrap_line
+from icswire.server.core.render.wrap import wrap_line
 
 if TYPE_CHECKING:
-    from icswire.server.core.session import RemoteNode, Session
+    from icswire.server.core.net.session import RemoteNode, Session
 
 NEWLINE = "\r\n"
 #: The end of a top-level level 1 unit. ICC follows it with a newline, and ICC clients

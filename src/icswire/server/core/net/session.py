@@ -31,9 +31,9 @@ from typing import Any, Protocol, cast
 
 from icswire.protocol.telnet import CommandFilter
 from icswire.protocol.timeseal import PING, PING2, Hello, Pong, SealedLine, TimesealDecoder
-from icswire.server.core.limits import Bucket
-from icswire.server.core.names import name_key
-from icswire.server.core.variables import IVARIABLES, VARIABLES
+from icswire.server.core.model.names import name_key
+from icswire.server.core.model.variables import IVARIABLES, VARIABLES
+from icswire.server.core.net.limits import Bucket
 
 OUTPUT_LIMIT = 122_000
 #: ICC's prompt, where FICS's is ``fics%``.

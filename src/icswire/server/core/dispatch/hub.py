@@ -9,7 +9,7 @@ the output of that command.
 
 A feature never imports a sibling feature or the app. What it must hear of another
 feature's doing comes through a hook here; what it must ask of another feature goes
-through a typed service on :class:`~icswire.server.core.hub.Core` (``core.play``).
+through a typed service on :class:`~icswire.server.core.dispatch.hub.Core` (``core.play``).
 
 Hooks, in the order features were installed:
 
@@ -40,20 +40,20 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 from icswire.protocol.level1 import CommandNumber as CN
-from icswire.server.core.claims import Claims
-from icswire.server.core.limits import RATE_KINDS, Bucket, Limits, seconds_text
-from icswire.server.core.paging import first_page
-from icswire.server.core.render import Batch, lines
-from icswire.server.core.tables import Table, Tables, Terms
-from icswire.server.core.world import World
-from icswire.server.core.writes import WriteQueue
+from icswire.server.core.dispatch.paging import first_page
+from icswire.server.core.model.claims import Claims
+from icswire.server.core.model.tables import Table, Tables, Terms
+from icswire.server.core.model.world import World
+from icswire.server.core.net.limits import RATE_KINDS, Bucket, Limits, seconds_text
+from icswire.server.core.render.batch import Batch, lines
+from icswire.server.core.storage.writes import WriteQueue
 
 if TYPE_CHECKING:
     import chess
 
-    from icswire.server.core.records import GameRecord
-    from icswire.server.core.session import Session
-    from icswire.server.core.store import Store
+    from icswire.server.core.net.session import Session
+    from icswire.server.core.storage.records import GameRecord
+    from icswire.server.core.storage.store import Store
 
 log = logging.getLogger("icswire.server")
 
@@ -260,7 +260,7 @@ class Core:
     """The parts of the server that know no command, shared by every feature.
 
     ``writes`` is where everything that must be stored goes (see
-    :mod:`~icswire.server.core.writes`): in order, retried until the database takes it.
+    :mod:`~icswire.server.core.storage.writes`): in order, retried until the database takes it.
     """
 
     store: Store
@@ -374,7 +374,7 @@ class Context:
 
     def too_fast(self, kind: str) -> bool:
         """Has the user used up its rate of ``kind`` (a token bucket per user and kind,
-        :attr:`Limits.rates <icswire.server.core.limits.Limits.rates>`)? Then it is told
+        :attr:`Limits.rates <icswire.server.core.net.limits.Limits.rates>`)? Then it is told
         to slow down and True is returned; else the action is counted."""
         rate = self.core.limits.rates.get(kind)
         if rate is None:

@@ -27,12 +27,12 @@ from icswire.protocol.ivars import (
     format_pending,
     format_pending_removed,
 )
-from icswire.server.core.render import Message
+from icswire.server.core.render.batch import Message
 
 if TYPE_CHECKING:
-    from icswire.server.core.hub import Context
-    from icswire.server.core.render import Batch
-    from icswire.server.core.session import Session
+    from icswire.server.core.dispatch.hub import Context
+    from icswire.server.core.net.session import Session
+    from icswire.server.core.render.batch import Batch
 
 OfferAction = Callable[["Context"], Awaitable[None]]
 NO_PARAMS = "#"

@@ -8,10 +8,10 @@ before the next (icc-formats.txt section 1), inside one :class:`Batch`: its outp
 issuer and to everybody else is one unit each, labelled with Appendix 1's number.
 
 Numbers in a command's arguments are read with
-:func:`~icswire.server.core.numbers.parse_number` only.
+:func:`~icswire.server.core.dispatch.numbers.parse_number` only.
 
 The core knows no command: each feature declares its own in a
-:class:`~icswire.server.core.hub.CommandSet`, and the app installs them in the registry.
+:class:`~icswire.server.core.dispatch.hub.CommandSet`, and the app installs them in the registry.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import string
 
 from icswire.protocol.block import BlockCode
 from icswire.protocol.level1 import CommandNumber as CN
-from icswire.server.core.render import Batch, Lines, lines
+from icswire.server.core.render.batch import Batch, Lines, lines
 
 #: What a line must look like to be taken as a move (coordinates, castling, SAN, drops).
 MOVE_LIKE = re.compile(

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from icswire.boards.variants import Variant, variant_of
-from icswire.server.core.ratings import Glicko, annotation, update
+from icswire.server.core.model.ratings import Glicko, annotation, update
 
 __all__ = ["GameRecord", "RatingChange", "RatingRecord", "shown_rating"]
 
@@ -36,7 +36,7 @@ class GameRecord:
     black_rating: int
     wild: int
     rating_type: str
-    """A name in :data:`icswire.server.core.ratings.RATING_TYPES`."""
+    """A name in :data:`icswire.server.core.model.ratings.RATING_TYPES`."""
     rated: bool
     initial: int
     """Minutes on each clock at the start."""
@@ -69,7 +69,7 @@ class GameRecord:
     """When it ended or was adjourned; None in progress."""
     variant: str | None = None
     """The registry's name of the variant (:mod:`icswire.boards.variants`); None for the
-    variant of ``wild``, an ICC number (:class:`~icswire.server.core.tables.Terms`)."""
+    variant of ``wild``, an ICC number (:class:`~icswire.server.core.model.tables.Terms`)."""
 
     @property
     def game_variant(self) -> Variant:
@@ -83,7 +83,7 @@ class RatingRecord:
 
     name: str
     rating_type: str
-    """A name in :data:`icswire.server.core.ratings.RATING_TYPES`."""
+    """A name in :data:`icswire.server.core.model.ratings.RATING_TYPES`."""
     glicko: Glicko
     games: int
     wins: int

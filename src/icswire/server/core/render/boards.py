@@ -1,7 +1,7 @@
 """Boards and moves as receivers see them, for played and examined games alike.
 
 A board goes out in the receiver's style: FICS's text boards 1 to 9 and 11
-(:mod:`~icswire.server.core.diagrams`), style 12 with its relation and flip, style 10, or
+(:mod:`~icswire.server.core.render.diagrams`), style 12 with its relation and flip, style 10, or
 nothing under style 13; ``iset ms`` gives millisecond clocks. Games with holdings add a
 ``<b1>`` line (FICS's order of pieces: P N B R Q) or, in styles 1 to 7, the holdings in
 words. As FICS's ``send_board_to`` does (``"\n%s"``), a board to a level 0 receiver
@@ -26,11 +26,16 @@ from icswire.protocol.codes import IsVariation
 from icswire.protocol.datagrams import DG, MOVE_PART_DGS
 from icswire.protocol.style10 import format_style10
 from icswire.protocol.style12 import Style12, format_style12
-from icswire.server.core.diagrams import DIAGRAM_STYLES, RecentMove, diagram, holding_text
-from icswire.server.core.render import NEWLINE, Batch, Datagram, Message
+from icswire.server.core.render.batch import NEWLINE, Batch, Datagram, Message
+from icswire.server.core.render.diagrams import (
+    DIAGRAM_STYLES,
+    RecentMove,
+    diagram,
+    holding_text,
+)
 
 if TYPE_CHECKING:
-    from icswire.server.core.session import Session
+    from icswire.server.core.net.session import Session
 
 WHITE, BLACK = chess.WHITE, chess.BLACK
 COLOR_LETTER = {WHITE: "W", BLACK: "B"}

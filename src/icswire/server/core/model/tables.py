@@ -12,15 +12,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from icswire.boards.variants import Variant, variant_of
-from icswire.server.core.claims import Claims
-from icswire.server.core.ratings import rating_type
+from icswire.server.core.model.claims import Claims
+from icswire.server.core.model.ratings import rating_type
 
 if TYPE_CHECKING:
     import chess
 
-    from icswire.server.core.movelist import Movelist
-    from icswire.server.core.render import Batch, Message
-    from icswire.server.core.session import Session
+    from icswire.server.core.net.session import Session
+    from icswire.server.core.render.batch import Batch, Message
+    from icswire.server.core.render.movelist import Movelist
 
 
 #: FICS's names of this server's rating types, where they differ from the lower-case name.

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from icswire.server.core.numbers import parse_number
+from icswire.server.core.dispatch.numbers import parse_number
 
 
 class BadValue(ValueError):

@@ -22,10 +22,12 @@ from icswire.protocol import datagrams as dg
 from icswire.protocol import ivars
 from icswire.protocol.datagrams import DG, RATING_DGS, Rating
 from icswire.protocol.level1 import CommandNumber as CN
-from icswire.server.core.alerts import BELL, name_for
-from icswire.server.core.listening import Listening
-from icswire.server.core.names import name_key
-from icswire.server.core.render import (
+from icswire.server.core.model.listening import Listening
+from icswire.server.core.model.names import name_key
+from icswire.server.core.model.variables import IVARIABLES, VARIABLES
+from icswire.server.core.net.session import Session
+from icswire.server.core.render.alerts import BELL, name_for
+from icswire.server.core.render.batch import (
     Batch,
     Datagram,
     Lines,
@@ -34,8 +36,6 @@ from icswire.server.core.render import (
     TextOrDatagram,
     lines,
 )
-from icswire.server.core.session import Session
-from icswire.server.core.variables import IVARIABLES, VARIABLES
 
 #: ICC's rating types, in DG_RATING_TYPE_KEY's order (DG 76) and their rating DGs.
 RATING_TYPES: tuple[tuple[str, int], ...] = (

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from icswire.server.core.ratings import PROVISIONAL_GAMES
-from icswire.server.core.records import RatingRecord
-from icswire.server.core.session import Session
+from icswire.server.core.model.ratings import PROVISIONAL_GAMES
+from icswire.server.core.net.session import Session
+from icswire.server.core.storage.records import RatingRecord
 
 #: FICS's names of this server's rating types, in the order ``finger`` lists them.
 FINGER_TYPES: tuple[tuple[str, str], ...] = (

@@ -1,7 +1,7 @@
 """Long text a page at a time, as FICS's ``pmore_text`` sends it: ``height - 1`` lines
 (``set height``), then ``Type [next] to see next page.``; ``next`` sends the following
 page. A feature sends long text (a help file, a list) with
-:meth:`Context.page <icswire.server.core.hub.Context.page>`; ICC sessions get it whole,
+:meth:`Context.page <icswire.server.core.dispatch.hub.Context.page>`; ICC sessions get it whole,
 as ICC's clients scroll it themselves.
 """
 
@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from icswire.server.core.session import Session
+    from icswire.server.core.net.session import Session
 
 __all__ = ["MORE", "NO_MORE", "first_page", "next_page"]
 

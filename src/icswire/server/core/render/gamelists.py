@@ -10,14 +10,14 @@ from typing import TYPE_CHECKING, Any
 
 from icswire.protocol import datagrams as dg
 from icswire.protocol.codes import UnknownResultError, describe_result
-from icswire.server.core.names import name_key
-from icswire.server.core.ratings import RATING_TYPES
-from icswire.server.core.records import GameRecord
-from icswire.server.core.zones import date_text
+from icswire.server.core.model.names import name_key
+from icswire.server.core.model.ratings import RATING_TYPES
+from icswire.server.core.model.zones import date_text
+from icswire.server.core.storage.records import GameRecord
 
 if TYPE_CHECKING:
-    from icswire.server.core.hub import Core
-    from icswire.server.core.session import Session
+    from icswire.server.core.dispatch.hub import Core
+    from icswire.server.core.net.session import Session
 
 #: How many finished games ``history`` shows (and numbers 1..HISTORY_SIZE, oldest first).
 HISTORY_SIZE = 10

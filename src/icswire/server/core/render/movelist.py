@@ -31,7 +31,7 @@ import chess
 
 from icswire.boards.positions import style12_from_board
 from icswire.protocol.style12 import format_style12
-from icswire.server.core.diagrams import move_time_text
+from icswire.server.core.render.diagrams import move_time_text
 
 __all__ = ["INITIAL_POSITION", "Movelist", "movelist_lines"]
 

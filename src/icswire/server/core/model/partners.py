@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from icswire.server.core.hub import Core
-    from icswire.server.core.offers import Offer
-    from icswire.server.core.session import Session
+    from icswire.server.core.dispatch.hub import Core
+    from icswire.server.core.model.offers import Offer
+    from icswire.server.core.net.session import Session
 
 __all__ = ["Partners", "partner_of"]
 

@@ -65,9 +65,9 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.pool import StaticPool
 
 from icswire.protocol.codes import ResultStatus
-from icswire.server.core.names import NAME_MAX, name_error, name_key
-from icswire.server.core.ratings import PROVISIONAL_GAMES, RATING_TYPES, Glicko
-from icswire.server.core.records import GameRecord, RatingChange, RatingRecord
+from icswire.server.core.model.names import NAME_MAX, name_error, name_key
+from icswire.server.core.model.ratings import PROVISIONAL_GAMES, RATING_TYPES, Glicko
+from icswire.server.core.storage.records import GameRecord, RatingChange, RatingRecord
 
 __all__ = [
     "DEFAULT_DATABASE",
@@ -397,7 +397,7 @@ def _sqlite_begin(connection: Connection) -> None:
 class Store:
     """Accounts, settings, channels, notify lists and aliases in one database.
 
-    Names are looked up case-insensitively (:func:`~icswire.server.core.names.name_key`);
+    Names are looked up case-insensitively (:func:`~icswire.server.core.model.names.name_key`);
     methods that need an account raise :class:`UnknownUser` when there is none. Any method
     raises :class:`StoreUnavailable` when the database does not answer (SQLite waits
     ``busy_timeout`` seconds for another writer first); the call may then be made again.
@@ -1560,8 +1560,9 @@ _SAVE_PROGRESS = (
 """One row per game, from its start: moves (SAN), clocks and times are space-separated.
 
 ``white`` and ``black`` are the names as played (guests too), ``white_key`` and ``black_key``
-their :func:`~icswire.server.core.names.name_key` for look-ups. ``updated`` is when the row was
-last saved; ``resumed`` is when an adjourned game was resumed (:meth:`Store.resume_done`).
+their :func:`~icswire.server.core.model.names.name_key` for look-ups. ``updated`` is when
+the row was last saved; ``resumed`` is when an adjourned game was resumed
+(:meth:`Store.resume_done`).
 """
 
 ratings = Table(
