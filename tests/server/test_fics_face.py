@@ -26,24 +26,18 @@ from icswire.server.core.variables import IVARIABLE_NAMES
 from icswire.server.features.play.games import Game
 
 from .client import Client
+from .support import connect, records
+from .support import text_lines as texts
 
 E4_TIME_MS = 1200  # what the tests make White's 1.e4 take
 
 
 async def user(server: Server, name: str, *setup: str) -> Client:
-    client = await Client.connect(server.port)
+    client = await connect(server)
     await client.login(name)
     for line in setup:
         await client.command(line)
     return client
-
-
-def texts(events: list[Any]) -> list[str]:
-    return [e.text for e in events if isinstance(e, Text)]
-
-
-def records(events: list[Any]) -> list[Any]:
-    return [e.record for e in events if isinstance(e, IvarLine)]
 
 
 async def start(server: Server, terms: Terms | None = None) -> Game:

@@ -29,6 +29,7 @@ from icswire.server.core.tables import Terms
 from icswire.server.features.play.games import Game
 
 from .client import Client
+from .support import connect
 
 RESULT = "{Game 1 (Whitey vs. Blacky) Blacky forfeits on time.} 1-0"
 #: How long Black's turn lasts (s) before its clock runs out.
@@ -66,9 +67,9 @@ class Recorder:
 
 async def _first_move(server: Server) -> tuple[Recorder, Recorder, Game]:
     """Whitey and Blacky, both on style 12 boards with millisecond clocks, play 1. e4."""
-    white = await Client.connect(server.port)
+    white = await connect(server)
     await white.login("Whitey")
-    black = await Client.connect(server.port)
+    black = await connect(server)
     await black.login("Blacky")
     for client in (white, black):
         await client.command("set style 12")

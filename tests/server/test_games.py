@@ -4,11 +4,9 @@ that rebuild the game from datagrams alone and from style 12 boards alone."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 import chess
 
-from icswire.boards.tracker import GameTracker
 from icswire.protocol import datagrams as dg
 from icswire.protocol.datagrams import DG
 from icswire.protocol.events import BughouseLine, Style12Line, Text
@@ -20,20 +18,17 @@ from icswire.server.core.tables import Terms
 from icswire.server.features.play.games import Game
 
 from .client import Client
+from .support import bits, connect, rebuilt
 
 GRAMS = (15, 16, 21, 22, 24, 33, 34, 35, 36, 42, 43, 56, 61, 87, 139)
 
 
-def bits(*numbers: int) -> str:
-    return "".join("1" if n in numbers else "0" for n in range(max(numbers) + 1))
-
-
 async def players(server: Server, white_dgs: tuple[int, ...] = GRAMS) -> tuple[Client, Client]:
     """White gets datagrams (style 13: no boards); Black gets style 12 boards with ms clocks."""
-    white = await Client.connect(server.port, white_dgs)
+    white = await connect(server, white_dgs)
     await white.login("Whitey", None, f"level2settings={bits(*white_dgs)}")
     await white.command("set style 13")
-    black = await Client.connect(server.port)
+    black = await connect(server)
     await black.login("Blacky")
     await black.command("set style 12")  # FICS's default is style 1
     await black.command("iset ms 1")
@@ -50,13 +45,6 @@ async def start(server: Server, terms: Terms = FIVE_MINUTES) -> Game:
     game = await server.games.start(online["whitey"], online["blacky"], terms, batch)
     batch.flush()
     return game
-
-
-def rebuilt(client: Client) -> list[Any]:
-    tracker = GameTracker()
-    for event in client.events:
-        tracker.feed(event)
-    return tracker.games
 
 
 FOOLS_MATE = ["f3", "e5", "g4", "Qh4#"]
@@ -218,9 +206,9 @@ async def test_a_guest_who_disconnects_forfeits_and_registered_players_adjourn(
 async def test_rated_games_change_glicko_ratings(server: Server) -> None:
     for name in ("Whitey", "Blacky"):
         await asyncio.to_thread(server.store.add_user, name, "pw")
-    white = await Client.connect(server.port, GRAMS)
+    white = await connect(server, GRAMS)
     await white.login("Whitey", "pw", f"level2settings={bits(*GRAMS)}")
-    black = await Client.connect(server.port)
+    black = await connect(server)
     await black.login("Blacky", "pw")
     await start(server, Terms(rated=True, initial=5, rating_type="Blitz"))
     for ply, san in enumerate(FOOLS_MATE):
@@ -282,10 +270,10 @@ async def test_observers_rebuild_the_stored_game_from_datagrams_and_from_boards(
 ) -> None:
     white, black = await players(server)
     watched = (18, 16, 24, 25, 33, 34, 35, 36, 56)
-    by_datagrams = await Client.connect(server.port, watched)
+    by_datagrams = await connect(server, watched)
     await by_datagrams.login("Grams", None, f"level2settings={bits(*watched)}")
     await by_datagrams.command("set style 13")
-    by_boards = await Client.connect(server.port)
+    by_boards = await connect(server)
     await by_boards.login("Boards")
     await by_boards.command("set style 12")
     await by_boards.command("iset ms 1")
@@ -324,7 +312,7 @@ async def test_observers_rebuild_the_stored_game_from_datagrams_and_from_boards(
 async def test_games_started_at_the_same_moment_get_different_numbers(server: Server) -> None:
     clients = []
     for name in ("Pa", "Pb", "Pc", "Pd", "Pe", "Pf"):
-        client = await Client.connect(server.port)
+        client = await connect(server)
         await client.login(name)
         clients.append(client)
     online = server.world.online

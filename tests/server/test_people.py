@@ -12,25 +12,22 @@ from typing import Any
 import pytest
 
 from icswire.protocol.datagrams import DG
-from icswire.protocol.events import Text
 from icswire.server.app import Server
 from icswire.server.core.ratings import Glicko
 from icswire.server.core.records import GameRecord, RatingRecord
 from icswire.server.core.store import Store
 
 from .client import Client
+from .support import bits, connect, grams
+from .support import text_lines as texts
 
 LIST_GRAMS = (72, 73)
-
-
-def bits(*numbers: int) -> str:
-    return "".join("1" if n in numbers else "0" for n in range(max(numbers) + 1))
 
 
 async def user(
     server: Server, name: str, password: str | None = None, grams: tuple[int, ...] = ()
 ) -> Client:
-    client = await Client.connect(server.port, grams)
+    client = await connect(server, grams)
     login = (f"level2settings={bits(*grams)}",) if grams else ()
     await client.login(name, password, *login)
     return client
@@ -46,16 +43,8 @@ async def registered(server: Server, name: str, **ratings: tuple[int, int, int, 
         await asyncio.to_thread(server.store.save_rating, record)
 
 
-def texts(events: list[Any]) -> list[str]:
-    return [e.text for e in events if isinstance(e, Text)]
-
-
 def shown(events: list[Any]) -> list[str]:
     return [t for t in texts(events) if t]
-
-
-def grams(events: list[Any], number: int) -> list[Any]:
-    return [e for e in events if getattr(e, "dg", None) == number]
 
 
 # -- who -------------------------------------------------------------------------------------

@@ -24,15 +24,12 @@ from icswire.server.core.render import Batch
 from icswire.server.core.session import clean_text
 from icswire.server.core.store import Store
 
-from .client import Client
+from .client import Client, free_port
+from .support import bits
 
 
 async def connect(server: Server, *datagrams: int) -> Client:
     return await Client.connect(server.port, datagrams)
-
-
-def bits(*numbers: int) -> str:
-    return "".join("1" if n in numbers else "0" for n in range(max(numbers) + 1))
 
 
 # -- login --------------------------------------------------------------------------------
@@ -417,14 +414,8 @@ async def test_a_reader_that_never_reads_gets_overflow_and_is_cut_off(server: Se
     slow.close()
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def test_the_serve_command_logs_connections_and_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     process = subprocess.Popen(
         [
             sys.executable,

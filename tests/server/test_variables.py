@@ -5,7 +5,6 @@ wrapping, bell, highlight, notifiedby, flip), and that a registered user keeps t
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from icswire.protocol.events import Style12Line, Text
 from icswire.server.app import Server
@@ -13,6 +12,8 @@ from icswire.server.core.session import Session
 from icswire.server.core.wrap import wrap_line
 
 from .client import Client
+from .support import connect, is_text
+from .support import text_lines as texts
 
 
 async def player(
@@ -21,19 +22,11 @@ async def player(
     """A logged-in client; ``password`` registers the name first (once)."""
     if password is not None and await asyncio.to_thread(server.store.load, name) is None:
         await asyncio.to_thread(server.store.add_user, name, password)
-    client = await Client.connect(server.port)
+    client = await connect(server)
     await client.login(name, password)
     if nowrap:
         await client.command("iset nowrap 1")
     return client
-
-
-def texts(events: list[Any]) -> list[str]:
-    return [e.text for e in events if isinstance(e, Text)]
-
-
-def is_text(text: str) -> Any:
-    return lambda e: isinstance(e, Text) and e.text == text
 
 
 async def test_vars_are_shown_in_ficss_layout(server: Server) -> None:
