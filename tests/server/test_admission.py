@@ -22,6 +22,8 @@ from icswire.server.features import pairing
 from .client import Client
 from .support import text_lines, until
 
+pytestmark = pytest.mark.sockets  # the wire is what these tests are about
+
 KICKED = "**** Dan has arrived - you can't both be logged in. ****"
 KICKING = "**** Dan is already logged in - kicking them out. ****"
 

@@ -42,6 +42,8 @@ from icswire.server.features.play.games import NOT_CREATED, Game
 from .client import Client
 from .support import bits
 
+pytestmark = pytest.mark.sockets  # end to end, as a deployed server runs into a failing database
+
 GRAMS = (15, 16, 24, 33, 87)
 BLITZ = Terms(rated=True, initial=5, rating_type="Blitz")
 FOOLS_MATE = ["f3", "e5", "g4", "Qh4#"]

@@ -9,7 +9,6 @@ The expected boards are FICS's ``board.c`` (styles 1-9 and 11; see
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 from typing import Any
 
@@ -574,7 +573,7 @@ async def test_compressmove_sends_delta_boards_after_moves(server: Server) -> No
     delta = await black.expect(lambda e: isinstance(e, IvarLine))
     made = game.moves[-1]
     assert delta.record == ivars.DeltaBoard(1, 1, "e4", "e2e4", made.time_ms, made.clock_ms, ("0",))
-    await asyncio.sleep(0.05)
+    await black.settle()
     assert not [e for e in black.events[-3:] if isinstance(e, Style12Line)]
     assert game.clock_ms[WHITE] == made.clock_ms and game.clock_ms[BLACK] == 300_000
 

@@ -59,7 +59,7 @@ async def test_a_game_to_mate_rebuilt_from_datagrams_and_from_boards_equals_the_
     for ply, san in enumerate(SCHOLARS):
         mover = white if ply % 2 == 0 else black
         await mover.send(san)
-        await asyncio.sleep(0.05)
+        await mover.settle()  # each move is played before the next is sent
     said = await black.expect_text("{Game 1 (Whitey vs. Blacky) Blacky checkmated} 1-0")
     assert said
     result = await white.expect_dg(DG.MY_GAME_RESULT)
@@ -69,7 +69,7 @@ async def test_a_game_to_mate_rebuilt_from_datagrams_and_from_boards_equals_the_
         "Blacky checkmated",
         "?",
     )
-    await white.settle(0.3)
+    await white.settle()
     await server.games.flush()
     stored = await asyncio.to_thread(server.store.game, game.game_id)
     assert stored is not None
@@ -214,7 +214,7 @@ async def test_rated_games_change_glicko_ratings(server: Server) -> None:
     for ply, san in enumerate(FOOLS_MATE):
         mover = white if ply % 2 == 0 else black
         await mover.send(san)
-        await asyncio.sleep(0.05)
+        await mover.settle()  # each move is played before the next is sent
     await black.expect_text("Blitz rating adjustment: 0 --> ")
     new = await white.expect(lambda e: getattr(e, "dg", None) == DG.NEW_MY_RATING and e.ratings[1])
     assert 0 < new.ratings[1] < 1500  # White was mated
@@ -281,13 +281,13 @@ async def test_observers_rebuild_the_stored_game_from_datagrams_and_from_boards(
     for ply, san in enumerate(SCHOLARS[:3]):
         mover = white if ply % 2 == 0 else black
         await mover.send(san)
-        await asyncio.sleep(0.05)
+        await mover.settle()  # each move is played before the next is sent
     await by_datagrams.command("observe 1")  # in the middle: the move list comes first
     await by_boards.command("observe 1")
     for ply, san in enumerate(SCHOLARS[3:], 3):
         mover = white if ply % 2 == 0 else black
         await mover.send(san)
-        await asyncio.sleep(0.05)
+        await mover.settle()  # each move is played before the next is sent
     await by_boards.expect_text("{Game 1 (Whitey vs. Blacky) Blacky checkmated} 1-0")
     await by_datagrams.expect_dg(DG.MY_GAME_RESULT)
     await server.games.flush()

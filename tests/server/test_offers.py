@@ -24,7 +24,7 @@ from icswire.server.core.tables import Terms
 from icswire.server.features.play.games import Game
 
 from .client import Client
-from .support import bits, connect, records, texts
+from .support import bits, connect, quiet, records, texts
 
 
 async def user(server: Server, name: str, *setup: str, datagrams: tuple[int, ...] = ()) -> Client:
@@ -334,7 +334,7 @@ async def test_rematch_offers_the_last_terms_with_colours_reversed(server: Serve
     await black.command("resign")
     await white.expect(said("{Game 1 (Blacky vs. Whitey) Blacky resigns} 0-1"))
     await black.close()
-    await asyncio.sleep(0.1)
+    await quiet(server)  # Blacky's connection is gone
     assert texts(await white.command("rematch")) == [
         "Your last opponent, Blacky, is not logged in."
     ]

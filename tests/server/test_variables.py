@@ -12,7 +12,7 @@ from icswire.server.core.session import Session
 from icswire.server.core.wrap import wrap_line
 
 from .client import Client
-from .support import connect, is_text
+from .support import connect, is_text, quiet
 from .support import text_lines as texts
 
 
@@ -187,7 +187,7 @@ async def test_private_games_are_not_listed_nor_observed(server: Server) -> None
     assert texts(await eve.command("observe Ann")) == ["Sorry, game 1 is a private game."]
     assert texts(await ann.command("games"))[0].startswith("  1")
     await ann.command("resign")
-    await eve.settle(0.2)
+    await eve.settle()
     assert not any(isinstance(e, Text) and "Game 1" in e.text for e in eve.events)
     for client in (ann, bob, eve):
         await client.close()
@@ -315,13 +315,10 @@ async def test_finger_shows_the_last_disconnection_in_your_time_zone(server: Ser
     ann = await player(server, "Ann", "one")
     bob = await player(server, "Bob", "two")
     await ann.close()
+    await quiet(server)  # Ann's connection is gone: her logout time is queued
     await server.core.writes.settled("Ann")
     await bob.command("set tzone Asia/Tokyo")
-    for _ in range(50):  # the logout time is stored as Ann's connection ends
-        shown = texts(await bob.command("finger Ann"))
-        if shown[2].startswith("Last disconnected: "):
-            break
-        await asyncio.sleep(0.1)
+    shown = texts(await bob.command("finger Ann"))
     assert shown[2].startswith("Last disconnected: ") and shown[2].split()[-2] == "JST"
     await bob.close()
 

@@ -53,7 +53,7 @@ async def play(white: Client, black: Client, moves: list[str]) -> None:
     for ply, san in enumerate(moves):
         mover = white if ply % 2 == 0 else black
         await mover.send(san)
-        await asyncio.sleep(0.05)
+        await mover.settle()  # each move is played before the next is sent
 
 
 # -- games ----------------------------------------------------------------------------------
@@ -347,7 +347,7 @@ async def test_kibitz_and_whisper(server: Server) -> None:
     await grams.expect_dg(DG.KIBITZ, playername="Blacky", kibitz=False)
 
     for client in (white, black, grams, plain, deaf):
-        await client.settle(0.2)
+        await client.settle()
     assert not [e for e in white.events if isinstance(e, Text) and "kibitzes:" in e.text]
     assert not [e for e in black.events if isinstance(e, Text) and "whispers:" in e.text]
     heard = [
