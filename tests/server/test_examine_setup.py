@@ -1,4 +1,4 @@
-"""Examining, end to end over real sockets: ``mexamine`` (an observer made an examiner),
+"""Examining, end to end (users connected in memory): ``mexamine`` (an observer made an examiner),
 ``bsetup`` (a position set up piece by piece or by FEN, checked with python-chess),
 ``examine`` of an adjourned game, ``moves N`` of an examined game, and ``unfollow``.
 """

@@ -1,4 +1,4 @@
-"""The FICS face of the server, end to end over real sockets: the board styles 1 to 13,
+"""The FICS face of the server, end to end (users connected in memory): the board styles 1 to 13,
 the interface variables' lines (decoded by icswire's own decoder into records), how
 ``set`` and ``iset`` read names, ``moves``, and the texts FICS clients parse.
 

@@ -10,7 +10,7 @@ So when the server ends a game on time while the mover's move is on its way, tha
 in the mover's record and in nobody else's, unless the server sends the final position
 before the result, as FICS does at a time forfeit (the last board again, with the flagged
 side's clock below zero; PyChess knows that board and skips it). These tests play that
-race deterministically on real sockets: the server, in this process, has ended the game
+race deterministically: the server, in this process, has ended the game
 before the move is sent (the flag timer fired), or the move arrives with the mover's clock
 already at zero (the move loses on time before the timer fires).
 """

@@ -1,5 +1,5 @@
 """The help system: a help file for every command, files that fit 79 columns and point
-only to topics that exist, and ``help`` over real sockets (exact text, short forms,
+only to topics that exist, and ``help`` as users get it (exact text, short forms,
 unknown and ambiguous topics, ICC's level 1 unit, FICS's block mode, the channel list as
 PyChess reads it)."""
 
@@ -120,7 +120,7 @@ def test_the_channel_list_is_the_servers_own() -> None:
     assert all(TOPICS.values())
 
 
-# -- over sockets ----------------------------------------------------------------------------
+# -- as users get it ---------------------------------------------------------------------------
 
 
 async def test_help_shows_the_file_and_its_short_forms_the_same(server: Server) -> None:

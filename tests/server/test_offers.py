@@ -1,4 +1,4 @@
-"""Offers, end to end over real sockets: every request in a game (draw, abort, adjourn,
+"""Offers, end to end (users connected in memory): every request in a game (draw, abort, adjourn,
 takeback, pause, unpause, switch) and every match offer is one numbered offer, listed by
 ``pending``, taken by ``accept``, refused by ``decline`` and taken back by ``withdraw``,
 with FICS's texts (gameproc.c, pending.c), ``<pf>``/``<pt>``/``<pr>`` lines and, for ICC

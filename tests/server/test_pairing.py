@@ -1,4 +1,4 @@
-"""Seeks, challenges and resuming adjourned games, end to end over real sockets."""
+"""Seeks, challenges and resuming adjourned games, end to end (users connected in memory)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A FICS regular's day, end to end over real sockets (issue 13's proof): register, set
+"""A FICS regular's day, end to end (users connected in memory) (issue 13's proof): register, set
 variables, chat, leave a message for a player who is offline and reads it at login, play a
 rated game that ends by a draw offer taken with ``accept``, see the new ratings in
 ``who``, ``finger`` and ``ratings``, journal the game, examine it and hand it to an

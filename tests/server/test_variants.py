@@ -1,4 +1,4 @@
-"""Variants on the server, end to end over real sockets: the spellings ``seek`` and
+"""Variants on the server, end to end (users connected in memory): the spellings ``seek`` and
 ``match`` take, the variant's type, wild number and rating type in texts and datagrams,
 random legal games equal to python-chess's replay of the same moves, the ends each
 variant has, and DG_ILLEGAL_MOVE's reasons for what a variant forbids."""
