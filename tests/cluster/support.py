@@ -2,18 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
 from typing import Any
 
 from icswire.protocol.events import Style12Line, Text
 from icswire.server.app import Server
-
-
-async def until(check: Callable[[], bool], timeout: float = 10.0) -> None:
-    async with asyncio.timeout(timeout):
-        while not check():
-            await asyncio.sleep(0.02)
+from tests.server.support import until
 
 
 async def online_everywhere(nodes: list[Server], *names: str) -> None:

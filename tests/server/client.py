@@ -1,5 +1,7 @@
 """A test client over a real socket: sends lines, decodes what comes back with icswire's
-own decoder, answers telnet timing marks (pings) as telnet clients do."""
+own decoder, answers telnet timing marks (pings) as telnet clients do. Its reading works
+as well over the in-memory connection of ``support.MemoryClient``, which reads and writes
+through the same few methods."""
 
 from __future__ import annotations
 
@@ -7,7 +9,7 @@ import asyncio
 import contextlib
 import socket
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, Protocol
 
 from icswire.protocol.decoder import Decoder
 from icswire.protocol.events import Error, Prompt, Telnet, Text, UnitEnd
@@ -24,10 +26,26 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+class Reader(Protocol):
+    """What a client reads its connection with (``asyncio.StreamReader`` offers it)."""
+
+    async def read(self, n: int = -1) -> bytes: ...
+
+
+class Writer(Protocol):
+    """What a client writes its connection with (``asyncio.StreamWriter`` offers it)."""
+
+    def write(self, data: bytes) -> None: ...
+
+    async def drain(self) -> None: ...
+
+    def close(self) -> None: ...
+
+    async def wait_closed(self) -> None: ...
+
+
 class Client:
-    def __init__(
-        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, datagrams: Iterable[int]
-    ) -> None:
+    def __init__(self, reader: Reader, writer: Writer, datagrams: Iterable[int]) -> None:
         self.reader = reader
         self.writer = writer
         self.decoder = Decoder(datagrams)

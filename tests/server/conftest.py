@@ -2,7 +2,8 @@
 
 ``database_url`` runs a test once on SQLite (a fresh file) and once on PostgreSQL, when
 ``ICSWIRE_TEST_DATABASE_URL`` names a PostgreSQL database; there every icswire table is
-dropped first, so each test starts from an empty database. Close every Store (and stop every
+dropped first, so each test starts from an empty database. ``server`` is a server in memory,
+or on a port for the tests marked ``sockets``. Close every Store (and stop every
 server) a test opens: an open connection would keep the next test's ``DROP TABLE`` waiting.
 """
 
@@ -45,12 +46,14 @@ def empty_postgresql(tmp_path: Path, why_skipped: str) -> str:
 
 
 @pytest.fixture
-async def server(database_url: str) -> AsyncIterator[Server]:
-    """A running server on a free port of 127.0.0.1 over the database of ``database_url``
-    (stopped, and its store closed, after the test)."""
+async def server(database_url: str, request: pytest.FixtureRequest) -> AsyncIterator[Server]:
+    """A running server over the database of ``database_url`` (stopped, and its store
+    closed, after the test). It opens no port, its users connect in memory
+    (``support.connect``), unless the test is marked ``sockets``: then it listens on a free
+    port of 127.0.0.1, for tests where the wire is the point."""
     data = store.Store(database_url)
     running = Server(data, "127.0.0.1", 0)
-    await running.start()
+    await running.start(listen=request.node.get_closest_marker("sockets") is not None)
     yield running
     await running.stop()
     data.close()

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -18,6 +17,7 @@ from icswire.server.core.dispatch.commands import block_code
 from icswire.server.core.storage.store import Store
 
 from .client import Client
+from .support import connect, texts
 
 HELP = Path(icswire.server.__file__).parent / "help"
 
@@ -26,18 +26,14 @@ HELP = Path(icswire.server.__file__).parent / "help"
 async def open_server(database_url: str) -> AsyncIterator[Server]:
     store = Store(database_url)
     running = Server(store, "127.0.0.1", 0, open_registration=True)
-    await running.start()
+    await running.start(listen=False)
     yield running
     await running.stop()
     store.close()
 
 
-def texts(events: list[Any]) -> list[str]:
-    return [e.text for e in events if isinstance(e, Text) and e.text]
-
-
 async def guest(server: Server, name: str = "guest") -> Client:
-    client = await Client.connect(server.port)
+    client = await connect(server)
     await client.login(name)
     await client.command("iset nowrap 1")  # long lines whole, as interfaces ask
     return client
@@ -47,14 +43,14 @@ async def member(server: Server, name: str, password: str = "pw", admin: bool = 
     await asyncio.to_thread(server.store.add_user, name, password)
     if admin:
         await asyncio.to_thread(server.store.set_admin, name, True)
-    client = await Client.connect(server.port)
+    client = await connect(server)
     await client.login(name, password)
     return client
 
 
 async def refused(server: Server, name: str, password: str) -> str:
     """What the login of ``name`` with ``password`` is told when it is refused."""
-    client = await Client.connect(server.port)
+    client = await connect(server)
     await client.send(f"{name} {password}")
     said = await client.expect(
         lambda e: isinstance(e, Text) and e.text.startswith(("****", "The administrators"))
@@ -77,7 +73,7 @@ async def test_password_changes_a_registered_users_password(server: Server) -> N
     assert texts(await alice.command("password old new")) == ['Password changed to "new".']
     await alice.close()
     assert await refused(server, "Alice", "old") == "**** Invalid password! ****"
-    again = await Client.connect(server.port)
+    again = await connect(server)
     assert await again.login("Alice", "new") == "Alice"
 
 
@@ -111,7 +107,7 @@ async def test_register_makes_the_account_at_once(open_server: Server) -> None:
     assert texts(await fred.command("password secret other")) == ['Password changed to "other".']
     assert texts(await fred.command("register again")) == ["Fred is registered already."]
     await fred.close()
-    back = await Client.connect(open_server.port)
+    back = await connect(open_server)
     assert await back.login("Fred", "other") == "Fred"
 
 
@@ -142,7 +138,7 @@ async def test_a_guest_registers_a_name_of_its_choice(open_server: Server) -> No
         '"Newcomer" is registered already; please choose another name.'
     ]
     assert not open_server.world.online[visitor.name.lower()].registered
-    back = await Client.connect(open_server.port)
+    back = await connect(open_server)
     assert await back.login("Newcomer", "pw") == "Newcomer"
 
 
@@ -196,7 +192,7 @@ async def test_account_management_by_an_administrator(server: Server) -> None:
     assert texts(await boss.command("addplayer x pw")) == [
         "A name should be at least two characters long!"
     ]
-    carol = await Client.connect(server.port)
+    carol = await connect(server)
     assert await carol.login("Carol", "pw1") == "Carol"
     assert texts(await boss.command("asetpasswd carol pw3")) == [
         'Password of carol changed to "pw3".'
@@ -231,7 +227,7 @@ async def test_a_banned_name_cannot_log_in(server: Server) -> None:
     listed = texts(await boss.command("=ban"))
     assert listed == ["-- ban list: 2 names --", "Dave     Mallory"]
 
-    client = await Client.connect(server.port, [DG.LOGIN_FAILED])
+    client = await connect(server, [DG.LOGIN_FAILED])
     bits = "".join("1" if n == DG.LOGIN_FAILED else "0" for n in range(DG.LOGIN_FAILED + 1))
     await client.send(f"level2settings={bits}", "dave pw")
     failed = await client.expect_dg(DG.LOGIN_FAILED)
@@ -241,13 +237,13 @@ async def test_a_banned_name_cannot_log_in(server: Server) -> None:
     )
     with pytest.raises(ConnectionError):  # and disconnected
         await client.expect(lambda e: False)
-    unregistered = await Client.connect(server.port)
+    unregistered = await connect(server)
     await unregistered.send("mallory")
     await unregistered.expect_text("The administrators have banned you")
 
     assert texts(await boss.command("-ban DAVE")) == ["[DAVE] removed from the ban list."]
     assert texts(await boss.command("-ban dave")) == ["[dave] is not in the ban list."]
-    back = await Client.connect(server.port)
+    back = await connect(server)
     assert await back.login("Dave", "pw") == "Dave"
 
 
@@ -279,7 +275,7 @@ async def test_news_posted_by_an_administrator(server: Server) -> None:
     assert item[1:] == ["Play nicely.", "Have fun.", "Posted by Boss."]
     assert texts(await reader.command("news 7")) == ["There is no news item 7."]
 
-    late = await Client.connect(server.port)
+    late = await connect(server)
     await late.login("Late")
     await late.expect_text('There are 2 news items; type "news" to see the latest.')
 
@@ -317,9 +313,9 @@ async def test_the_news_count_at_login_is_read_when_the_server_starts(database_u
     store = Store(database_url)
     await asyncio.to_thread(store.add_news, "Stored before the start", "Boss")
     running = Server(store, "127.0.0.1", 0)
-    await running.start()
+    await running.start(listen=False)
     try:
-        client = await Client.connect(running.port)
+        client = await connect(running)
         await client.login("Early")
         await client.expect_text('There is 1 news item; type "news" to see the latest.')
     finally:

@@ -8,7 +8,6 @@ import concurrent.futures
 import contextlib
 import socket
 import threading
-from collections.abc import Callable
 
 import pytest
 
@@ -21,13 +20,12 @@ from icswire.server.core.net.session import Session
 from icswire.server.features import pairing
 
 from .client import Client
+from .support import text_lines, until
+
+pytestmark = pytest.mark.sockets  # the wire is what these tests are about
 
 KICKED = "**** Dan has arrived - you can't both be logged in. ****"
 KICKING = "**** Dan is already logged in - kicking them out. ****"
-
-
-def texts(client: Client) -> list[str]:
-    return [e.text for e in client.events if isinstance(e, Text)]
 
 
 async def closed(client: Client, timeout: float = 10.0) -> bool:
@@ -68,8 +66,8 @@ async def test_two_logins_of_one_account_at_once_leave_one_session(server: Serve
     first_closed, second_closed = await closed(first, 1.0), await closed(second, 1.0)
     assert first_closed != second_closed
     loser, winner = (first, second) if first_closed else (second, first)
-    assert KICKED in texts(loser)
-    assert KICKING in texts(winner)
+    assert KICKED in text_lines(loser.events)
+    assert KICKING in text_lines(winner.events)
     assert await who(winner) == ["---- Dan  ", ADMINS.format(1, 1)]
     assert list(server.world.online) == ["dan"]
 
@@ -86,7 +84,7 @@ async def test_a_second_login_takes_over_and_the_first_ones_seeks_go(server: Ser
     second = await connect(server)
     await second.login("Dan", "secret")
     assert await closed(first)
-    assert KICKED in texts(first)
+    assert KICKED in text_lines(first.events)
     assert [e.text for e in await watcher.command("sought") if isinstance(e, Text)] == [
         "0 ad(s) displayed."
     ]
@@ -103,8 +101,10 @@ async def test_an_unregistered_name_taken_meanwhile_is_refused(server: Server) -
     await second.send("")
     await first.expect_text("**** Starting FICS session as Fred(U) ****")
     assert await closed(second)
-    assert "Fred, whose name matches yours, is already logged in. Sorry." in texts(second)
-    assert not any("Starting FICS session" in text for text in texts(second))
+    assert "Fred, whose name matches yours, is already logged in. Sorry." in text_lines(
+        second.events
+    )
+    assert not any("Starting FICS session" in text for text in text_lines(second.events))
     assert await who(first) == ["++++ Fred(U)  ", ADMINS.format(1, 1)]
 
 
@@ -133,7 +133,7 @@ async def test_wrong_passwords_on_one_connection_end_it_before_the_right_one(
     client = await connect(server)
     await client.send(*(f"Dan guess{n}" for n in range(5)), "Dan secret")
     assert await closed(client)
-    said = texts(client)
+    said = text_lines(client.events)
     assert said.count("**** Invalid password! ****") == 3
     assert "**** Too many failed logins; disconnecting. ****" in said
     assert not any("Starting FICS session" in text for text in said)
@@ -227,7 +227,7 @@ async def test_a_connection_that_does_not_log_in_in_time_is_closed(server: Serve
     assert await closed(silent)
     assert await closed(slow)
     for client in (silent, slow):
-        assert "**** LOGIN TIMEOUT ****" in texts(client)
+        assert "**** LOGIN TIMEOUT ****" in text_lines(client.events)
     fresh = await connect(server)
     assert await fresh.login("Fred") == "Fred"  # in time
 
@@ -246,7 +246,10 @@ async def test_idle_users_are_logged_out_unless_playing_or_examining(server: Ser
     await black.command("accept")
     await examiner.command("examine")
     assert await closed(idler)
-    assert texts(idler)[-1] == "**** Auto-logout because you were idle more than 0.5 seconds. ****"
+    assert (
+        text_lines(idler.events)[-1]
+        == "**** Auto-logout because you were idle more than 0.5 seconds. ****"
+    )
     assert "idle" not in server.world.online
     await asyncio.sleep(1.0)  # twice the idle time: players and examiners stay
     assert not any(client.reader.at_eof() for client in (white, black, examiner))
@@ -267,12 +270,6 @@ async def welcomed(client: Client) -> bool:
     return True
 
 
-async def until(condition: Callable[[], bool], timeout: float = 5.0) -> None:
-    async with asyncio.timeout(timeout):
-        while not condition():
-            await asyncio.sleep(0.01)
-
-
 async def test_connections_are_capped_per_address_and_in_all(server: Server) -> None:
     server.limits.max_per_address, server.limits.max_connections = 2, 4
     first = [await from_address(server, "127.0.0.1") for _ in range(2)]
@@ -282,14 +279,14 @@ async def test_connections_are_capped_per_address_and_in_all(server: Server) -> 
         await third.send("guest", "")
     await asyncio.sleep(0.1)
     assert not await welcomed(third)
-    assert texts(third) == [
+    assert text_lines(third.events) == [
         "Sorry, there are already 2 connections from your address; please try again later."
     ]
     others = [await from_address(server, "127.0.0.2") for _ in range(2)]
     assert all([await welcomed(client) for client in others])
     fifth = await from_address(server, "127.0.0.3")
     assert not await welcomed(fifth)
-    assert texts(fifth) == ["Sorry, the chess server is full; please try again later."]
+    assert text_lines(fifth.events) == ["Sorry, the chess server is full; please try again later."]
     await first[0].close()
     await until(lambda: server.connections == 3)
     again = await from_address(server, "127.0.0.1")

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncIterator, Callable
-from typing import Any
 
 import pytest
 
-from icswire.client import Connection, connect
+from icswire import client as icswire_client
+from icswire.client import Connection
 from icswire.protocol.bughouse import format_b1
 from icswire.protocol.codes import IllegalMoveReason
 from icswire.protocol.datagrams import DG
@@ -25,35 +24,14 @@ from icswire.server.app import Server
 from icswire.server.core.storage.store import Store
 
 from .client import Client
-
-
-@pytest.fixture
-async def server(database_url: str) -> AsyncIterator[Server]:
-    store = Store(database_url)
-    running = Server(store, "127.0.0.1", 0)
-    await running.start()
-    yield running
-    await running.stop()
-    store.close()
-
-
-def bits(*numbers: int) -> str:
-    return "".join("1" if n in numbers else "0" for n in range(max(numbers) + 1))
+from .support import bits, connect, is_text, texts, until
 
 
 async def user(server: Server, name: str, *datagrams: int, password: str | None = None) -> Client:
-    client = await Client.connect(server.port, datagrams)
+    client = await connect(server, datagrams)
     setup = [f"level2settings={bits(*datagrams)}"] if datagrams else []
     await client.login(name, password, *setup)
     return client
-
-
-def texts(events: list[Any]) -> list[str]:
-    return [e.text for e in events if isinstance(e, Text) and e.text]
-
-
-def is_text(text: str) -> Callable[[Any], bool]:
-    return lambda e: isinstance(e, Text) and e.text == text
 
 
 async def partners(one: Client, two: Client) -> None:
@@ -148,16 +126,6 @@ async def test_two_partnerships_play_linked_boards_in_fics_text(server: Server) 
         await client.close()
 
 
-async def until(condition: Callable[[], bool], timeout: float = 10.0) -> None:
-    """Wait until ``condition()`` holds (the clients' state follows their streams)."""
-
-    async def poll() -> None:
-        while not condition():
-            await asyncio.sleep(0.02)
-
-    await asyncio.wait_for(poll(), timeout)
-
-
 #: (board, mover, SAN): Ann (White) vs. Cal on game 1, Dot (White) vs. Ben on game 2;
 #: every capture feeds the other board, and the pieces passed are dropped there.
 PLAYED = (
@@ -168,15 +136,16 @@ PLAYED = (
 )  # fmt: skip
 
 
+@pytest.mark.sockets  # icswire's own client library, over its socket
 async def test_robots_play_bughouse_and_observers_rebuild_both_boards(server: Server) -> None:
     port = server.port
     async with (
-        connect("127.0.0.1", port, "Ann") as ann,
-        connect("127.0.0.1", port, "Ben") as ben,
-        connect("127.0.0.1", port, "Cal") as cal,
-        connect("127.0.0.1", port, "Dot") as dot,
-        connect("127.0.0.1", port, "Watcher") as grams,
-        connect("127.0.0.1", port, "Looker", dialect="fics") as looker,
+        icswire_client.connect("127.0.0.1", port, "Ann") as ann,
+        icswire_client.connect("127.0.0.1", port, "Ben") as ben,
+        icswire_client.connect("127.0.0.1", port, "Cal") as cal,
+        icswire_client.connect("127.0.0.1", port, "Dot") as dot,
+        icswire_client.connect("127.0.0.1", port, "Watcher") as grams,
+        icswire_client.connect("127.0.0.1", port, "Looker", dialect="fics") as looker,
     ):
         robots: dict[str, Connection] = {"Ann": ann, "Ben": ben, "Cal": cal, "Dot": dot}
         for one, two in ((ann, ben), (cal, dot)):
@@ -321,7 +290,7 @@ async def test_two_bughouse_seeks_pair_two_partnerships(server: Server) -> None:
 async def test_a_stop_aborts_bughouse_boards_at_the_next_start(database_url: str) -> None:
     store = Store(database_url)
     first = Server(store, "127.0.0.1", 0)
-    await first.start()
+    await first.start(listen=False)
     try:
         clients = await teams(first)
         await clients[0].command("e4")
@@ -332,7 +301,7 @@ async def test_a_stop_aborts_bughouse_boards_at_the_next_start(database_url: str
     for client in clients:
         await client.close()
     second = Server(store, "127.0.0.1", 0)
-    await second.start()
+    await second.start(listen=False)
     try:
         for game_id in ids:
             assert game_id is not None

@@ -11,6 +11,7 @@ from icswire.protocol.events import Text
 from icswire.server.app import Server
 
 from .client import Client
+from .support import connect
 
 FICS_MAIN = [
     "iset defprompt 1", "iset ms 1", "set interface PyChess 1.0.3", "showlist",
@@ -57,13 +58,13 @@ async def refused(client: Client, commands: list[str]) -> list[tuple[str, str]]:
 async def test_pychess_fics_login_commands_are_all_accepted(
     server: Server, commands: list[str]
 ) -> None:
-    client = await Client.connect(server.port)
+    client = await connect(server)
     await client.login("guest")
     assert await refused(client, commands) == []
 
 
 async def test_pychess_icc_login_commands_are_all_accepted(server: Server) -> None:
-    client = await Client.connect(server.port)
+    client = await connect(server)
     await client.login("guest")
     await client.command("set level1 5")
     assert await refused(client, ICC_MAIN) == []

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -18,25 +17,16 @@ from icswire.protocol.datagrams import DG
 from icswire.protocol.events import Style12Line
 from icswire.server.core.storage.store import Store, database_url
 
-from .client import Client
+from .client import Client, free_port
+from .support import bits
 
 WANTED = (15, 16, 24, 33, 87)
-
-
-def bits(*numbers: int) -> str:
-    return "".join("1" if n in numbers else "0" for n in range(max(numbers) + 1))
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 class ServerProcess:
     def __init__(self, data_dir: Path) -> None:
         self.data_dir = data_dir
-        self.port = _free_port()
+        self.port = free_port()
         self.process: subprocess.Popen[str] | None = None
 
     def start(self) -> None:

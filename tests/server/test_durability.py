@@ -40,16 +40,15 @@ from icswire.server.core.storage.writes import KEPT, NOT_ANSWERING, SAVED
 from icswire.server.features.play.games import NOT_CREATED, Game
 
 from .client import Client
+from .support import bits
+
+pytestmark = pytest.mark.sockets  # end to end, as a deployed server runs into a failing database
 
 GRAMS = (15, 16, 24, 33, 87)
 BLITZ = Terms(rated=True, initial=5, rating_type="Blitz")
 FOOLS_MATE = ["f3", "e5", "g4", "Qh4#"]
 #: Knights out and back: a game as long as a test wants (nobody claims the repetition).
 SHUFFLE = ["Nf3", "Nf6", "Ng1", "Ng8"]
-
-
-def bits(*numbers: int) -> str:
-    return "".join("1" if n in numbers else "0" for n in range(max(numbers) + 1))
 
 
 def texts(client: Client, fragment: str) -> list[str]:

@@ -25,6 +25,7 @@ from icswire.server.core.storage.store import Store
 from icswire.server.features import examine
 
 from .client import Client
+from .support import bits, boards, connect, grams, texts
 
 SCHOLARS = ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"]
 EXAMINE_GRAMS = (14, 15, 17, 18, 20, 23, 24, 25, 33, 34, 42, 43, 59, 60, 89, 90, 113)
@@ -49,35 +50,19 @@ async def server(database_url: str, monkeypatch: pytest.MonkeyPatch) -> AsyncIte
         await original(session, line)
 
     monkeypatch.setattr(running, "execute", execute)
-    await running.start()
+    await running.start(listen=False)
     yield running
     await running.stop()
     store.close()
 
 
-def bits(*numbers: int) -> str:
-    return "".join("1" if n in numbers else "0" for n in range(max(numbers) + 1))
-
-
 async def user(server: Server, name: str, grams: tuple[int, ...] = (), *setup: str) -> Client:
-    client = await Client.connect(server.port, grams)
+    client = await connect(server, grams)
     login = (f"level2settings={bits(*grams)}",) if grams else ()
     await client.login(name, None, *login)
     for line in setup:
         await client.command(line)
     return client
-
-
-def texts(events: list[Any]) -> list[str]:
-    return [e.text for e in events if isinstance(e, Text) and e.text]
-
-
-def grams(events: list[Any], number: int) -> list[Any]:
-    return [e for e in events if getattr(e, "dg", None) == number]
-
-
-def boards(events: list[Any]) -> list[Any]:
-    return [e.record for e in events if isinstance(e, Style12Line)]
 
 
 def a_record(white: str, black: str, moves: list[str], **result: Any) -> GameRecord:

@@ -1,4 +1,4 @@
-"""Examining, end to end over real sockets: ``mexamine`` (an observer made an examiner),
+"""Examining, end to end (users connected in memory): ``mexamine`` (an observer made an examiner),
 ``bsetup`` (a position set up piece by piece or by FEN, checked with python-chess),
 ``examine`` of an adjourned game, ``moves N`` of an examined game, and ``unfollow``.
 """
@@ -17,29 +17,18 @@ from icswire.server.app import Server
 from icswire.server.core.storage.records import GameRecord
 
 from .client import Client
-
-
-def bits(*numbers: int) -> str:
-    return "".join("1" if n in numbers else "0" for n in range(max(numbers) + 1))
+from .support import bits, boards, connect, texts
 
 
 async def user(
     server: Server, name: str, *setup: str, password: str | None = None, grams: tuple[int, ...] = ()
 ) -> Client:
-    client = await Client.connect(server.port, grams)
+    client = await connect(server, grams)
     login = (f"level2settings={bits(*grams)}",) if grams else ()
     await client.login(name, password, *login)
     for line in setup:
         await client.command(line)
     return client
-
-
-def texts(events: list[Any]) -> list[str]:
-    return [e.text for e in events if isinstance(e, Text) and e.text]
-
-
-def boards(events: list[Any]) -> list[Any]:
-    return [e.record for e in events if isinstance(e, Style12Line)]
 
 
 def fen_of(board: Any) -> str:

@@ -1,4 +1,4 @@
-"""The FICS face of the server, end to end over real sockets: the board styles 1 to 13,
+"""The FICS face of the server, end to end (users connected in memory): the board styles 1 to 13,
 the interface variables' lines (decoded by icswire's own decoder into records), how
 ``set`` and ``iset`` read names, ``moves``, and the texts FICS clients parse.
 
@@ -9,7 +9,6 @@ The expected boards are FICS's ``board.c`` (styles 1-9 and 11; see
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 from typing import Any
 
@@ -26,24 +25,18 @@ from icswire.server.core.render.boards import BLACK, WHITE
 from icswire.server.features.play.games import Game
 
 from .client import Client
+from .support import connect, records
+from .support import text_lines as texts
 
 E4_TIME_MS = 1200  # what the tests make White's 1.e4 take
 
 
 async def user(server: Server, name: str, *setup: str) -> Client:
-    client = await Client.connect(server.port)
+    client = await connect(server)
     await client.login(name)
     for line in setup:
         await client.command(line)
     return client
-
-
-def texts(events: list[Any]) -> list[str]:
-    return [e.text for e in events if isinstance(e, Text)]
-
-
-def records(events: list[Any]) -> list[Any]:
-    return [e.record for e in events if isinstance(e, IvarLine)]
 
 
 async def start(server: Server, terms: Terms | None = None) -> Game:
@@ -580,7 +573,7 @@ async def test_compressmove_sends_delta_boards_after_moves(server: Server) -> No
     delta = await black.expect(lambda e: isinstance(e, IvarLine))
     made = game.moves[-1]
     assert delta.record == ivars.DeltaBoard(1, 1, "e4", "e2e4", made.time_ms, made.clock_ms, ("0",))
-    await asyncio.sleep(0.05)
+    await black.settle()
     assert not [e for e in black.events[-3:] if isinstance(e, Style12Line)]
     assert game.clock_ms[WHITE] == made.clock_ms and game.clock_ms[BLACK] == 300_000
 

@@ -19,6 +19,8 @@ from icswire.server.features.play import games
 
 from .client import Client
 
+pytestmark = pytest.mark.sockets  # the wire is what these tests are about
+
 
 def blocks(events: list[Any]) -> list[tuple[BlockStart, list[str]]]:
     """Each block of ``events`` with the texts inside it."""

@@ -10,7 +10,7 @@ So when the server ends a game on time while the mover's move is on its way, tha
 in the mover's record and in nobody else's, unless the server sends the final position
 before the result, as FICS does at a time forfeit (the last board again, with the flagged
 side's clock below zero; PyChess knows that board and skips it). These tests play that
-race deterministically on real sockets: the server, in this process, has ended the game
+race deterministically: the server, in this process, has ended the game
 before the move is sent (the flag timer fired), or the move arrives with the mover's clock
 already at zero (the move loses on time before the timer fires).
 """
@@ -29,6 +29,7 @@ from icswire.server.core.render.boards import BLACK
 from icswire.server.features.play.games import Game
 
 from .client import Client
+from .support import connect
 
 RESULT = "{Game 1 (Whitey vs. Blacky) Blacky forfeits on time.} 1-0"
 #: How long Black's turn lasts (s) before its clock runs out.
@@ -66,9 +67,9 @@ class Recorder:
 
 async def _first_move(server: Server) -> tuple[Recorder, Recorder, Game]:
     """Whitey and Blacky, both on style 12 boards with millisecond clocks, play 1. e4."""
-    white = await Client.connect(server.port)
+    white = await connect(server)
     await white.login("Whitey")
-    black = await Client.connect(server.port)
+    black = await connect(server)
     await black.login("Blacky")
     for client in (white, black):
         await client.command("set style 12")

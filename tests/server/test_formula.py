@@ -4,7 +4,6 @@ request the receiver's formula refuses, a seek hidden from those whose formula i
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 import pytest
 from hypothesis import given
@@ -23,6 +22,8 @@ from icswire.server.core.model.formula import (
 )
 
 from .client import Client
+from .support import connect
+from .support import text_lines as texts
 
 # -- the language ----------------------------------------------------------------------------
 
@@ -169,14 +170,10 @@ def test_every_name_is_known(name: str) -> None:
 async def player(server: Server, name: str, password: str | None = None) -> Client:
     if password is not None:
         await asyncio.to_thread(server.store.add_user, name, password)
-    client = await Client.connect(server.port)
+    client = await connect(server)
     await client.login(name, password)
     await client.command("iset nowrap 1")
     return client
-
-
-def texts(events: list[Any]) -> list[str]:
-    return [e.text for e in events if isinstance(e, Text)]
 
 
 async def test_a_bad_formula_is_refused_and_a_good_one_kept(server: Server) -> None:
@@ -197,7 +194,7 @@ async def test_a_bad_formula_is_refused_and_a_good_one_kept(server: Server) -> N
     assert shown[-3:] == [" f1: time >= 3  # no bullet", "", "Formula: f1 & !rated"]
     await fred.close()
     await server.core.writes.settled("Fred")
-    back = await Client.connect(server.port)  # the formula is kept for the next login
+    back = await connect(server)  # the formula is kept for the next login
     await back.login("Fred", "secret")
     shown = texts(await back.command("vars"))
     assert shown[-1] == "Formula: f1 & !rated"

@@ -4,11 +4,9 @@ that rebuild the game from datagrams alone and from style 12 boards alone."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 import chess
 
-from icswire.boards.tracker import GameTracker
 from icswire.protocol import datagrams as dg
 from icswire.protocol.datagrams import DG
 from icswire.protocol.events import BughouseLine, Style12Line, Text
@@ -20,20 +18,17 @@ from icswire.server.core.render.boards import BLACK, WHITE
 from icswire.server.features.play.games import Game
 
 from .client import Client
+from .support import bits, connect, rebuilt
 
 GRAMS = (15, 16, 21, 22, 24, 33, 34, 35, 36, 42, 43, 56, 61, 87, 139)
 
 
-def bits(*numbers: int) -> str:
-    return "".join("1" if n in numbers else "0" for n in range(max(numbers) + 1))
-
-
 async def players(server: Server, white_dgs: tuple[int, ...] = GRAMS) -> tuple[Client, Client]:
     """White gets datagrams (style 13: no boards); Black gets style 12 boards with ms clocks."""
-    white = await Client.connect(server.port, white_dgs)
+    white = await connect(server, white_dgs)
     await white.login("Whitey", None, f"level2settings={bits(*white_dgs)}")
     await white.command("set style 13")
-    black = await Client.connect(server.port)
+    black = await connect(server)
     await black.login("Blacky")
     await black.command("set style 12")  # FICS's default is style 1
     await black.command("iset ms 1")
@@ -52,13 +47,6 @@ async def start(server: Server, terms: Terms = FIVE_MINUTES) -> Game:
     return game
 
 
-def rebuilt(client: Client) -> list[Any]:
-    tracker = GameTracker()
-    for event in client.events:
-        tracker.feed(event)
-    return tracker.games
-
-
 FOOLS_MATE = ["f3", "e5", "g4", "Qh4#"]
 SCHOLARS = ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"]
 
@@ -71,7 +59,7 @@ async def test_a_game_to_mate_rebuilt_from_datagrams_and_from_boards_equals_the_
     for ply, san in enumerate(SCHOLARS):
         mover = white if ply % 2 == 0 else black
         await mover.send(san)
-        await asyncio.sleep(0.05)
+        await mover.settle()  # each move is played before the next is sent
     said = await black.expect_text("{Game 1 (Whitey vs. Blacky) Blacky checkmated} 1-0")
     assert said
     result = await white.expect_dg(DG.MY_GAME_RESULT)
@@ -81,7 +69,7 @@ async def test_a_game_to_mate_rebuilt_from_datagrams_and_from_boards_equals_the_
         "Blacky checkmated",
         "?",
     )
-    await white.settle(0.3)
+    await white.settle()
     await server.games.flush()
     stored = await asyncio.to_thread(server.store.game, game.game_id)
     assert stored is not None
@@ -218,15 +206,15 @@ async def test_a_guest_who_disconnects_forfeits_and_registered_players_adjourn(
 async def test_rated_games_change_glicko_ratings(server: Server) -> None:
     for name in ("Whitey", "Blacky"):
         await asyncio.to_thread(server.store.add_user, name, "pw")
-    white = await Client.connect(server.port, GRAMS)
+    white = await connect(server, GRAMS)
     await white.login("Whitey", "pw", f"level2settings={bits(*GRAMS)}")
-    black = await Client.connect(server.port)
+    black = await connect(server)
     await black.login("Blacky", "pw")
     await start(server, Terms(rated=True, initial=5, rating_type="Blitz"))
     for ply, san in enumerate(FOOLS_MATE):
         mover = white if ply % 2 == 0 else black
         await mover.send(san)
-        await asyncio.sleep(0.05)
+        await mover.settle()  # each move is played before the next is sent
     await black.expect_text("Blitz rating adjustment: 0 --> ")
     new = await white.expect(lambda e: getattr(e, "dg", None) == DG.NEW_MY_RATING and e.ratings[1])
     assert 0 < new.ratings[1] < 1500  # White was mated
@@ -282,10 +270,10 @@ async def test_observers_rebuild_the_stored_game_from_datagrams_and_from_boards(
 ) -> None:
     white, black = await players(server)
     watched = (18, 16, 24, 25, 33, 34, 35, 36, 56)
-    by_datagrams = await Client.connect(server.port, watched)
+    by_datagrams = await connect(server, watched)
     await by_datagrams.login("Grams", None, f"level2settings={bits(*watched)}")
     await by_datagrams.command("set style 13")
-    by_boards = await Client.connect(server.port)
+    by_boards = await connect(server)
     await by_boards.login("Boards")
     await by_boards.command("set style 12")
     await by_boards.command("iset ms 1")
@@ -293,13 +281,13 @@ async def test_observers_rebuild_the_stored_game_from_datagrams_and_from_boards(
     for ply, san in enumerate(SCHOLARS[:3]):
         mover = white if ply % 2 == 0 else black
         await mover.send(san)
-        await asyncio.sleep(0.05)
+        await mover.settle()  # each move is played before the next is sent
     await by_datagrams.command("observe 1")  # in the middle: the move list comes first
     await by_boards.command("observe 1")
     for ply, san in enumerate(SCHOLARS[3:], 3):
         mover = white if ply % 2 == 0 else black
         await mover.send(san)
-        await asyncio.sleep(0.05)
+        await mover.settle()  # each move is played before the next is sent
     await by_boards.expect_text("{Game 1 (Whitey vs. Blacky) Blacky checkmated} 1-0")
     await by_datagrams.expect_dg(DG.MY_GAME_RESULT)
     await server.games.flush()
@@ -324,7 +312,7 @@ async def test_observers_rebuild_the_stored_game_from_datagrams_and_from_boards(
 async def test_games_started_at_the_same_moment_get_different_numbers(server: Server) -> None:
     clients = []
     for name in ("Pa", "Pb", "Pc", "Pd", "Pe", "Pf"):
-        client = await Client.connect(server.port)
+        client = await connect(server)
         await client.login(name)
         clients.append(client)
     online = server.world.online

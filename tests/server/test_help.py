@@ -1,5 +1,5 @@
 """The help system: a help file for every command, files that fit 79 columns and point
-only to topics that exist, and ``help`` over real sockets (exact text, short forms,
+only to topics that exist, and ``help`` as users get it (exact text, short forms,
 unknown and ambiguous topics, ICC's level 1 unit, FICS's block mode, the channel list as
 PyChess reads it)."""
 
@@ -8,12 +8,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from icswire.protocol.block import BlockCode
-from icswire.protocol.events import BlockEnd, BlockStart, Text, UnitEnd, UnitStart
+from icswire.protocol.events import BlockEnd, BlockStart, UnitEnd, UnitStart
 from icswire.protocol.level1 import CommandNumber
 from icswire.server.app import Server
 from icswire.server.core.dispatch.hub import Registry
@@ -24,6 +23,8 @@ from icswire.server.core.storage.store import Store, database_url
 from icswire.server.features import help as helping
 
 from .client import Client
+from .support import connect
+from .support import text_lines as texts
 
 #: Help files other branches write (vars: ``set``). Only while such a file is absent may a
 #: command or a See also line name it; once it exists it is checked like every other.
@@ -40,10 +41,6 @@ def registry(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Registry]:
     store.close()
 
 
-def texts(events: list[Any]) -> list[str]:
-    return [e.text for e in events if isinstance(e, Text)]
-
-
 def help_file(topic: str) -> list[str]:
     """The file as it lies in the source tree (not through the code under test)."""
     path = Path(helping.__file__).parent.parent / "help" / f"{topic}.txt"
@@ -51,7 +48,7 @@ def help_file(topic: str) -> list[str]:
 
 
 async def user(server: Server, name: str, *setup: str) -> Client:
-    client = await Client.connect(server.port)
+    client = await connect(server)
     await client.login(name, None, *setup)
     await client.command("set height 240")  # whole files, as PyChess asks before help
     return client
@@ -123,7 +120,7 @@ def test_the_channel_list_is_the_servers_own() -> None:
     assert all(TOPICS.values())
 
 
-# -- over sockets ----------------------------------------------------------------------------
+# -- as users get it ---------------------------------------------------------------------------
 
 
 async def test_help_shows_the_file_and_its_short_forms_the_same(server: Server) -> None:
@@ -227,7 +224,7 @@ async def test_administrators_commands_have_help_only_for_administrators(server:
     assert texts(await guest.command("help addplayer"))[0] == 'No help available on "addplayer".'
     assert texts(await guest.command("help admin"))[0] == 'No help available on "admin".'
     assert "addplayer" not in " ".join(texts(await guest.command("help commands")))
-    boss = await Client.connect(server.port)
+    boss = await connect(server)
     await boss.login("Boss", "secret")
     await boss.command("set height 240")
     assert texts(await boss.command("help addplayer")) == help_file("addplayer")

@@ -1,7 +1,5 @@
 from __future__ import annotations
 
-import asyncio
-
 from icswire.protocol.datagrams import DG
 from icswire.protocol.events import Style12Line
 from icswire.protocol.level1 import CommandNumber as CN
@@ -10,6 +8,7 @@ from icswire.server.core.model.tables import Terms
 from icswire.server.core.render.batch import Batch
 from icswire.server.features import examine
 
+from .support import quiet
 from .test_watching import user
 
 
@@ -33,7 +32,7 @@ async def test_hooks(server: Server) -> None:
     game = await start(server, "whitey", "blacky")
     assert game.number == 2  # 1 is examined
     await fan.expect_dg(DG.STARTED_OBSERVING, gamenumber=2)
-    await fan.settle(0.1)
+    await fan.settle()
     await fan.command("flip")
     await white.send("e2e4")
     board = await fan.expect(lambda e: isinstance(e, Style12Line) and e.record.pretty_move == "e4")
@@ -47,12 +46,12 @@ async def test_hooks(server: Server) -> None:
     await fan.close()
     await white.expect_dg(DG.PLAYERS_IN_MY_GAME, playername="Fan", symbol="X")
     await teacher.close()
-    await asyncio.sleep(0.2)
+    await quiet(server)  # the teacher's connection is gone
     assert server.core.state(examine.Examinations).games == {}
     late = await user(
         server,
         "Late",
         (12,),
     )
-    await late.settle(0.2)
+    await late.settle()
     assert [r.gamenumber for r in late.received(DG.GAME_STARTED)] == [2]

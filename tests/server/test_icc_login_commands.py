@@ -13,18 +13,15 @@ from icswire.server.core.model.tables import Terms
 from icswire.server.core.render.batch import Batch
 
 from .client import Client
+from .support import connect, texts
 
 
 async def user(server: Server, name: str, *setup: str) -> Client:
-    client = await Client.connect(server.port)
+    client = await connect(server)
     await client.login(name)
     for line in setup:
         await client.command(line)
     return client
-
-
-def texts(events: list[Any]) -> list[str]:
-    return [e.text for e in events if isinstance(e, Text) and e.text]
 
 
 async def start(server: Server, white: str, black: str, terms: Terms) -> Any:

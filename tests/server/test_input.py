@@ -10,12 +10,16 @@ from __future__ import annotations
 import asyncio
 import socket
 
+import pytest
+
 from icswire.protocol.decoder import Decoder
 from icswire.protocol.events import Prompt, Text
 from icswire.server.app import Server
 from icswire.server.core.net.session import MAX_LINE, MAX_QUEUED
 
 from .client import Client
+
+pytestmark = pytest.mark.sockets  # the wire is what these tests are about
 
 
 async def send_in_pieces(client: Client, data: bytes) -> None:

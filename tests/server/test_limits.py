@@ -13,6 +13,8 @@ from icswire.server.core.net.limits import Bucket, Rate
 
 from .client import Client
 
+pytestmark = pytest.mark.sockets  # the wire is what these tests are about
+
 SLOW_DOWN = "You are sending {} too fast; please wait "
 
 

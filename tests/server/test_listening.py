@@ -10,11 +10,12 @@ from icswire.protocol.events import IvarLine, Text
 from icswire.server.app import Server
 
 from .client import Client
+from .support import connect
 
 
 async def visit(server: Server, name: str) -> None:
     """``name`` logs in, then quits."""
-    client = await Client.connect(server.port)
+    client = await connect(server)
     await client.login(name)
     await client.send("quit")
     await client.settle()
@@ -32,7 +33,7 @@ def heard(client: Client) -> list[str]:
 
 
 async def test_switches_and_notify_take_effect_at_the_next_arrival(server: Server) -> None:
-    listener = await Client.connect(server.port)
+    listener = await connect(server)
     await listener.login("Listener")
     await visit(server, "Quiet")
     await listener.command("set pin 1")
@@ -52,7 +53,7 @@ async def test_switches_and_notify_take_effect_at_the_next_arrival(server: Serve
 
 
 async def test_set2_and_notify_lists_are_followed(server: Server) -> None:
-    listener = await Client.connect(server.port, [DG.PLAYER_ARRIVED_SIMPLE])
+    listener = await connect(server, [DG.PLAYER_ARRIVED_SIMPLE])
     await listener.login("Listener")
     await listener.command(f"set-2 {DG.PLAYER_ARRIVED_SIMPLE} 1")
     await listener.command("+notify Friend")
@@ -80,11 +81,11 @@ async def test_a_registered_player_who_logs_in_is_announced_as_available(
     """FICS announces a registered player's login to those with ``availinfo`` on (and open,
     and not playing); a guest's login is not announced."""
     server.store.add_user("Ready", "pw")
-    listener = await Client.connect(server.port)
+    listener = await connect(server)
     await listener.login("Listener")
     await listener.command("set availinfo 1")
     await visit(server, "Someguest")
-    ready = await Client.connect(server.port)
+    ready = await connect(server)
     await ready.login("Ready", "pw")
     told = await listener.expect_text("Ready Blitz (")
     assert told.text == "Ready Blitz (----), Std (----), Wild (----), Light(----), Bug(----)"

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import AsyncIterator
-from typing import Any
 
 import pytest
 
@@ -16,6 +15,7 @@ from icswire.server.app import Server
 from icswire.server.core.storage.store import Store
 
 from .client import Client
+from .support import connect, texts
 
 #: FICS's time of a message (``strltime``), UTC.
 WHEN = r"[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d, \d\d:\d\d UTC \d{4}"
@@ -25,7 +25,7 @@ WHEN = r"[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d, \d\d:\d\d UTC \d{4}"
 async def server(database_url: str) -> AsyncIterator[Server]:
     store = Store(database_url)
     running = Server(store, "127.0.0.1", 0)
-    await running.start()
+    await running.start(listen=False)
     for name in ("Alice", "Bob", "Carol"):
         await asyncio.to_thread(store.add_user, name, "pw")
     yield running
@@ -33,12 +33,8 @@ async def server(database_url: str) -> AsyncIterator[Server]:
     store.close()
 
 
-def texts(events: list[Any]) -> list[str]:
-    return [e.text for e in events if isinstance(e, Text) and e.text]
-
-
 async def user(server: Server, name: str, *datagrams: int) -> Client:
-    client = await Client.connect(server.port, datagrams)
+    client = await connect(server, datagrams)
     setup = (f"level2settings={''.join('1' if n in datagrams else '0' for n in range(96))}",)
     password = "pw" if name in ("Alice", "Bob", "Carol") else None
     await client.login(name, password, *(setup if datagrams else ()))

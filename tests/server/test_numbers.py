@@ -10,15 +10,15 @@ number.
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 import pytest
 
-from icswire.protocol.events import Prompt, Text
+from icswire.protocol.events import Prompt
 from icswire.server.app import Server
 from icswire.server.core.dispatch.numbers import parse_number
 
 from .client import Client
+from .support import connect, texts
 
 FAILED = "Sorry, that command failed on the server."
 #: Not numbers: superscripts, a double sign, an exponent, an underscore (int() reads "1_0"
@@ -59,10 +59,6 @@ PLAYER = ("moretime {n}", "takeback {n}")
 EXAMINER = ("forward {n}", "backward {n}", "boardinfo {n} a1 b2", "boardinfo 4 a1 b2 {n}")
 
 
-def texts(events: list[Any]) -> list[str]:
-    return [e.text for e in events if isinstance(e, Text) and e.text]
-
-
 async def typed(client: Client, line: str) -> list[str]:
     """The text replies to ``line``, sent as typed (Client.command would show ``set-2 ²``
     to the client's own decoder, whose ``isdigit`` check is the decoder's business)."""
@@ -73,7 +69,7 @@ async def typed(client: Client, line: str) -> list[str]:
 
 
 async def user(server: Server, name: str) -> Client:
-    client = await Client.connect(server.port)
+    client = await connect(server)
     await client.login(name)
     await client.command("set style 13")  # replies only, no board lines
     return client
@@ -134,7 +130,7 @@ async def test_what_int_would_read_is_not_a_number(server: Server) -> None:
 
 
 async def test_odd_level1_at_the_login_prompt_keeps_the_connection(server: Server) -> None:
-    client = await Client.connect(server.port)
+    client = await connect(server)
     await client.send("level1=²")
     await client.expect_text("Sorry, a name must begin with a letter")
     assert await client.login("Delta", None, "level1=1_5") == "Delta"

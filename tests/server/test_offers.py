@@ -1,4 +1,4 @@
-"""Offers, end to end over real sockets: every request in a game (draw, abort, adjourn,
+"""Offers, end to end (users connected in memory): every request in a game (draw, abort, adjourn,
 takeback, pause, unpause, switch) and every match offer is one numbered offer, listed by
 ``pending``, taken by ``accept``, refused by ``decline`` and taken back by ``withdraw``,
 with FICS's texts (gameproc.c, pending.c), ``<pf>``/``<pt>``/``<pr>`` lines and, for ICC
@@ -24,24 +24,16 @@ from icswire.server.core.render.boards import BLACK, WHITE
 from icswire.server.features.play.games import Game
 
 from .client import Client
-
-
-def bits(*numbers: int) -> str:
-    return "".join("1" if n in numbers else "0" for n in range(max(numbers) + 1))
+from .support import bits, connect, quiet, records, texts
 
 
 async def user(server: Server, name: str, *setup: str, datagrams: tuple[int, ...] = ()) -> Client:
-    client = await Client.connect(server.port, datagrams)
+    client = await connect(server, datagrams)
     login = (f"level2settings={bits(*datagrams)}",) if datagrams else ()
     await client.login(name, None, *login)
     for line in setup:
         await client.command(line)
     return client
-
-
-def texts(events: list[Any]) -> list[str]:
-    """The text lines, without the empty ones FICS puts before what it tells."""
-    return [e.text for e in events if isinstance(e, Text) and e.text]
 
 
 def all_texts(events: list[Any]) -> list[str]:
@@ -51,10 +43,6 @@ def all_texts(events: list[Any]) -> list[str]:
 def datagram(events: list[Any], number: int) -> Any:
     """The last datagram ``number`` among ``events``."""
     return [e for e in events if getattr(e, "dg", None) == number][-1]
-
-
-def records(events: list[Any]) -> list[Any]:
-    return [e.record for e in events if isinstance(e, IvarLine)]
 
 
 def said(text: str) -> Callable[[Any], bool]:
@@ -346,7 +334,7 @@ async def test_rematch_offers_the_last_terms_with_colours_reversed(server: Serve
     await black.command("resign")
     await white.expect(said("{Game 1 (Blacky vs. Whitey) Blacky resigns} 0-1"))
     await black.close()
-    await asyncio.sleep(0.1)
+    await quiet(server)  # Blacky's connection is gone
     assert texts(await white.command("rematch")) == [
         "Your last opponent, Blacky, is not logged in."
     ]

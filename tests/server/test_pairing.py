@@ -1,4 +1,4 @@
-"""Seeks, challenges and resuming adjourned games, end to end over real sockets."""
+"""Seeks, challenges and resuming adjourned games, end to end (users connected in memory)."""
 
 from __future__ import annotations
 
@@ -13,33 +13,22 @@ from icswire.server.core.render.batch import Batch
 from icswire.server.features import pairing
 
 from .client import Client
+from .support import bits, connect, has_text, is_text, text_lines
 
 ACCEPT_HELP = 'You can "accept" or "decline", or propose different parameters.'
-
-
-def bits(*numbers: int) -> str:
-    return "".join("1" if n in numbers else "0" for n in range(max(numbers) + 1))
 
 
 async def player(server: Server, name: str, *datagrams: int, password: str | None = None) -> Client:
     """A logged-in client; ``password`` registers the name first."""
     if password is not None:
         await asyncio.to_thread(server.store.add_user, name, password)
-    client = await Client.connect(server.port, datagrams)
+    client = await connect(server, datagrams)
     setup = [f"level2settings={bits(*datagrams)}"] if datagrams else []
     await client.login(name, password, *setup)
     await client.command("set style 12")  # boards as XBoard asks for them (FICS's default: 1)
     await client.command("iset nowrap 1")  # long answers whole, as interfaces ask
     await client.settle(0.05)
     return client
-
-
-def is_text(text: str) -> Any:
-    return lambda e: isinstance(e, Text) and e.text == text
-
-
-def has_text(fragment: str) -> Any:
-    return lambda e: isinstance(e, Text) and fragment in e.text
 
 
 def is_ivar_line(line: str) -> Any:
@@ -49,10 +38,6 @@ def is_ivar_line(line: str) -> Any:
 
 def has_ivar_line(start: str) -> Any:
     return lambda e: isinstance(e, IvarLine) and format_ivar(e.record).startswith(start)
-
-
-def texts(client: Client) -> list[str]:
-    return [e.text for e in client.events if isinstance(e, Text)]
 
 
 async def board(client: Client) -> Any:
@@ -230,7 +215,7 @@ async def test_a_game_or_a_departure_removes_challenges(server: Server) -> None:
     assert removed.explanation == "Alpha started another game."
     await gamma.expect_dg(DG.MATCH_REMOVED, explanation="Alpha accepted the challenge.")
     await beta.command("match Gamma 3 0")  # Gamma is playing
-    assert "Gamma is playing a game." in texts(beta)
+    assert "Gamma is playing a game." in text_lines(beta.events)
     delta = await player(server, "Delta", DG.MATCH_REMOVED)
     await beta.command("match Delta 3 0")
     session = server.world.find("Beta")
@@ -255,7 +240,7 @@ async def test_guests_cannot_seek_or_match_rated(server: Server) -> None:
     await member.expect(has_text("Your seek has been posted with index 1."))
     await guest.send("play 1")
     await guest.expect(is_text(pairing.GUESTS_UNRATED))
-    assert not [t for t in texts(guest) if "seeking" in t]
+    assert not [t for t in text_lines(guest.events) if "seeking" in t]
     assert server.core.state(pairing.Pairing).challenges == []
 
 
@@ -276,7 +261,7 @@ async def test_seeks_are_announced_and_matching_seeks_pair_at_once(server: Serve
     assert seen[:16] == (
         1, "Alpha", "U", 0, 0, 0, "Blitz", 3, 0, False, -1, 0, 9999, True, False, ""
     )  # fmt: skip
-    assert not [t for t in texts(watcher) if "seeking" in t]  # the DG replaces the text
+    assert not [t for t in text_lines(watcher.events) if "seeking" in t]  # the DG replaces the text
     rows = [e.text for e in await beta.command("sought") if isinstance(e, Text)]
     assert rows[0].split() == ["1", "++++", "Alpha", "3", "0", "unrated", "blitz", "0-9999"]
     assert rows[1] == "1 ad(s) displayed."
@@ -394,7 +379,7 @@ async def test_an_adjourned_game_is_resumed(server: Server) -> None:
     await server.games.flush()
     [record] = await asyncio.to_thread(server.store.adjourned, "Ann")
     assert record.moves == ("e4", "e5")
-    ann = await Client.connect(server.port)
+    ann = await connect(server)
     await ann.login("Ann", "pw")
     await ann.send("resume Bob")
     offer = "Ann (----) [white] Bob (----) unrated blitz 3 0 (adjourned)."

@@ -4,33 +4,20 @@ and a partnership ending by ``partner`` or by a partner leaving."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from icswire.protocol.datagrams import DG
-from icswire.protocol.events import IvarLine, Prompt, Text
+from icswire.protocol.events import IvarLine, Prompt
 from icswire.protocol.ivars import format_ivar
 from icswire.server.app import Server
 
 from .client import Client
-
-
-def bits(*numbers: int) -> str:
-    return "".join("1" if n in numbers else "0" for n in range(max(numbers) + 1))
+from .support import bits, connect, is_text, texts
 
 
 async def user(server: Server, name: str, *datagrams: int) -> Client:
-    client = await Client.connect(server.port, datagrams)
+    client = await connect(server, datagrams)
     setup = [f"level2settings={bits(*datagrams)}"] if datagrams else []
     await client.login(name, None, *setup)
     return client
-
-
-def texts(events: list[Any]) -> list[str]:
-    return [e.text for e in events if isinstance(e, Text) and e.text]
-
-
-def is_text(text: str) -> Any:
-    return lambda e: isinstance(e, Text) and e.text == text
 
 
 async def offer(sender: Client, receiver: Client) -> None:

@@ -12,25 +12,22 @@ from typing import Any
 import pytest
 
 from icswire.protocol.datagrams import DG
-from icswire.protocol.events import Text
 from icswire.server.app import Server
 from icswire.server.core.model.ratings import Glicko
 from icswire.server.core.storage.records import GameRecord, RatingRecord
 from icswire.server.core.storage.store import Store
 
 from .client import Client
+from .support import bits, connect, grams, quiet
+from .support import text_lines as texts
 
 LIST_GRAMS = (72, 73)
-
-
-def bits(*numbers: int) -> str:
-    return "".join("1" if n in numbers else "0" for n in range(max(numbers) + 1))
 
 
 async def user(
     server: Server, name: str, password: str | None = None, grams: tuple[int, ...] = ()
 ) -> Client:
-    client = await Client.connect(server.port, grams)
+    client = await connect(server, grams)
     login = (f"level2settings={bits(*grams)}",) if grams else ()
     await client.login(name, password, *login)
     return client
@@ -46,16 +43,8 @@ async def registered(server: Server, name: str, **ratings: tuple[int, int, int, 
         await asyncio.to_thread(server.store.save_rating, record)
 
 
-def texts(events: list[Any]) -> list[str]:
-    return [e.text for e in events if isinstance(e, Text)]
-
-
 def shown(events: list[Any]) -> list[str]:
     return [t for t in texts(events) if t]
-
-
-def grams(events: list[Any], number: int) -> list[Any]:
-    return [e for e in events if getattr(e, "dg", None) == number]
 
 
 # -- who -------------------------------------------------------------------------------------
@@ -172,12 +161,9 @@ async def test_finger_ratings_notes_and_offline_players(server: Server) -> None:
     ]
     await anna.close()
     guest = await user(server, "Zoe")
+    await quiet(server)  # Anna's connection is gone: her logout time is queued
     await server.core.writes.settled("Anna")
-    for _ in range(50):  # the logout time is written after Anna's connection is gone
-        lines = texts(await guest.command("finger Anna"))
-        if lines[2].startswith("Last disconnected: "):
-            break
-        await asyncio.sleep(0.05)
+    lines = texts(await guest.command("finger Anna"))
     assert lines[0] == "Finger of Anna:"
     assert re.fullmatch(r"Last disconnected: \w{3} \w{3} \d\d, [ \d]\d:\d\d UTC \d{4}", lines[2])
     assert lines[4] == "         rating     RD     win   loss   draw  total   best"

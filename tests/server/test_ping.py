@@ -9,14 +9,14 @@ from icswire.protocol.events import Text
 from icswire.server.app import Server
 from icswire.server.features import info
 
-from .client import Client
+from .support import connect
 
 
 async def test_a_client_that_ignores_timing_marks_is_not_held_up(
     server: Server, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(info, "PING_TIMEOUT", 1.0)
-    silent = await Client.connect(server.port)
+    silent = await connect(server)
     silent.answers_pings = False
     await silent.login("Silent")
     await silent.send("ping", "date")
@@ -25,7 +25,7 @@ async def test_a_client_that_ignores_timing_marks_is_not_held_up(
     )
     assert first.text.startswith("Local time")  # date ran before the ping was given up
     await silent.expect_text("Silent did not answer the ping.")
-    other = await Client.connect(server.port)
+    other = await connect(server)
     await other.login("Other")
     await other.send("ping silent")
     await other.expect_text("Silent did not answer the ping.")

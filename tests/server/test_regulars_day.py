@@ -1,4 +1,4 @@
-"""A FICS regular's day, end to end over real sockets (issue 13's proof): register, set
+"""A FICS regular's day, end to end (users connected in memory) (issue 13's proof): register, set
 variables, chat, leave a message for a player who is offline and reads it at login, play a
 rated game that ends by a draw offer taken with ``accept``, see the new ratings in
 ``who``, ``finger`` and ``ratings``, journal the game, examine it and hand it to an
@@ -7,15 +7,15 @@ observer with ``mexamine``, then log out and in again with everything kept."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Any
 
 import pytest
 
-from icswire.protocol.events import Style12Line, Text
+from icswire.protocol.events import Style12Line
 from icswire.server.app import Server
 from icswire.server.core.storage.store import Store
 
 from .client import Client
+from .support import connect, texts
 
 
 @pytest.fixture
@@ -24,14 +24,10 @@ async def server(database_url: str) -> AsyncIterator[Server]:
     store.add_user("Barbara", "pw2")
     store.add_user("Carla", "pw3")
     running = Server(store, "127.0.0.1", 0, None, True)  # open registration
-    await running.start()
+    await running.start(listen=False)
     yield running
     await running.stop()
     store.close()
-
-
-def texts(events: list[Any]) -> list[str]:
-    return [e.text for e in events if isinstance(e, Text) and e.text]
 
 
 async def board(client: Client, move: str) -> Style12Line:
@@ -42,7 +38,7 @@ async def board(client: Client, move: str) -> Style12Line:
 
 
 async def test_a_regulars_day(server: Server) -> None:
-    alfred = await Client.connect(server.port)
+    alfred = await connect(server)
     await alfred.login("Alfred")
     assert texts(await alfred.command("register secret"))[0] == (
         'You are now registered as "Alfred".'
@@ -55,7 +51,7 @@ async def test_a_regulars_day(server: Server) -> None:
     sent = texts(await alfred.command("message Carla Hello from Alfred"))
     assert sent[0] == "The following message was sent to Carla:"
 
-    barbara = await Client.connect(server.port)
+    barbara = await connect(server)
     await barbara.login("Barbara", "pw2")
     await barbara.command("set style 12")
     await barbara.command("+channel 50")
@@ -109,14 +105,14 @@ async def test_a_regulars_day(server: Server) -> None:
     await alfred.send("quit")
     await alfred.settle()
 
-    carla = await Client.connect(server.port)
+    carla = await connect(server)
     await carla.login("Carla", "pw3")
     await carla.expect_text("You have 1 message (1 unread).")
     messages = texts(await carla.command("messages"))
     assert messages[1].endswith("Alfred at " + messages[1].split(" at ", 1)[1])
     assert messages[1].endswith(": Hello from Alfred")
 
-    again = await Client.connect(server.port)
+    again = await connect(server)
     assert await again.login("Alfred", "secret") == "Alfred"
     await again.settle()
     kept = texts(await again.command("finger"))

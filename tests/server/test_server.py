@@ -1,5 +1,6 @@
-"""The server end to end: real sockets on 127.0.0.1, several clients at once, everything
-they receive decoded with icswire's own decoder."""
+"""The server end to end: several clients at once, everything they receive decoded with
+icswire's own decoder; connected in memory, and over real sockets on 127.0.0.1 where the
+wire is the point (the tests marked ``sockets``)."""
 
 from __future__ import annotations
 
@@ -24,15 +25,13 @@ from icswire.server.core.net.session import clean_text
 from icswire.server.core.render.batch import Batch
 from icswire.server.core.storage.store import Store
 
-from .client import Client
+from . import support
+from .client import Client, free_port
+from .support import bits
 
 
 async def connect(server: Server, *datagrams: int) -> Client:
-    return await Client.connect(server.port, datagrams)
-
-
-def bits(*numbers: int) -> str:
-    return "".join("1" if n in numbers else "0" for n in range(max(numbers) + 1))
+    return await support.connect(server, datagrams)
 
 
 # -- login --------------------------------------------------------------------------------
@@ -81,6 +80,7 @@ async def test_login_failures_give_the_spec_texts_and_datagram(server: Server) -
     assert not client.errors()
 
 
+@pytest.mark.sockets
 async def test_lines_sent_before_login_ends_are_not_lost(server: Server) -> None:
     client = await connect(server)
     client.writer.write(b"guest\r\n\r\nset shout 0\r\nvars\r\n")
@@ -267,6 +267,7 @@ USER_TEXT = [
 ]
 
 
+@pytest.mark.sockets
 async def test_no_user_text_can_forge_or_break_a_datagram(server: Server) -> None:
     server.limits.rates.clear()  # a hundred tells and shouts at once
     sender = await connect(server)
@@ -382,6 +383,7 @@ async def test_accounts_and_settings_survive_a_restart(database_url: str) -> Non
         store.close()
 
 
+@pytest.mark.sockets
 async def test_a_reader_that_never_reads_gets_overflow_and_is_cut_off(server: Server) -> None:
     server.stuck_after = 0.5
     server.limits.rates.clear()  # shouts until a reader is cut off
@@ -417,14 +419,8 @@ async def test_a_reader_that_never_reads_gets_overflow_and_is_cut_off(server: Se
     slow.close()
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def test_the_serve_command_logs_connections_and_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     process = subprocess.Popen(
         [
             sys.executable,
@@ -528,6 +524,7 @@ async def test_what_xboard_and_pychess_send_after_login_is_understood(server: Se
     assert not pychess.errors()
 
 
+@pytest.mark.sockets
 async def test_every_top_level_unit_ends_with_a_newline(server: Server) -> None:
     """ICC clients read a line at a time: ``^Y]`` is followed by ``\\n``, the extra one at
     disconnect too (NOTES.md, "ICC framing")."""

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-from typing import Any
 
 from icswire.protocol.block import BlockCode
 from icswire.protocol.codes import Sound
@@ -17,20 +16,13 @@ from icswire.server.core.storage.store import Store
 from icswire.server.features.lists import columns
 
 from .client import Client
-
-
-def texts(events: list[Any]) -> list[str]:
-    return [e.text for e in events if isinstance(e, Text) and e.text]
-
-
-def bits(*numbers: int) -> str:
-    return "".join("1" if n in numbers else "0" for n in range(max(numbers) + 1))
+from .support import bits, connect, texts
 
 
 async def user(server: Server, name: str, *datagrams: int, password: str | None = None) -> Client:
     """A logged-in user; a FICS one (no datagrams) in block mode, so that :func:`said`
     reads the replies to a command apart from what others send meanwhile."""
-    client = await Client.connect(server.port, datagrams)
+    client = await connect(server, datagrams)
     setup = (f"level2settings={bits(*datagrams)}",) if datagrams else ()
     await client.login(name, password, *setup)
     await client.expect(lambda e: isinstance(e, Prompt) or getattr(e, "depth", 0) == 1)
@@ -340,7 +332,7 @@ async def test_lists_are_kept_for_registered_users(database_url: str) -> None:
     for _ in range(2):  # the second server finds what the first saved
         store = Store(database_url)
         server = Server(store, "127.0.0.1", 0)
-        await server.start()
+        await server.start(listen=False)
         try:
             if not await asyncio.to_thread(store.load, "Keeper"):
                 await asyncio.to_thread(store.add_user, "Keeper", "pw")

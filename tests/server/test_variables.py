@@ -5,7 +5,6 @@ wrapping, bell, highlight, notifiedby, flip), and that a registered user keeps t
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from icswire.protocol.events import Style12Line, Text
 from icswire.server.app import Server
@@ -13,6 +12,8 @@ from icswire.server.core.net.session import Session
 from icswire.server.core.render.wrap import wrap_line
 
 from .client import Client
+from .support import connect, is_text, quiet
+from .support import text_lines as texts
 
 
 async def player(
@@ -21,19 +22,11 @@ async def player(
     """A logged-in client; ``password`` registers the name first (once)."""
     if password is not None and await asyncio.to_thread(server.store.load, name) is None:
         await asyncio.to_thread(server.store.add_user, name, password)
-    client = await Client.connect(server.port)
+    client = await connect(server)
     await client.login(name, password)
     if nowrap:
         await client.command("iset nowrap 1")
     return client
-
-
-def texts(events: list[Any]) -> list[str]:
-    return [e.text for e in events if isinstance(e, Text)]
-
-
-def is_text(text: str) -> Any:
-    return lambda e: isinstance(e, Text) and e.text == text
 
 
 async def test_vars_are_shown_in_ficss_layout(server: Server) -> None:
@@ -194,7 +187,7 @@ async def test_private_games_are_not_listed_nor_observed(server: Server) -> None
     assert texts(await eve.command("observe Ann")) == ["Sorry, game 1 is a private game."]
     assert texts(await ann.command("games"))[0].startswith("  1")
     await ann.command("resign")
-    await eve.settle(0.2)
+    await eve.settle()
     assert not any(isinstance(e, Text) and "Game 1" in e.text for e in eve.events)
     for client in (ann, bob, eve):
         await client.close()
@@ -322,13 +315,10 @@ async def test_finger_shows_the_last_disconnection_in_your_time_zone(server: Ser
     ann = await player(server, "Ann", "one")
     bob = await player(server, "Bob", "two")
     await ann.close()
+    await quiet(server)  # Ann's connection is gone: her logout time is queued
     await server.core.writes.settled("Ann")
     await bob.command("set tzone Asia/Tokyo")
-    for _ in range(50):  # the logout time is stored as Ann's connection ends
-        shown = texts(await bob.command("finger Ann"))
-        if shown[2].startswith("Last disconnected: "):
-            break
-        await asyncio.sleep(0.1)
+    shown = texts(await bob.command("finger Ann"))
     assert shown[2].startswith("Last disconnected: ") and shown[2].split()[-2] == "JST"
     await bob.close()
 

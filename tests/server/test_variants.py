@@ -1,4 +1,4 @@
-"""Variants on the server, end to end over real sockets: the spellings ``seek`` and
+"""Variants on the server, end to end (users connected in memory): the spellings ``seek`` and
 ``match`` take, the variant's type, wild number and rating type in texts and datagrams,
 random legal games equal to python-chess's replay of the same moves, the ends each
 variant has, and DG_ILLEGAL_MOVE's reasons for what a variant forbids."""
@@ -26,6 +26,7 @@ from icswire.server.core.storage.store import Store
 from icswire.server.features.play.endings import ending
 
 from .client import Client
+from .support import bits, connect, has_text, is_text
 
 #: A spelling of every variant played (FICS's words, ICC's numbers) and the game type
 #: FICS's texts give it.
@@ -53,21 +54,13 @@ MAX_PLIES = 400
 CLAIMED = (chess.Termination.SEVENTYFIVE_MOVES, chess.Termination.FIVEFOLD_REPETITION)
 
 
-def bits(*numbers: int) -> str:
-    return "".join("1" if n in numbers else "0" for n in range(max(numbers) + 1))
-
-
 async def player(server: Server, name: str, *datagrams: int) -> Client:
-    client = await Client.connect(server.port, datagrams)
+    client = await connect(server, datagrams)
     setup = [f"level2settings={bits(*datagrams)}"] if datagrams else []
     await client.login(name, None, *setup)
     await client.command("set style 12")
     await client.command("iset nowrap 1")  # long result lines whole, as interfaces ask
     return client
-
-
-def is_text(text: str) -> Any:
-    return lambda e: isinstance(e, Text) and e.text == text
 
 
 async def next_board(client: Client, variant: Variant) -> tuple[Any, chess.Board]:
@@ -168,7 +161,7 @@ def test_random_games_equal_python_chess(
     async def run() -> None:
         store = Store(database_url)
         server = Server(store, "127.0.0.1", 0)
-        await server.start()
+        await server.start(listen=False)
         try:
             await random_game(server, spelling, seed)
         finally:
@@ -176,10 +169,6 @@ def test_random_games_equal_python_chess(
             store.close()
 
     asyncio.run(run())
-
-
-def has_text(fragment: str) -> Any:
-    return lambda e: isinstance(e, Text) and fragment in e.text
 
 
 @pytest.mark.parametrize(
@@ -330,9 +319,9 @@ async def test_illegal_drops_and_uncaptured_pieces_get_their_reasons(server: Ser
 async def test_rated_variant_games_rate_their_own_type(server: Server) -> None:
     for name in ("Alpha", "Beta"):
         await asyncio.to_thread(server.store.add_user, name, "secret")
-    alpha = await Client.connect(server.port)
+    alpha = await connect(server)
     await alpha.login("Alpha", "secret")
-    beta = await Client.connect(server.port)
+    beta = await connect(server)
     await beta.login("Beta", "secret")
     for spelling, kind in (("suicide", "Suicide"), ("atomic", "Atomic"), ("losers", "Losers")):
         await alpha.command(f"match Beta 3 0 rated white {spelling}")

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from typing import Any
 
-from icswire.boards.tracker import GameTracker
 from icswire.protocol.datagrams import DG
 from icswire.protocol.events import Prompt, Style12Line, Text
 from icswire.protocol.level1 import CommandNumber as CN
@@ -19,20 +17,17 @@ from icswire.server.features import watching
 from icswire.server.features.play.games import Game
 
 from .client import Client
+from .support import bits, boards, connect, rebuilt, texts
 
 #: What the players and datagram observers turn on.
 GRAMS = (15, 16, 17, 18, 19, 20, 21, 24, 25, 26, 33, 34, 35, 36, 39, 40, 41, 43, 56, 112)
 SCHOLARS = ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"]
 
 
-def bits(*numbers: int) -> str:
-    return "".join("1" if n in numbers else "0" for n in range(max(numbers) + 1))
-
-
 async def user(server: Server, name: str, grams: tuple[int, ...] = (), *setup: str) -> Client:
     """A logged-in guest; with datagrams, style 13 (no boards), else style 12 (not FICS's
     default, style 1)."""
-    client = await Client.connect(server.port, grams)
+    client = await connect(server, grams)
     login = (f"level2settings={bits(*grams)}",) if grams else ()
     await client.login(name, None, *login)
     await client.command("set style 13" if grams else "set style 12")
@@ -58,22 +53,7 @@ async def play(white: Client, black: Client, moves: list[str]) -> None:
     for ply, san in enumerate(moves):
         mover = white if ply % 2 == 0 else black
         await mover.send(san)
-        await asyncio.sleep(0.05)
-
-
-def texts(events: list[Any]) -> list[str]:
-    return [e.text for e in events if isinstance(e, Text) and e.text]
-
-
-def boards(client: Client) -> list[Any]:
-    return [e.record for e in client.events if isinstance(e, Style12Line)]
-
-
-def rebuilt(client: Client) -> list[Any]:
-    tracker = GameTracker()
-    for event in client.events:
-        tracker.feed(event)
-    return tracker.games
+        await mover.settle()  # each move is played before the next is sent
 
 
 # -- games ----------------------------------------------------------------------------------
@@ -149,7 +129,7 @@ async def test_observers_rebuild_the_game_from_datagrams_and_from_boards(server:
     assert [m.clock_ms for m in from_boards.moves] == list(stored.clocks)
     assert [m.time_ms for m in from_boards.moves] == list(stored.times)
     assert from_boards.result == "1-0"
-    assert {b.relation for b in boards(by_boards)} == {0}
+    assert {b.relation for b in boards(by_boards.events)} == {0}
     assert not by_datagrams.errors() and not by_boards.errors()
 
 
@@ -367,7 +347,7 @@ async def test_kibitz_and_whisper(server: Server) -> None:
     await grams.expect_dg(DG.KIBITZ, playername="Blacky", kibitz=False)
 
     for client in (white, black, grams, plain, deaf):
-        await client.settle(0.2)
+        await client.settle()
     assert not [e for e in white.events if isinstance(e, Text) and "kibitzes:" in e.text]
     assert not [e for e in black.events if isinstance(e, Text) and "whispers:" in e.text]
     heard = [

@@ -12,6 +12,8 @@ import pytest
 from icswire.server.core.storage.store import StoreUnavailable
 from icswire.server.core.storage.writes import KEPT, NOT_SAVED, SAVED, WriteQueue
 
+from .support import until
+
 
 class Database:
     """Stands for the store: answers or not, and remembers what was written, in order."""
@@ -51,12 +53,6 @@ def queue(told: Told) -> WriteQueue:
     queue = WriteQueue(told)
     queue.first_delay = queue.max_delay = 0.01
     return queue
-
-
-async def until(check: Callable[[], bool]) -> None:
-    async with asyncio.timeout(10):
-        while not check():
-            await asyncio.sleep(0.01)
 
 
 async def test_jobs_run_in_the_order_they_were_queued(queue: WriteQueue) -> None:

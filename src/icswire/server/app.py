@@ -126,6 +126,8 @@ class Server:
         #: The task running a session's lines, while it has lines to run.
         self._running: dict[Session, asyncio.Task[None]] = {}
         self._on_input = self._input  # one bound method for every session
+        #: The login dialogue of each connection :meth:`attach` made, while it runs.
+        self._attached: set[asyncio.Task[None]] = set()
         self._sweep: asyncio.Task[None] | None = None
         self._lock: ServerLock | None = None
         #: The cluster this server is a node of (``--cluster nats://...``), or None.
@@ -160,16 +162,18 @@ class Server:
     def stuck_after(self, seconds: float) -> None:
         self.core.stuck_after = seconds
 
-    async def start(self) -> None:
+    async def start(self, listen: bool = True) -> None:
         """Take the database (:class:`ServerLock`: one server per database, else
         :class:`AlreadyServing`), take the port (OSError when it is busy), and only then
         touch the data: the games a crash or a stop interrupted are adjourned, the features
         read what they keep in memory (the ``starting`` hooks), and the connections waiting
-        are accepted."""
+        are accepted. With ``listen`` False no port is taken: connections come only through
+        :meth:`attach`."""
         if self.cluster is None:  # the nodes of a cluster share their database
             self._lock = await asyncio.to_thread(ServerLock.acquire, self.store.engine)
         try:
-            await self._listener.bind(self.host, self.port)
+            if listen:
+                await self._listener.bind(self.host, self.port)
             recovered = 0
             if self.cluster is not None:
                 await self.cluster.start()
@@ -184,10 +188,24 @@ class Server:
             raise
         if recovered:
             log.info("%d interrupted games are adjourned", recovered)
-        self._listener.accept()
         self._sweep = asyncio.get_running_loop().create_task(self._idle_sweep())
-        self.port = self._listener.port
-        log.info("listening on %s:%d", self.host, self.port)
+        if listen:
+            self._listener.accept()
+            self.port = self._listener.port
+            log.info("listening on %s:%d", self.host, self.port)
+
+    def attach(self, transport: asyncio.Transport, host: str = "127.0.0.1") -> Session:
+        """Connect a user over ``transport``, any transport and not only a socket the
+        listener accepted (the tests' in-memory one): the session becomes its protocol and
+        the login dialogue starts, as for an accepted connection. The listener's caps do
+        not apply; the connection is not counted in :attr:`connections`."""
+        session = Session(host=host)
+        transport.set_protocol(session)
+        session.connection_made(transport)
+        task = asyncio.get_running_loop().create_task(self._connection(session))
+        self._attached.add(task)
+        task.add_done_callback(self._attached.discard)
+        return session
 
     def _release(self) -> None:
         if self._lock is not None:
@@ -210,7 +228,7 @@ class Server:
                 self.world.forget(session)  # everybody leaves at once: no goodbyes to send
             session.send_raw(b"\r\n**** The server is shutting down. ****\r\n")
         await asyncio.gather(*(session.close() for session in list(self._sessions)))
-        tasks = [*self._listener.tasks, *self._running.values()]
+        tasks = [*self._listener.tasks, *self._attached, *self._running.values()]
         if self._sweep is not None:
             tasks.append(self._sweep)
         for task in tasks:
