@@ -25,10 +25,12 @@ on 127.0.0.1 unless told; NATS must have JetStream on.
   ``--runs`` shouts, each timed from the write to the last listener's decoded record (median
   and worst over the runs), and each node's CPU for the logins and per shout.
 
-``--listeners 0`` leaves the fan-out cases out. ``--rounds R`` repeats the comparison R
-times, each round in the other order (1 then 2 nodes, then 2 then 1), and reports each
-ratio's range over the rounds: the machine is shared and two nodes on two cores compete
-with the bench's own process.
+``--listeners 0`` leaves the fan-out cases out. ``--profile DIR`` runs each node of the
+games cases under cProfile (the playing phase only, each node's main-thread CPU clock
+unless ``--profile-clock wall``) into ``DIR/{N}nodes-n{I}.prof``. ``--rounds R`` repeats
+the comparison R times, each round in the other order (1 then 2 nodes, then 2 then 1), and
+reports each ratio's range over the rounds: the machine is shared and two nodes on two
+cores compete with the bench's own process.
 
 Exit status: 0 when every case ran (a benchmark reports), 1 if a case had a correctness
 failure (a board or shout that never came, a wrong count), 2 if the bench could not run
@@ -91,7 +93,11 @@ class Cluster:
                     *("--cluster", self.args.nats, "--cluster-name", self.name),
                     *("--node", f"n{index}", "--database", self.args.database),
                 )
-                server = ServerProcess(data_dir, None, extra=extra)
+                profile = None
+                if self.args.profile is not None:
+                    profile = self.args.profile / f"{self.count}nodes-n{index}.prof"
+                    profile.unlink(missing_ok=True)
+                server = ServerProcess(data_dir, profile, self.args.profile_clock, extra=extra)
                 self.servers.append(server)
                 await asyncio.to_thread(server.wait_listening)
         except BaseException:
@@ -466,12 +472,22 @@ def main(argv: list[str] | None = None) -> int:
         " moves, only the boards of the observers on the other node cross NATS)",
     )
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="profile each node's playing phase into DIR/{N}nodes-n{I}.prof",
+    )
+    parser.add_argument("--profile-clock", choices=("wall", "cpu"), default="cpu")
     parser.add_argument("--nats", default=NATS_URL, metavar="URL")
     parser.add_argument("--database", default=DATABASE_URL, metavar="URL", help="PostgreSQL")
     args = parser.parse_args(argv)
     if not 0 <= args.listeners <= fanout.MAX_LISTENERS:
         parser.error(f"--listeners: from 0 to {fanout.MAX_LISTENERS}")
-    args.profile = None  # what games.run and games.play read besides
+    if args.profile is not None:
+        args.profile = args.profile.resolve()
+        args.profile.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="icswire-cluster-") as tmp:
         try:
             connections = max(args.games * (2 + args.observers), args.listeners + 1)
