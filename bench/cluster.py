@@ -1,8 +1,11 @@
-"""Does a second node make the cluster faster? The games and fan-out benches on a cluster
-of one node and on a cluster of two, in one run, reported as 2-node / 1-node ratios.
+"""Does a cluster scale? The games and fan-out benches on clusters of 1, 2 (and more)
+nodes, in one run, reported as N-node / 1-node ratios; above all, the CPU that all nodes
+together spend a move (issue 21: within 1.15x of one node at 2 nodes, 1.3x at 4, below
+saturation: ``--think`` paces the players so no node is busy all the time).
 
-``python bench/cluster.py [--games 100] [--observers 10] [--plies 40] [--listeners 5000]
-[--runs 3] [--rounds 1] [--nats nats://127.0.0.1:4222] [--database URL]`` starts
+``python bench/cluster.py [--nodes 1,2] [--games 100] [--observers 10] [--plies 40]
+[--think MS] [--listeners 5000] [--runs 3] [--rounds 1] [--nats nats://127.0.0.1:4222]
+[--database URL]`` starts
 ``icswire serve --cluster ... --cluster-name NAME --node nI --database URL`` processes on
 free 127.0.0.1 ports: the 1-node case is a cluster too (same options, same NATS traffic to
 the registry), so only the node count differs. Every case has a fresh cluster: a new
@@ -22,9 +25,12 @@ on 127.0.0.1 unless told; NATS must have JetStream on.
   ``--runs`` shouts, each timed from the write to the last listener's decoded record (median
   and worst over the runs), and each node's CPU for the logins and per shout.
 
-``--rounds R`` repeats the comparison R times, each round in the other order (1 then 2
-nodes, then 2 then 1), and reports each ratio's range over the rounds: the machine is
-shared and two nodes on two cores compete with the bench's own process.
+``--listeners 0`` leaves the fan-out cases out. ``--profile DIR`` runs each node of the
+games cases under cProfile (the playing phase only, each node's main-thread CPU clock
+unless ``--profile-clock wall``) into ``DIR/{N}nodes-n{I}.prof``. ``--rounds R`` repeats
+the comparison R times, each round in the other order (1 then 2 nodes, then 2 then 1), and
+reports each ratio's range over the rounds: the machine is shared and two nodes on two
+cores compete with the bench's own process.
 
 Exit status: 0 when every case ran (a benchmark reports), 1 if a case had a correctness
 failure (a board or shout that never came, a wrong count), 2 if the bench could not run
@@ -56,7 +62,6 @@ from icswire.server.core.storage import store
 NATS_URL = "nats://127.0.0.1:4222"
 DATABASE_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 BUCKETS = ("users", "games", "seeks")
-NODE_COUNTS = (1, 2)
 JOIN_SETTLE = 1.0  # seconds after the last node listens: every node has heard every other
 SETTLE_TIMEOUT = 60.0  # seconds the cluster may take to count every listener
 SETTLE_PAUSE = 0.2
@@ -88,7 +93,11 @@ class Cluster:
                     *("--cluster", self.args.nats, "--cluster-name", self.name),
                     *("--node", f"n{index}", "--database", self.args.database),
                 )
-                server = ServerProcess(data_dir, None, extra=extra)
+                profile = None
+                if self.args.profile is not None:
+                    profile = self.args.profile / f"{self.count}nodes-n{index}.prof"
+                    profile.unlink(missing_ok=True)
+                server = ServerProcess(data_dir, profile, self.args.profile_clock, extra=extra)
                 self.servers.append(server)
                 await asyncio.to_thread(server.wait_listening)
         except BaseException:
@@ -306,13 +315,14 @@ class Row:
     def add(self, nodes: int, value: float) -> None:
         self.values.setdefault(nodes, []).append(value * self.scale)
 
-    def text(self) -> str:
-        one, two = self.values.get(1, []), self.values.get(2, [])
-        ratios = [b / a for a, b in zip(one, two, strict=False) if a]
-        return (
-            f"{self.label:<34} {span(one, 1):>17} {span(two, 1):>17} "
-            f"{span(ratios):>14}  {self.unit}"
-        )
+    def text(self, counts: list[int]) -> str:
+        """The values at each node count, then each count's ratio to the first's."""
+        base = self.values.get(counts[0], [])
+        cells = [f"{span(self.values.get(n, []), 1):>15}" for n in counts]
+        for n in counts[1:]:
+            ratios = [b / a for a, b in zip(base, self.values.get(n, []), strict=False) if a]
+            cells.append(f"{span(ratios):>12}")
+        return f"{self.label:<34} {' '.join(cells)}  {self.unit}"
 
 
 def report(
@@ -346,16 +356,21 @@ def report(
             rows["last"].add(f.nodes, f.last)
             rows["worst"].add(f.nodes, max(r.last for r in f.runs))
             rows["scpu"].add(f.nodes, statistics.median(r.server_cpu for r in f.runs))
+    counts = args.nodes
+    pace = f"{args.think:g} ms thinking" if args.think else "bot speed"
     print()
     print(
-        f"{args.games} games x {args.observers} observers, {args.plies} plies, bot speed; "
+        f"{args.games} games x {args.observers} observers, {args.plies} plies, {pace}; "
         f"pairs {args.pairs}; {args.listeners} listeners, {args.runs} shouts; "
         f"{args.rounds} round(s); "
         f"{os.cpu_count()} cores"
     )
-    print(f"{'':<34} {'1 node':>17} {'2 nodes':>17} {'2 / 1':>14}")
+    heads = [f"{n} node(s)" for n in counts] + [f"{n} / {counts[0]}" for n in counts[1:]]
+    widths = [15] * len(counts) + [12] * (len(counts) - 1)
+    print(f"{'':<34} " + " ".join(f"{h:>{w}}" for h, w in zip(heads, widths, strict=True)))
     for row in rows.values():
-        print(row.text())
+        if row.values:
+            print(row.text(counts))
     print("(a range is the lowest .. highest over the rounds; a ratio is taken within a round)")
 
 
@@ -397,13 +412,13 @@ async def bench(args: argparse.Namespace, tmp: Path) -> int:
     fanout_cases: list[FanoutCase] = []
     index = 0
     for round_ in range(args.rounds):
-        order = NODE_COUNTS if round_ % 2 == 0 else NODE_COUNTS[::-1]
+        order = args.nodes if round_ % 2 == 0 else args.nodes[::-1]
         for nodes in order:
             found = await case(args, tmp, nodes, "games", index)
             assert isinstance(found, GamesCase)
             game_cases.append(found)
             index += 1
-        for nodes in order:
+        for nodes in order if args.listeners else ():
             found = await case(args, tmp, nodes, "fan-out", index)
             assert isinstance(found, FanoutCase)
             fanout_cases.append(found)
@@ -416,13 +431,30 @@ async def bench(args: argparse.Namespace, tmp: Path) -> int:
     return 0
 
 
+def node_counts(text: str) -> list[int]:
+    counts = [int(word) for word in text.split(",")]
+    if not counts or min(counts) < 1 or len(set(counts)) != len(counts):
+        raise argparse.ArgumentTypeError("distinct node counts, e.g. 1,2,4")
+    return counts
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--nodes", type=node_counts, default=[1, 2], metavar="1,2,4", help="node counts"
+    )
     parser.add_argument("--games", type=games.games_count, default=100, metavar="G")
     parser.add_argument("--observers", type=int, default=10, metavar="O", help="per game")
     parser.add_argument("--plies", type=int, default=40, help="then the side to move resigns")
     parser.add_argument(
-        "--listeners", type=int, default=fanout.TARGET_N, metavar="N", help="fan-out listeners"
+        "--think", type=float, default=0.0, metavar="MS", help="a player's pause before moving"
+    )
+    parser.add_argument(
+        "--listeners",
+        type=int,
+        default=fanout.TARGET_N,
+        metavar="N",
+        help="fan-out listeners (0: no fan-out cases)",
     )
     parser.add_argument("--runs", type=int, default=3, help="timed shouts a fan-out case")
     parser.add_argument("--rounds", type=int, default=1, help="1-node / 2-node comparisons")
@@ -440,12 +472,22 @@ def main(argv: list[str] | None = None) -> int:
         " moves, only the boards of the observers on the other node cross NATS)",
     )
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="profile each node's playing phase into DIR/{N}nodes-n{I}.prof",
+    )
+    parser.add_argument("--profile-clock", choices=("wall", "cpu"), default="cpu")
     parser.add_argument("--nats", default=NATS_URL, metavar="URL")
     parser.add_argument("--database", default=DATABASE_URL, metavar="URL", help="PostgreSQL")
     args = parser.parse_args(argv)
-    if not 1 <= args.listeners <= fanout.MAX_LISTENERS:
-        parser.error(f"--listeners: from 1 to {fanout.MAX_LISTENERS}")
-    args.think, args.profile = 0.0, None  # what games.run and games.play read besides
+    if not 0 <= args.listeners <= fanout.MAX_LISTENERS:
+        parser.error(f"--listeners: from 0 to {fanout.MAX_LISTENERS}")
+    if args.profile is not None:
+        args.profile = args.profile.resolve()
+        args.profile.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="icswire-cluster-") as tmp:
         try:
             connections = max(args.games * (2 + args.observers), args.listeners + 1)

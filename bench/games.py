@@ -499,7 +499,9 @@ async def play(
     if args.profile is not None:
         for server in servers:
             server.signal(signal.SIGUSR2)
-        await wait_for_file(args.profile)
+        for server in servers:
+            if server.profile is not None:
+                await wait_for_file(server.profile)
     else:  # work the servers left for later (the store's saves run in a thread)
         server_cpus, server_loop_cpus = servers_cpu(servers)
         quiet_since = time.perf_counter()

@@ -88,6 +88,7 @@ class ServerProcess:
         extra: Sequence[str] = (),
     ) -> None:
         self.port = free_port()
+        self.profile = profile
         self.log_path = data_dir / "server.log"
         args = [
             *("serve", "--host", HOST, "--port", str(self.port), "--data-dir", str(data_dir)),

@@ -36,6 +36,7 @@ from icswire.server.core.model.world import World
 from icswire.server.core.net.limits import Limits
 from icswire.server.core.net.listener import Listener
 from icswire.server.core.net.session import LINGER, Session
+from icswire.server.core.render import table as _event_table  # noqa: F401 (registers how events render)
 from icswire.server.core.render.batch import UNIT_END, Batch, Datagram, Lines, Message, lines
 from icswire.server.core.storage.lock import ServerLock
 from icswire.server.core.storage.store import Account, Store, StoreUnavailable

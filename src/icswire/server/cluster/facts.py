@@ -46,7 +46,9 @@ def facts_of(session: Session, node: str) -> dict[str, Any]:
         "observing": sorted(session.observing),
         "ratings": {kind: list(value) for kind, value in session.ratings.items()},
         "timeseal": session.timeseal,
-        "connected": now_wall - (now - session.connected_at),
+        # whole seconds: the wall and monotonic clocks drift apart by microseconds between
+        # two calls, and a float that differs each time would rewrite the facts each time
+        "connected": round(now_wall - (now - session.connected_at)),
         "input": now_wall - (now - session.last_input),
     }
 

@@ -46,7 +46,7 @@ from icswire.server.cluster import facts as facts_
 from icswire.server.core.model.names import name_key
 from icswire.server.core.model.tables import ListedGame, Table
 from icswire.server.core.net.session import Session
-from icswire.server.core.render.batch import Batch, Message, lines
+from icswire.server.core.render.batch import Batch, Data, Message, lines
 
 if TYPE_CHECKING:
     from nats.aio.client import Client
@@ -342,12 +342,18 @@ class Cluster:
         receiver key, and queue them for that node; the issuer's part of a forwarded
         command goes to its reply instead."""
         resolved: list[Message] = []
-        known: dict[tuple[int, Any], int] = {}
+        known: dict[Any, int] = {}
         groups: dict[tuple[int, ...], list[str]] = {}
         for receiver, is_issuer, messages in entries:
             indexes = []
             for message in messages:
-                cache_key = (id(message), message.key(receiver))
+                # data (an event above all) goes as it is to every receiver: their node
+                # renders it; the rest is resolved once per receiver key
+                cache_key = (
+                    id(message)
+                    if isinstance(message, Data)
+                    else (id(message), message.key(receiver))
+                )
                 index = known.get(cache_key)
                 if index is None:
                     index = known[cache_key] = len(resolved)

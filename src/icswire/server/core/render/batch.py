@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from icswire.protocol.block import BLOCK_END, format_header
 from icswire.protocol.datagrams import encode_datagram
 from icswire.protocol.encoder import encode_text, encode_unit_start
+from icswire.server.core.events.base import Event
 from icswire.server.core.render.wrap import wrap_line
 
 if TYPE_CHECKING:
@@ -182,6 +183,30 @@ class TextOrDatagram(Data):
         return (self.record,) if self.dg in receiver.level2 else ()
 
 
+class EventMessage(Data):
+    """An event as its receivers see it: each event kind's subclass (render/table.py maps
+    kinds to them) renders it for one receiver with that receiver's settings alone, so it
+    goes to a receiver on another node as the event itself, rendered there."""
+
+    def __init__(self, event: Event) -> None:
+        self.event = event
+
+    def __reduce__(self) -> tuple[Any, tuple[Event]]:
+        """Only the event travels; its renderings stay here."""
+        return message_of, (self.event,)
+
+
+#: The message class of each event kind; filled by :mod:`icswire.server.core.render.table`.
+RENDERERS: dict[type[Event], type[EventMessage]] = {}
+
+
+def message_of(item: Message | Event) -> Message:
+    """``item`` as a message: an event is wrapped in its kind's :class:`EventMessage`."""
+    if isinstance(item, Event):
+        return RENDERERS[type(item)](item)
+    return item
+
+
 class Batch:
     """The output of one command (or server event) to everybody it reaches.
 
@@ -214,11 +239,13 @@ class Batch:
         if block_code is not None and self.block is not None:
             self.block = (self.block[0], block_code)
 
-    def add(self, receiver: Session, message: Message) -> None:
-        self._messages.setdefault(receiver, []).append(message)
+    def add(self, receiver: Session, message: Message | Event) -> None:
+        self._messages.setdefault(receiver, []).append(message_of(message))
 
-    def add_all(self, receivers: Iterable[Session], *messages: Message) -> None:
-        """``messages``, in this order, to each of ``receivers``."""
+    def add_all(self, receivers: Iterable[Session], *items: Message | Event) -> None:
+        """``items`` (messages, or events rendered for each receiver), in this order, to
+        each of ``receivers``."""
+        messages = [message_of(item) for item in items]
         gathered = self._messages
         for receiver in receivers:
             queued = gathered.get(receiver)

@@ -71,14 +71,13 @@ class BoardFacts(NamedTuple):
     move_time_ms: int = 0
     ticking: bool = False
     ply: int = 0
-    recent: tuple[ServerMove, ...] = ()
+    recent: tuple[RecentMove, ...] = ()
     last_move: tuple[str, str] | None = None
 
 
-def recent_moves(moves: Sequence[ServerMove]) -> tuple[ServerMove, ...]:
-    """The last four of ``moves`` (the text boards' :class:`RecentMove` are made from them
-    only for a receiver of such a board)."""
-    return tuple(moves[-4:])
+def recent_moves(moves: Sequence[ServerMove]) -> tuple[RecentMove, ...]:
+    """The last four of ``moves``, as style 9 shows them."""
+    return tuple([RecentMove(m.san, m.verbose or m.san, m.time_ms) for m in moves[-4:]])
 
 
 class PositionBoard(Message):
@@ -98,8 +97,11 @@ class PositionBoard(Message):
         relation: Callable[[Session], int],
         flip: Callable[[Session], bool],
         stack: bool | int = True,
+        copy: bool = True,
     ) -> None:
-        self.board = board.copy(stack=stack if facts.last_move is None else False)
+        if copy:
+            board = board.copy(stack=stack if facts.last_move is None else False)
+        self.board = board
         self.facts = facts
         self.relation = relation
         self.flip = flip
@@ -145,7 +147,7 @@ class PositionBoard(Message):
                 black=facts.black,
                 clocks=(facts.white_ms, facts.black_ms),
                 ply=facts.ply,
-                recent=[RecentMove(m.san, m.verbose or m.san, m.time_ms) for m in facts.recent],
+                recent=list(facts.recent),
                 flip=flip,
                 precise=ms,
             )

@@ -11,51 +11,14 @@ piece before it is dropped.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-import chess
-
-from icswire.protocol import datagrams as dg
-from icswire.protocol.bughouse import Bughouse, format_b1
 from icswire.protocol.codes import ResultStatus
-from icswire.protocol.datagrams import DG
-from icswire.server.core.render.batch import Message
-from icswire.server.core.render.diagrams import holding_text
 
 if TYPE_CHECKING:
-    from icswire.server.core.net.session import Session
+    pass
 
-__all__ = ["PassMessage", "partner_result"]
-
-
-class PassMessage(Message):
-    """``piece`` joined a holding of game ``number``, whose board is ``board``."""
-
-    datagram_kinds = frozenset({DG.BUGHOUSE_PASS, DG.BUGHOUSE_HOLDINGS})
-
-    def __init__(self, number: int, board: chess.Board, piece: chess.Piece) -> None:
-        self.number = number
-        self.white = holding_text(board, chess.WHITE)
-        self.black = holding_text(board, chess.BLACK)
-        self.color = "W" if piece.color == chess.WHITE else "B"
-        self.letter = piece.symbol().upper()
-
-    def key(self, receiver: Session) -> Any:
-        return receiver.level2 & self.datagram_kinds, receiver.variables["style"] == 12
-
-    def text(self, receiver: Session) -> Sequence[str]:
-        if receiver.variables["style"] != 12:
-            return ()
-        record = Bughouse(self.number, self.white, self.black, self.color, self.letter)
-        return (format_b1(record),)
-
-    def datagrams(self, receiver: Session) -> Iterable[Any]:
-        on = receiver.level2
-        if DG.BUGHOUSE_PASS in on:
-            yield dg.BughousePass(self.number, self.color, self.letter)
-        if DG.BUGHOUSE_HOLDINGS in on:
-            yield dg.BughouseHoldings(self.number, self.white, self.black)
+__all__ = ["partner_result"]
 
 
 #: A board's (status, mode) -> its partner board's, in DG_GAMELIST_ITEM's codes: the

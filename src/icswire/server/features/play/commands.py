@@ -21,11 +21,12 @@ from icswire.protocol import datagrams as dg
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.dispatch.hub import CommandSet, Context
 from icswire.server.core.dispatch.numbers import parse_number
+from icswire.server.core.events.games import BoardShown
 from icswire.server.core.model.offers import NO_PARAMS, Offer, Offers
 from icswire.server.core.model.partners import partner_of
 from icswire.server.core.render.batch import Batch, Datagram, lines
 from icswire.server.core.render.boards import BLACK, WHITE
-from icswire.server.features.play.games import BoardMessage, Game, Games
+from icswire.server.features.play.games import Game, Games
 from icswire.server.features.play.kinds import KINDS
 
 COMMANDS = CommandSet()
@@ -300,7 +301,7 @@ async def moretime(ctx: Context, args: str) -> None:
     )
     ctx.reply(f"{seconds} seconds were added to your opponent's clock.")
     _games(ctx).rearm(game)
-    ctx.batch.add_all(receivers, BoardMessage(game))
+    ctx.batch.add_all(receivers, BoardShown(game.position()))
 
 
 @command("takeback", CN.CN_TAKEBACK, "takeback [plies]")

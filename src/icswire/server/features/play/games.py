@@ -39,26 +39,34 @@ from icswire.boards.moves import (
 from icswire.boards.positions import BUGHOUSE, CRAZYHOUSE, strength
 from icswire.protocol import datagrams as dg
 from icswire.protocol.codes import IllegalMoveReason, IsVariation, describe_result
-from icswire.protocol.datagrams import DG, MOVE_PART_DGS
-from icswire.protocol.ivars import DeltaBoard, GameInfo, format_delta_board, format_game_info
+from icswire.protocol.datagrams import DG
+from icswire.protocol.ivars import GameInfo, format_game_info
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.protocol.timeseal import elapsed
+from icswire.server.core.events.games import (
+    BoardShown,
+    ClocksChanged,
+    GamePosition,
+    MovePlayed,
+    PiecePassed,
+    TakenBack,
+)
 from icswire.server.core.model.offers import Offer, Offers
 from icswire.server.core.model.ratings import RATING_TYPES
 from icswire.server.core.model.tables import Terms
-from icswire.server.core.render.batch import NEWLINE, Batch, Datagram, Message, Raw, lines
+from icswire.server.core.render.batch import Batch, Datagram, Message, Raw, lines
 from icswire.server.core.render.boards import (
     BLACK,
     COLOR_LETTER,
     WHITE,
     BoardFacts,
-    FixedBoard,
     PositionBoard,
     ServerMove,
     isolated_board,
     line_datagrams,
     recent_moves,
 )
+from icswire.server.core.render.diagrams import holding_text
 from icswire.server.core.render.movelist import Movelist
 from icswire.server.core.render.texts import (
     clock_text,
@@ -69,7 +77,7 @@ from icswire.server.core.render.texts import (
 )
 from icswire.server.core.storage.records import GameRecord
 from icswire.server.core.storage.store import MoveTexts, Progress, StoreUnavailable
-from icswire.server.features.play.bughouse import PassMessage, partner_result
+from icswire.server.features.play.bughouse import partner_result
 from icswire.server.features.play.endings import ending
 from icswire.server.features.play.kinds import KINDS
 from icswire.server.features.play.rated import announce_ratings
@@ -246,6 +254,21 @@ class Game:
             last_move=(last.verbose, last.san) if last is not None and last.verbose else None,
         )
 
+    def position(self) -> GamePosition:
+        """The board as every receiver's style needs it (the events' view of it)."""
+        moves, board = self.moves, self.board
+        last = moves[-1] if moves else None
+        return GamePosition(
+            self.number, self.white.name, self.black.name, self.terms.game_variant.name,
+            board.fen(), self.terms.initial, self.terms.increment,
+            self.clock_now(WHITE), self.clock_now(BLACK), self.last_move_time_ms,
+            not self.paused, len(moves),
+            (last.verbose or last.san, last.san, last.smith) if last is not None else None,
+            tuple([(m.san, m.verbose or m.san, m.time_ms) for m in moves[-4:]]),
+            tuple([s.name for s in self.flipped]),
+            board=board.copy(stack=False),
+        )  # fmt: skip
+
     def board_message(self) -> Message:
         return PositionBoard(self.board, self.facts(), self.relation, self.is_flipped)
 
@@ -368,107 +391,6 @@ class Game:
 
 
 # -- what receivers see ------------------------------------------------------------------
-
-
-class BoardMessage(PositionBoard):
-    """The board after the last move, in the receiver's style and relation. After a move
-    (``after_move``), a style 12 receiver who set ``iset compressmove 1`` gets FICS's delta
-    board instead: ``<d1> game half-moves SAN SMITH time-taken-ms clock-ms lag-ms``, the
-    clock the mover's (FICS help ``iv_compressmove``; the seventh field as FatICS sends
-    it)."""
-
-    datagram_kinds = frozenset({DG.BUGHOUSE_HOLDINGS})
-
-    def __init__(self, game: Game, after_move: bool = False) -> None:
-        # the last move is all a board line shows
-        super().__init__(game.board, game.facts(), game.relation, game.is_flipped, stack=1)
-        delta = after_move and game.moves and not hasattr(game.board, "pockets")
-        self.last = game.moves[-1] if delta else None  # the move of the delta board
-        self._delta: bytes | None = None  # made for the first receiver who wants it
-
-    def _compressed(self, receiver: Session) -> bool:
-        return (
-            self.last is not None
-            and receiver.variables["style"] == 12
-            and bool(receiver.ivariables["compressmove"])
-        )
-
-    def key(self, receiver: Session) -> Any:
-        # PositionBoard.key and _compressed in one: this runs for every receiver of a move
-        style = receiver.variables["style"]
-        if style == 13:
-            return 13
-        ivariables = receiver.ivariables
-        if style == 12 and self.last is not None and ivariables["compressmove"]:
-            return ("d1", receiver.level1 & 1)
-        relation, flip = self.relation(receiver), self.flip(receiver)
-        return (style, ivariables["ms"], receiver.level1 & 1, relation, flip)
-
-    def render(self, receiver: Session) -> bytes:
-        if not self._compressed(receiver):
-            return super().render(receiver)
-        if self._delta is None:
-            self._delta = (self._delta_line() + NEWLINE).encode("latin-1")
-        return self._delta if receiver.level1 & 1 else NEWLINE.encode() + self._delta
-
-    def _delta_line(self) -> str:
-        last, facts = self.last, self.facts
-        assert last is not None
-        record = DeltaBoard(
-            facts.number, facts.ply, last.san, last.smith, last.time_ms, last.clock_ms, ("0",)
-        )
-        return format_delta_board(record)
-
-    def resolve(self, receiver: Session) -> Message:
-        delta = self._delta_line() if self._compressed(receiver) else None
-        return FixedBoard(
-            self.board, self.facts, self.relation(receiver), self.flip(receiver), delta
-        )
-
-
-class MoveDatagrams(Message):
-    """DG_SEND_MOVES with the receiver's parts (33-36, 113), DG_MSEC, DG_MY_TURN."""
-
-    datagram_kinds = frozenset(
-        {DG.SEND_MOVES, DG.MSEC, DG.MY_TURN, DG.BUGHOUSE_HOLDINGS, *MOVE_PART_DGS}
-    )
-
-    def __init__(self, game: Game, variation: int = IsVariation.MOVE_PLAYED) -> None:
-        self.game = game
-        self.move = game.moves[-1]
-        self.mover = not game.board.turn
-        self.variation = variation
-        self.to_move = game.board.turn
-
-    def key(self, receiver: Session) -> Any:
-        on = receiver.level2 & self.datagram_kinds
-        if not on:  # most observers: nothing
-            return on
-        return on, DG.MY_TURN in on and self.game.color_of(receiver) == self.to_move
-
-    def datagrams(self, receiver: Session) -> Iterable[Any]:
-        on, game, move = receiver.level2, self.game, self.move
-        if DG.SEND_MOVES in on:
-            yield dg.SendMoves(
-                game.number,
-                move.san if DG.MOVE_ALGEBRAIC in on else None,
-                move.smith if DG.MOVE_SMITH in on else None,
-                move.time_ms // 1000 if DG.MOVE_TIME in on else None,
-                move.clock_ms // 1000 if DG.MOVE_CLOCK in on else None,
-                self.variation if DG.IS_VARIATION in on else None,
-            )
-        if DG.MSEC in on:
-            yield dg.Msec(game.number, COLOR_LETTER[self.mover], move.clock_ms, False)
-            yield dg.Msec(
-                game.number, COLOR_LETTER[self.to_move], game.clock_ms[self.to_move], True
-            )
-        if DG.MY_TURN in on and game.color_of(receiver) == self.to_move:
-            yield dg.MyTurn(game.number)
-        pockets = getattr(game.board, "pockets", None)
-        if DG.BUGHOUSE_HOLDINGS in on and pockets is not None:
-            yield dg.BughouseHoldings(
-                game.number, str(pockets[WHITE]).upper(), str(pockets[BLACK]).upper()
-            )
 
 
 # -- the games of a server ------------------------------------------------------------------
@@ -657,7 +579,7 @@ class Games:
                 f" ({other.white.name} vs. {other.black.name}).",
             )
         info = lines(game_info_line(game))
-        board = BoardMessage(game)
+        board = BoardShown(game.position())
         for session in game.players:
             color = game.color_of(session)
             batch.add(session, text)
@@ -763,7 +685,7 @@ class Games:
         # offers", DG 21, which is not sent for it)
         self.decline_requests(game, color, batch)
         passed = self._push(game, move, used, left + game.terms.increment * 1000)
-        self._after_move(game, batch, passed)
+        self._after_move(game, batch, passed, used if session.timeseal else None)
 
     @staticmethod
     def _charged(game: Game, session: Session, color: bool) -> int:
@@ -821,11 +743,29 @@ class Games:
             partner.board.pockets[passed.color].add(passed.piece_type)  # type: ignore[attr-defined]
         return passed
 
-    def _after_move(self, game: Game, batch: Batch, passed: chess.Piece | None = None) -> None:
-        batch.add_all(game.audience(), MoveDatagrams(game), BoardMessage(game, after_move=True))
+    def _after_move(
+        self,
+        game: Game,
+        batch: Batch,
+        passed: chess.Piece | None = None,
+        lag_ms: int | None = None,
+    ) -> None:
+        """Everybody at the table is told the move (:class:`MovePlayed`); ``lag_ms`` is
+        the time charged to a mover with timestamping."""
+        move = game.moves[-1]
+        played = MovePlayed(
+            game.position(), move.san, move.smith, move.time_ms, move.clock_ms,
+            IsVariation.MOVE_PLAYED, lag_ms,
+        )  # fmt: skip
+        batch.add_all(game.audience(), played)
         partner = game.partner
         if partner is not None and passed is not None:
-            batch.add_all(partner.audience(), PassMessage(partner.number, partner.board, passed))
+            board = partner.board
+            told = PiecePassed(
+                partner.number, holding_text(board, WHITE), holding_text(board, BLACK),
+                COLOR_LETTER[passed.color], passed.symbol().upper(),
+            )  # fmt: skip
+            batch.add_all(partner.audience(), told)
         over = ending(game.board)
         if over is not None:
             self.end(game, over.status, over.mode, over.color, batch, over.text)
@@ -849,13 +789,7 @@ class Games:
         game.board = board
         game.turn_started = time.monotonic()
         self.save_progress(game)
-        audience = list(game.audience())
-        batch.add_all(audience, Datagram(dg.Takeback(game.number, plies)))
-        for color in (WHITE, BLACK):
-            running = color == board.turn
-            msec = dg.Msec(game.number, COLOR_LETTER[color], game.clock_ms[color], running)
-            batch.add_all(audience, Datagram(msec))
-        batch.add_all(audience, BoardMessage(game))
+        batch.add_all(game.audience(), TakenBack(game.position(), plies))
         self._arm_timer(game)
         self._stamp_turn(game, batch)
 
@@ -887,12 +821,7 @@ class Games:
 
     def _clocks_changed(self, game: Game, batch: Batch) -> None:
         """DG_MSEC of both clocks (running or not) and the board, to the table."""
-        audience = list(game.audience())
-        for color in (WHITE, BLACK):
-            running = color == game.board.turn and not game.paused
-            msec = dg.Msec(game.number, COLOR_LETTER[color], game.clock_now(color), running)
-            batch.add_all(audience, Datagram(msec))
-        batch.add_all(audience, BoardMessage(game))
+        batch.add_all(game.audience(), ClocksChanged(game.position()))
 
     def pause(self, game: Game, batch: Batch) -> None:
         """Stop both clocks where they are (FICS help ``pause``)."""
@@ -1006,7 +935,7 @@ class Games:
         when it sends it), and only a board behind that makes it take the move back before
         it saves the game."""
         loser = game.board.turn
-        batch.add_all(game.audience(), BoardMessage(game))
+        batch.add_all(game.audience(), BoardShown(game.position()))
         if game.board.has_insufficient_material(not loser):
             self.end(game, 1, 4, loser, batch)
         else:

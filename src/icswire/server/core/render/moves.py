@@ -1,0 +1,271 @@
+"""Played games' events for each receiver: a move, the board shown again, a takeback, the
+clocks changed, a piece passed in bughouse.
+
+A move reaches a receiver as the DGs it has on: DG_SEND_MOVES (24) with exactly the parts
+asked for (33-36, 113), both clocks as DG_MSEC (56), DG_MY_TURN (55) to the player to move,
+DG_BUGHOUSE_HOLDINGS (37) in games with holdings, DG_MOVE_LAG (144) to both players when
+the mover has timestamping, and DG_JBOARD (49) where a style 12 board goes; then the board
+in the receiver's style (or FICS's delta board, ``iset compressmove``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import TYPE_CHECKING, Any
+
+import chess
+
+from icswire.boards.positions import board_to_64
+from icswire.protocol import datagrams as dg
+from icswire.protocol.bughouse import Bughouse, format_b1
+from icswire.protocol.datagrams import DG, encode_datagram
+from icswire.protocol.ivars import DeltaBoard, format_delta_board
+from icswire.server.core.events.games import (
+    BoardShown,
+    ClocksChanged,
+    GamePosition,
+    MovePlayed,
+    PiecePassed,
+    TakenBack,
+)
+from icswire.server.core.render.batch import NEWLINE, EventMessage, render_parts
+from icswire.server.core.render.boards import BoardFacts, PositionBoard
+from icswire.server.core.render.diagrams import RecentMove
+
+if TYPE_CHECKING:
+    from icswire.server.core.net.session import Session
+
+COLOR_LETTER = {chess.WHITE: "W", chess.BLACK: "B"}
+#: DG_JBOARD's status: a played game (icc-formats.txt, DG_JBOARD).
+PLAYED = 1
+
+
+def position_board(position: GamePosition) -> PositionBoard:
+    """``position`` as a board message, with each receiver's relation and flip."""
+    facts = BoardFacts(
+        position.game, position.white, position.black, position.initial,
+        position.increment, position.white_ms, position.black_ms, position.move_time_ms,
+        position.ticking, ply=position.ply,
+        recent=tuple([RecentMove(*move) for move in position.recent]),
+        last_move=position.last[:2] if position.last is not None else None,
+    )  # fmt: skip
+    return PositionBoard(
+        position.position(),
+        facts,
+        lambda receiver: position.relation(receiver.name),
+        lambda receiver: position.flipped_for(receiver.name, bool(receiver.variables["flip"])),
+        copy=False,
+    )
+
+
+def jboard(position: GamePosition, receiver: Session) -> Any:
+    """DG_JBOARD (49) for ``receiver``: the position as a 64-character board, side to
+    move, castling rights, the last move and both clocks in seconds."""
+    board = position.position()
+    ep = board.ep_square
+    last = position.last
+    return dg.Jboard(
+        board_to_64(board),
+        "W" if board.turn else "B",
+        chess.square_file(ep) if ep is not None else -1,
+        board.has_kingside_castling_rights(chess.WHITE),
+        board.has_queenside_castling_rights(chess.WHITE),
+        board.has_kingside_castling_rights(chess.BLACK),
+        board.has_queenside_castling_rights(chess.BLACK),
+        board.fullmove_number,
+        last[1] if last is not None else "",
+        last[2] if last is not None else "",
+        position.white_ms // 1000,
+        position.black_ms // 1000,
+        PLAYED,
+        position.flipped_for(receiver.name, bool(receiver.variables["flip"])),
+    )
+
+
+class _Board(EventMessage):
+    """An event that shows the board: DG_JBOARD for those who have it on, then the board
+    in the receiver's style."""
+
+    position: GamePosition
+
+    def __init__(self, event: Any) -> None:
+        super().__init__(event)
+        self.position = event.position
+        self._board: PositionBoard | None = None
+
+    @property
+    def board(self) -> PositionBoard:
+        if self._board is None:
+            self._board = position_board(self.position)
+        return self._board
+
+    def board_key(self, receiver: Session) -> Hashable:
+        jboard_on = DG.JBOARD in receiver.level2
+        flip = self.position.flipped_for(receiver.name, bool(receiver.variables["flip"]))
+        return self.board.key(receiver), jboard_on and flip, jboard_on
+
+    def board_bytes(self, receiver: Session) -> bytes:
+        data = self.board.render(receiver)
+        if DG.JBOARD in receiver.level2:
+            return encode_datagram(jboard(self.position, receiver)) + data
+        return data
+
+    def key(self, receiver: Session) -> Hashable:
+        return self.board_key(receiver)
+
+    def render(self, receiver: Session) -> bytes:
+        return self.board_bytes(receiver)
+
+
+def _clocks(position: GamePosition) -> tuple[Any, Any]:
+    """DG_MSEC of both clocks, the side to move's running if the clock ticks."""
+    white_runs = position.ticking and position.white_to_move
+    black_runs = position.ticking and not position.white_to_move
+    return (
+        dg.Msec(position.game, "W", position.white_ms, white_runs),
+        dg.Msec(position.game, "B", position.black_ms, black_runs),
+    )
+
+
+class MoveMessage(_Board):
+    """:class:`MovePlayed` for one receiver (see the module's docstring)."""
+
+    event: MovePlayed
+
+    def __init__(self, event: MovePlayed) -> None:
+        super().__init__(event)
+        # FICS's delta board (iset compressmove) is for games without holdings
+        self._delta: bytes | None = None
+
+    def _compressed(self, receiver: Session) -> bool:
+        return (
+            receiver.variables["style"] == 12
+            and bool(receiver.ivariables["compressmove"])
+            and self.position.holdings is None
+        )
+
+    def key(self, receiver: Session) -> Hashable:
+        on = receiver.level2 & self.datagram_kinds
+        if on:
+            to_move = self.position.relation(receiver.name) == 1
+            dgs: Hashable = (on, to_move and DG.MY_TURN in on, self._is_player(receiver))
+        else:  # most observers: no DG at all
+            dgs = on
+        if self._compressed(receiver):
+            return dgs, ("d1", receiver.level1 & 1)
+        return dgs, self.board_key(receiver)
+
+    def _is_player(self, receiver: Session) -> bool:
+        name = receiver.name
+        return name == self.position.white or name == self.position.black
+
+    def render(self, receiver: Session) -> bytes:
+        data = render_parts(self._datagrams(receiver), (), receiver)
+        if not self._compressed(receiver):
+            return data + self.board_bytes(receiver)
+        if self._delta is None:
+            self._delta = (self._delta_line() + NEWLINE).encode("latin-1")
+        blank = b"" if receiver.level1 & 1 else NEWLINE.encode()
+        return data + blank + self._delta
+
+    def _datagrams(self, receiver: Session) -> list[Any]:
+        on, event, position = receiver.level2, self.event, self.position
+        found: list[Any] = []
+        if not on & self.datagram_kinds:
+            return found
+        number = position.game
+        if DG.SEND_MOVES in on:
+            found.append(
+                dg.SendMoves(
+                    number,
+                    event.san if DG.MOVE_ALGEBRAIC in on else None,
+                    event.smith if DG.MOVE_SMITH in on else None,
+                    event.time_ms // 1000 if DG.MOVE_TIME in on else None,
+                    event.clock_ms // 1000 if DG.MOVE_CLOCK in on else None,
+                    event.variation if DG.IS_VARIATION in on else None,
+                )
+            )
+        if DG.MSEC in on:
+            mover_is_white = not position.white_to_move
+            mover = COLOR_LETTER[mover_is_white]
+            waiting = COLOR_LETTER[not mover_is_white]
+            to_move_ms = position.white_ms if position.white_to_move else position.black_ms
+            found.append(dg.Msec(number, mover, event.clock_ms, False))
+            found.append(dg.Msec(number, waiting, to_move_ms, True))
+        if DG.MY_TURN in on and position.relation(receiver.name) == 1:
+            found.append(dg.MyTurn(number))
+        holdings = position.holdings if DG.BUGHOUSE_HOLDINGS in on else None
+        if holdings is not None:
+            found.append(dg.BughouseHoldings(number, *holdings))
+        if DG.MOVE_LAG in on and event.lag_ms is not None and self._is_player(receiver):
+            mover_name = position.black if position.white_to_move else position.white
+            found.append(dg.MoveLag(mover_name, event.lag_ms))
+        return found
+
+    def _delta_line(self) -> str:
+        event, position = self.event, self.position
+        record = DeltaBoard(
+            position.game, position.ply, event.san, event.smith, event.time_ms,
+            event.clock_ms, ("0",),
+        )  # fmt: skip
+        return format_delta_board(record)
+
+
+class BoardMessage(_Board):
+    """:class:`BoardShown`: the board again, as it is."""
+
+    event: BoardShown
+
+
+class TakebackMessage(_Board):
+    """:class:`TakenBack`: DG_TAKEBACK (22), both clocks (DG_MSEC), the board."""
+
+    event: TakenBack
+
+    def key(self, receiver: Session) -> Hashable:
+        return receiver.level2 & self.datagram_kinds, self.board_key(receiver)
+
+    def render(self, receiver: Session) -> bytes:
+        on, position = receiver.level2, self.position
+        found: list[Any] = []
+        if DG.TAKEBACK in on:
+            found.append(dg.Takeback(position.game, self.event.plies))
+        if DG.MSEC in on:
+            found += _clocks(position)
+        return render_parts(found, (), receiver) + self.board_bytes(receiver)
+
+
+class ClocksMessage(_Board):
+    """:class:`ClocksChanged`: both clocks (DG_MSEC), then the board."""
+
+    event: ClocksChanged
+
+    def key(self, receiver: Session) -> Hashable:
+        return DG.MSEC in receiver.level2, self.board_key(receiver)
+
+    def render(self, receiver: Session) -> bytes:
+        clocks = _clocks(self.position) if DG.MSEC in receiver.level2 else ()
+        return render_parts(clocks, (), receiver) + self.board_bytes(receiver)
+
+
+class PassMessage(EventMessage):
+    """:class:`PiecePassed`: DG_BUGHOUSE_PASS (57) and DG_BUGHOUSE_HOLDINGS (37), and to a
+    style 12 receiver FICS's ``<b1> game N white [PN] black [] <- WN``."""
+
+    event: PiecePassed
+
+    def key(self, receiver: Session) -> Hashable:
+        return receiver.level2 & self.datagram_kinds, receiver.variables["style"] == 12
+
+    def render(self, receiver: Session) -> bytes:
+        event, on = self.event, receiver.level2
+        found: list[Any] = []
+        if DG.BUGHOUSE_PASS in on:
+            found.append(dg.BughousePass(event.game, event.color, event.piece))
+        if DG.BUGHOUSE_HOLDINGS in on:
+            found.append(dg.BughouseHoldings(event.game, event.white, event.black))
+        text: tuple[str, ...] = ()
+        if receiver.variables["style"] == 12:
+            record = Bughouse(event.game, event.white, event.black, event.color, event.piece)
+            text = (format_b1(record),)
+        return render_parts(found, text, receiver)

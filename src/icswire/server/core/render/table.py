@@ -1,0 +1,33 @@
+"""The one table of what each domain event produces: its message class (which renders it
+for each receiver) and every DG that message may send, to be read against icc-formats.txt
+Appendix 2 (each message's ``datagram_kinds`` is set from here). Importing this module
+registers the messages with the batch."""
+
+from __future__ import annotations
+
+from icswire.protocol.datagrams import DG
+from icswire.server.core.events import games
+from icswire.server.core.events.base import Event
+from icswire.server.core.render import moves
+from icswire.server.core.render.batch import RENDERERS, EventMessage
+
+#: event kind -> (its message class, the DGs it may send besides the text forms).
+TABLE: dict[type[Event], tuple[type[EventMessage], frozenset[int]]] = {
+    games.MovePlayed: (
+        moves.MoveMessage,
+        frozenset({
+            DG.SEND_MOVES, DG.MOVE_ALGEBRAIC, DG.MOVE_SMITH, DG.MOVE_TIME, DG.MOVE_CLOCK,
+            DG.IS_VARIATION, DG.MSEC, DG.MY_TURN, DG.BUGHOUSE_HOLDINGS, DG.MOVE_LAG, DG.JBOARD,
+        }),
+    ),
+    games.BoardShown: (moves.BoardMessage, frozenset({DG.JBOARD})),
+    games.TakenBack: (moves.TakebackMessage, frozenset({DG.TAKEBACK, DG.MSEC, DG.JBOARD})),
+    games.ClocksChanged: (moves.ClocksMessage, frozenset({DG.MSEC, DG.JBOARD})),
+    games.PiecePassed: (
+        moves.PassMessage, frozenset({DG.BUGHOUSE_PASS, DG.BUGHOUSE_HOLDINGS})
+    ),
+}  # fmt: skip
+
+for _event, (_message, _datagrams) in TABLE.items():
+    _message.datagram_kinds = _datagrams
+    RENDERERS[_event] = _message

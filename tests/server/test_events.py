@@ -1,0 +1,72 @@
+"""The domain events and their one table (render/table.py): every event kind renders for
+any receiver, sends only the DGs its row of the table names, and every DG of a row
+exists in the spec's catalog."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pytest
+
+from icswire.protocol.datagrams import DG, DatagramRecord
+from icswire.protocol.decoder import Decoder
+from icswire.server.core.events.base import KINDS, Event
+from icswire.server.core.model.variables import IVARIABLES, VARIABLES
+from icswire.server.core.render.batch import message_of
+from icswire.server.core.render.table import TABLE
+from tests.server.event_samples import SAMPLES
+
+ALL_DGS = frozenset(int(number) for number in DG)
+
+
+class Receiver:
+    """What rendering reads of a receiver, set as a test wants it."""
+
+    def __init__(self, name: str, level2: frozenset[int], style: int = 12, **ivars: int) -> None:
+        self.name = name
+        self.level1 = 0
+        self.level2 = level2
+        self.variables: dict[str, Any] = {**VARIABLES.defaults, "style": style}
+        self.ivariables: dict[str, Any] = {**IVARIABLES.defaults, **ivars}
+        self.wrap_width = 0
+
+
+def sent_datagrams(data: bytes) -> set[int]:
+    decoder = Decoder()
+    return {event.dg for event in decoder.feed(data) if isinstance(event, DatagramRecord)}
+
+
+def test_every_event_kind_has_a_row_and_a_sample() -> None:
+    events = {cls for cls in KINDS.values() if issubclass(cls, Event)}
+    assert events == set(TABLE)
+    assert {type(sample) for sample in SAMPLES} == set(KINDS.values())
+
+
+@pytest.mark.parametrize("event", [s for s in SAMPLES if isinstance(s, Event)], ids=repr)
+@pytest.mark.parametrize("name", ["Alice", "Bob", "Carol", "Dana", "Zed"])
+@pytest.mark.parametrize("style", [1, 9, 10, 12, 13])
+def test_an_event_sends_only_the_datagrams_of_its_row(event: Event, name: str, style: int) -> None:
+    message = message_of(event)
+    row = TABLE[type(event)][1]
+    assert row <= ALL_DGS
+    everything = Receiver(name, ALL_DGS, style)
+    data = message.render(everything)
+    assert sent_datagrams(data) <= row
+    assert message.key(everything) is not None
+    nothing = Receiver(name, frozenset(), style)
+    assert sent_datagrams(message.render(nothing)) == set()
+
+
+def test_a_move_sends_jboard_and_move_lag_to_those_who_have_them_on() -> None:
+    move = next(s for s in SAMPLES if type(s).__name__ == "MovePlayed")
+    on = frozenset({DG.JBOARD, DG.MOVE_LAG, DG.SEND_MOVES})
+    player, observer = Receiver("Bob", on), Receiver("Zed", on)
+    assert sent_datagrams(message_of(move).render(player)) == set(on)
+    assert sent_datagrams(message_of(move).render(observer)) == {DG.JBOARD, DG.SEND_MOVES}
+
+
+def test_events_are_frozen_plain_data() -> None:
+    for sample in SAMPLES:
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            sample.__setattr__(dataclasses.fields(sample)[0].name, None)  # type: ignore[arg-type]
