@@ -66,7 +66,7 @@ def _game(ctx: Context) -> Game | None:
 def _show_offers(ctx: Context, game: Game) -> None:
     """DG_OFFERS_IN_MY_GAME to the table, while the game goes on."""
     if _games(ctx).by_number.get(game.number) is game:
-        ctx.batch.add_all(game.audience(), Datagram(game.offers_record()))
+        ctx.batch.add_all(game.audience(), game.offers())
 
 
 def _note(game: Game, batch: Batch, text: str) -> None:
