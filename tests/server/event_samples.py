@@ -53,4 +53,7 @@ SAMPLES: list[object] = [
     games.ObserverJoined(7, "Carol", True),
     games.ObserverLeft(7, "Carol"),
     games.OffersChanged(7, (True, False), (False, False), (False, True), (0, 2)),
+    games.RequestMade(7, "Alice", "Bob", "takeback", "2"),
+    games.RequestAnswered(7, "Bob", "Alice", "declines", "draw"),
+    games.ClockPaused(7, "Alice", "Bob", True),
 ]

@@ -264,3 +264,46 @@ class OffersChanged(Event):
     adjourn: tuple[bool, bool]
     abort: tuple[bool, bool]
     takeback: tuple[int, int]
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class RequestMade(Event):
+    """``name`` asked its opponent for a ``kind`` of request in game ``game`` (draw,
+    abort, adjourn, takeback of ``params`` half-moves, pause, unpause, switch): the
+    opponent reads FICS's words (``alice offers you a draw.``; with ``counter``, a takeback
+    of another number than the opponent's: ``alice proposes a different number (2) of
+    half-move(s).``), the observers ``Game N: alice offers a draw.``"""
+
+    game: int
+    name: str
+    opponent: str
+    kind: str
+    params: str
+    counter: bool = False
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class RequestAnswered(Event):
+    """``name`` ``accepts``, ``declines`` or ``withdraws`` the ``kind`` request between it
+    and ``other``: ``other`` reads ``bob declines the draw request.``, the observers ``Game
+    N: bob declines the draw request.``"""
+
+    game: int
+    name: str
+    other: str
+    answer: str
+    kind: str
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class ClockPaused(Event):
+    """Both players agreed to ``pause`` (``paused``) or ``unpause`` game ``game``: its
+    players read ``Game clock paused.`` (``resumed``), its observers ``Game N: ...``."""
+
+    game: int
+    white: str
+    black: str
+    paused: bool

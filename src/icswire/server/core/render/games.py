@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from icswire.protocol import datagrams as dg
 from icswire.protocol.datagrams import DG
 from icswire.server.core.events.games import (
+    ClockPaused,
     GameChanged,
     GameEnded,
     GameHeader,
@@ -24,9 +25,12 @@ from icswire.server.core.events.games import (
     ObserverJoined,
     ObserverLeft,
     OffersChanged,
+    RequestAnswered,
+    RequestMade,
 )
 from icswire.server.core.model.ratings import RATING_TYPES
-from icswire.server.core.render.batch import EventMessage, render_parts
+from icswire.server.core.model.requests import ASKED, KINDS
+from icswire.server.core.render.batch import EventMessage, Lines, render_parts
 from icswire.server.core.render.boards import history_records
 from icswire.server.core.render.moves import ShowsBoard
 
@@ -226,3 +230,57 @@ class OffersMessage(EventMessage):
         e = self.event
         record = dg.OffersInMyGame(e.game, *e.draw, *e.adjourn, *e.abort, *e.takeback)
         return render_parts((record,), (), receiver)
+
+
+class RequestMessage(EventMessage):
+    """:class:`RequestMade`: FICS's words to the opponent, ``Game N: ...`` to observers."""
+
+    event: RequestMade
+
+    def key(self, receiver: Session) -> Hashable:
+        return receiver.name == self.event.opponent
+
+    def render(self, receiver: Session) -> bytes:
+        e = self.event
+        if receiver.name != e.opponent:
+            note = KINDS[e.kind].note_text(e.params)
+            return Lines((f"Game {e.game}: {e.name} {note}",)).render(receiver)
+        if e.counter:
+            said: tuple[str, ...] = (
+                f"{e.name} proposes a different number ({e.params}) of half-move(s).",
+            )
+        else:
+            said = tuple([text.format(name=e.name, n=e.params) for text in ASKED[e.kind]])
+        return Lines(said).render(receiver)
+
+
+class AnswerMessage(EventMessage):
+    """:class:`RequestAnswered`: to the other player, and ``Game N: ...`` to observers."""
+
+    event: RequestAnswered
+
+    def key(self, receiver: Session) -> Hashable:
+        return receiver.name == self.event.other
+
+    def render(self, receiver: Session) -> bytes:
+        e = self.event
+        said = f"{e.name} {e.answer} the {KINDS[e.kind].noun}."
+        if receiver.name != e.other:
+            said = f"Game {e.game}: {said}"
+        return Lines((said,)).render(receiver)
+
+
+class PausedMessage(EventMessage):
+    """:class:`ClockPaused`: to the players, and ``Game N: ...`` to observers."""
+
+    event: ClockPaused
+
+    def key(self, receiver: Session) -> Hashable:
+        return receiver.name in (self.event.white, self.event.black)
+
+    def render(self, receiver: Session) -> bytes:
+        e = self.event
+        said = "Game clock paused." if e.paused else "Game clock resumed."
+        if receiver.name not in (e.white, e.black):
+            said = f"Game {e.game}: {said}"
+        return Lines((said,)).render(receiver)

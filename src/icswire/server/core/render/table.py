@@ -51,6 +51,9 @@ TABLE: dict[type[Event], tuple[type[EventMessage], frozenset[int]]] = {
     games.ObserverJoined: (lifecycle.JoinedMessage, frozenset({DG.PLAYERS_IN_MY_GAME})),
     games.ObserverLeft: (lifecycle.LeftMessage, frozenset({DG.PLAYERS_IN_MY_GAME})),
     games.OffersChanged: (lifecycle.OffersMessage, frozenset({DG.OFFERS_IN_MY_GAME})),
+    games.RequestMade: (lifecycle.RequestMessage, frozenset()),
+    games.RequestAnswered: (lifecycle.AnswerMessage, frozenset()),
+    games.ClockPaused: (lifecycle.PausedMessage, frozenset()),
 }  # fmt: skip
 
 for _event, (_message, _datagrams) in TABLE.items():

@@ -55,9 +55,11 @@ from icswire.server.core.events.games import (
     MovePlayed,
     OffersChanged,
     PiecePassed,
+    RequestAnswered,
     TakenBack,
 )
 from icswire.server.core.model.offers import Offer, Offers
+from icswire.server.core.model.requests import KINDS
 from icswire.server.core.model.tables import Terms
 from icswire.server.core.render.batch import Batch, Datagram, Message, Raw, lines
 from icswire.server.core.render.boards import (
@@ -86,7 +88,6 @@ from icswire.server.core.storage.records import GameRecord
 from icswire.server.core.storage.store import MoveTexts, Progress, StoreUnavailable
 from icswire.server.features.play.bughouse import partner_result
 from icswire.server.features.play.endings import ending
-from icswire.server.features.play.kinds import KINDS
 from icswire.server.features.play.rated import announce_ratings
 
 if TYPE_CHECKING:
@@ -784,12 +785,9 @@ class Games:
                 continue
             self.drop_request(game, offer, batch)
             me, other = game.player(color), game.player(asker)
-            noun = KINDS[kind].noun
-            batch.add(me, lines(f"You decline the {noun} from {other.name}."))
-            batch.add(other, lines(f"{me.name} declines the {noun}."))
-            batch.add_all(
-                game.observers, lines(f"Game {game.number}: {me.name} declines the {noun}.")
-            )
+            batch.add(me, lines(f"You decline the {KINDS[kind].noun} from {other.name}."))
+            said = RequestAnswered(game.number, me.name, other.name, "declines", kind)
+            batch.add_all([other, *game.observers], said)
 
     def drop_request(self, game: Game, offer: Offer, batch: Batch) -> None:
         """``offer`` is no longer standing in ``game`` (``<pr>`` to both players)."""
