@@ -17,7 +17,18 @@ _HOUSE = games.GamePosition(
     2, 12, 120_000, 119_000, 900, True, 2, None, (), (),
 )  # fmt: skip
 
+_HEADER = games.GameHeader(
+    7, "Alice", "Bob", 0, "Blitz", True, 3, 0, 1500, 1620, 42, "", "(GM)", False
+)
+_HISTORY = games.GameHistory(7, None, "*", (("e4", "e2e4", 1_500, 178_500),), 178_500, 180_000, "B")
+_WILD_HISTORY = games.GameHistory(
+    8, "rnbqkb1r/pppppppp/5n2/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "RNBQKB-RPPPPPPPP----------------------------pppppppprnbqkbnr", (), 120_000, 120_000, None,
+)  # fmt: skip
+
 SAMPLES: list[object] = [
+    _HEADER,
+    _HISTORY,
     _POSITION,
     games.MovePlayed(_POSITION, "e4", "e2e4", 1_500, 178_500, 0, 1_500),
     games.MovePlayed(_HOUSE, "Nf6", "g8f6", 900, 119_000, 0),
@@ -25,4 +36,24 @@ SAMPLES: list[object] = [
     games.TakenBack(_POSITION, 2),
     games.ClocksChanged(_HOUSE),
     games.PiecePassed(8, "P", "", "W", "P"),
+    games.GameStarted(
+        _HEADER,
+        _POSITION,
+        _HISTORY,
+        False,
+        "rated blitz",
+        ("1500", "1620"),
+        (9, "Carol", "Dana"),
+        "<g1> 7 p=0 t=blitz r=1 u=1,1 it=180,0 i=180,0 pt=9 rt=1500,1620 ts=0,0 m=2 n=0",
+        (("Event", "ICS rated blitz match"), ("White", "Alice")),
+        ((1, 0, 2, 0, 1, 0), (0, 1, 0, 2, 0, 1)),
+    ),
+    games.GameEnded(7, "Alice", "Bob", "Res", "0-1", "Alice resigns", ("Alice", "Bob", "Carol")),
+    games.GameChanged(_HEADER, _WILD_HISTORY),
+    games.ObserverJoined(7, "Carol", True),
+    games.ObserverLeft(7, "Carol"),
+    games.OffersChanged(7, (True, False), (False, False), (False, True), (0, 2)),
+    games.RequestMade(7, "Alice", "Bob", "takeback", "2"),
+    games.RequestAnswered(7, "Bob", "Alice", "declines", "draw"),
+    games.ClockPaused(7, "Alice", "Bob", True),
 ]

@@ -237,6 +237,34 @@ async def test_offers_in_my_game_and_the_takeback_counter_request(server: Server
     await black.expect(said("{Game 1 (Whitey vs. Blacky) Game aborted by mutual agreement} *"))
 
 
+async def test_switch_sends_my_game_change_not_my_game_started(server: Server) -> None:
+    """After ``switch``, players and observers get DG_MY_GAME_CHANGE (100) with the new
+    colours (and each player DG_FLIP and DG_MY_RELATION_TO_GAME of its colour), not the
+    game anew as DG_MY_GAME_STARTED or DG_STARTED_OBSERVING."""
+    grams = (
+        DG.MY_GAME_STARTED, DG.STARTED_OBSERVING, DG.MY_GAME_CHANGE, DG.FLIP,
+        DG.MY_RELATION_TO_GAME,
+    )  # fmt: skip
+    white = await user(server, "Whitey", "set style 12", datagrams=grams)
+    black = await user(server, "Blacky", "set style 12")
+    watcher = await user(server, "Watcher", "set style 12", datagrams=grams)
+    await start(server)
+    await begun(white, black)
+    await watcher.command("observe 1")
+    await black.command("switch")
+    await white.expect(said('Type "accept" to switch sides, or "decline" to refuse.'))
+    events = await white.command("accept switch")
+    numbers = [e.dg for e in events if hasattr(e, "dg")]
+    assert DG.MY_GAME_STARTED not in numbers
+    changed = datagram(events, DG.MY_GAME_CHANGE)
+    assert (changed.whitename, changed.blackname) == ("Blacky", "Whitey")
+    assert datagram(events, DG.FLIP).flip is True
+    assert datagram(events, DG.MY_RELATION_TO_GAME).symbol == "PB"
+    seen = await watcher.expect_dg(DG.MY_GAME_CHANGE)
+    assert (seen.whitename, seen.blackname) == ("Blacky", "Whitey")
+    await watcher.expect(lambda e: isinstance(e, Style12Line))
+
+
 async def test_pause_stops_both_clocks_until_both_unpause(server: Server) -> None:
     white, black, watcher, game = await table(server)
     await moved(white, black, "e4")

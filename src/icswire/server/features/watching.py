@@ -28,6 +28,7 @@ from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.dispatch.hub import CommandSet, Context
 from icswire.server.core.dispatch.numbers import parse_number
+from icswire.server.core.events.games import ObserverJoined, ObserverLeft
 from icswire.server.core.model.names import name_key
 from icswire.server.core.model.tables import ListedGame, Table
 from icswire.server.core.render.batch import Batch, Datagram, TextOrDatagram, lines
@@ -156,8 +157,7 @@ def observe(core: Core, session: Session, game: Table, batch: Batch) -> None:
         kib = bool(member.variables["kibitz"])
         record = dg.PlayersInMyGame(number, member.name, game.seat_symbol(member), kib)
         batch.add(session, Datagram(record))
-    joined = dg.PlayersInMyGame(number, session.name, "O", bool(session.variables["kibitz"]))
-    batch.add_all(others, Datagram(joined))
+    batch.add_all(others, ObserverJoined(number, session.name, bool(session.variables["kibitz"])))
     game.greet_observer(session, batch)
     batch.add(session, game.board_message())
 
@@ -172,8 +172,7 @@ def unobserve(session: Session, game: Table, batch: Batch) -> None:
     batch.add(session, lines(f"Removing game {number} from observation list."))
     batch.add(session, Datagram(dg.StopObserving(number)))
     batch.add(session, Datagram(dg.MyRelationToGame(number, "X")))
-    left = Datagram(dg.PlayersInMyGame(number, session.name, "X", False))
-    batch.add_all(list(game.audience()), left)
+    batch.add_all(list(game.audience()), ObserverLeft(number, session.name))
 
 
 @command("observe", CN.CN_OBSERVE, "observe <game number|name>")
@@ -437,8 +436,7 @@ def session_left(core: Core, session: Session) -> None:
         if game is not None and session in game.observers:
             game.observers.discard(session)
             game.flipped.discard(session)
-            gone = Datagram(dg.PlayersInMyGame(number, session.name, "X", False))
-            batch.add_all(list(game.audience()), gone)
+            batch.add_all(list(game.audience()), ObserverLeft(number, session.name))
             session.observing -= {number}
     batch.flush()
 

@@ -133,3 +133,177 @@ class PiecePassed(Event):
     black: str
     color: str
     piece: str
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class GameHeader:
+    """What DG_GAME_STARTED's form (12, 15, 18, 40, 100) says of a played game: the
+    players, their ratings and titles, the wild, rating type and time control, the stored
+    game's id and whether the variant has holdings."""
+
+    game: int
+    white: str
+    black: str
+    wild: int
+    rating_type: str
+    rated: bool
+    initial: int
+    increment: int
+    white_rating: int
+    black_rating: int
+    game_id: int
+    white_titles: str
+    black_titles: str
+    holdings: bool
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class GameHistory:
+    """What a client needs to set a game up (DG_POSITION_BEGIN(2) and the moves, or
+    DG_MOVE_LIST, and DG_MSEC): ``fen`` the initial position, None for chess's usual one,
+    ``board64`` it as DG_MOVE_LIST's 64 characters (``*`` for chess's), ``moves`` as (SAN,
+    SMITH, milliseconds taken, clock after), both clocks and the one that runs ("W", "B"
+    or None)."""
+
+    game: int
+    fen: str | None
+    board64: str
+    moves: tuple[tuple[str, str, int, int], ...]
+    white_ms: int
+    black_ms: int
+    running: str | None
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class GameStarted(Event):
+    """A played game began (or an adjourned one went on, ``resumed``). Its players get
+    FICS's ``Creating:`` and ``{Game N (W vs. B) Creating rated blitz match.}`` (and, in
+    bughouse, which game the partner plays), ``<g1>`` with ``iset gameinfo``, then
+    DG_MY_GAME_STARTED (15), DG_FLIP (39), the moves so far, DG_MY_RELATION_TO_GAME (43),
+    DG_PLAYERS_IN_MY_GAME (20), DG_PGN_TAG (112), DG_PSTAT (142), the board and DG_MY_TURN
+    (139) to the one to move; everybody DG_GAME_STARTED (12) if on, and the others with
+    ``gin`` the ``{Game N ...}`` line.
+
+    ``ratings`` are the players' ratings as FICS's texts show them (``1500``, ``++++``),
+    ``info`` the ``<g1>`` line, ``tags`` the PGN tags, ``pstat`` White's and Black's
+    record against the other (DG_PSTAT's six counts)."""
+
+    header: GameHeader
+    position: GamePosition
+    history: GameHistory
+    resumed: bool
+    words: str
+    ratings: tuple[str, str]
+    partner: tuple[int, str, str] | None
+    info: str
+    tags: tuple[tuple[str, str], ...]
+    pstat: tuple[tuple[int, ...], tuple[int, ...]]
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class GameEnded(Event):
+    """A played game ended (won, drawn, adjourned, aborted): DG_GAME_RESULT's (13) fields,
+    and ``audience``, the names of its players and observers, who get FICS's ``{Game N (W
+    vs. B) B resigns} 1-0``, DG_MY_GAME_RESULT (16) and DG_MY_RELATION_TO_GAME (43) ``X``;
+    the others the line if they ``set gin`` or ``iset allresults``; everybody
+    DG_GAME_RESULT if on."""
+
+    game: int
+    white: str
+    black: str
+    code: str
+    score: str
+    description: str
+    audience: tuple[str, ...]
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class GameChanged(Event):
+    """A game's terms changed (``switch``: the players changed colours): DG_MY_GAME_CHANGE
+    (100) and the moves again to everybody at the table, and to each player DG_FLIP and
+    DG_MY_RELATION_TO_GAME of its new colour."""
+
+    header: GameHeader
+    history: GameHistory
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class ObserverJoined(Event):
+    """``name`` began to observe game ``game``: DG_PLAYERS_IN_MY_GAME (20) ``O`` to the
+    others at the table."""
+
+    game: int
+    name: str
+    kibitz: bool
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class ObserverLeft(Event):
+    """``name`` stopped observing game ``game`` (or left): DG_PLAYERS_IN_MY_GAME ``X``."""
+
+    game: int
+    name: str
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class OffersChanged(Event):
+    """The requests standing in a game changed: DG_OFFERS_IN_MY_GAME (21), the draw,
+    adjourn and abort requests of White and Black and the half-moves each asks to take
+    back (0: none)."""
+
+    game: int
+    draw: tuple[bool, bool]
+    adjourn: tuple[bool, bool]
+    abort: tuple[bool, bool]
+    takeback: tuple[int, int]
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class RequestMade(Event):
+    """``name`` asked its opponent for a ``kind`` of request in game ``game`` (draw,
+    abort, adjourn, takeback of ``params`` half-moves, pause, unpause, switch): the
+    opponent reads FICS's words (``alice offers you a draw.``; with ``counter``, a takeback
+    of another number than the opponent's: ``alice proposes a different number (2) of
+    half-move(s).``), the observers ``Game N: alice offers a draw.``"""
+
+    game: int
+    name: str
+    opponent: str
+    kind: str
+    params: str
+    counter: bool = False
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class RequestAnswered(Event):
+    """``name`` ``accepts``, ``declines`` or ``withdraws`` the ``kind`` request between it
+    and ``other``: ``other`` reads ``bob declines the draw request.``, the observers ``Game
+    N: bob declines the draw request.``"""
+
+    game: int
+    name: str
+    other: str
+    answer: str
+    kind: str
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class ClockPaused(Event):
+    """Both players agreed to ``pause`` (``paused``) or ``unpause`` game ``game``: its
+    players read ``Game clock paused.`` (``resumed``), its observers ``Game N: ...``."""
+
+    game: int
+    white: str
+    black: str
+    paused: bool

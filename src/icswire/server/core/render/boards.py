@@ -26,6 +26,7 @@ from icswire.protocol.codes import IsVariation
 from icswire.protocol.datagrams import DG, MOVE_PART_DGS
 from icswire.protocol.style10 import format_style10
 from icswire.protocol.style12 import Style12, format_style12
+from icswire.server.core.events.games import GameHistory
 from icswire.server.core.render.batch import NEWLINE, Batch, Datagram, Message
 from icswire.server.core.render.diagrams import (
     DIAGRAM_STYLES,
@@ -284,6 +285,65 @@ class LineMoves(Message):
                 yield dg.SendMoves(self.number, *move_parts(on, move, self.variation))
 
 
+def game_history(
+    number: int,
+    start: chess.Board,
+    start_fen: str | None,
+    moves: Sequence[ServerMove],
+    clocks: dict[bool, int],
+    running: bool | None = None,
+) -> GameHistory:
+    """A game's moves and clocks as plain data (``running``: the side whose clock runs).
+
+    The initial position is left out (``*``, an empty FEN) only for chess's: a wild's own
+    fixed start (wild 5, 8, 8a...) is given too, as DG_MOVE_LIST says it is "unless ...
+    it's a wild game"."""
+    if start_fen is None and start.board_fen() != chess.STARTING_BOARD_FEN:
+        start_fen = start.fen()
+    return GameHistory(
+        number,
+        start_fen,
+        "*" if start_fen is None else board_to_64(start),
+        tuple([(m.san, m.smith, m.time_ms, m.clock_ms) for m in moves]),
+        clocks[WHITE],
+        clocks[BLACK],
+        None if running is None else COLOR_LETTER[running],
+    )
+
+
+def history_records(on: frozenset[int], history: GameHistory) -> list[Any]:
+    """What a client needs to set up a game, in the DGs ``on``: DG_POSITION_BEGIN(2) and
+    the moves (DG_PAST_MOVE, DG_SEND_MOVES: each only if on), or DG_MOVE_LIST, and both
+    clocks (DG_MSEC)."""
+    number, moves, found = history.game, history.moves, []
+    variation = IsVariation.MOVE_INITIAL
+    if DG.POSITION_BEGIN in on or DG.POSITION_BEGIN2 in on:
+        begin2 = DG.POSITION_BEGIN2 in on
+        kind = dg.PositionBegin2 if begin2 else dg.PositionBegin
+        found.append(kind(number, history.fen or "", len(moves)))
+        past = dg.PastMove if begin2 else dg.SendMoves
+        found += [past(number, *_parts(on, move, variation)) for move in moves]
+    elif DG.MOVE_LIST in on:
+        infos = tuple([dg.MoveInfo(*_parts(on, move, variation)) for move in moves])
+        found.append(dg.MoveList(number, history.board64, infos))
+    if DG.MSEC in on:
+        found.append(dg.Msec(number, "W", history.white_ms, history.running == "W"))
+        found.append(dg.Msec(number, "B", history.black_ms, history.running == "B"))
+    return [record for record in found if record.dg in on]
+
+
+def _parts(on: frozenset[int], move: tuple[str, str, int, int], variation: int) -> tuple[Any, ...]:
+    """:func:`move_parts` of a move of :class:`GameHistory`."""
+    san, smith, time_ms, clock_ms = move
+    return (
+        san if DG.MOVE_ALGEBRAIC in on else None,
+        smith if DG.MOVE_SMITH in on else None,
+        time_ms // 1000 if DG.MOVE_TIME in on else None,
+        clock_ms // 1000 if DG.MOVE_CLOCK in on else None,
+        int(variation) if DG.IS_VARIATION in on else None,
+    )
+
+
 def line_datagrams(
     batch: Batch,
     session: Session,
@@ -294,27 +354,7 @@ def line_datagrams(
     clocks: dict[bool, int],
     running: bool | None = None,
 ) -> None:
-    """What a client needs to set up a game: DG_POSITION_BEGIN(2) and the moves, or
-    DG_MOVE_LIST, and both clocks (DG_MSEC); ``running`` is the side whose clock runs.
-
-    The initial position is left out (``*``, an empty FEN) only for chess's: a wild's own
-    fixed start (wild 5, 8, 8a...) is given too, as DG_MOVE_LIST says it is "unless ...
-    it's a wild game"."""
-    on = session.level2
-    if start_fen is None and start.board_fen() != chess.STARTING_BOARD_FEN:
-        start_fen = start.fen()
-    if DG.POSITION_BEGIN in on or DG.POSITION_BEGIN2 in on:
-        begin2 = DG.POSITION_BEGIN2 in on
-        kind = dg.PositionBegin2 if begin2 else dg.PositionBegin
-        batch.add(session, Datagram(kind(number, start_fen or "", len(moves))))
-        past = dg.PastMove if begin2 else dg.SendMoves
-        for move in moves:
-            parts = move_parts(on, move, IsVariation.MOVE_INITIAL)
-            batch.add(session, Datagram(past(number, *parts)))
-    elif DG.MOVE_LIST in on:
-        initial = "*" if start_fen is None else board_to_64(start)
-        infos = tuple(dg.MoveInfo(*move_parts(on, m, IsVariation.MOVE_INITIAL)) for m in moves)
-        batch.add(session, Datagram(dg.MoveList(number, initial, infos)))
-    for color in (WHITE, BLACK):
-        msec = dg.Msec(number, COLOR_LETTER[color], clocks[color], running == color)
-        batch.add(session, Datagram(msec))
+    """:func:`history_records` of a game, to ``session``."""
+    history = game_history(number, start, start_fen, moves, clocks, running)
+    for record in history_records(session.level2, history):
+        batch.add(session, Datagram(record))

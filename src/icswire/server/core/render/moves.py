@@ -82,7 +82,7 @@ def jboard(position: GamePosition, receiver: Session) -> Any:
     )
 
 
-class _Board(EventMessage):
+class ShowsBoard(EventMessage):
     """An event that shows the board: DG_JBOARD for those who have it on, then the board
     in the receiver's style."""
 
@@ -127,7 +127,7 @@ def _clocks(position: GamePosition) -> tuple[Any, Any]:
     )
 
 
-class MoveMessage(_Board):
+class MoveMessage(ShowsBoard):
     """:class:`MovePlayed` for one receiver (see the module's docstring)."""
 
     event: MovePlayed
@@ -211,13 +211,13 @@ class MoveMessage(_Board):
         return format_delta_board(record)
 
 
-class BoardMessage(_Board):
+class BoardMessage(ShowsBoard):
     """:class:`BoardShown`: the board again, as it is."""
 
     event: BoardShown
 
 
-class TakebackMessage(_Board):
+class TakebackMessage(ShowsBoard):
     """:class:`TakenBack`: DG_TAKEBACK (22), both clocks (DG_MSEC), the board."""
 
     event: TakenBack
@@ -235,7 +235,7 @@ class TakebackMessage(_Board):
         return render_parts(found, (), receiver) + self.board_bytes(receiver)
 
 
-class ClocksMessage(_Board):
+class ClocksMessage(ShowsBoard):
     """:class:`ClocksChanged`: both clocks (DG_MSEC), then the board."""
 
     event: ClocksChanged

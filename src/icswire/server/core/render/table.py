@@ -8,8 +8,15 @@ from __future__ import annotations
 from icswire.protocol.datagrams import DG
 from icswire.server.core.events import games
 from icswire.server.core.events.base import Event
+from icswire.server.core.render import games as lifecycle
 from icswire.server.core.render import moves
 from icswire.server.core.render.batch import RENDERERS, EventMessage
+
+#: The DGs of a game's moves so far (render/boards.py's ``history_records``).
+HISTORY = frozenset({
+    DG.POSITION_BEGIN, DG.POSITION_BEGIN2, DG.PAST_MOVE, DG.SEND_MOVES, DG.MOVE_LIST,
+    DG.MOVE_ALGEBRAIC, DG.MOVE_SMITH, DG.MOVE_TIME, DG.MOVE_CLOCK, DG.IS_VARIATION, DG.MSEC,
+})  # fmt: skip
 
 #: event kind -> (its message class, the DGs it may send besides the text forms).
 TABLE: dict[type[Event], tuple[type[EventMessage], frozenset[int]]] = {
@@ -26,6 +33,27 @@ TABLE: dict[type[Event], tuple[type[EventMessage], frozenset[int]]] = {
     games.PiecePassed: (
         moves.PassMessage, frozenset({DG.BUGHOUSE_PASS, DG.BUGHOUSE_HOLDINGS})
     ),
+    games.GameStarted: (
+        lifecycle.StartMessage,
+        frozenset({
+            DG.GAME_STARTED, DG.MY_GAME_STARTED, DG.FLIP, *HISTORY, DG.MY_RELATION_TO_GAME,
+            DG.PLAYERS_IN_MY_GAME, DG.PGN_TAG, DG.PSTAT, DG.JBOARD, DG.MY_TURN,
+        }),
+    ),
+    games.GameEnded: (
+        lifecycle.EndMessage,
+        frozenset({DG.GAME_RESULT, DG.MY_GAME_RESULT, DG.MY_RELATION_TO_GAME}),
+    ),
+    games.GameChanged: (
+        lifecycle.ChangeMessage,
+        frozenset({DG.MY_GAME_CHANGE, DG.FLIP, *HISTORY, DG.MY_RELATION_TO_GAME}),
+    ),
+    games.ObserverJoined: (lifecycle.JoinedMessage, frozenset({DG.PLAYERS_IN_MY_GAME})),
+    games.ObserverLeft: (lifecycle.LeftMessage, frozenset({DG.PLAYERS_IN_MY_GAME})),
+    games.OffersChanged: (lifecycle.OffersMessage, frozenset({DG.OFFERS_IN_MY_GAME})),
+    games.RequestMade: (lifecycle.RequestMessage, frozenset()),
+    games.RequestAnswered: (lifecycle.AnswerMessage, frozenset()),
+    games.ClockPaused: (lifecycle.PausedMessage, frozenset()),
 }  # fmt: skip
 
 for _event, (_message, _datagrams) in TABLE.items():

@@ -16,37 +16,30 @@ passed).
 from __future__ import annotations
 
 from functools import partial
+from typing import TYPE_CHECKING
 
 from icswire.protocol import datagrams as dg
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.dispatch.hub import CommandSet, Context
 from icswire.server.core.dispatch.numbers import parse_number
-from icswire.server.core.events.games import BoardShown
+from icswire.server.core.events.games import (
+    BoardShown,
+    ClockPaused,
+    RequestAnswered,
+    RequestMade,
+)
 from icswire.server.core.model.offers import NO_PARAMS, Offer, Offers
 from icswire.server.core.model.partners import partner_of
+from icswire.server.core.model.requests import KINDS
 from icswire.server.core.render.batch import Batch, Datagram, lines
 from icswire.server.core.render.boards import BLACK, WHITE
 from icswire.server.features.play.games import Game, Games
-from icswire.server.features.play.kinds import KINDS
+
+if TYPE_CHECKING:
+    from icswire.server.core.net.session import Session
 
 COMMANDS = CommandSet()
 command = COMMANDS.command
-
-#: What the other player reads when a request is made (FICS's words; XBoard and PyChess
-#: read the draw and abort lines).
-_ASKED = {
-    "draw": ("{name} offers you a draw.",),
-    "abort": ('{name} would like to abort the game; type "abort" to accept.',),
-    "adjourn": ('{name} would like to adjourn the game; type "adjourn" to accept.',),
-    "takeback": ("{name} would like to take back {n} half move(s).",),
-    "pause": ("{name} requests to pause the game.",),
-    "unpause": ("{name} requests to unpause the game.",),
-    "switch": (
-        "{name} would like to switch sides.",
-        'Type "accept" to switch sides, or "decline" to refuse.',
-    ),
-}
-
 
 #: Requests that would break a bughouse game's link with its partner board.
 _NOT_IN_BUGHOUSE = frozenset(("adjourn", "takeback", "pause", "unpause", "switch"))
@@ -66,12 +59,15 @@ def _game(ctx: Context) -> Game | None:
 def _show_offers(ctx: Context, game: Game) -> None:
     """DG_OFFERS_IN_MY_GAME to the table, while the game goes on."""
     if _games(ctx).by_number.get(game.number) is game:
-        ctx.batch.add_all(game.audience(), Datagram(game.offers_record()))
+        ctx.batch.add_all(game.audience(), game.offers())
 
 
-def _note(game: Game, batch: Batch, text: str) -> None:
-    """``Game N: ...``: what observers read of the players' requests."""
-    batch.add_all(game.observers, lines(f"Game {game.number}: {text}"))
+def _answered(
+    game: Game, batch: Batch, me: Session, other: Session, answer: str, kind: str
+) -> None:
+    """``other`` and the observers hear of ``me``'s answer to a request."""
+    said = RequestAnswered(game.number, me.name, other.name, answer, kind)
+    batch.add_all([other, *game.observers], said)
 
 
 async def _ask(ctx: Context, game: Game, kind: str, params: str = NO_PARAMS) -> None:
@@ -88,21 +84,17 @@ async def _ask(ctx: Context, game: Game, kind: str, params: str = NO_PARAMS) -> 
     games = _games(ctx)
     opponent = game.player(not color)
     info = KINDS[kind]
+    counter = theirs is not None
     if theirs is not None:  # a takeback of another number: a counter-request (FICS)
         games.drop_request(game, theirs, ctx.batch)
         ctx.reply(
             "You disagree on the number of half-moves to takeback.",
             "Alternate takeback request sent.",
         )
-        ctx.batch.add(
-            opponent,
-            lines(f"{ctx.session.name} proposes a different number ({params}) of half-move(s)."),
-        )
     else:
         ctx.reply(f"{kind.capitalize()} request sent.")
-        said = (text.format(name=ctx.session.name, n=params) for text in _ASKED[kind])
-        ctx.batch.add(opponent, lines(*said))
-    _note(game, ctx.batch, f"{ctx.session.name} {info.note_text(params)}")
+    made = RequestMade(game.number, ctx.session.name, opponent.name, kind, params, counter)
+    ctx.batch.add_all([opponent, *game.observers], made)
     mine = game.requests.get((kind, color))
     if mine is not None:
         if mine.params == params:
@@ -133,11 +125,9 @@ async def _accept(ctx: Context, game: Game, offer: Offer) -> None:
     assert color is not None
     games.drop_request(game, offer, batch)
     games.decline_requests(game, color, batch)
-    noun, name = KINDS[offer.kind].noun, ctx.session.name
+    noun, kind = KINDS[offer.kind].noun, offer.kind
     ctx.reply(f"You accept the {noun} from {offer.sender.name}.")
-    batch.add(offer.sender, lines(f"{name} accepts the {noun}."))
-    _note(game, batch, f"{name} accepts the {noun}.")
-    kind = offer.kind
+    _answered(game, batch, ctx.session, offer.sender, "accepts", kind)
     if kind == "draw":
         games.end(game, 1, 0, color, batch)
     elif kind == "abort":
@@ -148,12 +138,10 @@ async def _accept(ctx: Context, game: Game, offer: Offer) -> None:
         games.take_back(game, int(offer.params), batch)
     elif kind == "pause":
         games.pause(game, batch)
-        batch.add_all(game.players, lines("Game clock paused."))
-        _note(game, batch, "Game clock paused.")
+        batch.add_all(game.audience(), ClockPaused(game.number, *game.player_names(), True))
     elif kind == "unpause":
         games.unpause(game, batch)
-        batch.add_all(game.players, lines("Game clock resumed."))
-        _note(game, batch, "Game clock resumed.")
+        batch.add_all(game.audience(), ClockPaused(game.number, *game.player_names(), False))
     elif kind == "switch":
         games.switch(game, batch)
     _show_offers(ctx, game)
@@ -165,15 +153,13 @@ async def _refuse(game: Game, offer: Offer, withdrawn: bool, ctx: Context) -> No
     if offer not in game.requests.values():
         return
     _games(ctx).drop_request(game, offer, ctx.batch)
-    noun, me = KINDS[offer.kind].noun, ctx.session.name
+    noun = KINDS[offer.kind].noun
     if withdrawn:
         ctx.reply(f"You withdraw the {noun} to {offer.receiver.name}.")
-        ctx.batch.add(offer.receiver, lines(f"{me} withdraws the {noun}."))
-        _note(game, ctx.batch, f"{me} withdraws the {noun}.")
+        _answered(game, ctx.batch, ctx.session, offer.receiver, "withdraws", offer.kind)
     else:
         ctx.reply(f"You decline the {noun} from {offer.sender.name}.")
-        ctx.batch.add(offer.sender, lines(f"{me} declines the {noun}."))
-        _note(game, ctx.batch, f"{me} declines the {noun}.")
+        _answered(game, ctx.batch, ctx.session, offer.sender, "declines", offer.kind)
     _show_offers(ctx, game)
 
 

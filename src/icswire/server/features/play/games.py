@@ -46,13 +46,20 @@ from icswire.protocol.timeseal import elapsed
 from icswire.server.core.events.games import (
     BoardShown,
     ClocksChanged,
+    GameChanged,
+    GameEnded,
+    GameHeader,
+    GameHistory,
     GamePosition,
+    GameStarted,
     MovePlayed,
+    OffersChanged,
     PiecePassed,
+    RequestAnswered,
     TakenBack,
 )
 from icswire.server.core.model.offers import Offer, Offers
-from icswire.server.core.model.ratings import RATING_TYPES
+from icswire.server.core.model.requests import KINDS
 from icswire.server.core.model.tables import Terms
 from icswire.server.core.render.batch import Batch, Datagram, Message, Raw, lines
 from icswire.server.core.render.boards import (
@@ -62,11 +69,13 @@ from icswire.server.core.render.boards import (
     BoardFacts,
     PositionBoard,
     ServerMove,
+    game_history,
+    history_records,
     isolated_board,
-    line_datagrams,
     recent_moves,
 )
 from icswire.server.core.render.diagrams import holding_text
+from icswire.server.core.render.games import started_record
 from icswire.server.core.render.movelist import Movelist
 from icswire.server.core.render.texts import (
     clock_text,
@@ -79,7 +88,6 @@ from icswire.server.core.storage.records import GameRecord
 from icswire.server.core.storage.store import MoveTexts, Progress, StoreUnavailable
 from icswire.server.features.play.bughouse import partner_result
 from icswire.server.features.play.endings import ending
-from icswire.server.features.play.kinds import KINDS
 from icswire.server.features.play.rated import announce_ratings
 
 if TYPE_CHECKING:
@@ -275,18 +283,16 @@ class Game:
     def isolated_board(self) -> Message:
         return isolated_board(self.board, self.facts())
 
+    def history(self) -> GameHistory:
+        """The moves so far and the clocks (the side to move's runs), as plain data."""
+        return game_history(
+            self.number, self.start, self.start_fen, self.moves, self.clock_ms, self.board.turn
+        )
+
     def send_history(self, session: Session, batch: Batch) -> None:
         """DG_MOVE_LIST or DG_POSITION_BEGIN(2) + moves, and the clocks (DG_MSEC)."""
-        line_datagrams(
-            batch,
-            session,
-            self.number,
-            self.start,
-            self.start_fen,
-            self.moves,
-            self.clock_ms,
-            running=self.board.turn,
-        )
+        for record in history_records(session.level2, self.history()):
+            batch.add(session, Datagram(record))
 
     def greet_observer(self, session: Session, batch: Batch) -> None:
         """The offers standing (DG_OFFERS_IN_MY_GAME) and the PGN tags; ``<g1>`` to an
@@ -294,7 +300,7 @@ class Game:
         observing a game")."""
         if session.ivariables["gameinfo"]:
             batch.add(session, lines(game_info_line(self)))
-        batch.add(session, Datagram(self.offers_record()))
+        batch.add(session, self.offers())
         for tag, value in self.pgn_tags():
             batch.add(session, Datagram(dg.PgnTag(self.number, tag, value)))
 
@@ -337,7 +343,7 @@ class Game:
 
     # -- what players are sent -----------------------------------------------------------
 
-    def offers_record(self) -> Any:
+    def offers(self) -> OffersChanged:
         """DG_OFFERS_IN_MY_GAME (21): the draw, adjourn, abort and takeback offers (the
         DG has no field for pause, unpause and switch requests)."""
         asked = self.requests
@@ -346,16 +352,11 @@ class Game:
             offer = asked.get(("takeback", color))
             return int(offer.params) if offer is not None else 0
 
-        return dg.OffersInMyGame(
-            self.number,
-            ("draw", WHITE) in asked,
-            ("draw", BLACK) in asked,
-            ("adjourn", WHITE) in asked,
-            ("adjourn", BLACK) in asked,
-            ("abort", WHITE) in asked,
-            ("abort", BLACK) in asked,
-            plies(WHITE),
-            plies(BLACK),
+        def both(kind: str) -> tuple[bool, bool]:
+            return (kind, WHITE) in asked, (kind, BLACK) in asked
+
+        return OffersChanged(
+            self.number, both("draw"), both("adjourn"), both("abort"), (plies(WHITE), plies(BLACK))
         )
 
     def pgn_tags(self) -> list[tuple[str, str]]:
@@ -377,17 +378,18 @@ class Game:
             tags += [("SetUp", "1"), ("FEN", self.start_fen)]
         return tags
 
+    def header(self) -> GameHeader:
+        """What DG_GAME_STARTED's form says of this game."""
+        t = self.terms
+        return GameHeader(
+            self.number, self.white.name, self.black.name, t.wild, t.rating_type, t.rated,
+            t.initial, t.increment, self.white_rating, self.black_rating, self.game_id or 0,
+            self.white.titles, self.black.titles, t.wild in (CRAZYHOUSE, BUGHOUSE),
+        )  # fmt: skip
+
     def started_record(self, kind: int) -> Any:
         """A DG_GAME_STARTED-form record (12, 15, 18, 40) of this game."""
-        cls: Any = dg.RECORDS[kind]
-        t = self.terms
-        return cls(
-            self.number, self.white.name, self.black.name, t.wild, t.rating_type, t.rated,
-            t.initial, t.increment, t.initial, t.increment, True, "",
-            self.white_rating, self.black_rating, self.game_id or 0,
-            self.white.titles, self.black.titles, False, False,
-            t.wild in (CRAZYHOUSE, BUGHOUSE), "", False,
-        )  # fmt: skip
+        return started_record(self.header(), kind)
 
 
 # -- what receivers see ------------------------------------------------------------------
@@ -562,56 +564,36 @@ class Games:
     def _announce_start(
         self, game: Game, batch: Batch, resumed: bool, past: list[GameRecord]
     ) -> None:
-        t = game.terms
-        w = f"{game.white.name} ({rating_text(game.white_rating, game.white.registered)})"
-        b = f"{game.black.name} ({rating_text(game.black_rating, game.black.registered)})"
-        verb = "Continuing" if resumed else "Creating"
-        title = f"Game {game.number} ({game.white.name} vs. {game.black.name})"
-        started = f"{{{title} {verb} {t.words} match.}}"
-        # PyChess and eboard read these two lines together (eboard: at most 4 lines
-        # apart), then an empty line and the board; <g1> comes before that empty line
-        text = lines(f"Creating: {w} {b} {t.words} {t.initial} {t.increment}", started)
-        if game.partner is not None:  # FICS's words (lasker's matchproc.c)
-            other = game.partner
-            text = lines(
-                *text.lines,
-                f"Your partner is playing game {other.number}"
-                f" ({other.white.name} vs. {other.black.name}).",
-            )
-        info = lines(game_info_line(game))
-        board = BoardShown(game.position())
-        for session in game.players:
-            color = game.color_of(session)
-            batch.add(session, text)
-            if session.ivariables["gameinfo"]:
-                batch.add(session, info)
-            batch.add(session, Datagram(game.started_record(DG.MY_GAME_STARTED)))
-            batch.add(session, Datagram(dg.Flip(game.number, color == BLACK)))
-            game.send_history(session, batch)
-            batch.add(session, Datagram(dg.MyRelationToGame(game.number, "PW" if color else "PB")))
-            for player in game.players:
-                symbol = "PW" if player is game.white else "PB"
-                batch.add(
-                    session, Datagram(dg.PlayersInMyGame(game.number, player.name, symbol, True))
-                )
-            for tag, value in game.pgn_tags():
-                batch.add(session, Datagram(dg.PgnTag(game.number, tag, value)))
-            opponent = game.player(not color)
-            batch.add(
-                session, Datagram(pstat(session.name, opponent.name, game.terms.rating_type, past))
-            )
-            batch.add(session, board)
-            if color == game.board.turn:
-                batch.add(session, Datagram(dg.MyTurn(game.number)))
-        listed = Datagram(game.started_record(DG.GAME_STARTED))
-        told = lines(started)
-        for session in self.core.world.online.values():
-            if game.private and game.color_of(session) is None:
-                continue
-            if DG.GAME_STARTED in session.level2:
-                batch.add(session, listed)
-            if session.variables["gin"] and game.color_of(session) is None:
-                batch.add(session, told)
+        """:class:`GameStarted` to the players, and to the others who list games
+        (DG_GAME_STARTED) or ``set gin``, unless the game is private."""
+        t, white, black = game.terms, game.white, game.black
+        other = game.partner
+        started = GameStarted(
+            game.header(),
+            game.position(),
+            game.history(),
+            resumed,
+            t.words,
+            (
+                rating_text(game.white_rating, white.registered),
+                rating_text(game.black_rating, black.registered),
+            ),
+            (other.number, other.white.name, other.black.name) if other is not None else None,
+            game_info_line(game),
+            tuple(game.pgn_tags()),
+            (
+                pstat(white.name, black.name, t.rating_type, past),
+                pstat(black.name, white.name, t.rating_type, past),
+            ),
+        )
+        batch.add_all(game.players, started)
+        if not game.private:
+            listening = [
+                s
+                for s in self.core.world.online.values()
+                if game.color_of(s) is None and (DG.GAME_STARTED in s.level2 or s.variables["gin"])
+            ]
+            batch.add_all(listening, started)
         world, playing = self.core.world, self.by_player.keys()
         for player in game.players:
             if player.variables["open"]:  # FICS: only an open player was available
@@ -803,12 +785,9 @@ class Games:
                 continue
             self.drop_request(game, offer, batch)
             me, other = game.player(color), game.player(asker)
-            noun = KINDS[kind].noun
-            batch.add(me, lines(f"You decline the {noun} from {other.name}."))
-            batch.add(other, lines(f"{me.name} declines the {noun}."))
-            batch.add_all(
-                game.observers, lines(f"Game {game.number}: {me.name} declines the {noun}.")
-            )
+            batch.add(me, lines(f"You decline the {KINDS[kind].noun} from {other.name}."))
+            said = RequestAnswered(game.number, me.name, other.name, "declines", kind)
+            batch.add_all([other, *game.observers], said)
 
     def drop_request(self, game: Game, offer: Offer, batch: Batch) -> None:
         """``offer`` is no longer standing in ``game`` (``<pr>`` to both players)."""
@@ -843,9 +822,9 @@ class Games:
 
     def switch(self, game: Game, batch: Batch) -> None:
         """The players change colours before the first move: the clocks stay with the
-        colours and White's starts again; each player gets the game anew as its new
-        colour (DG_MY_GAME_STARTED and the rest, the board), observers get it again
-        (DG_STARTED_OBSERVING), and the stored game records who plays which colour."""
+        colours and White's starts again; the table is told the game changed
+        (DG_MY_GAME_CHANGE, :class:`GameChanged`) and each player its new colour, then the
+        clocks and the board; the stored game records who plays which colour."""
         game.white, game.black = game.black, game.white
         game.white_rating, game.black_rating = game.black_rating, game.white_rating
         game.turn_started = time.monotonic()
@@ -862,17 +841,7 @@ class Games:
             f"game {game.game_id}: {game.white.name} now White, {game.black.name} Black",
             concerns=game.player_names(),
         )
-        for session in game.players:
-            color = game.color_of(session)
-            batch.add(session, Datagram(game.started_record(DG.MY_GAME_STARTED)))
-            batch.add(session, Datagram(dg.Flip(game.number, color == BLACK)))
-            game.send_history(session, batch)
-            symbol = "PW" if color == WHITE else "PB"
-            batch.add(session, Datagram(dg.MyRelationToGame(game.number, symbol)))
-        observing = Datagram(game.started_record(DG.STARTED_OBSERVING))
-        for session in game.observers:
-            batch.add(session, observing)
-            game.send_history(session, batch)
+        batch.add_all(game.audience(), GameChanged(game.header(), game.history()))
         self._clocks_changed(game, batch)
         self._arm_timer(game)
         self._stamp_turn(game, batch)
@@ -964,24 +933,21 @@ class Games:
         result = describe_result(status, mode, 1 if color == WHITE else 0)
         description = _named(text if text is not None else result.text, game)
         score = _score(status, color)
-        title = f"Game {game.number} ({game.white.name} vs. {game.black.name})"
-        said = lines(f"{{{title} {description}}} {score}")
-        record = dg.MyGameResult(game.number, False, result.code, score, description, "?")
-        listed = dg.GameResult(game.number, False, result.code, score, description, "?")
-        gone = Datagram(dg.MyRelationToGame(game.number, "X"))
-        for receiver in game.audience():
-            batch.add(receiver, said)
-            batch.add(receiver, Datagram(record))
-            batch.add(receiver, gone)
-        audience = set(game.audience())
-        for session in self.core.world.online.values():
-            if game.private and session not in audience:
-                continue
-            if DG.GAME_RESULT in session.level2:
-                batch.add(session, Datagram(listed))
-            heard = session.variables["gin"] or session.ivariables["allresults"]
-            if heard and session not in audience:
-                batch.add(session, said)
+        audience = list(game.audience())
+        names = tuple(dict.fromkeys([s.name for s in audience]))
+        ended = GameEnded(
+            game.number, game.white.name, game.black.name, result.code, score, description, names
+        )
+        batch.add_all(audience, ended)
+        if not game.private:  # those who list games or read every result
+            seated = set(audience)
+            listening = [
+                s
+                for s in self.core.world.online.values()
+                if s not in seated
+                and (DG.GAME_RESULT in s.level2 or s.variables["gin"] or s.ivariables["allresults"])
+            ]
+            batch.add_all(listening, ended)
         del self.by_number[game.number]
         for offer in list(game.requests.values()):
             self.drop_request(game, offer, batch)
@@ -1053,9 +1019,9 @@ def game_info_line(game: Game) -> str:
     return format_game_info(record)
 
 
-def pstat(p1: str, p2: str, rating_type: str, past: Iterable[GameRecord]) -> Any:
-    """DG_PSTAT (142) at a game's start: p1's record against p2 in this rating type, as
-    White and as Black ("Game start records only have one record")."""
+def pstat(p1: str, p2: str, rating_type: str, past: Iterable[GameRecord]) -> tuple[int, ...]:
+    """DG_PSTAT's (142) counts at a game's start: p1's wins, losses and draws against p2
+    in this rating type, as White and as Black."""
     counts = [0] * 6
     for record in past:
         if record.rating_type != rating_type or record.status not in (0, 1):
@@ -1071,12 +1037,7 @@ def pstat(p1: str, p2: str, rating_type: str, past: Iterable[GameRecord]) -> Any
             counts[base] += 1
         else:
             counts[base + 1] += 1
-    number = RATING_TYPES.index(rating_type) if rating_type in RATING_TYPES else 0
-    white_wins, white_losses, white_draws, black_wins, black_losses, black_draws = counts
-    stats = dg.PstatRecord(
-        white_wins, white_losses, white_draws, black_wins, black_losses, black_draws, number
-    )
-    return dg.Pstat(0, None, p1, p2, (stats,))
+    return tuple(counts)
 
 
 def _named(text: str, game: Game) -> str:

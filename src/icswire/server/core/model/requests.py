@@ -4,7 +4,8 @@ FICS keeps every offer in one list (``pending``): a request in a game is one of 
 numbered in the same series as match offers (``<pf>``/``<pt>``/``<pr>``, help
 ``iv_pendinfo``). Each kind has its word (``t=`` of ``<pf>``, and what ``accept t WORD``
 takes), its noun in the texts (``You decline the draw request from alice.``) and what
-``pending`` says of it (``alice is offering a draw.``).
+``pending`` says of it (``alice is offering a draw.``), and what the other player reads
+when it is made (:data:`ASKED`; XBoard and PyChess read the draw and abort lines).
 """
 
 from __future__ import annotations
@@ -48,4 +49,20 @@ KINDS = {
         ),
         RequestKind("switch", "switch request", "to switch sides", "requests to switch sides."),
     )
+}
+
+
+#: What the other player reads when a request is made (FICS's words): ``{name}`` who asks,
+#: ``{n}`` the takeback's half-moves.
+ASKED = {
+    "draw": ("{name} offers you a draw.",),
+    "abort": ('{name} would like to abort the game; type "abort" to accept.',),
+    "adjourn": ('{name} would like to adjourn the game; type "adjourn" to accept.',),
+    "takeback": ("{name} would like to take back {n} half move(s).",),
+    "pause": ("{name} requests to pause the game.",),
+    "unpause": ("{name} requests to unpause the game.",),
+    "switch": (
+        "{name} would like to switch sides.",
+        'Type "accept" to switch sides, or "decline" to refuse.',
+    ),
 }
