@@ -44,7 +44,7 @@ import uuid
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, cast
 
-import nats
+from nats.aio.client import Client
 from nats.errors import NoRespondersError
 from nats.errors import TimeoutError as NatsTimeout
 from nats.js.errors import KeyWrongLastSequenceError
@@ -53,13 +53,13 @@ from nats.js.kv import KeyValue
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.cluster import facts as facts_
 from icswire.server.cluster import wire
+from icswire.server.cluster.access import Access, ClusterRefused, refusal, shown
 from icswire.server.core.names import name_key
 from icswire.server.core.render import Batch, Message, lines
 from icswire.server.core.session import Session
 from icswire.server.core.tables import ListedGame, Table
 
 if TYPE_CHECKING:
-    from nats.aio.client import Client
     from nats.aio.msg import Msg
 
     from icswire.server.core.hub import Core
@@ -105,9 +105,12 @@ class Cluster:
         node: str | None = None,
         heartbeat: float = 1.0,
         dead_after: float = 3.0,
+        access: Access | None = None,
     ) -> None:
         self.core = core
         self.url = url
+        #: Credentials and TLS for NATS (a token may also be in ``url``).
+        self.access = access or Access()
         self.prefix = name
         self.node = node or uuid.uuid4().hex[:12]
         self.heartbeat = heartbeat
@@ -158,9 +161,7 @@ class Cluster:
     async def start(self) -> None:
         """Connect, open the buckets, read who is online and which games are played,
         hear the other nodes for a heartbeat's time (:attr:`recovers` tells what it heard)."""
-        self._nc = nc = await nats.connect(
-            self.url, name=f"icswire-{self.node}", max_reconnect_attempts=-1
-        )
+        self._nc = nc = await self._connect()
         js = nc.jetstream()
         self._users = await js.create_key_value(bucket=f"{self.prefix}_users", history=1)
         self._games_kv = await js.create_key_value(bucket=f"{self.prefix}_games", history=1)
@@ -198,10 +199,49 @@ class Cluster:
         others = len(self.alive)
         log.info("node %s joined cluster %s (%d other nodes)", self.node, self.prefix, others)
 
+    async def _connect(self) -> Client:
+        """Connect to NATS, trying again for as long as it takes (NATS may start after
+        the node), but :class:`ClusterRefused` at once if NATS refuses the node's
+        credentials or TLS fails; once connected, the client reconnects forever."""
+        loop = asyncio.get_running_loop()
+        refused: asyncio.Future[BaseException] = loop.create_future()
+
+        async def on_error(error: Exception) -> None:
+            if refusal(error) and not refused.done():
+                refused.set_result(error)
+            log.warning("cluster: NATS at %s: %s", shown(self.url), error)
+
+        client = Client()
+        connecting = asyncio.ensure_future(
+            client.connect(
+                self.url,
+                name=f"icswire-{self.node}",
+                max_reconnect_attempts=-1,
+                error_cb=on_error,
+                **self.access.connect_options(),
+            )
+        )
+        waiting: set[asyncio.Future[Any]] = {connecting, refused}
+        await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+        if not connecting.done():
+            connecting.cancel()
+            with contextlib.suppress(BaseException):
+                await connecting
+            with contextlib.suppress(Exception):
+                await client.close()
+            error = refused.result()
+            raise ClusterRefused(
+                f"NATS at {shown(self.url)} refused this node: {error} (give credentials: "
+                "a token in the URL, --cluster-creds or --cluster-user; TLS: --cluster-tls-*)"
+            )
+        connecting.result()
+        return client
+
     async def stop(self) -> None:
         for task in self._tasks:
             task.cancel()
-        await asyncio.wait(self._tasks, timeout=STOP_PATIENCE)
+        if self._tasks:  # none if it never joined
+            await asyncio.wait(self._tasks, timeout=STOP_PATIENCE)
         if self._nc is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._drain_writes(), STOP_PATIENCE)
