@@ -339,6 +339,38 @@ def _size(stream: BinaryIO) -> int | None:
     help="the cluster's name: its NATS subjects and key-value buckets begin with it",
 )
 @click.option("--node", default=None, help="this node's id in the cluster (default: random)")
+@click.option(
+    "--cluster-creds",
+    default=None,
+    type=click.Path(exists=True, dir_okay=False),
+    help="a NATS .creds file (user JWT and NKey seed) the node connects with",
+)
+@click.option("--cluster-user", default=None, help="the NATS user the node connects as")
+@click.option(
+    "--cluster-password",
+    default=None,
+    envvar="ICSWIRE_CLUSTER_PASSWORD",
+    help="the NATS user's password (or in ICSWIRE_CLUSTER_PASSWORD); a token goes in the"
+    " URL: nats://TOKEN@HOST:4222",
+)
+@click.option(
+    "--cluster-tls-ca",
+    default=None,
+    type=click.Path(exists=True, dir_okay=False),
+    help="the authority that signed the NATS server's certificate (PEM); turns TLS on",
+)
+@click.option(
+    "--cluster-tls-cert",
+    default=None,
+    type=click.Path(exists=True, dir_okay=False),
+    help="this node's certificate (PEM), for a NATS server that verifies its clients",
+)
+@click.option(
+    "--cluster-tls-key",
+    default=None,
+    type=click.Path(exists=True, dir_okay=False),
+    help="the key of --cluster-tls-cert (PEM), if not in the certificate's file",
+)
 def serve(
     host: str,
     port: int,
@@ -349,6 +381,12 @@ def serve(
     cluster: str | None,
     cluster_name: str,
     node: str | None,
+    cluster_creds: str | None,
+    cluster_user: str | None,
+    cluster_password: str | None,
+    cluster_tls_ca: str | None,
+    cluster_tls_cert: str | None,
+    cluster_tls_key: str | None,
 ) -> None:
     """Run the chess server until SIGINT or SIGTERM."""
     import asyncio
@@ -356,10 +394,23 @@ def serve(
     from pathlib import Path
 
     from icswire.server.app import serve as run_server
+    from icswire.server.cluster.access import Access, ClusterRefused
     from icswire.server.core.net.limits import Limits
     from icswire.server.core.storage.lock import AlreadyServing
     from icswire.server.core.storage.store import Store, database_url
 
+    try:
+        access = Access(
+            cluster_creds,
+            cluster_user,
+            cluster_password,
+            cluster_tls_ca,
+            cluster_tls_cert,
+            cluster_tls_key,
+        )
+        access.tls_context()  # a certificate or key that does not load: said now
+    except (ValueError, OSError) as exc:  # ssl.SSLError is an OSError
+        raise click.UsageError(f"cluster options: {exc}") from None
     limits = Limits()
     for assignment in limit:
         try:
@@ -377,8 +428,20 @@ def serve(
         raise click.ClickException(f"cannot open the database: {exc}") from None
     try:
         asyncio.run(
-            run_server(store, host, port, limits, open_registration, cluster, cluster_name, node)
+            run_server(
+                store,
+                host,
+                port,
+                limits,
+                open_registration,
+                cluster,
+                cluster_name,
+                node,
+                access,
+            )
         )
+    except ClusterRefused as exc:
+        raise click.ClickException(f"cannot join the cluster: {exc}") from None
     except AlreadyServing as exc:
         raise click.ClickException(f"cannot serve: {exc}") from None
     except OSError as exc:

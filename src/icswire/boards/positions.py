@@ -296,7 +296,7 @@ def strength(board: chess.Board, color: chess.Color) -> int:
     )
 
 
-def _last_move(board: chess.Board) -> tuple[str, str]:
+def last_move_notations(board: chess.Board) -> tuple[str, str]:
     """Style 12's verbose and pretty notations of the last move, ``none`` if none."""
     if not board.move_stack:
         return "none", "none"
@@ -346,7 +346,7 @@ def style12_from_board(
     ``last_move`` (verbose, pretty) spares working the last move out again when the caller
     knows it.
     """
-    verbose, pretty = _last_move(board) if last_move is None else last_move
+    verbose, pretty = last_move_notations(board) if last_move is None else last_move
     white_short, white_long, black_short, black_long = _castling_flags(board)
     return Style12(
         ranks=tuple(_ranks(board)),

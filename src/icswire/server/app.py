@@ -19,6 +19,7 @@ import time
 from icswire.protocol import datagrams as dg
 from icswire.protocol.block import BlockCode
 from icswire.protocol.level1 import CommandNumber as CN
+from icswire.server.cluster.access import Access
 from icswire.server.cluster.node import Cluster
 from icswire.server.cluster.routes import route
 from icswire.server.core.dispatch.commands import (
@@ -91,6 +92,7 @@ class Server:
         cluster: str | None = None,
         cluster_name: str = "icswire",
         node: str | None = None,
+        cluster_access: Access | None = None,
     ) -> None:
         self.host = host
         self.port = port
@@ -134,7 +136,7 @@ class Server:
         #: The cluster this server is a node of (``--cluster nats://...``), or None.
         self.cluster: Cluster | None = None
         if cluster is not None:
-            self.cluster = Cluster(core, cluster, cluster_name, node)
+            self.cluster = Cluster(core, cluster, cluster_name, node, access=cluster_access)
             self.cluster.run_line = self.run_line
 
     @property
@@ -514,10 +516,13 @@ async def serve(
     cluster: str | None = None,
     cluster_name: str = "icswire",
     node: str | None = None,
+    cluster_access: Access | None = None,
 ) -> None:
-    """Run a server (a node of ``cluster``, a NATS URL, if given) until SIGINT or SIGTERM,
-    then shut it down cleanly."""
-    server = Server(store, host, port, limits, open_registration, cluster, cluster_name, node)
+    """Run a server (a node of ``cluster``, a NATS URL, if given, with ``cluster_access``'s
+    credentials and TLS) until SIGINT or SIGTERM, then shut it down cleanly."""
+    server = Server(
+        store, host, port, limits, open_registration, cluster, cluster_name, node, cluster_access
+    )
     await server.start()
     # What is loaded by now (modules, the features, the store) lives as long as the
     # process: out of the garbage collector's way, so a full collection scans the users.

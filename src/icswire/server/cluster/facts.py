@@ -8,9 +8,12 @@ rendering of what that user is sent (level 1, level 2 DGs, style, width) read th
 values as on its home. Clocks are sent as wall-clock times (``time.time()``) and kept as
 the replica node's ``time.monotonic()`` equivalents.
 
-Facts other nodes change (a game on another node sets the player's state and, when it
-ends, ratings; observing a game there) are sent to the home as :func:`changes` and
-written by the home only: one writer per key.
+Facts other nodes own (the game a user plays on another node, the games it observes
+there, the ratings a game there changed) are sent to the home as
+:class:`~icswire.server.cluster.wire.Changes` when they change and written by the home
+only, with ``acks``: the last change of each node the write includes (docs/cluster.md,
+"One writer per fact"). :func:`apply` sets only the fields named here; any other key of
+an entry is no field of a session.
 """
 
 from __future__ import annotations
@@ -22,8 +25,11 @@ from typing import Any
 from icswire.server.core.model.variables import IVARIABLES, VARIABLES
 from icswire.server.core.net.session import Session
 
-#: The facts a node other than the home may change (a game it holds, observing there).
+#: The facts a node other than the home may change (a game it holds, observing there):
+#: a registry write older than that node's last change does not set them there.
 CHANGEABLE = ("state", "state_game", "observing", "ratings")
+#: The facts :func:`apply` sets as they are.
+PLAIN = frozenset({"name", "registered", "admin", "level1", "state", "state_game", "timeseal"})
 
 
 def facts_of(session: Session, node: str) -> dict[str, Any]:
@@ -69,7 +75,7 @@ def stable(facts: dict[str, Any]) -> bytes:
 
 
 def apply(session: Session, facts: dict[str, Any]) -> None:
-    """Set a replica's fields from ``facts`` (all of them, or :func:`changes`' few)."""
+    """Set a replica's fields from ``facts``."""
     now_wall, now = time.time(), time.monotonic()
     for key, value in facts.items():
         if key in ("level2", "channels", "observing"):
@@ -86,11 +92,5 @@ def apply(session: Session, facts: dict[str, Any]) -> None:
             session.last_input = now - (now_wall - value)
         elif key in ("notify", "lists"):
             setattr(session, key, dict(value))
-        elif key != "node":
+        elif key in PLAIN:
             setattr(session, key, value)
-
-
-def changes(session: Session) -> dict[str, Any]:
-    """The facts of :data:`CHANGEABLE`, as a node that is not the home saw them change."""
-    found = facts_of(session, "")
-    return {key: found[key] for key in CHANGEABLE}

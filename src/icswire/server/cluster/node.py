@@ -9,19 +9,29 @@ one node only (a game, a match offer, a seek) is acted on there: a command about
 forwarded to that node (:meth:`Cluster.forward`), run with the user's replica, and its
 output to the user comes back in order with that node's other deliveries.
 
-NATS carries (``P`` is the cluster's name, ``icswire`` unless told):
+NATS carries (``P`` is the cluster's name, ``icswire`` unless told), each message in
+the versioned JSON of :mod:`.wire` (a message this node does not read is dropped and
+logged):
 
-- ``P.node.ID.deliver``: batches for node ID's users (pickled lists of packets);
-- ``P.node.ID.run``: a forwarded line (its number, the home node, the user's name, the
-  line); its answer (the user's output) comes back among the home's deliveries;
-- ``P.node.ID.changes``: facts another node changed of a user of node ID;
+- ``P.node.ID.deliver``: batches for node ID's users (:class:`~.wire.Deliver`);
+- ``P.node.ID.run``: a forwarded line (:class:`~.wire.Run`); its answer (the user's
+  output) comes back among the home's deliveries;
+- ``P.node.ID.changes``: the facts another node owns of a user of node ID
+  (:class:`~.wire.Changes`);
 - ``P.node.ID.kick``: request/reply, a registered user logging in elsewhere takes over;
+- ``P.node.ID.games``: request/reply, the games node ID lists;
 - ``P.heartbeat``: each node's id, every :attr:`Cluster.heartbeat` seconds.
 
 JetStream key-value buckets: ``P_users`` (name key -> facts; a name is created once in
 the whole cluster), ``P_games`` (game number -> its node and stored id), ``P_seeks``
-(seek index -> its node). Messages between nodes are pickled: the nodes of one cluster
-trust each other and run the same version.
+(seek index -> its node).
+
+**One writer per fact.** A user's home writes its facts; a node where the user plays or
+observes a game owns those facts (the game played there, the games observed there, the
+ratings a game there changed) and sends them to the home as they change, captured when
+they change, each with a number (``seq``) that grows. The home merges each node's part
+and writes, with the facts, the last ``seq`` it applied of each node (``acks``): a write
+older than a node's last change is one that node does not take its own facts from.
 """
 
 from __future__ import annotations
@@ -29,13 +39,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import pickle
 import time
 import uuid
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, cast
 
-import nats
+from nats.aio.client import Client
 from nats.errors import NoRespondersError
 from nats.errors import TimeoutError as NatsTimeout
 from nats.js.errors import KeyWrongLastSequenceError
@@ -43,13 +52,14 @@ from nats.js.kv import KeyValue
 
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.cluster import facts as facts_
+from icswire.server.cluster import wire
+from icswire.server.cluster.access import Access, ClusterRefused, refusal, shown
 from icswire.server.core.model.names import name_key
 from icswire.server.core.model.tables import ListedGame, Table
 from icswire.server.core.net.session import Session
 from icswire.server.core.render.batch import Batch, Data, Message, lines
 
 if TYPE_CHECKING:
-    from nats.aio.client import Client
     from nats.aio.msg import Msg
 
     from icswire.server.core.dispatch.hub import Core
@@ -95,9 +105,12 @@ class Cluster:
         node: str | None = None,
         heartbeat: float = 1.0,
         dead_after: float = 3.0,
+        access: Access | None = None,
     ) -> None:
         self.core = core
         self.url = url
+        #: Credentials and TLS for NATS (a token may also be in ``url``).
+        self.access = access or Access()
         self.prefix = name
         self.node = node or uuid.uuid4().hex[:12]
         self.heartbeat = heartbeat
@@ -120,6 +133,13 @@ class Cluster:
         #: Each of our users' facts as last written, but the idle clock (facts.stable).
         self._written: dict[str, bytes] = {}
         self._dirty: set[Session] = set()
+        #: Changes sent of the other nodes' users (the facts this node owns), the last by
+        #: name key, and the ratings their registry entry last gave.
+        self._sent: dict[str, wire.Changes] = {}
+        self._seq = 0
+        self._known_ratings: dict[str, dict[str, tuple[int, int]]] = {}
+        #: Of our users: what each other node last said of the facts it owns, by name key.
+        self._claims: dict[str, dict[str, wire.Changes]] = {}
         self._capturing: dict[Session, list[Message]] = {}
         #: Forwarded lines waiting for their answer, by number.
         self._forwards = 0
@@ -141,9 +161,7 @@ class Cluster:
     async def start(self) -> None:
         """Connect, open the buckets, read who is online and which games are played,
         hear the other nodes for a heartbeat's time (:attr:`recovers` tells what it heard)."""
-        self._nc = nc = await nats.connect(
-            self.url, name=f"icswire-{self.node}", max_reconnect_attempts=-1
-        )
+        self._nc = nc = await self._connect()
         js = nc.jetstream()
         self._users = await js.create_key_value(bucket=f"{self.prefix}_users", history=1)
         self._games_kv = await js.create_key_value(bucket=f"{self.prefix}_games", history=1)
@@ -181,10 +199,49 @@ class Cluster:
         others = len(self.alive)
         log.info("node %s joined cluster %s (%d other nodes)", self.node, self.prefix, others)
 
+    async def _connect(self) -> Client:
+        """Connect to NATS, trying again for as long as it takes (NATS may start after
+        the node), but :class:`ClusterRefused` at once if NATS refuses the node's
+        credentials or TLS fails; once connected, the client reconnects forever."""
+        loop = asyncio.get_running_loop()
+        refused: asyncio.Future[BaseException] = loop.create_future()
+
+        async def on_error(error: Exception) -> None:
+            if refusal(error) and not refused.done():
+                refused.set_result(error)
+            log.warning("cluster: NATS at %s: %s", shown(self.url), error)
+
+        client = Client()
+        connecting = asyncio.ensure_future(
+            client.connect(
+                self.url,
+                name=f"icswire-{self.node}",
+                max_reconnect_attempts=-1,
+                error_cb=on_error,
+                **self.access.connect_options(),
+            )
+        )
+        waiting: set[asyncio.Future[Any]] = {connecting, refused}
+        await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+        if not connecting.done():
+            connecting.cancel()
+            with contextlib.suppress(BaseException):
+                await connecting
+            with contextlib.suppress(Exception):
+                await client.close()
+            error = refused.result()
+            raise ClusterRefused(
+                f"NATS at {shown(self.url)} refused this node: {error} (give credentials: "
+                "a token in the URL, --cluster-creds or --cluster-user; TLS: --cluster-tls-*)"
+            )
+        connecting.result()
+        return client
+
     async def stop(self) -> None:
         for task in self._tasks:
             task.cancel()
-        await asyncio.wait(self._tasks, timeout=STOP_PATIENCE)
+        if self._tasks:  # none if it never joined
+            await asyncio.wait(self._tasks, timeout=STOP_PATIENCE)
         if self._nc is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._drain_writes(), STOP_PATIENCE)
@@ -229,7 +286,9 @@ class Cluster:
             with contextlib.suppress(NatsTimeout, NoRespondersError):
                 assert self._nc is not None
                 await self._nc.request(
-                    self.subject("node", owner, "kick"), key.encode(), timeout=FORWARD_TIMEOUT
+                    self.subject("node", owner, "kick"),
+                    wire.encode(wire.Kick(key)),
+                    timeout=FORWARD_TIMEOUT,
                 )
             await asyncio.sleep(0.05)
         return False
@@ -253,12 +312,17 @@ class Cluster:
         """``session`` logged out: its name is free in the cluster."""
         key = name_key(session.name)
         self._written.pop(key, None)
+        self._claims.pop(key, None)
         self._dirty.discard(session)
         self._writes.put_nowait(("users", key, None))
 
     def touch(self, session: Session) -> None:
         """``session``'s facts may have changed (a command, a game's start or end): its
-        home writes them; another node sends the home what it changed."""
+        home writes them (at the end of this turn, once however often touched); another
+        node sends the home, now, the facts it owns of the user (:meth:`_capture`)."""
+        if session.remote is not None:
+            self._capture(session)
+            return
         if not self._dirty:
             asyncio.get_running_loop().call_soon(self._publish_dirty)
         self._dirty.add(session)
@@ -266,17 +330,42 @@ class Cluster:
     def _publish_dirty(self) -> None:
         dirty, self._dirty = self._dirty, set()
         for session in dirty:
-            if session.remote is None:
-                if session.logged_in:
-                    self._put_facts(session)
-            else:
-                home = cast(Peer, session.remote).node
-                change = (session.name, facts_.changes(session))
-                self._queue(home, "changes", change)
+            if session.logged_in and session.remote is None:
+                self._put_facts(session)
+
+    def _capture(self, replica: Session) -> None:
+        """The facts this node owns of ``replica``, as they are now, for its home: the
+        game it plays here, the games it observes here, ratings changed here. Nothing is
+        sent if they did not change."""
+        key = name_key(replica.name)
+        tables = self.core.tables
+        playing = None
+        if replica.state in ("P", "E") and tables.find(replica.state_game) is not None:
+            playing = (replica.state, replica.state_game)
+        observing = tuple(sorted(n for n in replica.observing if tables.find(n) is not None))
+        known = self._known_ratings.get(key, {})
+        ratings = {k: (r, n) for k, (r, n) in replica.ratings.items() if known.get(k) != (r, n)}
+        last = self._sent.get(key)
+        if not ratings and (playing, observing) == (
+            (last.playing, last.observing) if last is not None else (None, ())
+        ):
+            return
+        self._seq += 1
+        change = wire.Changes(self.node, replica.name, self._seq, playing, observing, ratings)
+        self._sent[key] = change
+        self._known_ratings[key] = dict(replica.ratings)
+        self._queue(cast(Peer, replica.remote).node, "changes", change)
+
+    def _forget_sent(self, key: str) -> None:
+        self._sent.pop(key, None)
+        self._known_ratings.pop(key, None)
 
     def _put_facts(self, session: Session) -> None:
         key = name_key(session.name)
         found = facts_.facts_of(session, self.node)
+        claims = self._claims.get(key)
+        if claims:
+            found["acks"] = {node: change.seq for node, change in sorted(claims.items())}
         stable = facts_.stable(found)
         if self._written.get(key) == stable:
             return
@@ -289,6 +378,7 @@ class Cluster:
         key = entry.key
         known = world.online.get(key)
         if entry.operation in ("DEL", "PURGE") or not entry.value:
+            self._forget_sent(key)
             if known is not None and known.remote is not None:
                 self.core.registry.player_left(known)  # a game here with it ends
                 world.forget(known)
@@ -298,33 +388,63 @@ class Cluster:
         if node == self.node or found.get("reserved"):  # ours, or not logged in yet
             return
         if known is None:
+            self._forget_sent(key)
             replica = Session(remote=self._peer(node))
             facts_.apply(replica, found)
+            self._known_ratings[key] = dict(replica.ratings)
             replica.logged_in = True
             world.add_replica(replica)
         elif known.remote is not None:
-            if cast(Peer, known.remote).node != node:
+            if cast(Peer, known.remote).node != node:  # logged in again elsewhere
                 known.remote = self._peer(node)
+                self._forget_sent(key)
+            sent = self._sent.get(key)
+            acked = found.get("acks", {}).get(self.node, 0)
+            if sent is not None and acked < sent.seq:
+                # written before the home had our last change: our facts stay ours
+                found = {k: v for k, v in found.items() if k not in facts_.CHANGEABLE}
             before = known.channels
             facts_.apply(known, found)
+            if "ratings" in found:
+                self._known_ratings[key] = dict(known.ratings)
             world.replica_changed(known, before)
 
     async def _on_changes(self, msg: Msg) -> None:
-        """Another node changed facts of one of our users (its game, observing there)."""
-        name, change = pickle.loads(msg.data)
-        session = self.core.world.online.get(name_key(name))
+        """Another node's facts of one of our users (its game, observing there, ratings
+        changed there): its part replaces what it said before, and the facts are written
+        with its ``seq`` acknowledged."""
+        change = wire.receive(msg.subject, msg.data, wire.Changes)
+        if change is None:
+            return
+        key = name_key(change.name)
+        session = self.core.world.online.get(key)
         if session is None or session.remote is not None:
             return
-        facts_.apply(session, change)
+        claims = self._claims.setdefault(key, {})
+        before = claims.get(change.node)
+        if before is not None and change.seq <= before.seq:
+            return
+        claims[change.node] = change
+        if change.playing is not None:
+            session.state, session.state_game = change.playing
+        elif before is not None and (session.state, session.state_game) == before.playing:
+            session.state, session.state_game = "X", 0  # its game there ended
+        gone = frozenset(before.observing) if before is not None else frozenset()
+        session.observing = (session.observing - gone) | frozenset(change.observing)
+        if change.ratings:
+            session.ratings = {**session.ratings, **change.ratings}
         self.core.world.listening.refresh(session)
         self._put_facts(session)
 
     async def _on_kick(self, msg: Msg) -> None:
         """A registered user logged in on another node: this node's session goes."""
-        session = self.core.world.online.get(msg.data.decode())
+        kick = wire.receive(msg.subject, msg.data, wire.Kick)
+        if kick is None:
+            return
+        session = self.core.world.online.get(kick.name)
         if session is not None and session.remote is None:
             session.taken_over()
-        await msg.respond(b"")
+        await msg.respond(wire.encode(wire.Ack()))
 
     def _peer(self, node: str) -> Peer:
         peer = self.peers.get(node)
@@ -365,7 +485,8 @@ class Cluster:
             else:
                 groups.setdefault(tuple(indexes), []).append(receiver.name)
         if groups:
-            packet = ("batch", batch.cn, batch.issuer_name, list(groups.items()), resolved)
+            found = tuple((indexes, tuple(names)) for indexes, names in groups.items())
+            packet = wire.Packet(batch.cn, batch.issuer_name, found, tuple(resolved))
             self._queue(node, "deliver", packet)
 
     def _queue(self, node: str, kind: str, item: Any) -> None:
@@ -383,10 +504,10 @@ class Cluster:
             for target, items in outbox.items():
                 node, kind = target.split()
                 subject = self.subject("node", node, kind)
-                payloads = [items] if kind == "deliver" else items
+                payloads = [wire.Deliver(tuple(items))] if kind == "deliver" else items
                 for payload in payloads:
                     try:
-                        await self._nc.publish(subject, pickle.dumps(payload))
+                        await self._nc.publish(subject, wire.encode(payload))
                     except Exception:  # one bad message never stops the others
                         log.exception("cluster: could not send to %s", target)
 
@@ -394,14 +515,20 @@ class Cluster:
         """Batches for our users, and the answers to lines we forwarded, in the order the
         other node sent them: a player whose game is there reads his own move's answer
         before the opponent's reply, as on one server."""
+        delivered = wire.receive(msg.subject, msg.data, wire.Deliver)
+        if delivered is None:
+            return
         online = self.core.world.online
-        for packet in pickle.loads(msg.data):
-            if packet[0] == "reply":
-                self._answered(*packet[1:])
+        for packet in delivered.packets:
+            if isinstance(packet, wire.Reply):
+                self._answered(packet.number, packet.cn, packet.code, list(packet.output))
                 continue
-            _, cn, issuer_name, groups, resolved = packet
-            batch = Batch(cn, None, issuer_name=issuer_name)
-            for indexes, names in groups:
+            resolved = packet.messages
+            if any(not 0 <= i < len(resolved) for indexes, _ in packet.groups for i in indexes):
+                log.warning("cluster: dropped a packet on %s: a bad message index", msg.subject)
+                continue
+            batch = Batch(packet.cn, None, issuer_name=packet.issuer)
+            for indexes, names in packet.groups:
                 for name in names:
                     session = online.get(name_key(name))
                     if session is not None and session.remote is None:
@@ -420,8 +547,8 @@ class Cluster:
         number = self._forwards
         done = asyncio.get_running_loop().create_future()
         self._waiting[number] = (answer, done)
-        request = (number, self.node, session.name, text)
-        await self._nc.publish(self.subject("node", node, "run"), pickle.dumps(request))
+        request = wire.Run(number, self.node, session.name, text)
+        await self._nc.publish(self.subject("node", node, "run"), wire.encode(request))
         try:
             await asyncio.wait_for(done, FORWARD_TIMEOUT)
         except TimeoutError:
@@ -439,10 +566,13 @@ class Cluster:
         self.core.spawn(self._run(msg))  # a slow command does not hold up the next
 
     async def _run(self, msg: Msg) -> None:
-        number, home, name, text = pickle.loads(msg.data)
+        run = wire.receive(msg.subject, msg.data, wire.Run)
+        if run is None:
+            return
+        number, home, name, text = run.number, run.home, run.name, run.line
         replica = self.core.world.online.get(name_key(name))
         if replica is None or replica.remote is None or self.run_line is None:
-            refused = ("reply", number, CN.SCN_BAD, None, [lines(NOT_ANSWERING)])
+            refused = wire.Reply(number, CN.SCN_BAD, None, (lines(NOT_ANSWERING),))
             self._queue(home, "deliver", refused)
             return
         captured: list[Message] = []
@@ -456,30 +586,38 @@ class Cluster:
         finally:
             del self._capturing[replica]
         self.touch(replica)
-        self._queue(home, "deliver", ("reply", number, cn, code, captured))
+        self._queue(home, "deliver", wire.Reply(number, cn, code, tuple(captured)))
 
     # -- games and seeks -----------------------------------------------------------------
 
     async def listed_elsewhere(self) -> list[ListedGame]:
         """The games the other nodes list (``games``), from each that answers in time."""
         assert self._nc is not None
+        request = wire.encode(wire.ListGames())
+        nodes = list(self.alive)
         asked = [
-            self._nc.request(self.subject("node", node, "games"), b"", timeout=LIST_TIMEOUT)
-            for node in self.alive
+            self._nc.request(self.subject("node", node, "games"), request, timeout=LIST_TIMEOUT)
+            for node in nodes
         ]
         found: list[ListedGame] = []
-        for reply in await asyncio.gather(*asked, return_exceptions=True):
-            if not isinstance(reply, BaseException):
-                found += [ListedGame(*row) for row in pickle.loads(reply.data)]
+        replies = await asyncio.gather(*asked, return_exceptions=True)
+        for node, reply in zip(nodes, replies, strict=True):
+            if isinstance(reply, BaseException):
+                continue
+            games = wire.receive(self.subject("node", node, "games"), reply.data, wire.Games)
+            if games is not None:
+                found += [ListedGame(*row) for row in games.rows]
         return found
 
     async def _on_games(self, msg: Msg) -> None:
+        if wire.receive(msg.subject, msg.data, wire.ListGames) is None:
+            return
         rows = [
             (t.number, t.examined, t.games_row(False), t.games_row(True))
             for t in self.core.tables.all()
             if not t.private
         ]
-        await msg.respond(pickle.dumps(rows))
+        await msg.respond(wire.encode(wire.Games(tuple(rows))))
 
     async def _claim_game(self, number: int) -> bool:
         """Take game number ``number`` in the whole cluster (False: another node has it)."""
@@ -509,6 +647,9 @@ class Cluster:
     def _game_ended(self, table: Table, batch: Batch) -> None:
         self.games.pop(table.number, None)
         self._writes.put_nowait(("games", str(table.number), None))
+        for session in table.observers:  # they observe it no more: tell their homes
+            if session.remote is not None:
+                self.touch(session)
 
     def _game_entry(self, entry: KeyValue.Entry) -> None:
         number = int(entry.key)
@@ -575,17 +716,17 @@ class Cluster:
 
     async def _beat(self) -> None:
         assert self._nc is not None
-        beat = f"{self.node} {self.started!r}".encode()
+        beat = wire.encode(wire.Heartbeat(self.node, self.started))
         while True:
             await self._nc.publish(self.subject("heartbeat"), beat)
             await asyncio.sleep(self.heartbeat)
 
     async def _on_heartbeat(self, msg: Msg) -> None:
-        node, started = msg.data.decode().split()
-        if node != self.node:
-            self.alive[node] = time.monotonic()
-            self.started_at[node] = float(started)
-            self._peer(node)
+        beat = wire.receive(msg.subject, msg.data, wire.Heartbeat)
+        if beat is not None and beat.node != self.node:
+            self.alive[beat.node] = time.monotonic()
+            self.started_at[beat.node] = beat.started
+            self._peer(beat.node)
 
     async def _check_alive(self) -> None:
         while True:
@@ -611,6 +752,8 @@ class Cluster:
             world.depart(session, local_only=True)
         for session in gone:
             self.core.registry.player_left(session)  # its games here end as its terms say
+        for claims in self._claims.values():
+            claims.pop(node, None)
         games = {n: e for n, e in self.games.items() if e.get("node") == node}
         self._end_lost_games(games)
         for number in games:

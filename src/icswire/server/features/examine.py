@@ -398,6 +398,7 @@ def stop_examining(core: Core, session: Session, batch: Batch) -> bool:
     for observer in exam.observers:
         batch.add(observer, left)
         observer.observing -= {number}
+        core.world.touch(observer)  # an observer of another node: its home learns it
     exam.observers.clear()
     del state.games[number]
     listed = Datagram(dg.ExaminedGameIsGone(number))

@@ -269,7 +269,7 @@ class OffersChanged(Event):
 @kind
 @dataclass(frozen=True, slots=True)
 class RequestMade(Event):
-    """``name`` asked its opponent for a ``kind`` of request in game ``game`` (draw,
+    """``name`` asked its opponent for a ``request`` (its kind) in game ``game`` (draw,
     abort, adjourn, takeback of ``params`` half-moves, pause, unpause, switch): the
     opponent reads FICS's words (``alice offers you a draw.``; with ``counter``, a takeback
     of another number than the opponent's: ``alice proposes a different number (2) of
@@ -278,7 +278,7 @@ class RequestMade(Event):
     game: int
     name: str
     opponent: str
-    kind: str
+    request: str
     params: str
     counter: bool = False
 
@@ -286,7 +286,7 @@ class RequestMade(Event):
 @kind
 @dataclass(frozen=True, slots=True)
 class RequestAnswered(Event):
-    """``name`` ``accepts``, ``declines`` or ``withdraws`` the ``kind`` request between it
+    """``name`` ``accepts``, ``declines`` or ``withdraws`` the ``request`` (its kind) between it
     and ``other``: ``other`` reads ``bob declines the draw request.``, the observers ``Game
     N: bob declines the draw request.``"""
 
@@ -294,7 +294,7 @@ class RequestAnswered(Event):
     name: str
     other: str
     answer: str
-    kind: str
+    request: str
 
 
 @kind

@@ -209,7 +209,8 @@ class PositionBoard(Message):
 
 @dataclass(frozen=True)
 class Always:
-    """A relation or a flip that is the same for every receiver (a picklable callable)."""
+    """A relation or a flip that is the same for every receiver (a board resolved for one
+    receiver on another node keeps its values)."""
 
     value: Any
 

@@ -243,14 +243,14 @@ class RequestMessage(EventMessage):
     def render(self, receiver: Session) -> bytes:
         e = self.event
         if receiver.name != e.opponent:
-            note = KINDS[e.kind].note_text(e.params)
+            note = KINDS[e.request].note_text(e.params)
             return Lines((f"Game {e.game}: {e.name} {note}",)).render(receiver)
         if e.counter:
             said: tuple[str, ...] = (
                 f"{e.name} proposes a different number ({e.params}) of half-move(s).",
             )
         else:
-            said = tuple([text.format(name=e.name, n=e.params) for text in ASKED[e.kind]])
+            said = tuple([text.format(name=e.name, n=e.params) for text in ASKED[e.request]])
         return Lines(said).render(receiver)
 
 
@@ -264,7 +264,7 @@ class AnswerMessage(EventMessage):
 
     def render(self, receiver: Session) -> bytes:
         e = self.event
-        said = f"{e.name} {e.answer} the {KINDS[e.kind].noun}."
+        said = f"{e.name} {e.answer} the {KINDS[e.request].noun}."
         if receiver.name != e.other:
             said = f"Game {e.game}: {said}"
         return Lines((said,)).render(receiver)
