@@ -17,7 +17,8 @@ from icswire.server.core.events.base import LOCAL, Event, kind
 class GamePosition:
     """A played game's board as every receiver's style needs it, in milliseconds.
 
-    ``fen`` is the position (with the holdings, in games that have them) of ``variant``
+    ``fen`` is the position (with the holdings, in games that have them; the en passant
+    square after any double push, as style 12 shows it) of ``variant``
     (the name in :mod:`icswire.boards.variants`); ``last`` the last move's (verbose,
     SAN, SMITH), ``recent`` the last four moves as (SAN, verbose, milliseconds taken) for style
     9. ``flipped`` names who turned their board with ``flip``. ``board``, when the game's

@@ -268,7 +268,7 @@ class Game:
         last = moves[-1] if moves else None
         return GamePosition(
             self.number, self.white.name, self.black.name, self.terms.game_variant.name,
-            board.fen(), self.terms.initial, self.terms.increment,
+            board.fen(en_passant="fen"), self.terms.initial, self.terms.increment,
             self.clock_now(WHITE), self.clock_now(BLACK), self.last_move_time_ms,
             not self.paused, len(moves),
             (last.verbose or last.san, last.san, last.smith) if last is not None else None,
