@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from icswire.protocol import datagrams as dg
 from icswire.protocol.codes import UnknownResultError, describe_result
@@ -50,7 +50,7 @@ def when_ended(record: GameRecord, tzone: str) -> str:
     return date_text(record.ended or record.started, tzone)
 
 
-def gamelist_item(index: int, record: GameRecord, here: bool | None = None) -> Any:
+def gamelist_item(index: int, record: GameRecord, here: bool | None = None) -> dg.GamelistItem:
     """DG_GAMELIST_ITEM (73) of a stored game."""
     timed = bool(record.initial or record.increment)
     initial = str(record.initial) if timed else "-"

@@ -302,11 +302,11 @@ def challenge_text(challenge: Challenge, reader: Session | None = None) -> str:
     )
 
 
-def _match_record(challenge: Challenge, receiver: Session) -> Any:
+def _match_record(challenge: Challenge, receiver: Session) -> dg.Match:
     """DG_MATCH (29) as ``receiver`` gets it (the assessment only with DG 85 on)."""
     c, r, t = challenge.challenger, challenge.receiver, challenge.terms
     color = -1 if challenge.color is None else int(challenge.color == WHITE)
-    assess: tuple[int | None, ...] = (None, None, None)
+    assess: tuple[int | None, int | None, int | None] = (None, None, None)
     if DG.MATCH_ASSESSMENT in receiver.level2:
         assess = challenge.assessment.get(receiver, (0, 0, 0))
     return dg.Match(
@@ -322,7 +322,7 @@ def _match_message(challenge: Challenge) -> PerReceiver:
     return PerReceiver(DG.MATCH, lambda receiver: _match_record(challenge, receiver))
 
 
-def _seek_record(seek: Seek) -> Any:
+def _seek_record(seek: Seek) -> dg.Seek:
     t = seek.terms
     rating, note = _rating(seek.seeker, t.rating_type)
     color = -1 if seek.color is None else int(seek.color == WHITE)

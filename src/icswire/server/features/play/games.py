@@ -314,7 +314,7 @@ class Game:
 
     # -- what players are sent -----------------------------------------------------------
 
-    def offers_record(self) -> Any:
+    def offers_record(self) -> dg.OffersInMyGame:
         """DG_OFFERS_IN_MY_GAME (21): the draw, adjourn, abort and takeback offers (the
         DG has no field for pause, unpause and switch requests)."""
         asked = self.requests
@@ -354,11 +354,10 @@ class Game:
             tags += [("SetUp", "1"), ("FEN", self.start_fen)]
         return tags
 
-    def started_record(self, kind: int) -> Any:
-        """A DG_GAME_STARTED-form record (12, 15, 18, 40) of this game."""
-        cls: Any = dg.RECORDS[kind]
+    def game_record(self) -> dg.GameStarted:
+        """DG_GAME_STARTED (12) of this game."""
         t = self.terms
-        return cls(
+        return dg.GameStarted(
             self.number, self.white.name, self.black.name, t.wild, t.rating_type, t.rated,
             t.initial, t.increment, t.initial, t.increment, True, "",
             self.white_rating, self.black_rating, self.game_id or 0,
@@ -663,7 +662,7 @@ class Games:
             batch.add(session, text)
             if session.ivariables["gameinfo"]:
                 batch.add(session, info)
-            batch.add(session, Datagram(game.started_record(DG.MY_GAME_STARTED)))
+            batch.add(session, Datagram(dg.record_as(DG.MY_GAME_STARTED, game.game_record())))
             batch.add(session, Datagram(dg.Flip(game.number, color == BLACK)))
             game.send_history(session, batch)
             batch.add(session, Datagram(dg.MyRelationToGame(game.number, "PW" if color else "PB")))
@@ -681,7 +680,7 @@ class Games:
             batch.add(session, board)
             if color == game.board.turn:
                 batch.add(session, Datagram(dg.MyTurn(game.number)))
-        listed = Datagram(game.started_record(DG.GAME_STARTED))
+        listed = Datagram(game.game_record())
         told = lines(started)
         for session in self.core.world.online.values():
             if game.private and game.color_of(session) is None:
@@ -708,7 +707,7 @@ class Games:
             elif (number == DG.MY_GAME_STARTED and playing) or (
                 number == DG.STARTED_OBSERVING and watching
             ):
-                batch.add(session, Datagram(game.started_record(number)))
+                batch.add(session, Datagram(dg.record_as(number, game.game_record())))
                 game.send_history(session, batch)
                 symbol = "O" if watching else ("PW" if game.color_of(session) else "PB")
                 batch.add(session, Datagram(dg.MyRelationToGame(game.number, symbol)))
@@ -935,12 +934,12 @@ class Games:
         )
         for session in game.players:
             color = game.color_of(session)
-            batch.add(session, Datagram(game.started_record(DG.MY_GAME_STARTED)))
+            batch.add(session, Datagram(dg.record_as(DG.MY_GAME_STARTED, game.game_record())))
             batch.add(session, Datagram(dg.Flip(game.number, color == BLACK)))
             game.send_history(session, batch)
             symbol = "PW" if color == WHITE else "PB"
             batch.add(session, Datagram(dg.MyRelationToGame(game.number, symbol)))
-        observing = Datagram(game.started_record(DG.STARTED_OBSERVING))
+        observing = Datagram(dg.record_as(DG.STARTED_OBSERVING, game.game_record()))
         for session in game.observers:
             batch.add(session, observing)
             game.send_history(session, batch)
@@ -1124,7 +1123,7 @@ def game_info_line(game: Game) -> str:
     return format_game_info(record)
 
 
-def pstat(p1: str, p2: str, rating_type: str, past: Iterable[GameRecord]) -> Any:
+def pstat(p1: str, p2: str, rating_type: str, past: Iterable[GameRecord]) -> dg.Pstat:
     """DG_PSTAT (142) at a game's start: p1's record against p2 in this rating type, as
     White and as Black ("Game start records only have one record")."""
     counts = [0] * 6
