@@ -27,6 +27,7 @@ from icswire.client.state import STATE_DATAGRAMS, State
 from icswire.protocol.datagrams import DG, MOVE_PART_DGS, RATING_DGS
 from icswire.protocol.decoder import Decoder
 from icswire.protocol.events import Event, Overflow, Prompt, Text, UnitEnd, UnitStart
+from icswire.protocol.level1 import Level1
 
 if TYPE_CHECKING:
     from icswire.client.fics import FicsConnection
@@ -61,7 +62,7 @@ class Connection:
         self.login_settings = login_settings
         self.user, self.password = user, password
         self.datagrams = frozenset(datagrams)
-        self.level1 = level1 | 5  # units, and tags echoed (section 3)
+        self.level1 = Level1(level1) | Level1.UNITS | Level1.TAGS  # the tags echoed: section 3
         self.reconnect = reconnect
         self.state = State()
         self.name = ""

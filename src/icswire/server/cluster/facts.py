@@ -19,6 +19,7 @@ import json
 import time
 from typing import Any
 
+from icswire.protocol.level1 import Level1
 from icswire.server.core.session import Session
 from icswire.server.core.variables import IVARIABLES, VARIABLES
 
@@ -76,6 +77,8 @@ def apply(session: Session, facts: dict[str, Any]) -> None:
             session.variables = VARIABLES.shared(value)
         elif key == "ivariables":
             session.ivariables = IVARIABLES.shared(value)
+        elif key == "level1":
+            session.level1 = Level1(value)
         elif key == "ratings":
             session.ratings = {kind: (rating, note) for kind, (rating, note) in value.items()}
         elif key == "connected":

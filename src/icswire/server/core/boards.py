@@ -24,6 +24,7 @@ from icswire.protocol import datagrams as dg
 from icswire.protocol.bughouse import Bughouse, format_b1
 from icswire.protocol.codes import IsVariation
 from icswire.protocol.datagrams import DG, MOVE_PART_DGS
+from icswire.protocol.level1 import Level1
 from icswire.protocol.style10 import format_style10
 from icswire.protocol.style12 import Style12, format_style12
 from icswire.server.core.diagrams import DIAGRAM_STYLES, RecentMove, diagram, holding_text
@@ -110,7 +111,7 @@ class PositionBoard(Message):
         return (
             style,
             receiver.ivariables["ms"],
-            receiver.level1 & 1,
+            receiver.level1 & Level1.UNITS,
             self.relation(receiver),
             self.flip(receiver),
         )
@@ -129,7 +130,7 @@ class PositionBoard(Message):
         if style == 13:
             return b""
         board, facts = self.board, self.facts
-        blank = "" if receiver.level1 & 1 else NEWLINE
+        blank = "" if receiver.level1 & Level1.UNITS else NEWLINE
         ms = bool(receiver.ivariables["ms"])
         if style in DIAGRAM_STYLES:
             text = diagram(
@@ -228,12 +229,12 @@ class FixedBoard(PositionBoard):
 
     def key(self, receiver: Session) -> Any:
         if self.delta is not None:
-            return ("d1", receiver.level1 & 1)
+            return ("d1", receiver.level1 & Level1.UNITS)
         return super().key(receiver)
 
     def render(self, receiver: Session) -> bytes:
         if self.delta is not None:
-            blank = "" if receiver.level1 & 1 else NEWLINE
+            blank = "" if receiver.level1 & Level1.UNITS else NEWLINE
             return (blank + self.delta + NEWLINE).encode("latin-1")
         return super().render(receiver)
 

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Protocol, cast
 
+from icswire.protocol.level1 import Level1
 from icswire.protocol.telnet import CommandFilter
 from icswire.protocol.timeseal import PING, PING2, Hello, Pong, SealedLine, TimesealDecoder
 from icswire.server.core.limits import Bucket
@@ -89,7 +90,7 @@ class Session(asyncio.Protocol):
     logged_in: bool = False
     leaving: bool = False  # quit: no prompt after the last unit
     closed: bool = False
-    level1: int = 0
+    level1: Level1 = Level1.OFF
     level2: frozenset[int] = frozenset()
     #: ``set`` and ``iset`` values, read-only and shared by every session that has the
     #: same (:meth:`VariableTable.shared`): change them with :meth:`set_variable`.
@@ -213,7 +214,7 @@ class Session(asyncio.Protocol):
         ivariables (shared by every session with the same values: their identities stand
         for them), whether this is an ICC client and whether the user is leaving."""
         level1 = self.level1
-        if level1 & 1:
+        if level1 & Level1.UNITS:
             return (level1, is_issuer)
         icc = bool(self.level2)
         return (level1, is_issuer, id(self.variables), id(self.ivariables), icc, self.leaving)

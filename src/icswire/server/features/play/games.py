@@ -42,6 +42,7 @@ from icswire.protocol.codes import IllegalMoveReason, IsVariation, describe_resu
 from icswire.protocol.datagrams import DG, MOVE_PART_DGS
 from icswire.protocol.ivars import DeltaBoard, GameInfo, format_delta_board, format_game_info
 from icswire.protocol.level1 import CommandNumber as CN
+from icswire.protocol.level1 import Level1
 from icswire.protocol.timeseal import elapsed
 from icswire.server.core.boards import (
     BLACK,
@@ -399,16 +400,16 @@ class BoardMessage(PositionBoard):
             return 13
         ivariables = receiver.ivariables
         if style == 12 and self.last is not None and ivariables["compressmove"]:
-            return ("d1", receiver.level1 & 1)
+            return ("d1", receiver.level1 & Level1.UNITS)
         relation, flip = self.relation(receiver), self.flip(receiver)
-        return (style, ivariables["ms"], receiver.level1 & 1, relation, flip)
+        return (style, ivariables["ms"], receiver.level1 & Level1.UNITS, relation, flip)
 
     def render(self, receiver: Session) -> bytes:
         if not self._compressed(receiver):
             return super().render(receiver)
         if self._delta is None:
             self._delta = (self._delta_line() + NEWLINE).encode("latin-1")
-        return self._delta if receiver.level1 & 1 else NEWLINE.encode() + self._delta
+        return self._delta if receiver.level1 & Level1.UNITS else NEWLINE.encode() + self._delta
 
     def _delta_line(self) -> str:
         last, facts = self.last, self.facts
