@@ -9,7 +9,7 @@ import re
 from typing import TYPE_CHECKING
 
 from icswire.protocol import datagrams as dg
-from icswire.protocol.codes import UnknownResultError, describe_result
+from icswire.protocol.codes import ResultStatus, UnknownResultError, describe_result
 from icswire.server.core.names import name_key
 from icswire.server.core.ratings import RATING_TYPES
 from icswire.server.core.records import GameRecord
@@ -61,7 +61,7 @@ def gamelist_item(index: int, record: GameRecord, here: bool | None = None) -> d
         str(record.white_rating) if record.white_rating else "-", record.black,
         str(record.black_rating) if record.black_rating else "-", record.rated,
         _rating_index(record.rating_type), record.wild, initial, increment, initial, increment,
-        record.eco or "?", record.status if record.status is not None else 2,
+        record.eco or "?", record.status if record.status is not None else ResultStatus.ADJOURNED,
         record.color or 0, record.mode or 0, "", here,
     )  # fmt: skip
 

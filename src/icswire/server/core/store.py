@@ -64,7 +64,7 @@ from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError, Opera
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.pool import StaticPool
 
-from icswire.protocol.codes import ResultStatus
+from icswire.protocol.codes import AbortMode, AdjournMode, ResultStatus
 from icswire.server.core.names import NAME_MAX, name_error, name_key
 from icswire.server.core.ratings import PROVISIONAL_GAMES, RATING_TYPES, Glicko
 from icswire.server.core.records import GameRecord, RatingChange, RatingRecord
@@ -1225,7 +1225,7 @@ class Store:
                 .where(in_progress, games.c.wild == BUGHOUSE_WILD)
                 .values(
                     status=ResultStatus.ABORTED,
-                    mode=ADJOURNED_BY_SHUTDOWN,
+                    mode=AbortMode.SHUTDOWN,
                     color=0,
                     score="*",
                     ended=games.c.updated,
@@ -1504,7 +1504,7 @@ class UnknownGame(LookupError):
         self.game_id = game_id
 
 
-ADJOURNED_BY_SHUTDOWN = 2
+ADJOURNED_BY_SHUTDOWN = AdjournMode.SHUTDOWN
 """The DG_GAMELIST_ITEM mode of status 2 (adjourned) for "Game adjourned by system shutdown"."""
 BUGHOUSE_WILD = 24
 """Bughouse's wild number (its boards are aborted, never adjourned, by a shutdown)."""

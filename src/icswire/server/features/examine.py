@@ -35,7 +35,7 @@ from icswire.boards.moves import IllegalMoveError, move_from_wire, san_from_move
 from icswire.boards.positions import BUGHOUSE, CRAZYHOUSE, new_board, strength
 from icswire.boards.variants import Variant, variant_of
 from icswire.protocol import datagrams as dg
-from icswire.protocol.codes import BoardInfoType, IllegalMoveReason, IsVariation
+from icswire.protocol.codes import BoardInfoType, IllegalMoveReason, IsVariation, ResultStatus
 from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.protocol.style12 import format_move_time
@@ -481,11 +481,11 @@ async def history(ctx: Context, args: str) -> None:
         )
         opponent = record.black if white else record.white
         code, _ = result_of(record)
-        if record.status == 0:
+        if record.status == ResultStatus.WIN:
             lost = (record.color == 1) == white
             sign = "-" if lost else "+"
         else:
-            sign = "=" if record.status == 1 else "*"
+            sign = "=" if record.status == ResultStatus.DRAW else "*"
         color = "W" if white else "B"
         if icc:  # ICC's layout (help history): its type letters, a shorter date
             kind = icc_history_kind(
@@ -599,7 +599,7 @@ def _isolated_record(record: GameRecord) -> dg.IsolatedBoard:
 
 def _stored_result(record: GameRecord) -> Datagram | None:
     """DG_GAME_RESULT (13) of a stored game, sent with sposition and smoves."""
-    if record.status is None or record.status == 2:
+    if record.status is None or record.status == ResultStatus.ADJOURNED:
         return None
     code, description = result_of(record)
     return Datagram(dg.GameResult(-1, False, code, record.score, description, record.eco or "?"))

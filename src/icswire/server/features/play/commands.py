@@ -18,6 +18,7 @@ from __future__ import annotations
 from functools import partial
 
 from icswire.protocol import datagrams as dg
+from icswire.protocol.codes import AbortMode, AdjournMode, DrawMode, ResultStatus, WinMode
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.boards import BLACK, WHITE
 from icswire.server.core.hub import CommandSet, Context
@@ -138,11 +139,11 @@ async def _accept(ctx: Context, game: Game, offer: Offer) -> None:
     _note(game, batch, f"{name} accepts the {noun}.")
     kind = offer.kind
     if kind == "draw":
-        games.end(game, 1, 0, color, batch)
+        games.end(game, ResultStatus.DRAW, DrawMode.AGREEMENT, color, batch)
     elif kind == "abort":
-        games.end(game, 3, 0, color, batch)
+        games.end(game, ResultStatus.ABORTED, AbortMode.AGREEMENT, color, batch)
     elif kind == "adjourn":
-        games.end(game, 2, 0, color, batch)
+        games.end(game, ResultStatus.ADJOURNED, AdjournMode.AGREEMENT, color, batch)
     elif kind == "takeback":
         games.take_back(game, int(offer.params), batch)
     elif kind == "pause":
@@ -184,10 +185,10 @@ async def draw(ctx: Context, args: str) -> None:
     color = game.color_of(ctx.session)
     assert color is not None
     if game.board.can_claim_threefold_repetition():
-        _games(ctx).end(game, 1, 2, color, ctx.batch)
+        _games(ctx).end(game, ResultStatus.DRAW, DrawMode.REPETITION, color, ctx.batch)
         return
     if game.board.can_claim_fifty_moves():
-        _games(ctx).end(game, 1, 3, color, ctx.batch)
+        _games(ctx).end(game, ResultStatus.DRAW, DrawMode.FIFTY_MOVES, color, ctx.batch)
         return
     await _ask(ctx, game, "draw")
 
@@ -201,7 +202,7 @@ async def abort(ctx: Context, args: str) -> None:
     assert color is not None
     if len(game.moves) < 2 and ("abort", not color) not in game.requests:
         # before move 2 either player may abort alone
-        _games(ctx).end(game, 3, 7, color, ctx.batch)
+        _games(ctx).end(game, ResultStatus.ABORTED, AbortMode.AT_MOVE_1, color, ctx.batch)
         return
     await _ask(ctx, game, "abort")
 
@@ -256,7 +257,7 @@ async def resign(ctx: Context, args: str) -> None:
     if game is not None:
         color = game.color_of(ctx.session)
         assert color is not None
-        _games(ctx).end(game, 0, 0, color, ctx.batch)
+        _games(ctx).end(game, ResultStatus.WIN, WinMode.RESIGNS, color, ctx.batch)
 
 
 @command("flag", CN.CN_FLAG, "flag")

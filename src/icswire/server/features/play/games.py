@@ -38,7 +38,16 @@ from icswire.boards.moves import (
 )
 from icswire.boards.positions import BUGHOUSE, CRAZYHOUSE, strength
 from icswire.protocol import datagrams as dg
-from icswire.protocol.codes import IllegalMoveReason, IsVariation, describe_result
+from icswire.protocol.codes import (
+    AbortMode,
+    AdjournMode,
+    DrawMode,
+    IllegalMoveReason,
+    IsVariation,
+    ResultStatus,
+    WinMode,
+    describe_result,
+)
 from icswire.protocol.datagrams import DG, MOVE_PART_DGS
 from icswire.protocol.ivars import DeltaBoard, GameInfo, format_delta_board, format_game_info
 from icswire.protocol.level1 import CommandNumber as CN
@@ -562,7 +571,7 @@ class Games:
         except StoreUnavailable:
             self.core.tables.release(one.number)
             batch.add_all(first, lines(NOT_CREATED))
-            self._store_end(one, 3, 12, WHITE)
+            self._store_end(one, ResultStatus.ABORTED, AbortMode.NO_RESULT, WHITE)
             raise
         one.partner, two.partner = two, one
         self._open(one, batch, False, past_one)
@@ -961,11 +970,13 @@ class Games:
         color = game.color_of(session)
         assert color is not None
         if game.white.registered and game.black.registered and game.partner is None:
-            self.end(game, 2, 1, color, batch)  # a bughouse game is never adjourned
+            # a bughouse game is never adjourned
+            self.end(game, ResultStatus.ADJOURNED, AdjournMode.DISCONNECTED, color, batch)
         elif len(game.moves) < 2:
-            self.end(game, 3, 1, color, batch)
+            self.end(game, ResultStatus.ABORTED, AbortMode.DISCONNECTED, color, batch)
         else:
-            self.end(game, 0, 4 if session.registered else 6, color, batch)
+            gone = WinMode.DISCONNECTED if session.registered else WinMode.GUEST_DISCONNECTED
+            self.end(game, ResultStatus.WIN, gone, color, batch)
 
     # -- time ------------------------------------------------------------------------
 
@@ -1008,9 +1019,9 @@ class Games:
         loser = game.board.turn
         batch.add_all(game.audience(), BoardMessage(game))
         if game.board.has_insufficient_material(not loser):
-            self.end(game, 1, 4, loser, batch)
+            self.end(game, ResultStatus.DRAW, DrawMode.TIME_AND_NO_MATERIAL, loser, batch)
         else:
-            self.end(game, 0, 2, loser, batch)
+            self.end(game, ResultStatus.WIN, WinMode.FORFEITS_ON_TIME, loser, batch)
 
     # -- ending ------------------------------------------------------------------------
 
@@ -1128,8 +1139,9 @@ def pstat(p1: str, p2: str, rating_type: str, past: Iterable[GameRecord]) -> dg.
     """DG_PSTAT (142) at a game's start: p1's record against p2 in this rating type, as
     White and as Black ("Game start records only have one record")."""
     counts = [0] * 6
+    finished = (ResultStatus.WIN, ResultStatus.DRAW)
     for record in past:
-        if record.rating_type != rating_type or record.status not in (0, 1):
+        if record.rating_type != rating_type or record.status not in finished:
             continue
         names = {record.white.lower(), record.black.lower()}
         if names != {p1.lower(), p2.lower()}:
@@ -1160,8 +1172,8 @@ def _named(text: str, game: Game) -> str:
 
 
 def _score(status: int, loser: bool) -> str:
-    if status == 0:
+    if status == ResultStatus.WIN:
         return "0-1" if loser == WHITE else "1-0"
-    if status == 1:
+    if status == ResultStatus.DRAW:
         return "1/2-1/2"
     return "*"
