@@ -187,7 +187,8 @@ class Connection:
     # -- commands --------------------------------------------------------------------
 
     def _write(self, line: str) -> None:
-        assert self._writer is not None
+        if self._writer is None:
+            raise RuntimeError("not connected")
         self._writer.write(line.encode("latin-1") + b"\n")
 
     def _write_command(self, line: str) -> None:
@@ -197,7 +198,8 @@ class Connection:
     async def send(self, line: str) -> None:
         """Send a line as it is (a move, a command whose output you do not wait for)."""
         self._write_command(line)
-        assert self._writer is not None
+        if self._writer is None:
+            raise RuntimeError("not connected")
         await self._writer.drain()
 
     async def run(self, command: str, timeout: float = 10.0) -> list[Event]:
@@ -221,7 +223,8 @@ class Connection:
 
     async def _read_forever(self) -> None:
         while True:
-            assert self._reader is not None
+            if self._reader is None:
+                raise RuntimeError("not connected")
             try:
                 data = await self._reader.read(65536)
             except (ConnectionError, OSError):

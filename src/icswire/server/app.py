@@ -446,7 +446,8 @@ class Server:
     ) -> None:
         """Run ``text`` on the cluster's node ``node`` (:mod:`~icswire.server.cluster.routes`
         says why) and give the user its output as if it had run here."""
-        assert self.cluster is not None
+        if self.cluster is None:
+            raise RuntimeError("not in a cluster")
         word, _, args = text.partition(" ")
 
         def answer(cn: int, code: int | None, output: list[Message]) -> None:

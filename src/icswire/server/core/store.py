@@ -668,7 +668,8 @@ class Store:
                 .values(title=title, body="", author=author, posted=datetime.now(UTC))
                 .returning(news.c.id)
             )
-        assert number is not None
+        if number is None:
+            raise RuntimeError("number is None")
         return int(number)
 
     def news_items(self, limit: int | None = None) -> list[NewsItem]:
@@ -997,7 +998,8 @@ class Store:
             )
             if resumes is not None:
                 self._resume_done(conn, resumes, now)
-        assert game_id is not None
+        if game_id is None:
+            raise RuntimeError("game_id is None")
         return int(game_id)
 
     def save_progress(

@@ -667,7 +667,7 @@ def _colors(
         return 0 if last is None else (1 if last == BLACK else -1)
 
     claims = white_claim(first), white_claim(second)
-    first_white = random.random() < 0.5 if claims[0] == claims[1] else claims[0] > claims[1]
+    first_white = random.random() < 0.5 if claims[0] == claims[1] else claims[0] > claims[1]  # noqa: S311  (a fair coin, not a secret)
     return (first, second) if first_white else (second, first)
 
 
@@ -692,7 +692,7 @@ async def _start(
     if resumed is not None and resumed.start_fen:
         start = resumed.game_variant.new_board(fen=resumed.start_fen)
     elif resumed is None:
-        start = terms.game_variant.new_board(random.Random())
+        start = terms.game_variant.new_board(random.Random())  # noqa: S311  (a setup, not a secret)
     try:
         game = await core.play.start(white, black, terms, batch, start=start, resumed=resumed)
     except StoreUnavailable:  # the game could not be stored: it did not start, both were told
@@ -721,7 +721,10 @@ async def _start_bughouse(
         return None
     state = core.state(Pairing)
     white_partner, black_partner = partner_of(core, white), partner_of(core, black)
-    assert white_partner is not None and black_partner is not None
+    if white_partner is None:
+        raise RuntimeError("white_partner is None")
+    if black_partner is None:
+        raise RuntimeError("black_partner is None")
     four = (white, black, black_partner, white_partner)
     players_busy(core, four, batch)
     state.starting |= set(four)

@@ -80,7 +80,8 @@ async def _ask(ctx: Context, game: Game, kind: str, params: str = NO_PARAMS) -> 
         ctx.reply(f"You cannot {kind} a bughouse game.")
         return
     color = game.color_of(ctx.session)
-    assert color is not None
+    if color is None:
+        raise RuntimeError("not a player of this game")
     theirs = game.requests.get((kind, not color))
     if theirs is not None and theirs.params == params:
         await _accept(ctx, game, theirs)
@@ -130,7 +131,8 @@ async def _accept(ctx: Context, game: Game, offer: Offer) -> None:
     """The receiver agrees: every other request made to it is declined, then it happens."""
     games, batch = _games(ctx), ctx.batch
     color = game.color_of(ctx.session)
-    assert color is not None
+    if color is None:
+        raise RuntimeError("not a player of this game")
     games.drop_request(game, offer, batch)
     games.decline_requests(game, color, batch)
     noun, name = KINDS[offer.kind].noun, ctx.session.name
@@ -183,7 +185,8 @@ async def draw(ctx: Context, args: str) -> None:
     if game is None:
         return
     color = game.color_of(ctx.session)
-    assert color is not None
+    if color is None:
+        raise RuntimeError("not a player of this game")
     if game.board.can_claim_threefold_repetition():
         _games(ctx).end(game, ResultStatus.DRAW, DrawMode.REPETITION, color, ctx.batch)
         return
@@ -199,7 +202,8 @@ async def abort(ctx: Context, args: str) -> None:
     if game is None:
         return
     color = game.color_of(ctx.session)
-    assert color is not None
+    if color is None:
+        raise RuntimeError("not a player of this game")
     if len(game.moves) < 2 and ("abort", not color) not in game.requests:
         # before move 2 either player may abort alone
         _games(ctx).end(game, ResultStatus.ABORTED, AbortMode.AT_MOVE_1, color, ctx.batch)
@@ -256,7 +260,8 @@ async def resign(ctx: Context, args: str) -> None:
     game = _game(ctx)
     if game is not None:
         color = game.color_of(ctx.session)
-        assert color is not None
+        if color is None:
+            raise RuntimeError("not a player of this game")
         _games(ctx).end(game, ResultStatus.WIN, WinMode.RESIGNS, color, ctx.batch)
 
 
@@ -283,7 +288,8 @@ async def moretime(ctx: Context, args: str) -> None:
         ctx.reply("Usage: moretime <seconds> (1 to 36000)")
         return
     color = game.color_of(ctx.session)
-    assert color is not None
+    if color is None:
+        raise RuntimeError("not a player of this game")
     opponent = not color
     game.clock_ms[opponent] += seconds * 1000
     letter = "W" if opponent == WHITE else "B"
