@@ -8,23 +8,29 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from icswire.boards.pgn import TERMINATIONS
 from icswire.protocol.codes import (
     GAME_RESULTS,
     ILLEGAL_MOVE_TEXTS,
     LOGIN_FAILED_TEXTS,
     TITLES,
+    AbortMode,
+    AdjournMode,
     BoardInfoColor,
     BoardInfoType,
+    DrawMode,
     GameRelation,
     GameResultCode,
     IllegalMoveReason,
     IsVariation,
     LoginFailed,
     PlayerState,
+    ResultCode,
     ResultStatus,
     SeekRemovedReason,
     Sound,
     TourneyFlag,
+    WinMode,
     decode_dialog_data,
     describe_result,
     encode_dialog_data,
@@ -408,3 +414,20 @@ def test_dialog_data_bad_character(before: str, bad: str, after: str) -> None:
 def test_dialog_data_bad_examples(text: str) -> None:
     with pytest.raises(ValueError):
         decode_dialog_data(text)
+
+
+def test_result_names_cover_the_table() -> None:
+    """Every (status, mode) pair of DG_GAMELIST_ITEM has its name, every name its row, and
+    every row's short code is a ResultCode (each with a PGN Termination)."""
+    modes = {
+        ResultStatus.WIN: WinMode,
+        ResultStatus.DRAW: DrawMode,
+        ResultStatus.ADJOURNED: AdjournMode,
+        ResultStatus.ABORTED: AbortMode,
+    }
+    named = {(status, mode) for status, enum in modes.items() for mode in enum}
+    assert named == set(GAME_RESULTS)
+    assert {row.code for row in GAME_RESULTS.values()} == {code.value for code in ResultCode}
+    assert set(TERMINATIONS) == set(ResultCode)
+    assert describe_result(ResultStatus.WIN, WinMode.CHECKMATED, 1).code == "Mat"
+    assert describe_result(ResultStatus.DRAW, DrawMode.REPETITION, 0).code == "Rep"

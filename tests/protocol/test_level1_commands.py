@@ -1,4 +1,4 @@
-"""CommandNumber against Appendix 1 of icc-formats.txt."""
+"""CommandNumber against Appendix 1 of icc-formats.txt, and the level1 bits."""
 
 import re
 from pathlib import Path
@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from icswire.protocol import level1
-from icswire.protocol.level1 import CommandNumber
+from icswire.protocol.level1 import CommandNumber, Level1
 
 SPEC = Path(__file__).resolve().parents[3] / "shared" / "spec" / "icc-formats.txt"
 
@@ -85,3 +85,17 @@ def test_members_are_ints() -> None:
     assert isinstance(CommandNumber.CN_TELL, int)
     assert CommandNumber.CN_TELL + 0 == 101
     assert f"{CommandNumber.CN_TELL:d}" == "101"
+
+
+def test_level1_bits() -> None:
+    """The level1 variable's bits (section 2): named, printed as the number, and a bit
+    test gives a plain int, as the server's per-receiver tests and cache keys expect."""
+    assert [int(bit) for bit in Level1] == [1, 2, 4, 8]
+    for value in range(16):
+        flags = Level1(value)
+        assert f"{flags}" == str(flags) == str(value) and flags == value
+        assert bool(flags & Level1.UNITS) == bool(value & 1)
+        assert type(flags & Level1.TAGS) is int and type(value & Level1.TAGS) is int
+    both = Level1.UNITS | Level1.TAGS
+    assert type(both) is Level1 and both == 5 and Level1.TAGS in both
+    assert Level1.OFF == 0 and not Level1.OFF

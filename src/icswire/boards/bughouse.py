@@ -79,7 +79,8 @@ def passed_piece(board: chess.Board, move: chess.Move) -> chess.Piece | None:
         return chess.Piece(chess.PAWN, not board.turn)
     promoted = bool(board.promoted & chess.BB_SQUARES[move.to_square])
     piece_type = board.piece_type_at(move.to_square)
-    assert piece_type is not None
+    if piece_type is None:
+        raise RuntimeError("piece_type is None")
     return chess.Piece(chess.PAWN if promoted else piece_type, not board.turn)
 
 

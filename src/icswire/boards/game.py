@@ -286,7 +286,8 @@ class Game:
             board = self.start.copy(stack=False)
             for played in self.moves:
                 move = played.move
-                assert move is not None
+                if move is None:
+                    raise RuntimeError("move is None")
                 if isinstance(board, BughouseBoard) and move.drop:
                     pocket = board.pockets[board.turn]
                     if not pocket.count(move.drop):

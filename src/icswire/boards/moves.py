@@ -83,7 +83,9 @@ def _king_destination(board: chess.Board, move: chess.Move) -> chess.Square:
     after = board.copy(stack=False)
     after.push(move)
     king = after.king(board.turn)
-    assert king is not None  # castling leaves the king on the board
+    # castling leaves the king on the board
+    if king is None:
+        raise RuntimeError("king is None")
     return king
 
 
@@ -238,7 +240,9 @@ def _verbose(board: chess.Board, move: chess.Move) -> str:
     if board.is_castling(move):
         return "o-o" if board.is_kingside_castling(move) else "o-o-o"
     piece = board.piece_type_at(move.from_square)
-    assert piece is not None  # a legal move that is not a drop moves a piece
+    # a legal move that is not a drop moves a piece
+    if piece is None:
+        raise RuntimeError("piece is None")
     text = (
         f"{chess.piece_symbol(piece).upper()}/"
         f"{chess.square_name(move.from_square)}-{chess.square_name(move.to_square)}"

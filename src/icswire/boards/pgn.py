@@ -36,7 +36,8 @@ if TYPE_CHECKING:
 #: which python-chess's exporter follows too; a longer comment stays whole on its line.
 COLUMNS = 80
 
-#: PGN Termination for each 3-letter result code of DG_GAMELIST_ITEM's table.
+#: PGN Termination for each 3-letter result code of DG_GAMELIST_ITEM's table (the values of
+#: codes.ResultCode, spelt out: ``icswire pgn`` does not load codes.py; a test compares).
 TERMINATIONS = {
     "Res": "normal",
     "Mat": "normal",

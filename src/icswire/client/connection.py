@@ -27,6 +27,7 @@ from icswire.client.state import STATE_DATAGRAMS, State
 from icswire.protocol.datagrams import DG, MOVE_PART_DGS, RATING_DGS
 from icswire.protocol.decoder import Decoder
 from icswire.protocol.events import Event, Overflow, Prompt, Text, UnitEnd, UnitStart
+from icswire.protocol.level1 import Level1
 
 if TYPE_CHECKING:
     from icswire.client.fics import FicsConnection
@@ -61,7 +62,7 @@ class Connection:
         self.login_settings = login_settings
         self.user, self.password = user, password
         self.datagrams = frozenset(datagrams)
-        self.level1 = level1 | 5  # units, and tags echoed (section 3)
+        self.level1 = Level1(level1) | Level1.UNITS | Level1.TAGS  # the tags echoed: section 3
         self.reconnect = reconnect
         self.state = State()
         self.name = ""
@@ -186,7 +187,8 @@ class Connection:
     # -- commands --------------------------------------------------------------------
 
     def _write(self, line: str) -> None:
-        assert self._writer is not None
+        if self._writer is None:
+            raise RuntimeError("not connected")
         self._writer.write(line.encode("latin-1") + b"\n")
 
     def _write_command(self, line: str) -> None:
@@ -196,7 +198,8 @@ class Connection:
     async def send(self, line: str) -> None:
         """Send a line as it is (a move, a command whose output you do not wait for)."""
         self._write_command(line)
-        assert self._writer is not None
+        if self._writer is None:
+            raise RuntimeError("not connected")
         await self._writer.drain()
 
     async def run(self, command: str, timeout: float = 10.0) -> list[Event]:
@@ -220,7 +223,8 @@ class Connection:
 
     async def _read_forever(self) -> None:
         while True:
-            assert self._reader is not None
+            if self._reader is None:
+                raise RuntimeError("not connected")
             try:
                 data = await self._reader.read(65536)
             except (ConnectionError, OSError):

@@ -174,7 +174,8 @@ class FicsConnection(Connection):
         if not self.timeseal:
             super()._write(line)
             return
-        assert self._writer is not None
+        if self._writer is None:
+            raise RuntimeError("not connected")
         text = line.encode("ascii", "replace").decode("ascii").replace("\x18", "?")
         self._writer.write(seal(text, _stamp()))
 
@@ -199,7 +200,8 @@ class FicsConnection(Connection):
         """Send a line (a move, a command whose output you do not wait for); in block
         mode it gets an id like every line, and its block comes as events."""
         self._write_command(line)
-        assert self._writer is not None
+        if self._writer is None:
+            raise RuntimeError("not connected")
         await self._writer.drain()
 
     async def run(self, command: str, timeout: float = 10.0) -> Block:
@@ -220,7 +222,8 @@ class FicsConnection(Connection):
         if then is not None:
             self._then[block_id] = then
         self._write_numbered(block_id, command)
-        assert self._writer is not None
+        if self._writer is None:
+            raise RuntimeError("not connected")
         try:
             await self._writer.drain()
             return await asyncio.wait_for(future, timeout)
@@ -247,7 +250,9 @@ class FicsConnection(Connection):
 
     def _collect(self, event: Event) -> None:
         if isinstance(event, Telnet) and event.data == _DO_TIMING_MARK and not self.timeseal:
-            assert self._writer is not None  # the server's lag ping: telnet clients answer
+            # the server's lag ping: telnet clients answer
+            if self._writer is None:
+                raise RuntimeError("not connected")
             self._writer.write(_WONT_TIMING_MARK)
         if isinstance(event, BlockStart):
             self._blocks.append(Block(event.id, event.code))
@@ -370,7 +375,8 @@ def prepend_moves(game: Game, moves: Sequence[tuple[str, int | None]], ply: int)
     game.moves = played + later
     replay = start.copy(stack=False)
     for made in game.moves:
-        assert made.move is not None
+        if made.move is None:
+            raise RuntimeError("made.move is None")
         replay.push(made.move)
     game.board = replay
     return True

@@ -67,7 +67,9 @@ def read_header(data: bytes | bytearray, start: int) -> tuple[int, int, int] | N
     if m is not None:
         return int(m[1]), int(m[2]), m.end()
     partial = _PARTIAL.match(data, start)
-    assert partial is not None  # BLOCK_START alone is a partial header
+    # BLOCK_START alone is a partial header
+    if partial is None:
+        raise RuntimeError("partial is None")
     if partial.end() == len(data):
         return None
     raise HeaderError(partial.end() - start)

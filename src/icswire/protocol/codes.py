@@ -15,19 +15,24 @@ __all__ = [
     "ILLEGAL_MOVE_TEXTS",
     "LOGIN_FAILED_TEXTS",
     "TITLES",
+    "AbortMode",
+    "AdjournMode",
     "BoardInfoColor",
     "BoardInfoType",
+    "DrawMode",
     "GameRelation",
     "GameResultCode",
     "IllegalMoveReason",
     "IsVariation",
     "LoginFailed",
     "PlayerState",
+    "ResultCode",
     "ResultStatus",
     "SeekRemovedReason",
     "Sound",
     "TourneyFlag",
     "UnknownResultError",
+    "WinMode",
     "decode_dialog_data",
     "describe_result",
     "encode_dialog_data",
@@ -44,12 +49,99 @@ class ResultStatus(IntEnum):
     ABORTED = 3
 
 
+class WinMode(IntEnum):
+    """DG_GAMELIST_ITEM (73) modes of status 0 (a win); ``color`` is the side that lost."""
+
+    RESIGNS = 0
+    CHECKMATED = 1
+    FORFEITS_ON_TIME = 2
+    ADJUDICATED = 3
+    DISCONNECTED = 4
+    GOT_DISCONNECTED = 5
+    GUEST_DISCONNECTED = 6  # an unregistered player disconnected
+    PARTNER_RESIGNS = 7
+    PARTNER_CHECKMATED = 8
+    PARTNER_FORFEITS_ON_TIME = 9
+    PARTNER_DISCONNECTED = 10
+    DISCONNECTED_OBSOLETE = 11  # the spec: "[obsolete?]"
+    WINS = 12  # "specific reason unknown"
+
+
+class DrawMode(IntEnum):
+    """DG_GAMELIST_ITEM (73) modes of status 1 (a draw)."""
+
+    AGREEMENT = 0
+    STALEMATE = 1
+    REPETITION = 2
+    FIFTY_MOVES = 3
+    TIME_AND_NO_MATERIAL = 4  # ``color`` ran out of time, the other side cannot mate
+    NO_MATERIAL = 5
+    BOTH_OUT_OF_TIME = 6
+    ADJUDICATED = 7
+    PARTNER_AGREEMENT = 8
+    PARTNER_BOTH_OUT_OF_TIME = 9
+    DRAWN = 10  # "specific reason unknown"
+
+
+class AdjournMode(IntEnum):
+    """DG_GAMELIST_ITEM (73) modes of status 2 (adjourned)."""
+
+    AGREEMENT = 0
+    DISCONNECTED = 1
+    SHUTDOWN = 2
+    COURTESY = 3
+    ADMINISTRATOR = 4
+    GOT_DISCONNECTED = 5
+
+
+class AbortMode(IntEnum):
+    """DG_GAMELIST_ITEM (73) modes of status 3 (aborted)."""
+
+    AGREEMENT = 0
+    DISCONNECTED = 1
+    SHUTDOWN = 2
+    COURTESY = 3
+    ADMINISTRATOR = 4
+    TOO_SHORT_TO_ADJOURN = 5
+    PARTNER_DISCONNECTED = 6
+    AT_MOVE_1 = 7
+    PARTNER_AT_MOVE_1 = 8
+    TOO_SHORT = 9
+    ACCOUNT_EXPIRED = 10
+    GOT_DISCONNECTED = 11
+    NO_RESULT = 12  # "specific reason unknown"
+
+
+class ResultCode(StrEnum):
+    """The short result codes of ``history`` output, in DG_GAMELIST_ITEM's (73) table."""
+
+    RESIGNS = "Res"
+    CHECKMATED = "Mat"
+    FORFEITS_ON_TIME = "Fla"
+    ADJUDICATED = "Adj"
+    DISCONNECTED = "BQ"  # a player disconnected: a forfeit, or an abort
+    WHITE_WINS = "1-0"
+    AGREEMENT = "Agr"
+    STALEMATE = "Sta"
+    REPETITION = "Rep"
+    FIFTY_MOVES = "50"
+    TIME_AND_NO_MATERIAL = "TM"
+    NO_MATERIAL = "NM"
+    BOTH_OUT_OF_TIME = "NT"
+    DRAWN = "1/2"
+    UNFINISHED = "?"  # adjourned, or no result
+    SHUTDOWN = "SD"
+    COURTESY = "BA"
+    TOO_SHORT = "Sho"
+
+
 class GameResultCode(NamedTuple):
     """One (status, mode) pair of DG_GAMELIST_ITEM (73).
 
-    ``code`` is the short code of ``history`` output; ``text`` is written for color 0 (Black is
-    the side that lost or acted), as in the spec, without its bracketed editorial remarks such
-    as "[obsolete?]" and "[specific reason unknown]".
+    ``code`` is the short code of ``history`` output (a :class:`ResultCode`'s value);
+    ``text`` is written for color 0 (Black is the side that lost or acted), as in the spec,
+    without its bracketed editorial remarks such as "[obsolete?]" and "[specific reason
+    unknown]".
     """
 
     status: int
@@ -58,54 +150,145 @@ class GameResultCode(NamedTuple):
     text: str
 
 
-_RESULT_ROWS: tuple[tuple[ResultStatus, int, str, str], ...] = (
-    (ResultStatus.WIN, 0, "Res", "Black resigns"),
-    (ResultStatus.WIN, 1, "Mat", "Black checkmated"),
-    (ResultStatus.WIN, 2, "Fla", "Black forfeits on time."),
-    (ResultStatus.WIN, 3, "Adj", "White declared the winner by adjudication"),
-    (ResultStatus.WIN, 4, "BQ", "Black disconnected and forfeits"),
-    (ResultStatus.WIN, 5, "BQ", "Black got disconnected and forfeits"),
-    (ResultStatus.WIN, 6, "BQ", "Unregistered player Black disconnected and forfeits"),
-    (ResultStatus.WIN, 7, "Res", "Black's partner resigns"),
-    (ResultStatus.WIN, 8, "Mat", "Black's partner checkmated"),
-    (ResultStatus.WIN, 9, "Fla", "Black's partner forfeits on time"),
-    (ResultStatus.WIN, 10, "BQ", "Black's partner disconnected and forfeits"),
-    (ResultStatus.WIN, 11, "BQ", "Black disconnected and forfeits"),
-    (ResultStatus.WIN, 12, "1-0", "White wins"),
-    (ResultStatus.DRAW, 0, "Agr", "Game drawn by mutual agreement"),
-    (ResultStatus.DRAW, 1, "Sta", "Black stalemated"),
-    (ResultStatus.DRAW, 2, "Rep", "Game drawn by repetition"),
-    (ResultStatus.DRAW, 3, "50", "Game drawn by the 50 move rule"),
-    (ResultStatus.DRAW, 4, "TM", "Black ran out of time and White has no material to mate"),
-    (ResultStatus.DRAW, 5, "NM", "Game drawn because neither player has mating material"),
-    (ResultStatus.DRAW, 6, "NT", "Game drawn because both players ran out of time"),
-    (ResultStatus.DRAW, 7, "Adj", "Game drawn by adjudication"),
-    (ResultStatus.DRAW, 8, "Agr", "Partner's game drawn by mutual agreement"),
-    (ResultStatus.DRAW, 9, "NT", "Partner's game drawn because both players ran out of time"),
-    (ResultStatus.DRAW, 10, "1/2", "Game drawn"),
-    (ResultStatus.ADJOURNED, 0, "?", "Game adjourned by mutual agreement"),
-    (ResultStatus.ADJOURNED, 1, "?", "Game adjourned when Black disconnected"),
-    (ResultStatus.ADJOURNED, 2, "?", "Game adjourned by system shutdown"),
-    (ResultStatus.ADJOURNED, 3, "?", "Game courtesyadjourned by Black"),
-    (ResultStatus.ADJOURNED, 4, "?", "Game adjourned by an administrator"),
-    (ResultStatus.ADJOURNED, 5, "?", "Game adjourned when Black got disconnected"),
-    (ResultStatus.ABORTED, 0, "Agr", "Game aborted by mutual agreement"),
-    (ResultStatus.ABORTED, 1, "BQ", "Game aborted when Black disconnected"),
-    (ResultStatus.ABORTED, 2, "SD", "Game aborted by system shutdown"),
-    (ResultStatus.ABORTED, 3, "BA", "Game courtesyaborted by Black"),
-    (ResultStatus.ABORTED, 4, "Adj", "Game aborted by an administrator"),
-    (ResultStatus.ABORTED, 5, "Sho", "Game aborted because it's too short to adjourn"),
-    (ResultStatus.ABORTED, 6, "BQ", "Game aborted when Black's partner disconnected"),
-    (ResultStatus.ABORTED, 7, "Sho", "Game aborted by Black at move 1"),
-    (ResultStatus.ABORTED, 8, "Sho", "Game aborted by Black's partner at move 1"),
-    (ResultStatus.ABORTED, 9, "Sho", "Game aborted because it's too short"),
-    (ResultStatus.ABORTED, 10, "Adj", "Game aborted because Black's account expired"),
-    (ResultStatus.ABORTED, 11, "BQ", "Game aborted when Black got disconnected"),
-    (ResultStatus.ABORTED, 12, "?", "No result"),
+_W, _D, _A, _X, _C = WinMode, DrawMode, AdjournMode, AbortMode, ResultCode
+_RESULT_ROWS: tuple[tuple[ResultStatus, int, ResultCode, str], ...] = (
+    (ResultStatus.WIN, _W.RESIGNS, _C.RESIGNS, "Black resigns"),
+    (ResultStatus.WIN, _W.CHECKMATED, _C.CHECKMATED, "Black checkmated"),
+    (ResultStatus.WIN, _W.FORFEITS_ON_TIME, _C.FORFEITS_ON_TIME, "Black forfeits on time."),
+    (ResultStatus.WIN, _W.ADJUDICATED, _C.ADJUDICATED, "White declared the winner by adjudication"),
+    (ResultStatus.WIN, _W.DISCONNECTED, _C.DISCONNECTED, "Black disconnected and forfeits"),
+    (ResultStatus.WIN, _W.GOT_DISCONNECTED, _C.DISCONNECTED, "Black got disconnected and forfeits"),
+    (
+        ResultStatus.WIN,
+        _W.GUEST_DISCONNECTED,
+        _C.DISCONNECTED,
+        "Unregistered player Black disconnected and forfeits",
+    ),
+    (ResultStatus.WIN, _W.PARTNER_RESIGNS, _C.RESIGNS, "Black's partner resigns"),
+    (ResultStatus.WIN, _W.PARTNER_CHECKMATED, _C.CHECKMATED, "Black's partner checkmated"),
+    (
+        ResultStatus.WIN,
+        _W.PARTNER_FORFEITS_ON_TIME,
+        _C.FORFEITS_ON_TIME,
+        "Black's partner forfeits on time",
+    ),
+    (
+        ResultStatus.WIN,
+        _W.PARTNER_DISCONNECTED,
+        _C.DISCONNECTED,
+        "Black's partner disconnected and forfeits",
+    ),
+    (
+        ResultStatus.WIN,
+        _W.DISCONNECTED_OBSOLETE,
+        _C.DISCONNECTED,
+        "Black disconnected and forfeits",
+    ),
+    (ResultStatus.WIN, _W.WINS, _C.WHITE_WINS, "White wins"),
+    (ResultStatus.DRAW, _D.AGREEMENT, _C.AGREEMENT, "Game drawn by mutual agreement"),
+    (ResultStatus.DRAW, _D.STALEMATE, _C.STALEMATE, "Black stalemated"),
+    (ResultStatus.DRAW, _D.REPETITION, _C.REPETITION, "Game drawn by repetition"),
+    (ResultStatus.DRAW, _D.FIFTY_MOVES, _C.FIFTY_MOVES, "Game drawn by the 50 move rule"),
+    (
+        ResultStatus.DRAW,
+        _D.TIME_AND_NO_MATERIAL,
+        _C.TIME_AND_NO_MATERIAL,
+        "Black ran out of time and White has no material to mate",
+    ),
+    (
+        ResultStatus.DRAW,
+        _D.NO_MATERIAL,
+        _C.NO_MATERIAL,
+        "Game drawn because neither player has mating material",
+    ),
+    (
+        ResultStatus.DRAW,
+        _D.BOTH_OUT_OF_TIME,
+        _C.BOTH_OUT_OF_TIME,
+        "Game drawn because both players ran out of time",
+    ),
+    (ResultStatus.DRAW, _D.ADJUDICATED, _C.ADJUDICATED, "Game drawn by adjudication"),
+    (
+        ResultStatus.DRAW,
+        _D.PARTNER_AGREEMENT,
+        _C.AGREEMENT,
+        "Partner's game drawn by mutual agreement",
+    ),
+    (
+        ResultStatus.DRAW,
+        _D.PARTNER_BOTH_OUT_OF_TIME,
+        _C.BOTH_OUT_OF_TIME,
+        "Partner's game drawn because both players ran out of time",
+    ),
+    (ResultStatus.DRAW, _D.DRAWN, _C.DRAWN, "Game drawn"),
+    (ResultStatus.ADJOURNED, _A.AGREEMENT, _C.UNFINISHED, "Game adjourned by mutual agreement"),
+    (
+        ResultStatus.ADJOURNED,
+        _A.DISCONNECTED,
+        _C.UNFINISHED,
+        "Game adjourned when Black disconnected",
+    ),
+    (ResultStatus.ADJOURNED, _A.SHUTDOWN, _C.UNFINISHED, "Game adjourned by system shutdown"),
+    (ResultStatus.ADJOURNED, _A.COURTESY, _C.UNFINISHED, "Game courtesyadjourned by Black"),
+    (
+        ResultStatus.ADJOURNED,
+        _A.ADMINISTRATOR,
+        _C.UNFINISHED,
+        "Game adjourned by an administrator",
+    ),
+    (
+        ResultStatus.ADJOURNED,
+        _A.GOT_DISCONNECTED,
+        _C.UNFINISHED,
+        "Game adjourned when Black got disconnected",
+    ),
+    (ResultStatus.ABORTED, _X.AGREEMENT, _C.AGREEMENT, "Game aborted by mutual agreement"),
+    (
+        ResultStatus.ABORTED,
+        _X.DISCONNECTED,
+        _C.DISCONNECTED,
+        "Game aborted when Black disconnected",
+    ),
+    (ResultStatus.ABORTED, _X.SHUTDOWN, _C.SHUTDOWN, "Game aborted by system shutdown"),
+    (ResultStatus.ABORTED, _X.COURTESY, _C.COURTESY, "Game courtesyaborted by Black"),
+    (ResultStatus.ABORTED, _X.ADMINISTRATOR, _C.ADJUDICATED, "Game aborted by an administrator"),
+    (
+        ResultStatus.ABORTED,
+        _X.TOO_SHORT_TO_ADJOURN,
+        _C.TOO_SHORT,
+        "Game aborted because it's too short to adjourn",
+    ),
+    (
+        ResultStatus.ABORTED,
+        _X.PARTNER_DISCONNECTED,
+        _C.DISCONNECTED,
+        "Game aborted when Black's partner disconnected",
+    ),
+    (ResultStatus.ABORTED, _X.AT_MOVE_1, _C.TOO_SHORT, "Game aborted by Black at move 1"),
+    (
+        ResultStatus.ABORTED,
+        _X.PARTNER_AT_MOVE_1,
+        _C.TOO_SHORT,
+        "Game aborted by Black's partner at move 1",
+    ),
+    (ResultStatus.ABORTED, _X.TOO_SHORT, _C.TOO_SHORT, "Game aborted because it's too short"),
+    (
+        ResultStatus.ABORTED,
+        _X.ACCOUNT_EXPIRED,
+        _C.ADJUDICATED,
+        "Game aborted because Black's account expired",
+    ),
+    (
+        ResultStatus.ABORTED,
+        _X.GOT_DISCONNECTED,
+        _C.DISCONNECTED,
+        "Game aborted when Black got disconnected",
+    ),
+    (ResultStatus.ABORTED, _X.NO_RESULT, _C.UNFINISHED, "No result"),
 )
 
 GAME_RESULTS: dict[tuple[int, int], GameResultCode] = {
-    (status, mode): GameResultCode(status, mode, code, text)
+    (status, mode): GameResultCode(status, int(mode), code.value, text)
     for status, mode, code, text in _RESULT_ROWS
 }
 """DG_GAMELIST_ITEM (73) results by (status, mode), texts for color 0 (Black)."""

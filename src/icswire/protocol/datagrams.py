@@ -18,6 +18,9 @@ Modifiers
   ``?`` a trailing field older servers leave out (None when absent);
   ``*`` the rest of the fields, as a tuple.
 
+Type checkers see the record classes as ``dgrecords.py`` declares them (generated from
+FORMS by :mod:`icswire.protocol.recordgen`).
+
 Fields after the documented ones are kept, as they stood on the wire, in ``extra``.
 DG numbers whose form the spec does not document decode to :class:`UnknownDatagram`.
 A record decoded from a datagram written otherwise than :func:`encode_datagram` writes it
@@ -35,6 +38,9 @@ from enum import IntEnum
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from icswire.protocol.level2 import frame, quote_brace, quote_ctrl, quote_word, split_fields
+
+if TYPE_CHECKING:  # the record classes, made below from FORMS (see dgrecords.py)
+    from icswire.protocol.dgrecords import *  # noqa: F403
 
 
 class DG(IntEnum):
@@ -384,6 +390,12 @@ class Field(NamedTuple):
     optional: bool = False  # ?: may be missing at the end
     repeated: bool = False  # *: the rest of the fields
 
+    @property
+    def may_be_absent(self) -> bool:
+        """Whether a record may hold None here: the field is sent only when DG ``when``
+        is on, or older servers leave it out."""
+        return self.when is not None or self.optional
+
 
 #: Names a record has besides its fields: no field may take one.
 RESERVED_NAMES = frozenset({"dg", "spec_name", "form", "raw", "extra"})
@@ -423,7 +435,6 @@ class DatagramRecord(tuple):  # type: ignore[type-arg]
     dg: ClassVar[int]
     spec_name: ClassVar[str]
     form: ClassVar[tuple[Field, ...]]
-    _fields: ClassVar[tuple[str, ...]]
 
     if TYPE_CHECKING:
 
@@ -450,22 +461,22 @@ class UnknownDatagram(_UnknownFields):
             return f"DG_{self.dg}"
 
 
-def _class_name(dg: int) -> str:
-    """``SendMoves`` for DG_SEND_MOVES."""
+def record_class_name(dg: int) -> str:
+    """``SendMoves`` for DG_SEND_MOVES: the record class's name."""
     return "".join(part.capitalize() for part in DG(dg).name.split("_"))
 
 
 def _make_record_class(dg: int, form: tuple[Field, ...]) -> type[DatagramRecord]:
     names = [f.name for f in form]
     defaults: list[Any] = []
-    for f in reversed(form):
-        if f.when is None and not f.optional:
+    for f in reversed(form):  # None for the fields that may be absent, at the end
+        if not f.may_be_absent:
             break
         defaults.append(None)
     if not any(f.repeated for f in form):
         names.append("extra")
         defaults.append(())
-    name = _class_name(dg)
+    name = record_class_name(dg)
     base = namedtuple(name + "Fields", names, defaults=defaults)  # type: ignore[misc]
     namespace = {  # no __slots__: an instance may hold its wire bytes as ``raw``
         "__doc__": f"DG_{DG(dg).name} ({dg}): " + " ".join(names),
@@ -501,22 +512,36 @@ class _Records(Mapping[int, type[DatagramRecord]]):
 
 #: Record class of every documented DG, by number.
 RECORDS: Mapping[int, type[DatagramRecord]] = _Records()
+
+
+def record_as(dg: int, record: DatagramRecord) -> DatagramRecord:
+    """``record``'s fields as a ``dg`` record, a DG of the same form: build a
+    DG_GAME_STARTED (or DG_BULLET) record, which type checkers check field by field, and
+    send it as DG_MY_GAME_STARTED, DG_STARTED_OBSERVING ... (or as another rating DG)."""
+    if FORMS.get(dg) != FORMS[record.dg]:
+        raise ValueError(f"DG {dg} does not have the form of {record.spec_name}")
+    return tuple.__new__(RECORDS[dg], record)
+
+
 _DG_OF_CLASS_NAME: dict[str, int] = {}
 
 
-def __getattr__(name: str) -> Any:
-    """The record classes by name (``datagrams.SendMoves``, ``datagrams.Msec`` ...), made
-    from :data:`FORMS`, so static checkers see them as ``Any``."""
-    if not _DG_OF_CLASS_NAME:
-        _DG_OF_CLASS_NAME.update((_class_name(dg), dg) for dg in FORMS)
-    try:
-        return RECORDS[_DG_OF_CLASS_NAME[name]]
-    except KeyError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+if not TYPE_CHECKING:  # they see the classes of dgrecords.py, and a misspelt name
+
+    def __getattr__(name: str) -> type[DatagramRecord]:
+        """The record classes by name (``datagrams.SendMoves``, ``datagrams.Msec`` ...),
+        made from :data:`FORMS` on first use; dgrecords.py declares them for type checkers.
+        """
+        if not _DG_OF_CLASS_NAME:
+            _DG_OF_CLASS_NAME.update((record_class_name(dg), dg) for dg in FORMS)
+        try:
+            return RECORDS[_DG_OF_CLASS_NAME[name]]
+        except KeyError:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
 
 
 def __dir__() -> list[str]:
-    return sorted([*globals(), *(_class_name(dg) for dg in FORMS)])
+    return sorted([*globals(), *(record_class_name(dg) for dg in FORMS)])
 
 
 _FLAGS = {"0": False, "1": True}
@@ -605,7 +630,8 @@ def _encode_source(form: tuple[Field, ...]) -> str:
 
 def _compile(source: str, namespace: dict[str, Any]) -> Callable[..., Any]:
     """Compile one generated function (the catalog's forms, made concrete; see above)."""
-    exec(compile(source, "<icswire datagram catalog>", "exec"), namespace)
+    # the source is made here from FORMS, never from the wire
+    exec(compile(source, "<icswire datagram catalog>", "exec"), namespace)  # noqa: S102
     fn: Callable[..., Any] = namespace.pop("decode", None) or namespace.pop("encode")
     return fn
 
@@ -920,7 +946,8 @@ def _compile_canonical_reader(
     cls: type[DatagramRecord], enabled: frozenset[int]
 ) -> Callable[[str], Record | None]:
     pattern = _canonical_pattern(cls.dg, cls.form, enabled, capture=True)
-    assert pattern is not None
+    if pattern is None:
+        raise RuntimeError("pattern is None")
     names: list[str] = []
     values: list[str] = []
     for f in cls.form:
@@ -974,6 +1001,6 @@ def record_from_fields(dg: int, fields: Mapping[str, Any]) -> Record:
         elif value is not None and f.repeated:
             value = tuple(value)
         values[f.name] = value
-    if "extra" in cls._fields:
+    if not any(f.repeated for f in cls.form):  # the form's fields, then ``extra``
         values["extra"] = tuple(fields.get("extra", ()))
     return cls(**values)

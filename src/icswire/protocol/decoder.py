@@ -840,7 +840,8 @@ class Decoder:
     def _add_block_line(self, text: str, end: str, stop: int) -> bool:
         """Take a line into the style 10 block; False if it cannot belong to it."""
         block = self._block
-        assert block is not None
+        if block is None:
+            raise RuntimeError("block is None")
         if 1 <= len(block) <= 8 and not text.startswith("|"):
             self._abort_block()
             return False
@@ -863,7 +864,8 @@ class Decoder:
 
     def _abort_block(self) -> None:
         block = self._block
-        assert block is not None
+        if block is None:
+            raise RuntimeError("block is None")
         self._block = None
         self._block_size = 0
         data = escape("".join(block))
@@ -914,7 +916,8 @@ class Decoder:
     def _skip_to(self, pos: int) -> int:
         """Resynchronising: drop bytes up to the next frame boundary (a datagram's own
         ``^Y)`` is dropped with it) or, for text, the next newline."""
-        assert self._skip is not None
+        if self._skip is None:
+            raise RuntimeError("self._skip is None")
         buf = self._buf
         m = self._skip.search(buf, pos)
         if m is None:

@@ -14,9 +14,33 @@ to change any of the bindings outright". There is no code 203.
 <CommandNumber.CN_TELL: 101>
 """
 
-from enum import IntEnum
+from enum import IntEnum, IntFlag
 
-__all__ = ["CommandNumber"]
+__all__ = ["CommandNumber", "Level1"]
+
+
+class Level1(IntFlag):
+    """The bits of the ``level1`` variable, 0-15 (icc-formats.txt section 2, "Turning it
+    on"; section 3 for the tags). It prints as its number (``level1=5``).
+
+    ``&`` is int's: a bit test gives a plain int, as fast as an int's (the server tests
+    bits per receiver of every message; IntFlag's own ``&`` makes a flag, some 40 times
+    slower). ``|`` and ``~`` give flags.
+    """
+
+    #: Level 1 off: output as a person reads it, with prompts.
+    OFF = 0
+    #: Output bracketed in units ``^Y[<command-number> <player> ...^Y]``, no prompts.
+    UNITS = 1
+    #: ``^Y<`` when the server starts on the user's command, ``^Y>`` when it is done.
+    COMMAND_MARKS = 2
+    #: With UNITS: a command sent as ```word`command`` has ``word`` in its unit's header.
+    TAGS = 4
+    #: A unit's header names the issuer ``*`` (the user) or ``%`` (somebody else).
+    ISSUER_MARKS = 8
+
+    __and__ = int.__and__  # type: ignore[assignment]  # a bit test: see above
+    __rand__ = int.__rand__  # type: ignore[assignment]
 
 
 class CommandNumber(IntEnum):

@@ -19,6 +19,7 @@ import time
 from icswire.protocol import datagrams as dg
 from icswire.protocol.block import BlockCode
 from icswire.protocol.level1 import CommandNumber as CN
+from icswire.protocol.level1 import Level1
 from icswire.server.cluster.access import Access
 from icswire.server.cluster.node import Cluster
 from icswire.server.cluster.routes import route
@@ -376,7 +377,7 @@ class Server:
         mode, where every line begins with its identifier)."""
         text = line.strip()
         block_id: int | None = None
-        if session.ivariables["block"] and not session.level1 & 1:
+        if session.ivariables["block"] and not session.level1 & Level1.UNITS:
             block_id, text = split_block_id(text)
             if block_id is None:
                 no_id = Batch(CN.SCN_BAD, session, block=(0, BlockCode.BLKCMD_ERROR_NOSEQUENCE))
@@ -392,7 +393,7 @@ class Server:
                 nothing = Batch(CN.SCN_BAD, session, block=(block_id, BlockCode.BLKCMD_NULL))
                 nothing.add(session, Lines(()))
                 nothing.flush()
-            elif not session.level1 & 1:
+            elif not session.level1 & Level1.UNITS:
                 session.send_unit(session.prompt_bytes())
             return
         if self.cluster is not None:
@@ -427,7 +428,7 @@ class Server:
         level 1 brackets opened when asked (the second value: close them at the end)."""
         batch = Batch(cn, session, tag, block=block)
         batch.add(session, Lines(()))
-        brackets = command is not None and bool(session.level1 & 2)
+        brackets = command is not None and bool(session.level1 & Level1.COMMAND_MARKS)
         if brackets:
             session.send_raw(b"\x19<")
         if command is not None:
@@ -438,7 +439,7 @@ class Server:
     def _end_unit(session: Session, batch: Batch, brackets: bool) -> None:
         batch.flush()
         if session.leaving:
-            if session.level1 & 1:
+            if session.level1 & Level1.UNITS:
                 session.send_raw(UNIT_END)  # the extra ^Y] at disconnect (section 3)
         elif brackets:
             session.send_raw(b"\x19>")
@@ -466,7 +467,8 @@ class Server:
     ) -> None:
         """Run ``text`` on the cluster's node ``node`` (:mod:`~icswire.server.cluster.routes`
         says why) and give the user its output as if it had run here."""
-        assert self.cluster is not None
+        if self.cluster is None:
+            raise RuntimeError("not in a cluster")
         word, _, args = text.partition(" ")
 
         def answer(cn: int, code: int | None, output: list[Message]) -> None:

@@ -22,6 +22,7 @@ import json
 import time
 from typing import Any
 
+from icswire.protocol.level1 import Level1
 from icswire.server.core.model.variables import IVARIABLES, VARIABLES
 from icswire.server.core.net.session import Session
 
@@ -84,6 +85,8 @@ def apply(session: Session, facts: dict[str, Any]) -> None:
             session.variables = VARIABLES.shared(value)
         elif key == "ivariables":
             session.ivariables = IVARIABLES.shared(value)
+        elif key == "level1":
+            session.level1 = Level1(value)
         elif key == "ratings":
             session.ratings = {kind: (rating, note) for kind, (rating, note) in value.items()}
         elif key == "connected":

@@ -258,7 +258,8 @@ class Cluster:
         """Take ``session``'s name in the whole cluster. A registered user online on
         another node takes over (that node logs the old session out); False when the name
         is somebody else's (an unregistered name in use on another node)."""
-        assert self._users is not None
+        if self._users is None:
+            raise RuntimeError("the cluster node is not started")
         key = name_key(session.name)
         found = facts_.facts_of(session, self.node)
         data = facts_.encode(found)
@@ -271,7 +272,8 @@ class Cluster:
                 pass
             try:
                 owner = facts_.decode((await self._users.get(key)).value or b"{}")["node"]
-            except Exception:  # deleted meanwhile: try again
+            except Exception as exc:  # deleted meanwhile: try again
+                log.debug("the entry of %s went away (%r): trying again", key, exc)
                 continue
             if owner == self.node:  # one of ours: the app's one session per name decides
                 self._reserved.discard(key)  # (a guest name given at the login prompt)
@@ -284,7 +286,8 @@ class Cluster:
             if not session.registered:
                 return False
             with contextlib.suppress(NatsTimeout, NoRespondersError):
-                assert self._nc is not None
+                if self._nc is None:
+                    raise RuntimeError("the cluster node is not started")
                 await self._nc.request(
                     self.subject("node", owner, "kick"),
                     wire.encode(wire.Kick(key)),
@@ -295,7 +298,8 @@ class Cluster:
 
     async def _reserve_guest(self, key: str) -> bool:
         """Take a guest name the login is about to give (False: another node has it)."""
-        assert self._users is not None
+        if self._users is None:
+            raise RuntimeError("the cluster node is not started")
         try:
             await self._users.create(key, facts_.encode({"node": self.node, "reserved": True}))
         except KeyWrongLastSequenceError:
@@ -496,7 +500,8 @@ class Cluster:
         self._wake.set()
 
     async def _send(self) -> None:
-        assert self._nc is not None
+        if self._nc is None:
+            raise RuntimeError("the cluster node is not started")
         while True:
             await self._wake.wait()
             self._wake.clear()
@@ -542,7 +547,8 @@ class Cluster:
         """Run ``text`` of our user ``session`` on ``node``, where what it is about lives;
         ``answer`` gets (command number, block code, the user's output) when it comes, in
         order with what else that node sends our users, or NOT_ANSWERING in time."""
-        assert self._nc is not None
+        if self._nc is None:
+            raise RuntimeError("the cluster node is not started")
         self._forwards += 1
         number = self._forwards
         done = asyncio.get_running_loop().create_future()
@@ -592,7 +598,8 @@ class Cluster:
 
     async def listed_elsewhere(self) -> list[ListedGame]:
         """The games the other nodes list (``games``), from each that answers in time."""
-        assert self._nc is not None
+        if self._nc is None:
+            raise RuntimeError("the cluster node is not started")
         request = wire.encode(wire.ListGames())
         nodes = list(self.alive)
         asked = [
@@ -621,7 +628,8 @@ class Cluster:
 
     async def _claim_game(self, number: int) -> bool:
         """Take game number ``number`` in the whole cluster (False: another node has it)."""
-        assert self._games_kv is not None
+        if self._games_kv is None:
+            raise RuntimeError("the cluster node is not started")
         entry = {"node": self.node, "id": None, "white": "", "black": ""}
         try:
             await self._games_kv.create(str(number), facts_.encode(entry))
@@ -663,7 +671,8 @@ class Cluster:
 
     async def _claim_seek(self, index: int) -> bool:
         """Take seek index ``index`` in the whole cluster (False: another node has it)."""
-        assert self._seeks_kv is not None
+        if self._seeks_kv is None:
+            raise RuntimeError("the cluster node is not started")
         try:
             await self._seeks_kv.create(str(index), self.node.encode())
         except KeyWrongLastSequenceError:
@@ -697,7 +706,8 @@ class Cluster:
 
     async def _write_one(self, bucket: str, key: str, value: bytes | None) -> None:
         kv = {"users": self._users, "games": self._games_kv, "seeks": self._seeks_kv}[bucket]
-        assert kv is not None
+        if kv is None:
+            raise RuntimeError("the cluster node is not started")
         if value is None:
             with contextlib.suppress(Exception):
                 await kv.delete(key)
@@ -715,7 +725,8 @@ class Cluster:
     # -- nodes alive and dead ------------------------------------------------------------
 
     async def _beat(self) -> None:
-        assert self._nc is not None
+        if self._nc is None:
+            raise RuntimeError("the cluster node is not started")
         beat = wire.encode(wire.Heartbeat(self.node, self.started))
         while True:
             await self._nc.publish(self.subject("heartbeat"), beat)

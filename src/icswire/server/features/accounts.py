@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 from icswire.protocol import datagrams as dg
 from icswire.protocol.codes import LoginFailed, login_failed_text
 from icswire.protocol.datagrams import DG, encode_datagram
+from icswire.protocol.level1 import Level1
 from icswire.server.core.dispatch.numbers import parse_number
 from icswire.server.core.model.names import check_name, is_reserved, name_key
 from icswire.server.core.model.variables import VARIABLES
@@ -147,7 +148,7 @@ async def _dialogue(core: Core, session: Session) -> Account | bool | None:
         setting, _, value = text.partition("=")
         level1 = parse_number(value) if setting == "level1" else None
         if level1 is not None:
-            session.level1 = min(level1, 15)
+            session.level1 = Level1(min(level1, 15))
             continue
         if setting == "level2settings" and set(value) <= {"0", "1"}:
             session.level2 = frozenset(n for n, bit in enumerate(value) if bit == "1")
@@ -268,7 +269,7 @@ async def load_account(core: Core, session: Session, account: Account) -> None:
         except ValueError:
             continue
         if key == "level1":
-            session.level1 = session.level1 or parsed
+            session.level1 = session.level1 or Level1(parsed)
         else:
             values[key] = parsed
     session.variables = VARIABLES.shared(values)

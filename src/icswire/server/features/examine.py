@@ -35,7 +35,7 @@ from icswire.boards.moves import IllegalMoveError, move_from_wire, san_from_move
 from icswire.boards.positions import BUGHOUSE, CRAZYHOUSE, new_board, strength
 from icswire.boards.variants import Variant, variant_of
 from icswire.protocol import datagrams as dg
-from icswire.protocol.codes import BoardInfoType, IllegalMoveReason, IsVariation
+from icswire.protocol.codes import BoardInfoType, IllegalMoveReason, IsVariation, ResultStatus
 from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.protocol.style12 import format_move_time
@@ -297,10 +297,9 @@ class ExaminedGame:
     def board_message(self) -> PositionBoard:
         return PositionBoard(self.board, self.facts(), self.relation, self.is_flipped)
 
-    def started_record(self, kind: int) -> Any:
-        """A DG_GAME_STARTED-form record (12, 15, 18, 40): played-game 0, the ex-string."""
-        cls: Any = dg.RECORDS[kind]
-        return cls(
+    def game_record(self) -> dg.GameStarted:
+        """DG_GAME_STARTED (12) of this game: played-game 0, the ex-string."""
+        return dg.GameStarted(
             self.number, self.white, self.black, self.wild, self.rating_type, self.rated,
             self.initial, self.increment, self.initial, self.increment, False, self.ex_string,
             self.white_rating, self.black_rating, self.game_id, "", "", False, False,
@@ -349,14 +348,14 @@ def start_examining(core: Core, session: Session, exam: ExaminedGame, batch: Bat
     exam.examiners.append(session)
     session.state, session.state_game = "E", exam.number
     core.world.state_changed(session, batch)
-    batch.add(session, Datagram(exam.started_record(DG.MY_GAME_STARTED)))
+    batch.add(session, Datagram(dg.record_as(DG.MY_GAME_STARTED, exam.game_record())))
     batch.add(session, Datagram(dg.Flip(exam.number, False)))
     exam.send_history(session, batch)
     batch.add(session, Datagram(dg.MyRelationToGame(exam.number, "E")))
     kib = bool(session.variables["kibitz"])
     batch.add(session, Datagram(dg.PlayersInMyGame(exam.number, session.name, "E", kib)))
     batch.add(session, exam.board_message())
-    listed = Datagram(exam.started_record(DG.GAME_STARTED))
+    listed = Datagram(exam.game_record())
     for other in core.world.online.values():
         if DG.GAME_STARTED in other.level2:
             batch.add(other, listed)
@@ -488,11 +487,11 @@ async def history(ctx: Context, args: str) -> None:
         )
         opponent = record.black if white else record.white
         code, _ = result_of(record)
-        if record.status == 0:
+        if record.status == ResultStatus.WIN:
             lost = (record.color == 1) == white
             sign = "-" if lost else "+"
         else:
-            sign = "=" if record.status == 1 else "*"
+            sign = "=" if record.status == ResultStatus.DRAW else "*"
         color = "W" if white else "B"
         if icc:  # ICC's layout (help history): its type letters, a shorter date
             kind = icc_history_kind(
@@ -594,7 +593,7 @@ async def find_record(ctx: Context, args: str) -> GameRecord | None:
     return None
 
 
-def _isolated_record(record: GameRecord) -> Any:
+def _isolated_record(record: GameRecord) -> dg.IsolatedBoard:
     """DG_ISOLATED_BOARD (40) of a stored game: game number -1."""
     return dg.IsolatedBoard(
         -1, record.white, record.black, record.wild, record.rating_type, record.rated,
@@ -606,7 +605,7 @@ def _isolated_record(record: GameRecord) -> Any:
 
 def _stored_result(record: GameRecord) -> Datagram | None:
     """DG_GAME_RESULT (13) of a stored game, sent with sposition and smoves."""
-    if record.status is None or record.status == 2:
+    if record.status is None or record.status == ResultStatus.ADJOURNED:
         return None
     code, description = result_of(record)
     return Datagram(dg.GameResult(-1, False, code, record.score, description, record.eco or "?"))

@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING
 
 from icswire.protocol import datagrams as dg
 from icswire.protocol.codes import Sound
-from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.dispatch.commands import first_word
 from icswire.server.core.dispatch.hub import CommandSet, Context
@@ -261,7 +260,7 @@ def game_started(core: Core, table: Table, batch: Batch) -> None:
     if not told or len(seats) != 2:
         return
     white, black = seats
-    game = table.started_record(DG.GAME_STARTED)
+    game = table.game_record()
     kind = table.rating_type
     words = f"{'rated' if game.rated else 'unrated'} {FICS_TYPES.get(kind, kind.lower())}"
     line = (

@@ -302,11 +302,11 @@ def challenge_text(challenge: Challenge, reader: Session | None = None) -> str:
     )
 
 
-def _match_record(challenge: Challenge, receiver: Session) -> Any:
+def _match_record(challenge: Challenge, receiver: Session) -> dg.Match:
     """DG_MATCH (29) as ``receiver`` gets it (the assessment only with DG 85 on)."""
     c, r, t = challenge.challenger, challenge.receiver, challenge.terms
     color = -1 if challenge.color is None else int(challenge.color == WHITE)
-    assess: tuple[int | None, ...] = (None, None, None)
+    assess: tuple[int | None, int | None, int | None] = (None, None, None)
     if DG.MATCH_ASSESSMENT in receiver.level2:
         assess = challenge.assessment.get(receiver, (0, 0, 0))
     return dg.Match(
@@ -322,7 +322,7 @@ def _match_message(challenge: Challenge) -> PerReceiver:
     return PerReceiver(DG.MATCH, lambda receiver: _match_record(challenge, receiver))
 
 
-def _seek_record(seek: Seek) -> Any:
+def _seek_record(seek: Seek) -> dg.Seek:
     t = seek.terms
     rating, note = _rating(seek.seeker, t.rating_type)
     color = -1 if seek.color is None else int(seek.color == WHITE)
@@ -667,7 +667,7 @@ def _colors(
         return 0 if last is None else (1 if last == BLACK else -1)
 
     claims = white_claim(first), white_claim(second)
-    first_white = random.random() < 0.5 if claims[0] == claims[1] else claims[0] > claims[1]
+    first_white = random.random() < 0.5 if claims[0] == claims[1] else claims[0] > claims[1]  # noqa: S311  (a fair coin, not a secret)
     return (first, second) if first_white else (second, first)
 
 
@@ -692,7 +692,7 @@ async def _start(
     if resumed is not None and resumed.start_fen:
         start = resumed.game_variant.new_board(fen=resumed.start_fen)
     elif resumed is None:
-        start = terms.game_variant.new_board(random.Random())
+        start = terms.game_variant.new_board(random.Random())  # noqa: S311  (a setup, not a secret)
     try:
         game = await core.play.start(white, black, terms, batch, start=start, resumed=resumed)
     except StoreUnavailable:  # the game could not be stored: it did not start, both were told
@@ -721,7 +721,10 @@ async def _start_bughouse(
         return None
     state = core.state(Pairing)
     white_partner, black_partner = partner_of(core, white), partner_of(core, black)
-    assert white_partner is not None and black_partner is not None
+    if white_partner is None:
+        raise RuntimeError("white_partner is None")
+    if black_partner is None:
+        raise RuntimeError("black_partner is None")
     four = (white, black, black_partner, white_partner)
     players_busy(core, four, batch)
     state.starting |= set(four)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from icswire.protocol import datagrams as dg
 from icswire.protocol.level1 import CommandNumber as CN
+from icswire.protocol.level1 import Level1
 from icswire.server.core.dispatch.commands import first_word
 from icswire.server.core.dispatch.hub import CommandSet, Context
 from icswire.server.core.dispatch.numbers import parse_number
@@ -247,7 +248,7 @@ _SAID = {
 async def apply_variable(ctx: Context, variable: Variable, value: Any) -> None:
     session, world = ctx.session, ctx.world
     if variable.name == "level1":
-        session.level1 = value
+        session.level1 = Level1(value)
     else:
         session.set_variable(variable.name, value)
     if variable.name in NOTES:

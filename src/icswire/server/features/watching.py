@@ -134,7 +134,7 @@ def send_lists(core: Core, session: Session, number: int, batch: Batch) -> None:
     and examined game ("When this feature is activated, I get a list of all the games")."""
     if number == DG.GAME_STARTED:
         for game in listed(core, session):
-            batch.add(session, Datagram(game.started_record(DG.GAME_STARTED)))
+            batch.add(session, Datagram(game.game_record()))
 
 
 # -- observing -------------------------------------------------------------------------------
@@ -149,7 +149,7 @@ def observe(core: Core, session: Session, game: Table, batch: Batch) -> None:
     session.observing |= {number}
     core.state(Watchers).primary[session] = number
     batch.add(session, lines(f"You are now observing game {number}.", game.observe_title()))
-    batch.add(session, Datagram(game.started_record(DG.STARTED_OBSERVING)))
+    batch.add(session, Datagram(dg.record_as(DG.STARTED_OBSERVING, game.game_record())))
     batch.add(session, Datagram(dg.Flip(number, game.is_flipped(session))))
     game.send_history(session, batch)
     batch.add(session, Datagram(dg.MyRelationToGame(number, "O")))
@@ -366,7 +366,7 @@ async def refresh(ctx: Context, args: str) -> None:
         batch.add(session, Datagram(dg.Refresh(game.number)))
         batch.add(session, game.board_message())
         return
-    batch.add(session, Datagram(game.started_record(DG.ISOLATED_BOARD)))
+    batch.add(session, Datagram(dg.record_as(DG.ISOLATED_BOARD, game.game_record())))
     game.send_history(session, batch)
     batch.add(session, game.isolated_board())
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from icswire.boards.variants import Variant, variant_of
 from icswire.server.core.model.claims import Claims
@@ -18,6 +18,7 @@ from icswire.server.core.model.ratings import rating_type
 if TYPE_CHECKING:
     import chess
 
+    from icswire.protocol.datagrams import GameStarted
     from icswire.server.core.net.session import Session
     from icswire.server.core.render.batch import Batch, Message
     from icswire.server.core.render.movelist import Movelist
@@ -111,8 +112,9 @@ class Table(Protocol):
     def relation(self, session: Session) -> int: ...
     def is_flipped(self, session: Session) -> bool: ...
 
-    def started_record(self, kind: int) -> Any:
-        """A DG_GAME_STARTED-form record (12, 15, 18, 40) of this game."""
+    def game_record(self) -> GameStarted:
+        """DG_GAME_STARTED (12) of this game; ``datagrams.record_as`` makes it one of the
+        other DGs of that form (15, 18, 40, 100)."""
         ...
 
     def board_message(self) -> Message:

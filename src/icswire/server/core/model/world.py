@@ -129,13 +129,16 @@ class World:
 
     def guest_name(self) -> str:
         while True:
-            name = "Guest" + "".join(random.choices(string.ascii_uppercase, k=4))
+            # a name, not a secret: any generator will do
+            name = "Guest" + "".join(random.choices(string.ascii_uppercase, k=4))  # noqa: S311
             if name_key(name) not in self.online:
                 return name
 
     # -- presence ----------------------------------------------------------------------
 
-    def arrived_record(self, player: Session, receiver: Session, kind: int) -> Any:
+    def arrived_record(
+        self, player: Session, receiver: Session, kind: int
+    ) -> dg.PlayerArrived | dg.NotifyArrived:
         """DG_PLAYER_ARRIVED / DG_NOTIFY_ARRIVED in the receiver's form: a (rating,
         annotation) pair per rating DG it has on, then open, state and uid parts."""
         on = receiver.level2
@@ -410,9 +413,8 @@ class World:
             for player in everyone():
                 add(session, Datagram(dg.PlayerArrivedSimple(player.name)))
         elif number in RATING_DGS and DG.PLAYER_ARRIVED in session.level2 and not at_login:
-            rating: Any = dg.RECORDS[number]
             for player in everyone():
-                add(session, Datagram(rating(player.name, 0, 0)))
+                add(session, Datagram(dg.record_as(number, dg.Bullet(player.name, 0, 0))))
         elif number == DG.NOTIFY_ARRIVED:
             for player in others():
                 if name_key(player.name) in session.notify:

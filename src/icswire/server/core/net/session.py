@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Protocol, cast
 
+from icswire.protocol.level1 import Level1
 from icswire.protocol.telnet import CommandFilter
 from icswire.protocol.timeseal import PING, PING2, Hello, Pong, SealedLine, TimesealDecoder
 from icswire.server.core.model.names import name_key
@@ -89,7 +90,7 @@ class Session(asyncio.Protocol):
     logged_in: bool = False
     leaving: bool = False  # quit: no prompt after the last unit
     closed: bool = False
-    level1: int = 0
+    level1: Level1 = Level1.OFF
     level2: frozenset[int] = frozenset()
     #: ``set`` and ``iset`` values, read-only and shared by every session that has the
     #: same (:meth:`VariableTable.shared`): change them with :meth:`set_variable`.
@@ -213,21 +214,23 @@ class Session(asyncio.Protocol):
         ivariables (shared by every session with the same values: their identities stand
         for them), whether this is an ICC client and whether the user is leaving."""
         level1 = self.level1
-        if level1 & 1:
+        if level1 & Level1.UNITS:
             return (level1, is_issuer)
         icc = bool(self.level2)
         return (level1, is_issuer, id(self.variables), id(self.ivariables), icc, self.leaving)
 
     def pending(self) -> int:
         transport = self.transport
-        assert transport is not None
+        if transport is None:
+            raise RuntimeError("the connection is not made")
         return 0 if transport.is_closing() else transport.get_write_buffer_size()
 
     def send_unit(self, data: bytes) -> None:
         """Send one unit, or a control-Z in its place if the receiver cannot take it."""
         if self.closed:
             return
-        assert self.transport is not None
+        if self.transport is None:
+            raise RuntimeError("the connection is closed")
         # with nothing waiting (the usual case) the buffer is empty: no need to ask it
         if len(data) <= OUTPUT_LIMIT and (
             not self._backlog or self.pending() + len(data) <= OUTPUT_LIMIT
@@ -247,14 +250,16 @@ class Session(asyncio.Protocol):
     def send_raw(self, data: bytes) -> None:
         """Bytes outside any unit (login texts, telnet commands, brackets)."""
         if not self.closed:
-            assert self.transport is not None
+            if self.transport is None:
+                raise RuntimeError("the connection is closed")
             self.transport.write(data)
 
     def abort(self) -> None:
         """Cut the connection off at once (a stuck reader, a shutdown); the end of its
         input follows, as for a connection the peer closed."""
         self.closed = True
-        assert self.transport is not None
+        if self.transport is None:
+            raise RuntimeError("the connection is closed")
         self.transport.abort()
 
     async def close(self, linger: float = 0.0) -> None:
@@ -267,7 +272,8 @@ class Session(asyncio.Protocol):
         self.closed = True
         self._lines, self._buffer = None, b""
         transport = self.transport
-        assert transport is not None
+        if transport is None:
+            raise RuntimeError("the connection is not made")
         transport.resume_reading()  # a full queue paused it: the end must be seen
         try:
             if linger > 0 and not self._eof and transport.can_write_eof():
@@ -355,7 +361,8 @@ class Session(asyncio.Protocol):
     def pop_line(self) -> str | None:
         """The oldest line waiting (None: the input ended); reading the socket resumes
         once the queue has room again."""
-        assert self._lines
+        if not self._lines:
+            raise RuntimeError("self._lines is empty")
         item = self._lines.pop(0)
         if not self._lines:
             self._lines = None
@@ -449,7 +456,8 @@ class Session(asyncio.Protocol):
     def _read_sealed(self, data: bytes) -> None:
         """Sealed lines with their timestamps; pongs to whoever pinged; a line that is not
         sealed (or too long) is dropped, as FICS drops it."""
-        assert self._sealed is not None
+        if self._sealed is None:
+            raise RuntimeError("self._sealed is None")
         for event in self._sealed.feed(data):
             if isinstance(event, SealedLine):
                 self._queue((clean_text(event.text)[:MAX_LINE], event.timestamp))

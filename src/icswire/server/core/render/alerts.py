@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from icswire.protocol.level1 import Level1
 from icswire.server.core.render.batch import Data
 
 if TYPE_CHECKING:
@@ -44,7 +45,7 @@ class Ring(Data):
     """A control-G for receivers who set ``bell`` (nothing for the others)."""
 
     def render(self, receiver: Session) -> bytes:
-        return b"\x07" if receiver.variables["bell"] and not receiver.level1 & 1 else b""
+        return b"\x07" if receiver.variables["bell"] and not receiver.level1 & Level1.UNITS else b""
 
     def text(self, receiver: Session) -> Sequence[str]:
         return ()

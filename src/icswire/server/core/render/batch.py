@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from icswire.protocol.block import BLOCK_END, format_header
 from icswire.protocol.datagrams import encode_datagram
 from icswire.protocol.encoder import encode_text, encode_unit_start
+from icswire.protocol.level1 import Level1
 from icswire.server.core.events.base import Event
 from icswire.server.core.render.wrap import wrap_line
 
@@ -293,12 +294,12 @@ class Batch:
 
     def _wrap(self, receiver: Session, body: bytes, is_issuer: bool) -> bytes:
         level1 = receiver.level1
-        if level1 & 1:
-            if level1 & 8:
+        if level1 & Level1.UNITS:
+            if level1 & Level1.ISSUER_MARKS:
                 who = "*" if is_issuer else ("$server$" if self.issuer is None else "%")
             else:
                 who = "*" if is_issuer else self.issuer_name
-            tag = self.tag if is_issuer and self.tag and level1 & 4 else None
+            tag = self.tag if is_issuer and self.tag and level1 & Level1.TAGS else None
             return encode_unit_start(self.cn, who, tag) + body + UNIT_END
         if is_issuer:  # the prompt follows every command, even one with no output
             if self.block is not None:

@@ -23,7 +23,8 @@ from icswire.boards.positions import board_to_64, style10_from_board, style12_fr
 from icswire.protocol import datagrams as dg
 from icswire.protocol.bughouse import Bughouse, format_b1
 from icswire.protocol.codes import IsVariation
-from icswire.protocol.datagrams import DG, MOVE_PART_DGS
+from icswire.protocol.datagrams import DG, MOVE_PART_DGS, DatagramRecord
+from icswire.protocol.level1 import Level1
 from icswire.protocol.style10 import format_style10
 from icswire.protocol.style12 import Style12, format_style12
 from icswire.server.core.events.games import GameHistory
@@ -118,7 +119,7 @@ class PositionBoard(Message):
         return (
             style,
             receiver.ivariables["ms"],
-            receiver.level1 & 1,
+            receiver.level1 & Level1.UNITS,
             self.relation(receiver),
             self.flip(receiver),
         )
@@ -137,7 +138,7 @@ class PositionBoard(Message):
         if style == 13:
             return b""
         board, facts = self.board, self.facts
-        blank = "" if receiver.level1 & 1 else NEWLINE
+        blank = "" if receiver.level1 & Level1.UNITS else NEWLINE
         ms = bool(receiver.ivariables["ms"])
         if style in DIAGRAM_STYLES:
             text = diagram(
@@ -237,12 +238,12 @@ class FixedBoard(PositionBoard):
 
     def key(self, receiver: Session) -> Any:
         if self.delta is not None:
-            return ("d1", receiver.level1 & 1)
+            return ("d1", receiver.level1 & Level1.UNITS)
         return super().key(receiver)
 
     def render(self, receiver: Session) -> bytes:
         if self.delta is not None:
-            blank = "" if receiver.level1 & 1 else NEWLINE
+            blank = "" if receiver.level1 & Level1.UNITS else NEWLINE
             return (blank + self.delta + NEWLINE).encode("latin-1")
         return super().render(receiver)
 
@@ -316,7 +317,8 @@ def history_records(on: frozenset[int], history: GameHistory) -> list[Any]:
     """What a client needs to set up a game, in the DGs ``on``: DG_POSITION_BEGIN(2) and
     the moves (DG_PAST_MOVE, DG_SEND_MOVES: each only if on), or DG_MOVE_LIST, and both
     clocks (DG_MSEC)."""
-    number, moves, found = history.game, history.moves, []
+    number, moves = history.game, history.moves
+    found: list[DatagramRecord] = []
     variation = IsVariation.MOVE_INITIAL
     if DG.POSITION_BEGIN in on or DG.POSITION_BEGIN2 in on:
         begin2 = DG.POSITION_BEGIN2 in on

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from icswire.protocol import datagrams as dg
-from icswire.protocol.codes import UnknownResultError, describe_result
+from icswire.protocol.codes import ResultStatus, UnknownResultError, describe_result
 from icswire.server.core.model.names import name_key
 from icswire.server.core.model.ratings import RATING_TYPES
 from icswire.server.core.model.zones import date_text
@@ -50,7 +50,7 @@ def when_ended(record: GameRecord, tzone: str) -> str:
     return date_text(record.ended or record.started, tzone)
 
 
-def gamelist_item(index: int, record: GameRecord, here: bool | None = None) -> Any:
+def gamelist_item(index: int, record: GameRecord, here: bool | None = None) -> dg.GamelistItem:
     """DG_GAMELIST_ITEM (73) of a stored game."""
     timed = bool(record.initial or record.increment)
     initial = str(record.initial) if timed else "-"
@@ -61,7 +61,7 @@ def gamelist_item(index: int, record: GameRecord, here: bool | None = None) -> A
         str(record.white_rating) if record.white_rating else "-", record.black,
         str(record.black_rating) if record.black_rating else "-", record.rated,
         _rating_index(record.rating_type), record.wild, initial, increment, initial, increment,
-        record.eco or "?", record.status if record.status is not None else 2,
+        record.eco or "?", record.status if record.status is not None else ResultStatus.ADJOURNED,
         record.color or 0, record.mode or 0, "", here,
     )  # fmt: skip
 

@@ -15,7 +15,7 @@ from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
 from icswire.protocol import datagrams as dg
-from icswire.protocol.datagrams import DG
+from icswire.protocol.datagrams import DG, DatagramRecord
 from icswire.server.core.events.games import (
     ClockPaused,
     GameChanged,
@@ -38,15 +38,19 @@ if TYPE_CHECKING:
     from icswire.server.core.net.session import Session
 
 
-def started_record(header: GameHeader, kind: int) -> Any:
-    """A DG_GAME_STARTED-form record (12, 15, 18, 40, 100) of a played game."""
-    cls: Any = dg.RECORDS[kind]
+def game_started(header: GameHeader) -> dg.GameStarted:
+    """DG_GAME_STARTED (12) of a played game."""
     h = header
-    return cls(
+    return dg.GameStarted(
         h.game, h.white, h.black, h.wild, h.rating_type, h.rated, h.initial, h.increment,
         h.initial, h.increment, True, "", h.white_rating, h.black_rating, h.game_id,
         h.white_titles, h.black_titles, False, False, h.holdings, "", False,
     )  # fmt: skip
+
+
+def started_record(header: GameHeader, kind: int) -> DatagramRecord:
+    """A DG_GAME_STARTED-form record (12, 15, 18, 40, 100) of a played game."""
+    return dg.record_as(kind, game_started(header))
 
 
 def _on(receiver: Session, kind: int) -> bool:

@@ -64,7 +64,7 @@ from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError, Opera
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.pool import StaticPool
 
-from icswire.protocol.codes import ResultStatus
+from icswire.protocol.codes import AbortMode, AdjournMode, ResultStatus
 from icswire.server.core.model.names import NAME_MAX, name_error, name_key
 from icswire.server.core.model.ratings import PROVISIONAL_GAMES, RATING_TYPES, Glicko
 from icswire.server.core.storage.records import GameRecord, RatingChange, RatingRecord
@@ -668,7 +668,8 @@ class Store:
                 .values(title=title, body="", author=author, posted=datetime.now(UTC))
                 .returning(news.c.id)
             )
-        assert number is not None
+        if number is None:
+            raise RuntimeError("number is None")
         return int(number)
 
     def news_items(self, limit: int | None = None) -> list[NewsItem]:
@@ -997,7 +998,8 @@ class Store:
             )
             if resumes is not None:
                 self._resume_done(conn, resumes, now)
-        assert game_id is not None
+        if game_id is None:
+            raise RuntimeError("game_id is None")
         return int(game_id)
 
     def save_progress(
@@ -1225,7 +1227,7 @@ class Store:
                 .where(in_progress, games.c.wild == BUGHOUSE_WILD)
                 .values(
                     status=ResultStatus.ABORTED,
-                    mode=ADJOURNED_BY_SHUTDOWN,
+                    mode=AbortMode.SHUTDOWN,
                     color=0,
                     score="*",
                     ended=games.c.updated,
@@ -1504,7 +1506,7 @@ class UnknownGame(LookupError):
         self.game_id = game_id
 
 
-ADJOURNED_BY_SHUTDOWN = 2
+ADJOURNED_BY_SHUTDOWN = AdjournMode.SHUTDOWN
 """The DG_GAMELIST_ITEM mode of status 2 (adjourned) for "Game adjourned by system shutdown"."""
 BUGHOUSE_WILD = 24
 """Bughouse's wild number (its boards are aborted, never adjourned, by a shutdown)."""

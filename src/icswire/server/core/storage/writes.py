@@ -323,7 +323,8 @@ class WriteQueue:
     @staticmethod
     def _group_run(batch: list[_Job]) -> Callable[[], Any]:
         group = batch[0].group
-        assert group is not None
+        if group is None:
+            raise RuntimeError("group is None")
         return functools.partial(group, [job.item for job in batch])
 
     def _finish(self, job: _Job) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from icswire.protocol.codes import ResultStatus
+from icswire.protocol.codes import AbortMode, DrawMode, ResultStatus, WinMode
 
 if TYPE_CHECKING:
     pass
@@ -25,21 +25,21 @@ __all__ = ["partner_result"]
 #: partner's resignation, checkmate, flag, forfeit, agreed draw, both flags, abort for a
 #: disconnection or at move 1 (icc-formats.txt, DG_GAMELIST_ITEM's status/mode table).
 _PARTNER_MODES: dict[tuple[int, int], int] = {
-    (ResultStatus.WIN, 0): 7,
-    (ResultStatus.WIN, 1): 8,
-    (ResultStatus.WIN, 2): 9,
-    (ResultStatus.WIN, 4): 10,
-    (ResultStatus.WIN, 5): 10,
-    (ResultStatus.WIN, 6): 10,
-    (ResultStatus.WIN, 11): 10,
-    (ResultStatus.DRAW, 0): 8,
-    (ResultStatus.DRAW, 6): 9,
-    (ResultStatus.ABORTED, 1): 6,
-    (ResultStatus.ABORTED, 11): 6,
-    (ResultStatus.ABORTED, 7): 8,
+    (ResultStatus.WIN, WinMode.RESIGNS): WinMode.PARTNER_RESIGNS,
+    (ResultStatus.WIN, WinMode.CHECKMATED): WinMode.PARTNER_CHECKMATED,
+    (ResultStatus.WIN, WinMode.FORFEITS_ON_TIME): WinMode.PARTNER_FORFEITS_ON_TIME,
+    (ResultStatus.WIN, WinMode.DISCONNECTED): WinMode.PARTNER_DISCONNECTED,
+    (ResultStatus.WIN, WinMode.GOT_DISCONNECTED): WinMode.PARTNER_DISCONNECTED,
+    (ResultStatus.WIN, WinMode.GUEST_DISCONNECTED): WinMode.PARTNER_DISCONNECTED,
+    (ResultStatus.WIN, WinMode.DISCONNECTED_OBSOLETE): WinMode.PARTNER_DISCONNECTED,
+    (ResultStatus.DRAW, DrawMode.AGREEMENT): DrawMode.PARTNER_AGREEMENT,
+    (ResultStatus.DRAW, DrawMode.BOTH_OUT_OF_TIME): DrawMode.PARTNER_BOTH_OUT_OF_TIME,
+    (ResultStatus.ABORTED, AbortMode.DISCONNECTED): AbortMode.PARTNER_DISCONNECTED,
+    (ResultStatus.ABORTED, AbortMode.GOT_DISCONNECTED): AbortMode.PARTNER_DISCONNECTED,
+    (ResultStatus.ABORTED, AbortMode.AT_MOVE_1): AbortMode.PARTNER_AT_MOVE_1,
 }
 #: The code of an end the table has no partner's words for, by status.
-_UNKNOWN = {ResultStatus.WIN: 12, ResultStatus.DRAW: 10}
+_UNKNOWN = {ResultStatus.WIN: WinMode.WINS, ResultStatus.DRAW: DrawMode.DRAWN}
 
 
 def partner_result(status: int, mode: int) -> tuple[int, int]:
@@ -47,8 +47,8 @@ def partner_result(status: int, mode: int) -> tuple[int, int]:
     ``mode``; the side that loses there is the other colour (partners play opposite
     colours).
 
-    >>> partner_result(0, 1)
-    (0, 8)
+    >>> partner_result(ResultStatus.WIN, WinMode.CHECKMATED) == (0, WinMode.PARTNER_CHECKMATED)
+    True
     """
     found = _PARTNER_MODES.get((status, mode))
     if found is not None:

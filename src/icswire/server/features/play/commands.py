@@ -19,6 +19,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from icswire.protocol import datagrams as dg
+from icswire.protocol.codes import AbortMode, AdjournMode, DrawMode, ResultStatus, WinMode
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.dispatch.hub import CommandSet, Context
 from icswire.server.core.dispatch.numbers import parse_number
@@ -76,7 +77,8 @@ async def _ask(ctx: Context, game: Game, kind: str, params: str = NO_PARAMS) -> 
         ctx.reply(f"You cannot {kind} a bughouse game.")
         return
     color = game.color_of(ctx.session)
-    assert color is not None
+    if color is None:
+        raise RuntimeError("not a player of this game")
     theirs = game.requests.get((kind, not color))
     if theirs is not None and theirs.params == params:
         await _accept(ctx, game, theirs)
@@ -122,18 +124,19 @@ async def _accept(ctx: Context, game: Game, offer: Offer) -> None:
     """The receiver agrees: every other request made to it is declined, then it happens."""
     games, batch = _games(ctx), ctx.batch
     color = game.color_of(ctx.session)
-    assert color is not None
+    if color is None:
+        raise RuntimeError("not a player of this game")
     games.drop_request(game, offer, batch)
     games.decline_requests(game, color, batch)
     noun, kind = KINDS[offer.kind].noun, offer.kind
     ctx.reply(f"You accept the {noun} from {offer.sender.name}.")
     _answered(game, batch, ctx.session, offer.sender, "accepts", kind)
     if kind == "draw":
-        games.end(game, 1, 0, color, batch)
+        games.end(game, ResultStatus.DRAW, DrawMode.AGREEMENT, color, batch)
     elif kind == "abort":
-        games.end(game, 3, 0, color, batch)
+        games.end(game, ResultStatus.ABORTED, AbortMode.AGREEMENT, color, batch)
     elif kind == "adjourn":
-        games.end(game, 2, 0, color, batch)
+        games.end(game, ResultStatus.ADJOURNED, AdjournMode.AGREEMENT, color, batch)
     elif kind == "takeback":
         games.take_back(game, int(offer.params), batch)
     elif kind == "pause":
@@ -169,12 +172,13 @@ async def draw(ctx: Context, args: str) -> None:
     if game is None:
         return
     color = game.color_of(ctx.session)
-    assert color is not None
+    if color is None:
+        raise RuntimeError("not a player of this game")
     if game.board.can_claim_threefold_repetition():
-        _games(ctx).end(game, 1, 2, color, ctx.batch)
+        _games(ctx).end(game, ResultStatus.DRAW, DrawMode.REPETITION, color, ctx.batch)
         return
     if game.board.can_claim_fifty_moves():
-        _games(ctx).end(game, 1, 3, color, ctx.batch)
+        _games(ctx).end(game, ResultStatus.DRAW, DrawMode.FIFTY_MOVES, color, ctx.batch)
         return
     await _ask(ctx, game, "draw")
 
@@ -185,10 +189,11 @@ async def abort(ctx: Context, args: str) -> None:
     if game is None:
         return
     color = game.color_of(ctx.session)
-    assert color is not None
+    if color is None:
+        raise RuntimeError("not a player of this game")
     if len(game.moves) < 2 and ("abort", not color) not in game.requests:
         # before move 2 either player may abort alone
-        _games(ctx).end(game, 3, 7, color, ctx.batch)
+        _games(ctx).end(game, ResultStatus.ABORTED, AbortMode.AT_MOVE_1, color, ctx.batch)
         return
     await _ask(ctx, game, "abort")
 
@@ -242,8 +247,9 @@ async def resign(ctx: Context, args: str) -> None:
     game = _game(ctx)
     if game is not None:
         color = game.color_of(ctx.session)
-        assert color is not None
-        _games(ctx).end(game, 0, 0, color, ctx.batch)
+        if color is None:
+            raise RuntimeError("not a player of this game")
+        _games(ctx).end(game, ResultStatus.WIN, WinMode.RESIGNS, color, ctx.batch)
 
 
 @command("flag", CN.CN_FLAG, "flag")
@@ -269,7 +275,8 @@ async def moretime(ctx: Context, args: str) -> None:
         ctx.reply("Usage: moretime <seconds> (1 to 36000)")
         return
     color = game.color_of(ctx.session)
-    assert color is not None
+    if color is None:
+        raise RuntimeError("not a player of this game")
     opponent = not color
     game.clock_ms[opponent] += seconds * 1000
     letter = "W" if opponent == WHITE else "B"

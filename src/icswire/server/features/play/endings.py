@@ -21,13 +21,11 @@ import chess
 import chess.variant
 
 from icswire.boards.losers import LosersBoard
-from icswire.protocol.codes import ResultStatus
+from icswire.protocol.codes import DrawMode, ResultStatus, WinMode
 
 __all__ = ["Ending", "ending"]
 
 T = chess.Termination
-#: DG_GAMELIST_ITEM modes used here.
-CHECKMATE, STALEMATE, NO_MATERIAL, WINS, DRAWN = 1, 1, 5, 12, 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,25 +44,25 @@ def ending(board: chess.Board) -> Ending | None:
     """How ``board``'s last move ended the game; None if it goes on. A board whose class
     has its own ``outcome()`` (bughouse's) is asked through it.
 
-    >>> ending(chess.variant.GiveawayBoard("8/8/8/8/8/8/p7/8 w - - 0 1"))
-    Ending(status=0, mode=12, color=False, text='White wins by losing all material')
+    >>> ending(chess.variant.GiveawayBoard("8/8/8/8/8/8/p7/8 w - - 0 1")).text
+    'White wins by losing all material'
     """
     outcome = _outcome(board) if type(board).outcome is _OUTCOME else board.outcome()
     if outcome is None:
         return None
     term = outcome.termination
     if term == T.CHECKMATE:
-        return Ending(ResultStatus.WIN, CHECKMATE, board.turn)
+        return Ending(ResultStatus.WIN, WinMode.CHECKMATED, board.turn)
     if term == T.STALEMATE:
-        return Ending(ResultStatus.DRAW, STALEMATE, board.turn)
+        return Ending(ResultStatus.DRAW, DrawMode.STALEMATE, board.turn)
     if term == T.INSUFFICIENT_MATERIAL:
-        return Ending(ResultStatus.DRAW, NO_MATERIAL, board.turn)
+        return Ending(ResultStatus.DRAW, DrawMode.NO_MATERIAL, board.turn)
     if term == T.VARIANT_DRAW:
         text = "Game drawn by stalemate (equal material)"
-        return Ending(ResultStatus.DRAW, DRAWN, board.turn, text)
+        return Ending(ResultStatus.DRAW, DrawMode.DRAWN, board.turn, text)
     if term in (T.VARIANT_WIN, T.VARIANT_LOSS) and outcome.winner is not None:
         winner = outcome.winner
-        return Ending(ResultStatus.WIN, WINS, not winner, _win_text(board, winner))
+        return Ending(ResultStatus.WIN, WinMode.WINS, not winner, _win_text(board, winner))
     return None
 
 

@@ -24,7 +24,7 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import chess
 
@@ -38,7 +38,16 @@ from icswire.boards.moves import (
 )
 from icswire.boards.positions import BUGHOUSE, CRAZYHOUSE, strength
 from icswire.protocol import datagrams as dg
-from icswire.protocol.codes import IllegalMoveReason, IsVariation, describe_result
+from icswire.protocol.codes import (
+    AbortMode,
+    AdjournMode,
+    DrawMode,
+    IllegalMoveReason,
+    IsVariation,
+    ResultStatus,
+    WinMode,
+    describe_result,
+)
 from icswire.protocol.datagrams import DG
 from icswire.protocol.ivars import GameInfo, format_game_info
 from icswire.protocol.level1 import CommandNumber as CN
@@ -75,7 +84,7 @@ from icswire.server.core.render.boards import (
     recent_moves,
 )
 from icswire.server.core.render.diagrams import holding_text
-from icswire.server.core.render.games import started_record
+from icswire.server.core.render.games import game_started
 from icswire.server.core.render.movelist import Movelist
 from icswire.server.core.render.texts import (
     clock_text,
@@ -387,9 +396,10 @@ class Game:
             self.white.titles, self.black.titles, t.wild in (CRAZYHOUSE, BUGHOUSE),
         )  # fmt: skip
 
-    def started_record(self, kind: int) -> Any:
-        """A DG_GAME_STARTED-form record (12, 15, 18, 40) of this game."""
-        return started_record(self.header(), kind)
+    def game_record(self) -> dg.GameStarted:
+        """DG_GAME_STARTED (12) of this game; ``datagrams.record_as`` makes it one of the
+        other DGs of that form (15, 18, 40, 100)."""
+        return game_started(self.header())
 
 
 # -- what receivers see ------------------------------------------------------------------
@@ -424,7 +434,8 @@ class Games:
     def save_progress(self, game: Game) -> None:
         """Save ``game``'s moves and clocks (after every move: it survives a crash). The
         saves of one game coalesce: a waiting save is replaced by the newer state."""
-        assert game.game_id is not None
+        if game.game_id is None:
+            raise RuntimeError("the game is not stored yet")
         texts = game.move_texts
         texts.follow(game.moves)  # one move more: a word more each, the rest as it was
         clocks = game.clock_ms[WHITE], game.clock_ms[BLACK]
@@ -486,7 +497,7 @@ class Games:
         except StoreUnavailable:
             self.core.tables.release(one.number)
             batch.add_all(first, lines(NOT_CREATED))
-            self._store_end(one, 3, 12, WHITE)
+            self._store_end(one, ResultStatus.ABORTED, AbortMode.NO_RESULT, WHITE)
             raise
         one.partner, two.partner = two, one
         self._open(one, batch, False, past_one)
@@ -512,7 +523,7 @@ class Games:
         store = self.core.store
         if start is None:
             fen = resumed.start_fen if resumed is not None else None
-            start = terms.game_variant.new_board(random.Random(), fen)
+            start = terms.game_variant.new_board(random.Random(), fen)  # noqa: S311  (not a secret)
         tables = self.core.tables
         self.starting |= {white, black}
         try:
@@ -612,7 +623,7 @@ class Games:
             elif (number == DG.MY_GAME_STARTED and playing) or (
                 number == DG.STARTED_OBSERVING and watching
             ):
-                batch.add(session, Datagram(game.started_record(number)))
+                batch.add(session, Datagram(dg.record_as(number, game.game_record())))
                 game.send_history(session, batch)
                 symbol = "O" if watching else ("PW" if game.color_of(session) else "PB")
                 batch.add(session, Datagram(dg.MyRelationToGame(game.number, symbol)))
@@ -831,7 +842,8 @@ class Games:
         game.turn_stamp.clear()
         for offer in list(game.requests.values()):
             self.drop_request(game, offer, batch)
-        assert game.game_id is not None
+        if game.game_id is None:
+            raise RuntimeError("the game is not stored yet")
         run = functools.partial(
             self.core.store.seat_players, game.game_id, game.white.name, game.black.name,
             game.white_rating, game.black_rating,
@@ -857,13 +869,16 @@ class Games:
         if game is None:
             return
         color = game.color_of(session)
-        assert color is not None
+        if color is None:
+            raise RuntimeError("not a player of this game")
         if game.white.registered and game.black.registered and game.partner is None:
-            self.end(game, 2, 1, color, batch)  # a bughouse game is never adjourned
+            # a bughouse game is never adjourned
+            self.end(game, ResultStatus.ADJOURNED, AdjournMode.DISCONNECTED, color, batch)
         elif len(game.moves) < 2:
-            self.end(game, 3, 1, color, batch)
+            self.end(game, ResultStatus.ABORTED, AbortMode.DISCONNECTED, color, batch)
         else:
-            self.end(game, 0, 4 if session.registered else 6, color, batch)
+            gone = WinMode.DISCONNECTED if session.registered else WinMode.GUEST_DISCONNECTED
+            self.end(game, ResultStatus.WIN, gone, color, batch)
 
     # -- time ------------------------------------------------------------------------
 
@@ -906,9 +921,9 @@ class Games:
         loser = game.board.turn
         batch.add_all(game.audience(), BoardShown(game.position()))
         if game.board.has_insufficient_material(not loser):
-            self.end(game, 1, 4, loser, batch)
+            self.end(game, ResultStatus.DRAW, DrawMode.TIME_AND_NO_MATERIAL, loser, batch)
         else:
-            self.end(game, 0, 2, loser, batch)
+            self.end(game, ResultStatus.WIN, WinMode.FORFEITS_ON_TIME, loser, batch)
 
     # -- ending ------------------------------------------------------------------------
 
@@ -969,7 +984,8 @@ class Games:
     def _store_end(self, game: Game, status: int, mode: int, color: bool) -> None:
         """Queue the end: the final moves, the result and (rated) both ratings in one
         transaction; the rating changes are announced once it is written."""
-        assert game.game_id is not None
+        if game.game_id is None:
+            raise RuntimeError("the game is not stored yet")
         final = game.record()
         clocks = game.clock_ms[WHITE], game.clock_ms[BLACK]
         loser = 1 if color == WHITE else 0
@@ -1023,8 +1039,9 @@ def pstat(p1: str, p2: str, rating_type: str, past: Iterable[GameRecord]) -> tup
     """DG_PSTAT's (142) counts at a game's start: p1's wins, losses and draws against p2
     in this rating type, as White and as Black."""
     counts = [0] * 6
+    finished = (ResultStatus.WIN, ResultStatus.DRAW)
     for record in past:
-        if record.rating_type != rating_type or record.status not in (0, 1):
+        if record.rating_type != rating_type or record.status not in finished:
             continue
         names = {record.white.lower(), record.black.lower()}
         if names != {p1.lower(), p2.lower()}:
@@ -1050,8 +1067,8 @@ def _named(text: str, game: Game) -> str:
 
 
 def _score(status: int, loser: bool) -> str:
-    if status == 0:
+    if status == ResultStatus.WIN:
         return "0-1" if loser == WHITE else "1-0"
-    if status == 1:
+    if status == ResultStatus.DRAW:
         return "1/2-1/2"
     return "*"

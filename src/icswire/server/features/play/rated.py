@@ -52,7 +52,7 @@ def announce_ratings(core: Core, game: Any, changes: Sequence[RatingChange]) -> 
         number = RATING_DG.get(kind)
         if number is not None:
             rating, note = player.ratings[kind]
-            record = dg.RECORDS[number](player.name, rating, note)  # type: ignore[call-arg]
+            record = dg.record_as(number, dg.Bullet(player.name, rating, note))
             for watcher in core.world.online.values():
                 if DG.PLAYER_ARRIVED in watcher.level2:
                     batch.add(watcher, Datagram(record))
