@@ -34,7 +34,6 @@ from icswire.boards.moves import (
     IllegalMoveError,
     move_from_wire,
     push_with_notations,
-    smith_from_move,
 )
 from icswire.boards.positions import BUGHOUSE, CRAZYHOUSE, strength
 from icswire.protocol import datagrams as dg
@@ -535,9 +534,9 @@ class Games:
         if resumed is not None:
             for san, clock, used in zip(resumed.moves, resumed.clocks, resumed.times, strict=True):
                 move = game.board.parse_san(san)
-                smith = smith_from_move(game.board, move)
-                game.moves.append(ServerMove(move, san, smith, used, clock))
-                game.board.push(move)
+                # played again: its notations as a move played now has them
+                _, smith, verbose = push_with_notations(game.board, move)
+                game.moves.append(ServerMove(move, san, smith, used, clock, verbose))
             game.clock_ms = {WHITE: resumed.white_clock, BLACK: resumed.black_clock}
         resumes = resumed.id if resumed is not None else None
         try:
