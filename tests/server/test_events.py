@@ -31,6 +31,10 @@ class Receiver:
         self.ivariables: dict[str, Any] = {**IVARIABLES.defaults, **ivars}
         self.wrap_width = 0
 
+    @property
+    def talks_icc(self) -> bool:
+        return bool(self.level1 or self.level2)
+
 
 def sent_datagrams(data: bytes) -> set[int]:
     decoder = Decoder()

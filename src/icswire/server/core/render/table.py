@@ -6,9 +6,10 @@ registers the messages with the batch."""
 from __future__ import annotations
 
 from icswire.protocol.datagrams import DG
-from icswire.server.core.events import games
+from icswire.server.core.events import games, talk
 from icswire.server.core.events.base import Event
 from icswire.server.core.render import moves
+from icswire.server.core.render import talk as talk_render
 from icswire.server.core.render.batch import RENDERERS, EventMessage
 
 #: event kind -> (its message class, the DGs it may send besides the text forms).
@@ -26,6 +27,13 @@ TABLE: dict[type[Event], tuple[type[EventMessage], frozenset[int]]] = {
     games.PiecePassed: (
         moves.PassMessage, frozenset({DG.BUGHOUSE_PASS, DG.BUGHOUSE_HOLDINGS})
     ),
+    talk.Told: (talk_render.TellMessage, frozenset({DG.PERSONAL_TELL, DG.PERSONAL_TELL_ECHO})),
+    talk.ChannelTold: (talk_render.ChannelTellMessage, frozenset({DG.CHANNEL_TELL})),
+    talk.Shouted: (talk_render.ShoutMessage, frozenset({DG.SHOUT})),
+    talk.CShouted: (talk_render.CShoutMessage, frozenset()),
+    talk.Kibitzed: (talk_render.KibitzMessage, frozenset({DG.KIBITZ})),
+    talk.Qtold: (talk_render.QtellMessage, frozenset({DG.PERSONAL_QTELL, DG.CHANNEL_QTELL})),
+    talk.MessageReceived: (talk_render.MessageShown, frozenset()),
 }  # fmt: skip
 
 for _event, (_message, _datagrams) in TABLE.items():
