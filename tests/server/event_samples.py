@@ -4,13 +4,15 @@ without a sample here fails those tests."""
 
 from __future__ import annotations
 
-from icswire.server.core.events import games
+from icswire.server.core.events import games, talk
 
 _POSITION = games.GamePosition(
     7, "Alice", "Bob", "chess", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
     3, 0, 178_500, 180_000, 1_500, True, 1, ("e4", "e4", "e2e4"),
     (("e4", "P/e2-e4", 1_500),), ("Carol",),
 )  # fmt: skip
+_ALICE = talk.Speaker("Alice", "", "Alice")
+_GUEST = talk.Speaker("GuestABCD", "U", "GuestABCD(U)")
 _HOUSE = games.GamePosition(
     8, "Dana", "Eve", "crazyhouse",
     "rnbqkb1r/pppppppp/5n2/8/4P3/8/PPPP1PPP/RNBQKBNR[p] w KQkq - 1 2",
@@ -56,4 +58,18 @@ SAMPLES: list[object] = [
     games.RequestMade(7, "Alice", "Bob", "takeback", "2"),
     games.RequestAnswered(7, "Bob", "Alice", "declines", "draw"),
     games.ClockPaused(7, "Alice", "Bob", True),
+    _ALICE,
+    talk.Told(_ALICE, "Bob", talk.TELL, "hello"),
+    talk.Told(_GUEST, "Bob", talk.SAY, "good game"),
+    talk.Told(_ALICE, "Alice", talk.PTELL, "sit"),
+    talk.ChannelTold(1, _GUEST, "help"),
+    talk.Shouted(_ALICE, talk.SHOUT, "hi all"),
+    talk.Shouted(_ALICE, talk.I_SHOUT, "waves"),
+    talk.Shouted(_GUEST, talk.SSHOUT, "quiet"),
+    talk.CShouted(_ALICE, "e4!"),
+    talk.Kibitzed(7, _ALICE, "1500", True, "nice"),
+    talk.Kibitzed(7, _GUEST, "++++", False, "hmm"),
+    talk.Qtold(_ALICE, None, "Round 1:\\nyou play \\HBob\\h\\b"),
+    talk.Qtold(_ALICE, 49, "Pairings\\nout"),
+    talk.MessageReceived("Alice", "Tue Nov 24, 01:05 UTC 2026", "see you"),
 ]

@@ -31,6 +31,10 @@ class Receiver:
         self.ivariables: dict[str, Any] = {**IVARIABLES.defaults, **ivars}
         self.wrap_width = 0
 
+    @property
+    def talks_icc(self) -> bool:
+        return bool(self.level1 or self.level2)
+
 
 def sent_datagrams(data: bytes) -> set[int]:
     decoder = Decoder()
@@ -70,3 +74,31 @@ def test_events_are_frozen_plain_data() -> None:
     for sample in SAMPLES:
         with pytest.raises(dataclasses.FrozenInstanceError):
             sample.__setattr__(dataclasses.fields(sample)[0].name, None)  # type: ignore[arg-type]
+
+
+def test_a_tell_is_the_tell_to_the_one_told_and_the_echo_to_the_teller() -> None:
+    told = next(s for s in SAMPLES if type(s).__name__ == "Told")
+    on = frozenset({DG.PERSONAL_TELL, DG.PERSONAL_TELL_ECHO})
+    message = message_of(told)
+    assert sent_datagrams(message.render(Receiver("Bob", on))) == {DG.PERSONAL_TELL}
+    assert sent_datagrams(message.render(Receiver("Alice", on))) == {DG.PERSONAL_TELL_ECHO}
+    assert message.render(Receiver("Bob", frozenset())) == b"Alice tells you: hello\r\n"
+    assert message.render(Receiver("Alice", frozenset())) == b""
+    assert message.render(Receiver("Zed", on)) == b""
+    to_self = next(s for s in SAMPLES if type(s).__name__ == "Told" and s.to == "Alice")
+    both = message_of(to_self).render(Receiver("Alice", on))
+    assert sent_datagrams(both) == set(on)
+    alone = message_of(to_self).render(Receiver("Alice", frozenset()))
+    assert alone == b"Alice (your partner) tells you: sit\r\n"
+
+
+def test_a_qtell_follows_the_receivers_face() -> None:
+    qtell = next(s for s in SAMPLES if type(s).__name__ == "Qtold")
+    message = message_of(qtell)
+    fics = Receiver("Bob", frozenset())
+    icc = Receiver("Bob", frozenset({DG.WHO_AM_I}))
+    icc_dg = Receiver("Bob", frozenset({DG.PERSONAL_QTELL}))
+    assert message.render(fics) == b":Round 1:\r\n:you play Bob\r\n"
+    assert message.render(icc) == b">Round 1:\r\n>you play Bob\r\n"
+    assert sent_datagrams(message.render(icc_dg)) == {DG.PERSONAL_QTELL}
+    assert len({message.key(fics), message.key(icc), message.key(icc_dg)}) == 3

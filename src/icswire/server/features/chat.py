@@ -16,17 +16,28 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from icswire.protocol import datagrams as dg
-from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.dispatch.commands import first_word
 from icswire.server.core.dispatch.hub import CommandSet, Context
 from icswire.server.core.dispatch.numbers import parse_number
+from icswire.server.core.events.talk import (
+    I_SHOUT,
+    SAY,
+    SHOUT,
+    SSHOUT,
+    TELL,
+    ChannelTold,
+    CShouted,
+    Qtold,
+    Shouted,
+    Speaker,
+    Told,
+)
 from icswire.server.core.model.channels import CHANNELS
 from icswire.server.core.model.names import name_key
-from icswire.server.core.render.batch import Batch, Datagram, Message, TextOrDatagram, lines
+from icswire.server.core.render.batch import Batch
 
 if TYPE_CHECKING:
     from icswire.server.core.dispatch.hub import Core
@@ -37,8 +48,6 @@ COMMANDS = CommandSet()
 command = COMMANDS.command
 #: Seconds of idleness after which ``(told NAME, who has been idle ...)`` says so.
 IDLE_NOTE = 180
-#: DG_PERSONAL_TELL's (and its echo's) types.
-SAY, TELL = 0, 1
 
 
 @dataclass
@@ -111,12 +120,11 @@ def personal_tell(ctx: Context, receiver: Session, text: str, kind: int = TELL) 
         return False
     if ctx.too_fast("tell"):
         return False
-    verb = "says" if kind == SAY else "tells you"
-    record = dg.PersonalTell(session.name, session.titles, text, kind)
-    told = f"{session.display_name} {verb}: {text}"
-    ctx.batch.add(receiver, TextOrDatagram((told,), DG.PERSONAL_TELL, record))
+    told = Told(Speaker.of(session), receiver.name, kind, text)
+    ctx.batch.add(receiver, told)
     ctx.reply(f"(told {receiver.name}{_note(ctx, receiver)})")
-    ctx.batch.add(session, Datagram(dg.PersonalTellEcho(receiver.name, kind, text)))
+    if receiver is not session:  # one telling himself has his echo with the tell
+        ctx.batch.add(session, told)
     return True
 
 
@@ -204,8 +212,6 @@ async def channel_tell(ctx: Context, channel: int, text: str) -> None:
     if ctx.too_fast("channel"):
         return
     ctx.core.state(Talk).last_channel[session] = channel
-    record = dg.ChannelTell(channel, session.name, session.titles, text, 1)
-    said = TextOrDatagram((f"{session.display_name}({channel}): {text}",), DG.CHANNEL_TELL, record)
     listeners = [
         m
         for m in members
@@ -215,7 +221,7 @@ async def channel_tell(ctx: Context, channel: int, text: str) -> None:
         and (session.registered or m.variables["ctell"])
         and not _silenced(ctx, m)
     ]
-    ctx.batch.add_all(listeners, said)
+    ctx.batch.add_all(listeners, ChannelTold(channel, Speaker.of(session), text))
     ctx.batch.command_cn(CN.CN_CHANNELTELL)
     ctx.reply(f"(told {len(listeners)} players in channel {channel})")
 
@@ -237,27 +243,24 @@ async def _shout(ctx: Context, text: str, kind: int, variable: str) -> None:
         return
     if ctx.too_fast("shout"):
         return
-    form = {0: f"{session.display_name} shouts: {text}", 1: f"--> {session.display_name} {text}"}
-    line = form.get(kind, f"{session.display_name} sshouts: {text}")
-    message = TextOrDatagram((line,), DG.SHOUT, dg.Shout(session.name, session.titles, kind, text))
     listeners = _listeners(ctx, variable)
-    ctx.batch.add_all(listeners, message)
-    ctx.reply(f"({'s-shouted' if kind == 2 else 'shouted'} to {len(listeners)} players)")
+    ctx.batch.add_all(listeners, Shouted(Speaker.of(session), kind, text))
+    ctx.reply(f"({'s-shouted' if kind == SSHOUT else 'shouted'} to {len(listeners)} players)")
 
 
 @command("shout", CN.CN_SHOUT, "shout <message>")
 async def shout(ctx: Context, args: str) -> None:
-    await _shout(ctx, args.strip(), 0, "shout")
+    await _shout(ctx, args.strip(), SHOUT, "shout")
 
 
 @command("i", CN.CN_I, "i <action>")
 async def i_(ctx: Context, args: str) -> None:
-    await _shout(ctx, args.strip(), 1, "shout")
+    await _shout(ctx, args.strip(), I_SHOUT, "shout")
 
 
 @command("sshout", CN.CN_SSHOUT, "sshout <message>")
 async def sshout(ctx: Context, args: str) -> None:
-    await _shout(ctx, args.strip(), 2, "sshout")
+    await _shout(ctx, args.strip(), SSHOUT, "sshout")
 
 
 @command("cshout", CN.CN_SHOUT, "cshout <message>")
@@ -271,7 +274,7 @@ async def cshout(ctx: Context, args: str) -> None:
     if ctx.too_fast("shout"):
         return
     listeners = _listeners(ctx, "cshout")
-    ctx.batch.add_all(listeners, lines(f"{session.display_name} c-shouts: {text}"))
+    ctx.batch.add_all(listeners, CShouted(Speaker.of(session), text))
     ctx.reply(f"(c-shouted to {len(listeners)} players)")
 
 
@@ -306,26 +309,6 @@ async def inchannel(ctx: Context, args: str) -> None:
 # -- qtell -------------------------------------------------------------------------------------
 
 
-def qtell_forms(session: Session, text: str, channel: int | None) -> tuple[Message, Message]:
-    """A qtell as FICS sessions get it (each line after ``:``) and as ICC sessions do
-    (DG_PERSONAL_QTELL or DG_CHANNEL_QTELL, or lines after ``>``). ``\\n`` (a backslash
-    and an n) breaks the line; the text forms drop the bell and bold marks ``\\b``,
-    ``\\H``, ``\\h``, which the datagrams keep for the client (section 4, DG 82)."""
-    plain = text
-    for mark in ("\\b", "\\H", "\\h"):
-        plain = plain.replace(mark, "")
-    parts = plain.split("\\n")
-    record: Any
-    if channel is None:
-        record, kind = dg.PersonalQtell(session.name, session.titles, text), DG.PERSONAL_QTELL
-    else:
-        record = dg.ChannelQtell(channel, session.name, session.titles, text)
-        kind = DG.CHANNEL_QTELL
-    fics = lines(*(f":{part}" for part in parts))
-    icc = TextOrDatagram(tuple(f">{part}" for part in parts), kind, record)
-    return fics, icc
-
-
 @command("qtell", CN.CN_QTELL, "qtell <name|channel> <text>")
 async def qtell(ctx: Context, args: str) -> None:
     """FICS's tell for tournament directors' programs (the server's ``td`` list, set with
@@ -358,9 +341,7 @@ async def qtell(ctx: Context, args: str) -> None:
         members = ctx.world.channels.get(channel, set())
         receivers = [m for m in members if m is not session and not m.censors(session)]
         target = str(channel)
-    fics, icc = qtell_forms(session, text, channel)
-    for receiver in receivers:
-        ctx.batch.add(receiver, icc if receiver.talks_icc else fics)
+    ctx.batch.add_all(receivers, Qtold(Speaker.of(session), channel, text))
     ctx.reply(f"*qtell {target} 0*")
 
 

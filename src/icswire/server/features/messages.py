@@ -24,6 +24,7 @@ from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.dispatch.commands import first_word
 from icswire.server.core.dispatch.hub import CommandSet, Context
 from icswire.server.core.dispatch.numbers import parse_number
+from icswire.server.core.events.talk import MessageReceived
 from icswire.server.core.model.names import check_name, name_key
 from icswire.server.core.render.batch import Batch, Datagram, lines
 from icswire.server.core.storage.store import StoredMessage, StoreUnavailable
@@ -168,10 +169,10 @@ async def _send(ctx: Context, word: str, text: str) -> None:
     run = functools.partial(ctx.store.send_message, session.name, receiver, text, now)
     what = f"send_message({session.name!r}, {receiver!r})"
     ctx.core.writes.put(run, what, concerns=(session.name, receiver), account=True)
-    line = f"{session.name} at {when(now)}: {text}"
-    ctx.reply(f"The following message was sent to {receiver}:", line)
+    sent = when(now)
+    ctx.reply(f"The following message was sent to {receiver}:", f"{session.name} at {sent}: {text}")
     if online is not None:
-        ctx.batch.add(online, lines("The following message was received:", line))
+        ctx.batch.add(online, MessageReceived(session.name, sent, text))
 
 
 @command("clearmessages", CN.CN_CLEARMESSAGES, "clearmessages <*|N|NAME>")

@@ -22,10 +22,11 @@ from icswire.protocol import datagrams as dg
 from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.dispatch.hub import CommandSet, Context
+from icswire.server.core.events.talk import PTELL, Speaker, Told
 from icswire.server.core.model.names import name_key
 from icswire.server.core.model.offers import Offers
 from icswire.server.core.model.partners import Partners
-from icswire.server.core.render.batch import Batch, Datagram, TextOrDatagram, lines
+from icswire.server.core.render.batch import Batch, Datagram, lines
 
 if TYPE_CHECKING:
     from icswire.server.core.dispatch.hub import Core
@@ -35,8 +36,6 @@ __all__ = ["install"]
 
 COMMANDS = CommandSet()
 command = COMMANDS.command
-#: DG_PERSONAL_TELL's and DG_PERSONAL_TELL_ECHO's type of a ptell.
-PTELL = 2
 
 
 def _state(core: Core) -> Partners:
@@ -172,11 +171,10 @@ async def ptell(ctx: Context, args: str) -> None:
         return
     if ctx.too_fast("tell"):
         return
-    record = dg.PersonalTell(session.name, session.titles, text, PTELL)
-    told = f"{session.display_name} (your partner) tells you: {text}"
-    ctx.batch.add(receiver, TextOrDatagram((told,), DG.PERSONAL_TELL, record))
+    told = Told(Speaker.of(session), receiver.name, PTELL, text)
+    ctx.batch.add(receiver, told)
     ctx.reply(f"(told {receiver.name})")
-    ctx.batch.add(session, Datagram(dg.PersonalTellEcho(receiver.name, PTELL, text)))
+    ctx.batch.add(session, told)
 
 
 def player_left(core: Core, session: Session) -> None:

@@ -29,9 +29,10 @@ from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.dispatch.hub import CommandSet, Context
 from icswire.server.core.dispatch.numbers import parse_number
 from icswire.server.core.events.games import ObserverJoined, ObserverLeft
+from icswire.server.core.events.talk import Kibitzed, Speaker
 from icswire.server.core.model.names import name_key
 from icswire.server.core.model.tables import ListedGame, Table
-from icswire.server.core.render.batch import Batch, Datagram, TextOrDatagram, lines
+from icswire.server.core.render.batch import Batch, Datagram, lines
 from icswire.server.core.render.movelist import movelist_lines
 from icswire.server.core.render.texts import rating_text
 
@@ -400,13 +401,12 @@ async def _talk(ctx: Context, args: str, kibitz: bool) -> None:
         ctx.reply("You are not playing, examining or observing a game.")
         return
     rating = session.ratings.get(game.rating_type, (0, 0))[0] if session.registered else 0
-    verb = "kibitzes" if kibitz else "whispers"
-    who = f"{session.display_name}({rating_text(rating, session.registered)})"
-    said = f"{who}[{game.number}] {verb}: {text}"
-    record = dg.Kibitz(game.number, session.name, session.titles, kibitz, text)
+    said = Kibitzed(
+        game.number, Speaker.of(session), rating_text(rating, session.registered), kibitz, text
+    )
     heard_by: Iterable[Session] = game.audience() if kibitz else game.observers
     listeners = [s for s in heard_by if s is not session and s.variables["kibitz"]]
-    ctx.batch.add_all(listeners, TextOrDatagram((said,), DG.KIBITZ, record))
+    ctx.batch.add_all(listeners, said)
     count = f"{len(listeners)} player{'' if len(listeners) == 1 else 's'}"
     ctx.reply(f"({'kibitzed' if kibitz else 'whispered'} to {count})")
 

@@ -6,10 +6,11 @@ registers the messages with the batch."""
 from __future__ import annotations
 
 from icswire.protocol.datagrams import DG
-from icswire.server.core.events import games
+from icswire.server.core.events import games, talk
 from icswire.server.core.events.base import Event
 from icswire.server.core.render import games as lifecycle
 from icswire.server.core.render import moves
+from icswire.server.core.render import talk as talk_render
 from icswire.server.core.render.batch import RENDERERS, EventMessage
 
 #: The DGs of a game's moves so far (render/boards.py's ``history_records``).
@@ -54,6 +55,13 @@ TABLE: dict[type[Event], tuple[type[EventMessage], frozenset[int]]] = {
     games.RequestMade: (lifecycle.RequestMessage, frozenset()),
     games.RequestAnswered: (lifecycle.AnswerMessage, frozenset()),
     games.ClockPaused: (lifecycle.PausedMessage, frozenset()),
+    talk.Told: (talk_render.TellMessage, frozenset({DG.PERSONAL_TELL, DG.PERSONAL_TELL_ECHO})),
+    talk.ChannelTold: (talk_render.ChannelTellMessage, frozenset({DG.CHANNEL_TELL})),
+    talk.Shouted: (talk_render.ShoutMessage, frozenset({DG.SHOUT})),
+    talk.CShouted: (talk_render.CShoutMessage, frozenset()),
+    talk.Kibitzed: (talk_render.KibitzMessage, frozenset({DG.KIBITZ})),
+    talk.Qtold: (talk_render.QtellMessage, frozenset({DG.PERSONAL_QTELL, DG.CHANNEL_QTELL})),
+    talk.MessageReceived: (talk_render.MessageShown, frozenset()),
 }  # fmt: skip
 
 for _event, (_message, _datagrams) in TABLE.items():
