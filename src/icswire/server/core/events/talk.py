@@ -39,8 +39,8 @@ class Speaker:
 @dataclass(frozen=True, slots=True)
 class Told(Event):
     """A personal tell of ``type`` (SAY, TELL, PTELL: DG_PERSONAL_TELL's) from
-    ``speaker`` to the user named ``to``: he reads it (DG_PERSONAL_TELL, 31, or its text), the teller gets
-    DG_PERSONAL_TELL_ECHO (62)."""
+    ``speaker`` to the user named ``to``: he reads it (DG_PERSONAL_TELL, 31, or its
+    text), the teller gets DG_PERSONAL_TELL_ECHO (62)."""
 
     speaker: Speaker
     to: str
