@@ -4,7 +4,7 @@ without a sample here fails those tests."""
 
 from __future__ import annotations
 
-from icswire.server.core.events import games
+from icswire.server.core.events import games, presence
 
 _POSITION = games.GamePosition(
     7, "Alice", "Bob", "chess", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
@@ -16,6 +16,8 @@ _HOUSE = games.GamePosition(
     "rnbqkb1r/pppppppp/5n2/8/4P3/8/PPPP1PPP/RNBQKBNR[p] w KQkq - 1 2",
     2, 12, 120_000, 119_000, 900, True, 2, None, (), (),
 )  # fmt: skip
+_ALICE = presence.Player("Alice", True, (("Blitz", 1510, 2), ("Wild", 1400, 1)), True, "P", 7, 12)
+_GUEST = presence.Player("GuestABCD", False, (), False, "X", 0, 0)
 
 SAMPLES: list[object] = [
     _POSITION,
@@ -25,4 +27,16 @@ SAMPLES: list[object] = [
     games.TakenBack(_POSITION, 2),
     games.ClocksChanged(_HOUSE),
     games.PiecePassed(8, "P", "", "W", "P"),
+    _ALICE,
+    presence.Arrived(_ALICE, 3, (1, 50), ("bob", "carol")),
+    presence.Arrived(_GUEST, 0, (), ()),
+    presence.Departed("Alice", (1, 50), ("bob",)),
+    presence.StateChanged("Alice", "P", 7),
+    presence.OpenChanged("Alice", False),
+    presence.AvailabilityChanged(_ALICE, True),
+    presence.AvailabilityChanged(_GUEST, False),
+    presence.ShoutsChanged("Alice", 1),
+    presence.RatingChanged("Alice", "Blitz", 1525, 2),
+    presence.RatingChanged("Alice", "Suicide", 1525, 2),
+    presence.PartnershipChanged("Alice", "Bob", True),
 ]

@@ -30,6 +30,8 @@ class Receiver:
         self.variables: dict[str, Any] = {**VARIABLES.defaults, "style": style}
         self.ivariables: dict[str, Any] = {**IVARIABLES.defaults, **ivars}
         self.wrap_width = 0
+        self.notify = {"alice": "Alice"}
+        self.channels = frozenset({1})
 
 
 def sent_datagrams(data: bytes) -> set[int]:

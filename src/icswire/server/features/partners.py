@@ -22,6 +22,7 @@ from icswire.protocol import datagrams as dg
 from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.dispatch.hub import CommandSet, Context
+from icswire.server.core.events.presence import PartnershipChanged
 from icswire.server.core.model.names import name_key
 from icswire.server.core.model.offers import Offers
 from icswire.server.core.model.partners import Partners
@@ -47,7 +48,7 @@ def _announce(core: Core, one: Session, other: Session, forming: bool, batch: Ba
     """DG_PARTNERSHIP to both partners."""
     for session in (one, other):
         if DG.PARTNERSHIP in session.level2:
-            batch.add(session, Datagram(dg.Partnership(one.name, other.name, forming)))
+            batch.add(session, PartnershipChanged(one.name, other.name, forming))
 
 
 def _close(core: Core, key: tuple[Session, Session], batch: Batch) -> None:

@@ -7,5 +7,7 @@ and a cluster ships events between nodes in a language-neutral form
 (:mod:`icswire.server.cluster.wire`), so that each node renders for its own users.
 
 - :mod:`.base`: :class:`~.base.Event`, and :data:`~.base.KINDS`, every event by name;
-- :mod:`.games`: moves, boards, takebacks and clocks of played games.
+- :mod:`.games`: moves, boards, takebacks and clocks of played games;
+- :mod:`.presence`: arrivals, departures, state, open, availability, ratings and
+  partnerships others see.
 """
