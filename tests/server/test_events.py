@@ -72,3 +72,28 @@ def test_events_are_frozen_plain_data() -> None:
     for sample in SAMPLES:
         with pytest.raises(dataclasses.FrozenInstanceError):
             sample.__setattr__(dataclasses.fields(sample)[0].name, None)  # type: ignore[arg-type]
+
+
+def test_an_arrival_takes_its_parts_from_each_receivers_settings() -> None:
+    """DG_PLAYER_ARRIVED's ratings, open, state and uid parts follow the receiver's DGs;
+    DG_NOTIFY_ARRIVED goes to a receiver with the arrival on its notify list, the text
+    to one without the DG."""
+    arrived = next(s for s in SAMPLES if type(s).__name__ == "Arrived")
+    message = message_of(arrived)
+    some = Receiver("Bob", frozenset({DG.PLAYER_ARRIVED, DG.BLITZ, DG.STATE}))
+    some.notify = {}
+    data = message.render(some)
+    (record,) = [e for e in Decoder(some.level2).feed(data) if isinstance(e, DatagramRecord)]
+    assert (record.dg, record.ratings, record.open, record.state, record.uid) == (
+        DG.PLAYER_ARRIVED, ((DG.BLITZ, 1510, 2),), None, "P", None
+    )  # fmt: skip
+    every = Receiver("Bob", frozenset({DG.PLAYER_ARRIVED, DG.NOTIFY_ARRIVED, DG.OPEN, DG.UID}))
+    data = message.render(every)
+    records = [e for e in Decoder(every.level2).feed(data) if isinstance(e, DatagramRecord)]
+    assert [(r.dg, r.open, r.uid) for r in records] == [
+        (DG.PLAYER_ARRIVED, True, 12), (DG.NOTIFY_ARRIVED, True, 12)
+    ]  # fmt: skip
+    assert b"Notification" not in data
+    text = Receiver("Bob", frozenset())
+    assert message.render(text) == b"Notification: Alice has arrived.\r\n"
+    assert message.key(some) != message.key(every) != message.key(text)
