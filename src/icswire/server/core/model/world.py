@@ -1,14 +1,12 @@
-"""Who is here, in which channels, and what others are told when that changes.
+"""Who is here, in which channels, and who is told when that changes.
 
-The world holds the logged-in sessions and the channel memberships, and turns presence
-changes into messages: DG_PLAYER_ARRIVED (1) with each receiver's rating, open, state and
-uid parts, DG_PLAYER_LEFT (2), DG_PLAYER_ARRIVED_SIMPLE (55), DG_STATE (11), DG_OPEN (10),
-the notify-list forms (64-68) or their text, the channel DGs (27, 46) and DG_SEES_SHOUTS
-(45); for FICS interfaces ``<wa>``/``<wd>`` (``iset pin 1``) and the ``availinfo`` lines
-(``... is now available for matches.``). It also sends the lists that turning a DG on
-asks for (icc-formats.txt section 4: "When this DG is turned on (with set-2 or during
-login), a raw list ... is sent").
-"""
+The world holds the logged-in sessions and the channel memberships, and says what others
+see happen as presence events (:mod:`icswire.server.core.events.presence`: an arrival, a
+departure, a state, open, shouts or availability change), each to the receivers who asked
+for it (DG_PLAYER_ARRIVED or ``pin`` on, a notify list, a channel shared ...); which bytes
+each receiver gets is :mod:`icswire.server.core.render.presence`'s. It also sends the lists
+that turning a DG on asks for (icc-formats.txt section 4: "When this DG is turned on (with
+set-2 or during login), a raw list ... is sent")."""
 
 from __future__ import annotations
 
