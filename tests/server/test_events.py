@@ -97,3 +97,19 @@ def test_an_arrival_takes_its_parts_from_each_receivers_settings() -> None:
     text = Receiver("Bob", frozenset())
     assert message.render(text) == b"Notification: Alice has arrived.\r\n"
     assert message.key(some) != message.key(every) != message.key(text)
+
+
+def test_an_arrival_tells_those_it_notifies_apart_from_the_others() -> None:
+    """FICS's ``notifiedby``: Carol is on the arrival's notify list and set it; Dana, with
+    the same settings, is not on it. Their bytes differ, so their keys must."""
+    arrived = next(s for s in SAMPLES if type(s).__name__ == "Arrived")
+    message = message_of(arrived)
+    carol, dana = Receiver("Carol", frozenset()), Receiver("Dana", frozenset())
+    for receiver in (carol, dana):
+        receiver.notify = {}
+        receiver.variables["notifiedby"] = 1
+    assert message.render(carol) == (
+        b"Notification: Alice has arrived and isn't on your notify list.\r\n"
+    )
+    assert message.render(dana) == b""
+    assert message.key(carol) != message.key(dana)

@@ -172,8 +172,9 @@ class _Coming(EventMessage):
             bool(variables["pin"]),
             bool(receiver.ivariables["pin"]),
             watching,
-            notified and variables["highlight"],
-            (watching or notified) and bool(variables["bell"]),
+            notified,
+            variables["highlight"] if notified else 0,
+            bool(variables["bell"]) if watching or notified else False,
             tuple(self.shared(receiver)) if receiver.level2 & self.channel_dgs else (),
         )
 
