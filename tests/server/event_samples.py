@@ -4,7 +4,7 @@ without a sample here fails those tests."""
 
 from __future__ import annotations
 
-from icswire.server.core.events import games, talk
+from icswire.server.core.events import games, presence, talk
 
 _POSITION = games.GamePosition(
     7, "Alice", "Bob", "chess", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
@@ -18,6 +18,10 @@ _HOUSE = games.GamePosition(
     "rnbqkb1r/pppppppp/5n2/8/4P3/8/PPPP1PPP/RNBQKBNR[p] w KQkq - 1 2",
     2, 12, 120_000, 119_000, 900, True, 2, None, (), (),
 )  # fmt: skip
+_ALICE_PLAYER = presence.Player(
+    "Alice", True, (("Blitz", 1510, 2), ("Wild", 1400, 1)), True, "P", 7, 12
+)
+_GUEST_PLAYER = presence.Player("GuestABCD", False, (), False, "X", 0, 0)
 
 _HEADER = games.GameHeader(
     7, "Alice", "Bob", 0, "Blitz", True, 3, 0, 1500, 1620, 42, "", "(GM)", False
@@ -72,4 +76,16 @@ SAMPLES: list[object] = [
     talk.Qtold(_ALICE, None, "Round 1:\\nyou play \\HBob\\h\\b"),
     talk.Qtold(_ALICE, 49, "Pairings\\nout"),
     talk.MessageReceived("Alice", "Tue Nov 24, 01:05 UTC 2026", "see you"),
+    _ALICE_PLAYER,
+    presence.Arrived(_ALICE_PLAYER, 3, (1, 50), ("bob", "carol")),
+    presence.Arrived(_GUEST_PLAYER, 0, (), ()),
+    presence.Departed("Alice", (1, 50), ("bob",)),
+    presence.StateChanged("Alice", "P", 7),
+    presence.OpenChanged("Alice", False),
+    presence.AvailabilityChanged(_ALICE_PLAYER, True),
+    presence.AvailabilityChanged(_GUEST_PLAYER, False),
+    presence.ShoutsChanged("Alice", 1),
+    presence.RatingChanged("Alice", "Blitz", 1525, 2),
+    presence.RatingChanged("Alice", "Suicide", 1525, 2),
+    presence.PartnershipChanged("Alice", "Bob", True),
 ]

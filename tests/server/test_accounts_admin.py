@@ -77,6 +77,24 @@ async def test_password_changes_a_registered_users_password(server: Server) -> N
     assert await again.login("Alice", "new") == "Alice"
 
 
+async def test_a_password_change_sends_dg_password_to_who_has_it_on(server: Server) -> None:
+    """DG_PASSWORD (114: new-password handle), "sent when you change your own password",
+    before the text; nothing when the change is refused or the DG is off."""
+    await asyncio.to_thread(server.store.add_user, "Alice", "old")
+    alice = await connect(server, (DG.PASSWORD,))
+    await alice.login("Alice", "old", "level2settings=" + "0" * DG.PASSWORD + "1")
+    await alice.command("password wrong new")
+    assert alice.received(DG.PASSWORD) == []
+    said = await alice.command("password old new")
+    assert [(e.password, e.handle) for e in said if getattr(e, "dg", None) == DG.PASSWORD] == [
+        ("new", "Alice")
+    ]
+    assert texts(said) == ['Password changed to "new".']
+    bob = await member(server, "Bob", "pw")
+    await bob.command("password pw other")
+    assert bob.received(DG.PASSWORD) == []
+
+
 async def test_password_is_only_for_registered_players(server: Server) -> None:
     fred = await guest(server, "Fred")
     assert texts(await fred.command("password a b")) == [

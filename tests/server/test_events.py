@@ -30,6 +30,8 @@ class Receiver:
         self.variables: dict[str, Any] = {**VARIABLES.defaults, "style": style}
         self.ivariables: dict[str, Any] = {**IVARIABLES.defaults, **ivars}
         self.wrap_width = 0
+        self.notify = {"alice": "Alice"}
+        self.channels = frozenset({1})
 
     @property
     def talks_icc(self) -> bool:
@@ -102,3 +104,44 @@ def test_a_qtell_follows_the_receivers_face() -> None:
     assert message.render(icc) == b">Round 1:\r\n>you play Bob\r\n"
     assert sent_datagrams(message.render(icc_dg)) == {DG.PERSONAL_QTELL}
     assert len({message.key(fics), message.key(icc), message.key(icc_dg)}) == 3
+
+
+def test_an_arrival_takes_its_parts_from_each_receivers_settings() -> None:
+    """DG_PLAYER_ARRIVED's ratings, open, state and uid parts follow the receiver's DGs;
+    DG_NOTIFY_ARRIVED goes to a receiver with the arrival on its notify list, the text
+    to one without the DG."""
+    arrived = next(s for s in SAMPLES if type(s).__name__ == "Arrived")
+    message = message_of(arrived)
+    some = Receiver("Bob", frozenset({DG.PLAYER_ARRIVED, DG.BLITZ, DG.STATE}))
+    some.notify = {}
+    data = message.render(some)
+    (record,) = [e for e in Decoder(some.level2).feed(data) if isinstance(e, DatagramRecord)]
+    assert (record.dg, record.ratings, record.open, record.state, record.uid) == (
+        DG.PLAYER_ARRIVED, ((DG.BLITZ, 1510, 2),), None, "P", None
+    )  # fmt: skip
+    every = Receiver("Bob", frozenset({DG.PLAYER_ARRIVED, DG.NOTIFY_ARRIVED, DG.OPEN, DG.UID}))
+    data = message.render(every)
+    records = [e for e in Decoder(every.level2).feed(data) if isinstance(e, DatagramRecord)]
+    assert [(r.dg, r.open, r.uid) for r in records] == [
+        (DG.PLAYER_ARRIVED, True, 12), (DG.NOTIFY_ARRIVED, True, 12)
+    ]  # fmt: skip
+    assert b"Notification" not in data
+    text = Receiver("Bob", frozenset())
+    assert message.render(text) == b"Notification: Alice has arrived.\r\n"
+    assert message.key(some) != message.key(every) != message.key(text)
+
+
+def test_an_arrival_tells_those_it_notifies_apart_from_the_others() -> None:
+    """FICS's ``notifiedby``: Carol is on the arrival's notify list and set it; Dana, with
+    the same settings, is not on it. Their bytes differ, so their keys must."""
+    arrived = next(s for s in SAMPLES if type(s).__name__ == "Arrived")
+    message = message_of(arrived)
+    carol, dana = Receiver("Carol", frozenset()), Receiver("Dana", frozenset())
+    for receiver in (carol, dana):
+        receiver.notify = {}
+        receiver.variables["notifiedby"] = 1
+    assert message.render(carol) == (
+        b"Notification: Alice has arrived and isn't on your notify list.\r\n"
+    )
+    assert message.render(dana) == b""
+    assert message.key(carol) != message.key(dana)

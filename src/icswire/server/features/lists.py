@@ -29,8 +29,8 @@ from icswire.server.core.dispatch.numbers import parse_number
 from icswire.server.core.model.channels import CHANNELS
 from icswire.server.core.model.names import check_name, name_key
 from icswire.server.core.model.tables import FICS_TYPES
-from icswire.server.core.model.world import ratstr
 from icswire.server.core.render.batch import Batch, Datagram, lines
+from icswire.server.core.render.presence import ratstr
 
 if TYPE_CHECKING:
     from icswire.server.core.dispatch.hub import Core
@@ -263,9 +263,11 @@ def game_started(core: Core, table: Table, batch: Batch) -> None:
     game = table.game_record()
     kind = table.rating_type
     words = f"{'rated' if game.rated else 'unrated'} {FICS_TYPES.get(kind, kind.lower())}"
+    white_rating = ratstr(core.world.player(white), kind)
+    black_rating = ratstr(core.world.player(black), kind)
     line = (
-        f"Game notification: {white.name} ({ratstr(white, kind)}) vs. {black.name}"
-        f" ({ratstr(black, kind)}) {words} {game.white_initial} {game.white_increment}:"
+        f"Game notification: {white.name} ({white_rating}) vs. {black.name}"
+        f" ({black_rating}) {words} {game.white_initial} {game.white_increment}:"
         f" Game {table.number}"
     )
     batch.add_all(told, lines(line))

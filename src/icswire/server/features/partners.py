@@ -18,15 +18,15 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING
 
-from icswire.protocol import datagrams as dg
 from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.dispatch.hub import CommandSet, Context
+from icswire.server.core.events.presence import PartnershipChanged
 from icswire.server.core.events.talk import PTELL, Speaker, Told
 from icswire.server.core.model.names import name_key
 from icswire.server.core.model.offers import Offers
 from icswire.server.core.model.partners import Partners
-from icswire.server.core.render.batch import Batch, Datagram, lines
+from icswire.server.core.render.batch import Batch, lines
 
 if TYPE_CHECKING:
     from icswire.server.core.dispatch.hub import Core
@@ -46,7 +46,7 @@ def _announce(core: Core, one: Session, other: Session, forming: bool, batch: Ba
     """DG_PARTNERSHIP to both partners."""
     for session in (one, other):
         if DG.PARTNERSHIP in session.level2:
-            batch.add(session, Datagram(dg.Partnership(one.name, other.name, forming)))
+            batch.add(session, PartnershipChanged(one.name, other.name, forming))
 
 
 def _close(core: Core, key: tuple[Session, Session], batch: Batch) -> None:

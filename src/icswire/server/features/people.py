@@ -22,7 +22,6 @@ from icswire.server.core.dispatch.numbers import parse_number
 from icswire.server.core.model.names import name_key
 from icswire.server.core.model.ratings import PROVISIONAL_GAMES
 from icswire.server.core.model.variables import NOTES
-from icswire.server.core.model.world import arrival_line
 from icswire.server.core.model.zones import local
 from icswire.server.core.render.people import (
     columns,
@@ -36,6 +35,7 @@ from icswire.server.core.render.people import (
     status_symbol,
     when_text,
 )
+from icswire.server.core.render.presence import arrival_line
 from icswire.server.core.storage.records import RatingRecord
 
 if TYPE_CHECKING:
@@ -155,7 +155,7 @@ def who_lines(
         return ["No logged in players match the flags in your who request."]
     now = time.monotonic()
     if request.style == "I":
-        rows = [arrival_line(s).removeprefix("<wa> ") for s in shown]
+        rows = [arrival_line(core.world.player(s)).removeprefix("<wa> ") for s in shown]
         return [*rows, f"{len(rows)} Players Displayed."]
     if request.style == "v":
         return _verbose(core, shown, now)

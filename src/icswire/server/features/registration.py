@@ -20,9 +20,11 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
+from icswire.protocol import datagrams as dg
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.dispatch.hub import CommandSet, Context
 from icswire.server.core.model.names import is_reserved, name_error, name_key
+from icswire.server.core.render.batch import Datagram
 from icswire.server.core.storage.store import UserExists
 
 if TYPE_CHECKING:
@@ -40,7 +42,8 @@ CLOSED = (
 
 @command("password", CN.CN_PASSWORD, "password <oldpassword> <newpassword>")
 async def password(ctx: Context, args: str) -> None:
-    """FICS's ``password``: only for registered players, the old password first."""
+    """FICS's ``password``: only for registered players, the old password first. A change
+    sends DG_PASSWORD (114: new-password handle) to a user who has it on."""
     session = ctx.session
     if not session.registered:
         ctx.reply("Setting a password is only for registered players.")
@@ -54,6 +57,7 @@ async def password(ctx: Context, args: str) -> None:
         ctx.reply("Incorrect password, password not changed!")
         return
     await ctx.core.password_work(ctx.store.set_password, session.name, new)
+    ctx.batch.add(session, Datagram(dg.Password(new, session.name)))
     ctx.reply(f'Password changed to "{new}".')
 
 

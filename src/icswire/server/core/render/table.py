@@ -5,11 +5,12 @@ registers the messages with the batch."""
 
 from __future__ import annotations
 
-from icswire.protocol.datagrams import DG
-from icswire.server.core.events import games, talk
+from icswire.protocol.datagrams import DG, RATING_DGS
+from icswire.server.core.events import games, presence, talk
 from icswire.server.core.events.base import Event
 from icswire.server.core.render import games as lifecycle
 from icswire.server.core.render import moves
+from icswire.server.core.render import presence as seen
 from icswire.server.core.render import talk as talk_render
 from icswire.server.core.render.batch import RENDERERS, EventMessage
 
@@ -62,6 +63,23 @@ TABLE: dict[type[Event], tuple[type[EventMessage], frozenset[int]]] = {
     talk.Kibitzed: (talk_render.KibitzMessage, frozenset({DG.KIBITZ})),
     talk.Qtold: (talk_render.QtellMessage, frozenset({DG.PERSONAL_QTELL, DG.CHANNEL_QTELL})),
     talk.MessageReceived: (talk_render.MessageShown, frozenset()),
+    presence.Arrived: (
+        seen.ArrivedMessage,
+        frozenset({
+            DG.PLAYER_ARRIVED, DG.PLAYER_ARRIVED_SIMPLE, DG.NOTIFY_ARRIVED, DG.SEES_SHOUTS,
+            DG.CHANNELS_SHARED, DG.PEOPLE_IN_MY_CHANNEL,
+        }),
+    ),
+    presence.Departed: (
+        seen.DepartedMessage,
+        frozenset({DG.PLAYER_LEFT, DG.NOTIFY_LEFT, DG.PEOPLE_IN_MY_CHANNEL}),
+    ),
+    presence.StateChanged: (seen.StateMessage, frozenset({DG.STATE, DG.NOTIFY_STATE})),
+    presence.OpenChanged: (seen.OpenMessage, frozenset({DG.OPEN, DG.NOTIFY_OPEN})),
+    presence.AvailabilityChanged: (seen.AvailabilityMessage, frozenset()),
+    presence.ShoutsChanged: (seen.ShoutsMessage, frozenset({DG.SEES_SHOUTS})),
+    presence.RatingChanged: (seen.RatingMessage, frozenset(RATING_DGS)),
+    presence.PartnershipChanged: (seen.PartnershipMessage, frozenset({DG.PARTNERSHIP})),
 }  # fmt: skip
 
 for _event, (_message, _datagrams) in TABLE.items():

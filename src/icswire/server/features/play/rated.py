@@ -17,15 +17,14 @@ from icswire.boards.variants import ICC_RATING_TYPES
 from icswire.protocol import datagrams as dg
 from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
+from icswire.server.core.events.presence import RatingChanged
 from icswire.server.core.model.names import name_key
-from icswire.server.core.model.world import RATING_TYPES as RATING_DG_BY_TYPE
 from icswire.server.core.render.batch import Batch, Datagram, lines
+from icswire.server.core.render.presence import rating_dg
 from icswire.server.core.storage.records import RatingChange, shown_rating
 
 if TYPE_CHECKING:
     from icswire.server.core.dispatch.hub import Core
-
-RATING_DG: dict[str, int] = dict(RATING_DG_BY_TYPE)
 
 
 def announce_ratings(core: Core, game: Any, changes: Sequence[RatingChange]) -> None:
@@ -49,11 +48,8 @@ def announce_ratings(core: Core, game: Any, changes: Sequence[RatingChange]) -> 
         )
         values = tuple(player.ratings.get(k, (0, 0))[0] for k in ICC_RATING_TYPES)
         batch.add(player, Datagram(dg.NewMyRating(values)))
-        number = RATING_DG.get(kind)
-        if number is not None:
+        if rating_dg(kind) is not None:
             rating, note = player.ratings[kind]
-            record = dg.record_as(number, dg.Bullet(player.name, rating, note))
-            for watcher in core.world.online.values():
-                if DG.PLAYER_ARRIVED in watcher.level2:
-                    batch.add(watcher, Datagram(record))
+            event = RatingChanged(player.name, kind, rating, note)
+            batch.add_all(core.world.listening.with_dg(DG.PLAYER_ARRIVED), event)
     batch.flush()
