@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from icswire.protocol.level1 import CommandNumber as CN
-from icswire.server.core.dispatch.hub import CommandSet, Context
+from icswire.server.core.dispatch.hub import CommandSet, Context, Route
 from icswire.server.core.model.fitting import Proposal, explain, fits
 from icswire.server.core.model.names import name_key
 from icswire.server.core.model.tables import Terms
@@ -56,7 +56,12 @@ def closed(core: Core, session: Session, batch: Batch) -> None:
         remove_challenge(state, challenge, why, batch)
 
 
-@command("match", CN.CN_MATCH, "match NAME [TIME INC] [rated|unrated] [white|black] [wild N]")
+@command(
+    "match",
+    CN.CN_MATCH,
+    "match NAME [TIME INC] [rated|unrated] [white|black] [wild N]",
+    route=Route.TO_A_PLAYER,
+)
 async def match(ctx: Context, args: str) -> None:
     session = ctx.session
     words = args.split()

@@ -19,7 +19,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from icswire.protocol.level1 import CommandNumber as CN
-from icswire.server.core.dispatch.hub import CommandSet, Context
+from icswire.server.core.dispatch.hub import CommandSet, Context, Route
 from icswire.server.core.dispatch.numbers import parse_number
 from icswire.server.core.model.names import name_key
 from icswire.server.core.model.offers import Offer, Offers
@@ -260,27 +260,27 @@ async def _refuse_challenge(challenge: Challenge, withdrawn: bool, ctx: Context)
         remove_challenge(state, challenge, f"{name} declined the challenge.", ctx.batch)
 
 
-@command("accept", CN.CN_ACCEPT, "accept [n|name|kind|t kind]")
+@command("accept", CN.CN_ACCEPT, "accept [n|name|kind|t kind]", route=Route.IN_GAME)
 async def accept(ctx: Context, args: str) -> None:
     chosen = _chosen(ctx, args, "accept")
     if chosen and chosen[0].accept is not None:
         await chosen[0].accept(ctx)
 
 
-@command("decline", CN.CN_DECLINE, "decline [n|name|kind|t kind|all]")
+@command("decline", CN.CN_DECLINE, "decline [n|name|kind|t kind|all]", route=Route.IN_GAME)
 async def decline(ctx: Context, args: str) -> None:
     for offer in _chosen(ctx, args, "decline"):
         if offer.decline is not None:
             await offer.decline(ctx)
 
 
-@command("withdraw", CN.CN_DECLINE, "withdraw [n|name|kind|t kind|all]")
+@command("withdraw", CN.CN_DECLINE, "withdraw [n|name|kind|t kind|all]", route=Route.IN_GAME)
 async def withdraw(ctx: Context, args: str) -> None:
     for offer in _chosen(ctx, args, "withdraw"):
         if offer.withdraw is not None:
             await offer.withdraw(ctx)
 
 
-@command("pending", CN.CN_PENDING, "pending")
+@command("pending", CN.CN_PENDING, "pending", route=Route.IN_GAME)
 async def pending(ctx: Context, args: str) -> None:
     ctx.reply(*ctx.core.state(Offers).listing(ctx.session))

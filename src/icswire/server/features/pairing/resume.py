@@ -12,7 +12,7 @@ import asyncio
 from typing import TYPE_CHECKING
 
 from icswire.protocol.level1 import CommandNumber as CN
-from icswire.server.core.dispatch.hub import CommandSet, Context
+from icswire.server.core.dispatch.hub import CommandSet, Context, Route
 from icswire.server.core.model.names import name_key
 from icswire.server.core.model.tables import Terms
 from icswire.server.core.render.boards import BLACK, WHITE
@@ -66,7 +66,7 @@ async def offer_resume(ctx: Context, other: Session, record: GameRecord) -> None
     await issue_challenge(ctx, other, _record_terms(record), color, adjourned=record)
 
 
-@command("resume", CN.CN_RESUME, "resume [name]")
+@command("resume", CN.CN_RESUME, "resume [name]", route=Route.TO_A_PLAYER)
 async def resume(ctx: Context, args: str) -> None:
     session = ctx.session
     name = args.strip()

@@ -34,7 +34,7 @@ from icswire.boards.variants import (
 from icswire.protocol import ivars
 from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
-from icswire.server.core.dispatch.hub import CommandSet, Context
+from icswire.server.core.dispatch.hub import CommandSet, Context, Route
 from icswire.server.core.dispatch.numbers import parse_number
 from icswire.server.core.model.fitting import Proposal, explain, fits
 from icswire.server.core.model.partners import partner_of
@@ -243,7 +243,7 @@ async def sought(ctx: Context, args: str) -> None:
     ctx.reply(*(sought_row(s, ctx.session) for s in shown), f"{len(shown)} ad(s) displayed.")
 
 
-@command("play", CN.CN_PLAY, "play <number|name>")
+@command("play", CN.CN_PLAY, "play <number|name>", route=Route.TO_A_SEEK)
 async def play(ctx: Context, args: str) -> None:
     core, session = ctx.core, ctx.session
     state = core.state(Pairing)

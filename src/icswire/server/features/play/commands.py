@@ -19,7 +19,7 @@ from functools import partial
 
 from icswire.protocol import datagrams as dg
 from icswire.protocol.level1 import CommandNumber as CN
-from icswire.server.core.dispatch.hub import CommandSet, Context
+from icswire.server.core.dispatch.hub import CommandSet, Context, Route
 from icswire.server.core.dispatch.numbers import parse_number
 from icswire.server.core.model.offers import NO_PARAMS, Offer, Offers
 from icswire.server.core.model.partners import partner_of
@@ -176,7 +176,7 @@ async def _refuse(game: Game, offer: Offer, withdrawn: bool, ctx: Context) -> No
     _show_offers(ctx, game)
 
 
-@command("draw", CN.CN_DRAW, "draw")
+@command("draw", CN.CN_DRAW, "draw", route=Route.IN_GAME)
 async def draw(ctx: Context, args: str) -> None:
     game = _game(ctx)
     if game is None:
@@ -192,7 +192,7 @@ async def draw(ctx: Context, args: str) -> None:
     await _ask(ctx, game, "draw")
 
 
-@command("abort", CN.CN_ABORT, "abort")
+@command("abort", CN.CN_ABORT, "abort", route=Route.IN_GAME)
 async def abort(ctx: Context, args: str) -> None:
     game = _game(ctx)
     if game is None:
@@ -206,7 +206,7 @@ async def abort(ctx: Context, args: str) -> None:
     await _ask(ctx, game, "abort")
 
 
-@command("adjourn", CN.CN_ADJOURN, "adjourn")
+@command("adjourn", CN.CN_ADJOURN, "adjourn", route=Route.IN_GAME)
 async def adjourn(ctx: Context, args: str) -> None:
     game = _game(ctx)
     if game is None:
@@ -217,7 +217,7 @@ async def adjourn(ctx: Context, args: str) -> None:
     await _ask(ctx, game, "adjourn")
 
 
-@command("pause", CN.SCN_MISCELLANEOUS, "pause")
+@command("pause", CN.SCN_MISCELLANEOUS, "pause", route=Route.IN_GAME)
 async def pause(ctx: Context, args: str) -> None:
     game = _game(ctx)
     if game is None:
@@ -228,7 +228,7 @@ async def pause(ctx: Context, args: str) -> None:
     await _ask(ctx, game, "pause")
 
 
-@command("unpause", CN.SCN_MISCELLANEOUS, "unpause")
+@command("unpause", CN.SCN_MISCELLANEOUS, "unpause", route=Route.IN_GAME)
 async def unpause(ctx: Context, args: str) -> None:
     game = _game(ctx)
     if game is None:
@@ -239,7 +239,7 @@ async def unpause(ctx: Context, args: str) -> None:
     await _ask(ctx, game, "unpause")
 
 
-@command("switch", CN.SCN_MISCELLANEOUS, "switch")
+@command("switch", CN.SCN_MISCELLANEOUS, "switch", route=Route.IN_GAME)
 async def switch(ctx: Context, args: str) -> None:
     game = _game(ctx)
     if game is None:
@@ -250,7 +250,7 @@ async def switch(ctx: Context, args: str) -> None:
     await _ask(ctx, game, "switch")
 
 
-@command("resign", CN.CN_RESIGN, "resign")
+@command("resign", CN.CN_RESIGN, "resign", route=Route.IN_GAME)
 async def resign(ctx: Context, args: str) -> None:
     game = _game(ctx)
     if game is not None:
@@ -259,7 +259,7 @@ async def resign(ctx: Context, args: str) -> None:
         _games(ctx).end(game, 0, 0, color, ctx.batch)
 
 
-@command("flag", CN.CN_FLAG, "flag")
+@command("flag", CN.CN_FLAG, "flag", route=Route.IN_GAME)
 async def flag(ctx: Context, args: str) -> None:
     game = _game(ctx)
     if game is None:
@@ -272,7 +272,7 @@ async def flag(ctx: Context, args: str) -> None:
     _games(ctx).out_of_time(game, ctx.batch)
 
 
-@command("moretime", CN.CN_MORETIME, "moretime <seconds>")
+@command("moretime", CN.CN_MORETIME, "moretime <seconds>", route=Route.IN_GAME)
 async def moretime(ctx: Context, args: str) -> None:
     game = _game(ctx)
     if game is None:
@@ -303,7 +303,7 @@ async def moretime(ctx: Context, args: str) -> None:
     ctx.batch.add_all(receivers, BoardMessage(game))
 
 
-@command("takeback", CN.CN_TAKEBACK, "takeback [plies]")
+@command("takeback", CN.CN_TAKEBACK, "takeback [plies]", route=Route.IN_GAME)
 async def takeback(ctx: Context, args: str) -> None:
     game = _game(ctx)
     if game is None:
@@ -325,7 +325,7 @@ async def takeback(ctx: Context, args: str) -> None:
     await _ask(ctx, game, "takeback", str(plies))
 
 
-@command("ptime", CN.CN_TIME, "ptime")
+@command("ptime", CN.CN_TIME, "ptime", route=Route.IN_GAME)
 async def ptime(ctx: Context, args: str) -> None:
     """The clocks of the partner's game, as FICS's ``time`` prints them (lasker's
     ``com_ptime`` is ``time PARTNER``)."""
