@@ -21,15 +21,8 @@ from icswire.server.core.dispatch.hub import CommandSet, Context
 from icswire.server.core.dispatch.numbers import parse_number
 from icswire.server.core.model.names import name_key
 from icswire.server.core.render.batch import Batch, Datagram, lines
-from icswire.server.core.render.boards import (
-    LineMoves,
-)
+from icswire.server.core.render.boards import LineMoves
 from icswire.server.core.storage.records import GameRecord
-
-if TYPE_CHECKING:
-    from icswire.server.core.dispatch.hub import Core
-    from icswire.server.core.net.session import Session
-
 from icswire.server.features.examine.games import (
     Examinations,
     ExaminedGame,
@@ -43,6 +36,11 @@ from icswire.server.features.examine.games import (
 )
 from icswire.server.features.examine.setup import drop_piece
 from icswire.server.features.examine.stored import find_record
+
+if TYPE_CHECKING:
+    from icswire.server.core.dispatch.hub import Core
+    from icswire.server.core.net.session import Session
+
 
 COMMANDS = CommandSet()
 command = COMMANDS.command

@@ -38,11 +38,7 @@ from icswire.server.core.render.boards import (
     recent_moves,
 )
 from icswire.server.core.render.movelist import Movelist
-from icswire.server.core.render.texts import (
-    icc_games_row,
-    kind_text,
-    rating_text,
-)
+from icswire.server.core.render.texts import icc_games_row, kind_text, rating_text
 from icswire.server.core.storage.records import GameRecord
 
 if TYPE_CHECKING:

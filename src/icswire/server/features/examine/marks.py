@@ -18,11 +18,11 @@ from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.dispatch.hub import CommandSet, Context
 from icswire.server.core.dispatch.numbers import parse_number
 from icswire.server.core.render.batch import Message
+from icswire.server.features.examine.games import ExaminedGame, examined_by_issuer
 
 if TYPE_CHECKING:
     from icswire.server.core.net.session import Session
 
-from icswire.server.features.examine.games import ExaminedGame, examined_by_issuer
 
 COMMANDS = CommandSet()
 command = COMMANDS.command

@@ -13,19 +13,17 @@ from icswire.boards.positions import new_board
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.dispatch.hub import CommandSet, Context
 from icswire.server.core.render.batch import Batch, lines
-from icswire.server.core.render.boards import (
-    WHITE,
-)
-
-if TYPE_CHECKING:
-    from icswire.server.core.net.session import Session
-
+from icswire.server.core.render.boards import WHITE
 from icswire.server.features.examine.games import (
     ExaminedGame,
     add_to_all,
     examining,
     start_examining,
 )
+
+if TYPE_CHECKING:
+    from icswire.server.core.net.session import Session
+
 
 COMMANDS = CommandSet()
 command = COMMANDS.command

@@ -43,17 +43,13 @@ from icswire.server.core.render.gamelists import (
     result_of,
     when_ended,
 )
-from icswire.server.core.render.texts import (
-    icc_history_kind,
-    kind_text,
-    rating_text,
-)
+from icswire.server.core.render.texts import icc_history_kind, kind_text, rating_text
 from icswire.server.core.storage.records import GameRecord
+from icswire.server.features.examine.games import replay
 
 if TYPE_CHECKING:
     pass
 
-from icswire.server.features.examine.games import replay
 
 COMMANDS = CommandSet()
 command = COMMANDS.command

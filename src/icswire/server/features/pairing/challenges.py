@@ -21,15 +21,7 @@ from icswire.server.core.model.names import name_key
 from icswire.server.core.model.tables import Terms
 from icswire.server.core.model.variables import SUBFORMULAS
 from icswire.server.core.render.alerts import BELL, name_for
-from icswire.server.core.render.batch import (
-    Batch,
-    lines,
-)
-
-if TYPE_CHECKING:
-    from icswire.server.core.dispatch.hub import Core
-    from icswire.server.core.net.session import Session
-
+from icswire.server.core.render.batch import Batch, lines
 from icswire.server.features.pairing.offers import challengeable, issue_challenge
 from icswire.server.features.pairing.removing import remove_challenge
 from icswire.server.features.pairing.resume import adjourned_with, offer_resume
@@ -37,6 +29,11 @@ from icswire.server.features.pairing.shown import match_rating
 from icswire.server.features.pairing.starting import rating_changes
 from icswire.server.features.pairing.state import GUESTS_UNRATED, Pairing, bughouse_problem
 from icswire.server.features.pairing.terms import checked_terms, dialect_of, parse_options
+
+if TYPE_CHECKING:
+    from icswire.server.core.dispatch.hub import Core
+    from icswire.server.core.net.session import Session
+
 
 COMMANDS = CommandSet()
 command = COMMANDS.command

@@ -25,14 +25,8 @@ from icswire.server.core.model.names import name_key
 from icswire.server.core.model.offers import Offer, Offers
 from icswire.server.core.model.tables import Terms
 from icswire.server.core.render.alerts import BELL
-from icswire.server.core.render.batch import (
-    lines,
-)
+from icswire.server.core.render.batch import lines
 from icswire.server.core.storage.records import GameRecord
-
-if TYPE_CHECKING:
-    from icswire.server.core.net.session import Session
-
 from icswire.server.features.pairing.removing import remove_challenge
 from icswire.server.features.pairing.shown import challenge_text, match_message
 from icswire.server.features.pairing.starting import (
@@ -48,6 +42,10 @@ from icswire.server.features.pairing.state import (
     is_playing,
     same_player,
 )
+
+if TYPE_CHECKING:
+    from icswire.server.core.net.session import Session
+
 
 COMMANDS = CommandSet()
 command = COMMANDS.command

@@ -13,16 +13,7 @@ from icswire.protocol import datagrams as dg
 from icswire.protocol import ivars
 from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
-from icswire.server.core.render.batch import (
-    Batch,
-    Datagram,
-    lines,
-)
-
-if TYPE_CHECKING:
-    from icswire.server.core.dispatch.hub import Core
-    from icswire.server.core.net.session import Session
-
+from icswire.server.core.render.batch import Batch, Datagram, lines
 from icswire.server.features.pairing.shown import sees_own
 from icswire.server.features.pairing.state import (
     SEEKER_LEFT,
@@ -31,6 +22,10 @@ from icswire.server.features.pairing.state import (
     Pairing,
     Seek,
 )
+
+if TYPE_CHECKING:
+    from icswire.server.core.dispatch.hub import Core
+    from icswire.server.core.net.session import Session
 
 
 def remove_seek(core: Core, state: Pairing, seek: Seek, reason: int, batch: Batch) -> None:

@@ -17,12 +17,12 @@ from icswire.server.core.model.names import name_key
 from icswire.server.core.model.tables import Terms
 from icswire.server.core.render.boards import BLACK, WHITE
 from icswire.server.core.storage.records import GameRecord
+from icswire.server.features.pairing.offers import challengeable, issue_challenge, take_challenge
+from icswire.server.features.pairing.state import Pairing, same_player
 
 if TYPE_CHECKING:
     from icswire.server.core.net.session import Session
 
-from icswire.server.features.pairing.offers import challengeable, issue_challenge, take_challenge
-from icswire.server.features.pairing.state import Pairing, same_player
 
 COMMANDS = CommandSet()
 command = COMMANDS.command

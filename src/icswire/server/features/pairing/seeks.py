@@ -28,9 +28,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from icswire.boards.variants import (
-    BUGHOUSE,
-)
+from icswire.boards.variants import BUGHOUSE
 from icswire.protocol import ivars
 from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
@@ -38,18 +36,7 @@ from icswire.server.core.dispatch.hub import CommandSet, Context, Route
 from icswire.server.core.dispatch.numbers import parse_number
 from icswire.server.core.model.fitting import Proposal, explain, fits
 from icswire.server.core.model.partners import partner_of
-from icswire.server.core.render.batch import (
-    Batch,
-    Datagram,
-    Message,
-    TextOrDatagram,
-    lines,
-)
-
-if TYPE_CHECKING:
-    from icswire.server.core.dispatch.hub import Core
-    from icswire.server.core.net.session import Session
-
+from icswire.server.core.render.batch import Batch, Datagram, Message, TextOrDatagram, lines
 from icswire.server.features.pairing.offers import issue_challenge
 from icswire.server.features.pairing.removing import remove_seek, remove_seeks
 from icswire.server.features.pairing.shown import (
@@ -76,6 +63,11 @@ from icswire.server.features.pairing.state import (
     same_player,
 )
 from icswire.server.features.pairing.terms import checked_terms, dialect_of, parse_options
+
+if TYPE_CHECKING:
+    from icswire.server.core.dispatch.hub import Core
+    from icswire.server.core.net.session import Session
+
 
 COMMANDS = CommandSet()
 command = COMMANDS.command

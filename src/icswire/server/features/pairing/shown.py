@@ -14,18 +14,13 @@ from icswire.protocol import ivars
 from icswire.protocol.datagrams import DG
 from icswire.server.core.model.fitting import Proposal, fits
 from icswire.server.core.render.alerts import name_for
-from icswire.server.core.render.batch import (
-    Batch,
-    Datagram,
-    PerReceiver,
-)
+from icswire.server.core.render.batch import Batch, Datagram, PerReceiver
 from icswire.server.core.render.boards import BLACK, WHITE
+from icswire.server.features.pairing.state import Challenge, Pairing, Seek, same_player
 
 if TYPE_CHECKING:
     from icswire.server.core.dispatch.hub import Core
     from icswire.server.core.net.session import Session
-
-from icswire.server.features.pairing.state import Challenge, Pairing, Seek, same_player
 
 
 def _rating(player: Session, kind: str) -> tuple[int, int]:

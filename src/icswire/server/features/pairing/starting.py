@@ -14,28 +14,22 @@ from typing import TYPE_CHECKING
 
 import chess
 
-from icswire.boards.variants import (
-    BUGHOUSE,
-)
+from icswire.boards.variants import BUGHOUSE
 from icswire.protocol.datagrams import DG
 from icswire.server.core.model.names import name_key
 from icswire.server.core.model.partners import partner_of
 from icswire.server.core.model.ratings import update
 from icswire.server.core.model.tables import Table, Terms
-from icswire.server.core.render.batch import (
-    Batch,
-    lines,
-)
+from icswire.server.core.render.batch import Batch, lines
 from icswire.server.core.render.boards import BLACK, WHITE
 from icswire.server.core.storage.records import GameRecord
 from icswire.server.core.storage.store import StoreUnavailable
+from icswire.server.features.pairing.removing import players_busy
+from icswire.server.features.pairing.state import Challenge, Pairing, bughouse_problem, same_player
 
 if TYPE_CHECKING:
     from icswire.server.core.dispatch.hub import Core
     from icswire.server.core.net.session import Session
-
-from icswire.server.features.pairing.removing import players_busy
-from icswire.server.features.pairing.state import Challenge, Pairing, bughouse_problem, same_player
 
 
 def colors(

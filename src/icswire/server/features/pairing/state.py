@@ -8,9 +8,7 @@ from collections.abc import Container
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from icswire.boards.variants import (
-    BUGHOUSE,
-)
+from icswire.boards.variants import BUGHOUSE
 from icswire.server.core.model.names import name_key
 from icswire.server.core.model.offers import Offer, Offers
 from icswire.server.core.model.partners import partner_of

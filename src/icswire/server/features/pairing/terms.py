@@ -20,11 +20,11 @@ from icswire.boards.variants import (
 from icswire.server.core.dispatch.numbers import parse_number
 from icswire.server.core.model.tables import Terms
 from icswire.server.core.render.boards import BLACK, WHITE
+from icswire.server.features.pairing.state import MAX_INCREMENT, MAX_MINUTES
 
 if TYPE_CHECKING:
     from icswire.server.core.net.session import Session
 
-from icswire.server.features.pairing.state import MAX_INCREMENT, MAX_MINUTES
 
 _RANGE = re.compile(r"([0-9]{0,4})-([0-9]{0,4})")
 
