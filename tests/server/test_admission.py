@@ -17,7 +17,7 @@ from icswire.server.core.dispatch.hub import PASSWORD_WORKERS
 from icswire.server.core.model.tables import Terms
 from icswire.server.core.net.limits import Backoff, Limits
 from icswire.server.core.net.session import Session
-from icswire.server.features import pairing
+from icswire.server.features.pairing import shown, state
 
 from .client import Client
 from .support import text_lines, until
@@ -114,13 +114,13 @@ def test_pairing_compares_players_by_name_not_by_session() -> None:
     one = Session(name="Dan")
     two = Session(name="dan")
     ads = [
-        pairing.Seek(i, s, Terms(initial=5), None, 0, 9999, False, False)
+        state.Seek(i, s, Terms(initial=5), None, 0, 9999, False, False)
         for i, s in ((1, one), (2, two))
     ]
-    assert pairing.same_player(one, two)
-    assert not pairing._pairs_with(*ads)
+    assert state.same_player(one, two)
+    assert not shown.pairs_with(*ads)
     ads[1].seeker = Session(name="Eve")
-    assert pairing._pairs_with(*ads)
+    assert shown.pairs_with(*ads)
 
 
 # -- passwords and names ---------------------------------------------------------------------

@@ -22,7 +22,7 @@ from icswire.server.core.net.session import Session
 from icswire.server.core.render.batch import Batch, Lines
 from icswire.server.core.storage.records import GameRecord
 from icswire.server.core.storage.store import Store
-from icswire.server.features import examine
+from icswire.server.features.examine import examining, games
 
 from .client import Client
 from .support import bits, boards, connect, grams, texts
@@ -41,10 +41,10 @@ async def server(database_url: str, monkeypatch: pytest.MonkeyPatch) -> AsyncIte
     async def execute(session: Session, line: str) -> None:
         """The examiner's moves, as app.execute hands them to examine.move."""
         text = line.strip()
-        if examine.examining(running.core, session) is not None and looks_like_move(text):
+        if games.examining(running.core, session) is not None and looks_like_move(text):
             batch = Batch(CN.SCN_MOVE, session)
             batch.add(session, Lines(()))
-            examine.move(running.core, session, text, batch)
+            examining.move(running.core, session, text, batch)
             batch.flush()
             return
         await original(session, line)
@@ -245,7 +245,7 @@ async def test_examine_a_new_game_with_an_observer(server: Server) -> None:
     (board,) = boards(events)
     assert (board.relation, board.game_number) == (2, 1)
     await lister.expect_dg(DG.GAME_STARTED, gamenumber=1, played_game=False)
-    assert server.core.state(examine.Examinations).games[1].examiners == [
+    assert server.core.state(games.Examinations).games[1].examiners == [
         server.world.online["teacher"]
     ]
     assert server.world.online["teacher"].state == "E"
@@ -305,7 +305,7 @@ async def test_examine_a_new_game_with_an_observer(server: Server) -> None:
     await pupil.expect_dg(DG.MY_RELATION_TO_GAME, gamenumber=1, symbol="X")
     await pupil.expect_text("Game 1 (which you were observing) has no examiners.")
     await lister.expect_dg(DG.EXAMINED_GAME_IS_GONE, gamenumber=1)
-    assert server.core.state(examine.Examinations).games == {}
+    assert server.core.state(games.Examinations).games == {}
     assert server.world.online["pupil"].observing == set()
     assert server.world.online["teacher"].state == "X"
     assert texts(await examiner.command("forward"))[0] == "You are not examining a game."
@@ -404,7 +404,7 @@ async def test_an_examiner_who_leaves_ends_the_game(server: Server) -> None:
     await pupil.command("observe 1")
     server.core.registry.player_left(server.world.online["teacher"])  # what app._leave calls
     await pupil.expect_dg(DG.MY_GAME_ENDED, gamenumber=1)
-    assert server.core.state(examine.Examinations).games == {}
+    assert server.core.state(games.Examinations).games == {}
     await pupil.send("refresh 1")
     await pupil.expect_text("There is no such game.")
     await pupil.expect(lambda e: isinstance(e, Prompt))

@@ -6,7 +6,7 @@ from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.app import Server
 from icswire.server.core.model.tables import Terms
 from icswire.server.core.render.batch import Batch
-from icswire.server.features import examine
+from icswire.server.features.examine import games
 
 from .support import quiet
 from .test_watching import user
@@ -47,7 +47,7 @@ async def test_hooks(server: Server) -> None:
     await white.expect_dg(DG.PLAYERS_IN_MY_GAME, playername="Fan", symbol="X")
     await teacher.close()
     await quiet(server)  # the teacher's connection is gone
-    assert server.core.state(examine.Examinations).games == {}
+    assert server.core.state(games.Examinations).games == {}
     late = await user(
         server,
         "Late",

@@ -10,7 +10,7 @@ from icswire.protocol.events import IvarLine, Style12Line, Text
 from icswire.protocol.ivars import format_ivar
 from icswire.server.app import Server
 from icswire.server.core.render.batch import Batch
-from icswire.server.features import pairing
+from icswire.server.features.pairing import removing, shown, state
 
 from .client import Client
 from .support import bits, connect, has_text, is_text, text_lines
@@ -220,28 +220,28 @@ async def test_a_game_or_a_departure_removes_challenges(server: Server) -> None:
     await beta.command("match Delta 3 0")
     session = server.world.find("Beta")
     assert session is not None
-    pairing.player_left(server.core, session)  # what the server does when Beta disconnects
+    removing.player_left(server.core, session)  # what the server does when Beta disconnects
     await delta.expect(is_text("Beta, who was challenging you, has departed."))
     removed = await delta.expect_dg(DG.MATCH_REMOVED)
     assert (removed.challenger, removed.explanation) == ("Beta", "Beta left.")
-    assert server.core.state(pairing.Pairing).challenges == []
+    assert server.core.state(state.Pairing).challenges == []
 
 
 async def test_guests_cannot_seek_or_match_rated(server: Server) -> None:
     guest = await player(server, "Gus")
     member = await player(server, "Member", password="pw")
     await guest.send("seek 3 0 rated")
-    await guest.expect(is_text(pairing.GUESTS_UNRATED))
+    await guest.expect(is_text(state.GUESTS_UNRATED))
     await guest.send("match Member 3 0 rated")
-    await guest.expect(is_text(pairing.GUESTS_UNRATED))
+    await guest.expect(is_text(state.GUESTS_UNRATED))
     await member.send("match Gus 3 0 r")
     await member.expect(is_text("Gus is unregistered and cannot play rated games."))
     await member.send("seek 3 0 rated")
     await member.expect(has_text("Your seek has been posted with index 1."))
     await guest.send("play 1")
-    await guest.expect(is_text(pairing.GUESTS_UNRATED))
+    await guest.expect(is_text(state.GUESTS_UNRATED))
     assert not [t for t in text_lines(guest.events) if "seeking" in t]
-    assert server.core.state(pairing.Pairing).challenges == []
+    assert server.core.state(state.Pairing).challenges == []
 
 
 # -- seeks -----------------------------------------------------------------------------------
@@ -270,11 +270,11 @@ async def test_seeks_are_announced_and_matching_seeks_pair_at_once(server: Serve
     await alpha.expect(is_text("Your seek 1 matches one posted by Beta."))
     for client in (alpha, watcher):
         removed = await client.expect_dg(DG.SEEK_REMOVED)
-        assert (removed.index, removed.reason) == (1, pairing.SEEKER_PLAYING)
+        assert (removed.index, removed.reason) == (1, state.SEEKER_PLAYING)
     for client in (alpha, beta):
         await client.expect(has_text("Creating unrated blitz match.}"))
         assert abs((await board(client)).relation) == 1
-    assert server.core.state(pairing.Pairing).seeks == {}
+    assert server.core.state(state.Pairing).seeks == {}
     await watcher.settle()
     assert len(watcher.received(DG.SEEK)) == 1  # Beta's seek was never posted
     assert not alpha.errors() and not watcher.errors()
@@ -292,7 +292,7 @@ async def test_play_answers_a_seek(server: Server) -> None:
     await alpha.expect(is_text("Beta accepts your seek 1."))
     reasons = {(await alpha.expect_dg(DG.SEEK_REMOVED)).index for _ in range(2)}
     assert reasons == {1, 2}
-    assert {e.reason for e in alpha.received(DG.SEEK_REMOVED)} == {pairing.SEEKER_PLAYING}
+    assert {e.reason for e in alpha.received(DG.SEEK_REMOVED)} == {state.SEEKER_PLAYING}
     await alpha.expect(is_text("{Game 1 (Alpha vs. Beta) Creating unrated blitz match.}"))
     assert (await board(alpha)).relation == 1
     await beta.expect(is_text("{Game 1 (Alpha vs. Beta) Creating unrated blitz match.}"))
@@ -313,7 +313,7 @@ async def test_unseek_replace_manual_seeks_and_seekinfo(server: Server) -> None:
     )
     await alpha.send("seek 3 0 m 0-2000")  # the same ad again replaces it
     removed = await alpha.expect_dg(DG.SEEK_REMOVED)
-    assert (removed.index, removed.reason) == (1, pairing.SEEK_REPLACED)
+    assert (removed.index, removed.reason) == (1, state.SEEK_REPLACED)
     await alpha.expect_dg(DG.SEEK, index=1)
     await beta.expect(is_ivar_line("<sr> 1"))
     await beta.send("play 1")  # a manual seek: a challenge instead of a game
@@ -326,7 +326,7 @@ async def test_unseek_replace_manual_seeks_and_seekinfo(server: Server) -> None:
     await alpha.expect(is_text("You can only have 3 active seeks."))
     await alpha.send("unseek 3")
     removed = await alpha.expect_dg(DG.SEEK_REMOVED, index=3)
-    assert removed.reason == pairing.SEEK_REMOVED
+    assert removed.reason == state.SEEK_REMOVED
     await alpha.expect(is_text("Your seek 3 has been removed."))
     await alpha.send("unseek")
     for index in (1, 2):
@@ -339,11 +339,11 @@ async def test_unseek_replace_manual_seeks_and_seekinfo(server: Server) -> None:
     await watcher.expect_dg(DG.SEEK, index=1, time=1)
     session = server.world.find("Alpha")
     assert session is not None
-    pairing.player_left(server.core, session)  # what the server does when Alpha disconnects
+    removing.player_left(server.core, session)  # what the server does when Alpha disconnects
     await beta.expect(is_ivar_line("<sr> 1"))
     removed = await watcher.expect_dg(DG.SEEK_REMOVED, index=1)
-    assert removed.reason == pairing.SEEKER_LEFT
-    assert server.core.state(pairing.Pairing).seeks == {}
+    assert removed.reason == state.SEEKER_LEFT
+    assert server.core.state(state.Pairing).seeks == {}
     assert not alpha.errors() and not beta.errors() and not watcher.errors()
 
 
@@ -356,8 +356,8 @@ async def test_turning_dg_seek_on_sends_the_sought_list(server: Server) -> None:
     batch = Batch(0, None)
     session = server.world.find("Late")
     assert session is not None
-    pairing.send_lists(server.core, session, DG.SEEK, batch)
-    pairing.send_lists(server.core, session, DG.MATCH, batch)
+    shown.send_lists(server.core, session, DG.SEEK, batch)
+    shown.send_lists(server.core, session, DG.MATCH, batch)
     batch.flush()
     assert [s.index for s in [await late.expect_dg(DG.SEEK) for _ in range(2)]] == [1, 2]
     await late.expect_dg(DG.MATCH, challenger="Alpha")
@@ -416,7 +416,7 @@ async def test_challenging_back_accepts_or_counters(server: Server) -> None:
     await alpha.send("match Beta 5 0 black")  # the same terms: Beta's offer is accepted
     await alpha.expect(is_text("You accept the match offer from Beta."))
     await beta.expect(is_text("{Game 1 (Beta vs. Alpha) Creating unrated blitz match.}"))
-    assert server.core.state(pairing.Pairing).challenges == []
+    assert server.core.state(state.Pairing).challenges == []
 
 
 async def test_wild_games_start_from_their_positions(server: Server) -> None:

@@ -24,15 +24,13 @@ from icswire.server.cluster.access import Access
 from icswire.server.cluster.node import Cluster
 from icswire.server.cluster.routes import route
 from icswire.server.core.dispatch.commands import (
-    block_code,
     expand_alias,
     expand_punctuation,
-    looks_like_move,
     split_block_id,
     split_tag,
-    unknown,
 )
-from icswire.server.core.dispatch.hub import Command, Context, Core
+from icswire.server.core.dispatch.hub import Core
+from icswire.server.core.dispatch.run import dispatch
 from icswire.server.core.model.names import name_key
 from icswire.server.core.model.world import World
 from icswire.server.core.net.limits import Limits
@@ -41,8 +39,7 @@ from icswire.server.core.net.session import LINGER, Session
 from icswire.server.core.render import table as _event_table  # noqa: F401 (registers how events render)
 from icswire.server.core.render.batch import UNIT_END, Batch, Datagram, Lines, Message, lines
 from icswire.server.core.storage.lock import ServerLock
-from icswire.server.core.storage.store import Account, Store, StoreUnavailable
-from icswire.server.core.storage.writes import NOT_ANSWERING
+from icswire.server.core.storage.store import Account, Store
 from icswire.server.features import (
     accounts,
     admin,
@@ -387,7 +384,7 @@ class Server:
         tag, text = split_tag(text)
         text = expand_alias(session.aliases, text.strip().lstrip("$").strip())
         text = expand_punctuation(text)
-        word, _, args = text.partition(" ")
+        word = text.partition(" ")[0]
         if not word:
             if block_id is not None:
                 nothing = Batch(CN.SCN_BAD, session, block=(block_id, BlockCode.BLKCMD_NULL))
@@ -401,19 +398,19 @@ class Server:
             if node is not None:
                 await self._forwarded(session, node, text.strip(), tag, block_id)
                 return
-        registry = self.core.registry
-        if looks_like_move(text.strip()):
-            moved = None if block_id is None else (block_id, BlockCode.BLKCMD_GAME_MOVE)
-            batch, _ = self._issuer_unit(session, CN.SCN_MOVE, tag, moved, None)
-            if registry.take_move(session, text.strip(), batch):
-                batch.flush()
-                return
-        found = registry.find_command(word, admin=session.admin)
-        cn, code = command_frame(found)
-        block = None if block_id is None else (block_id, code)
-        batch, brackets = self._issuer_unit(session, cn, tag, block, (word, args.strip()))
-        await self._run(session, batch, found, word, args.strip())
-        self._end_unit(session, batch, brackets)
+        brackets = False
+
+        def open_unit(cn: int, code: int, command: tuple[str, str] | None) -> Batch:
+            nonlocal brackets
+            block = None if block_id is None else (block_id, code)
+            batch, brackets = self._issuer_unit(session, cn, tag, block, command)
+            return batch
+
+        batch, moved = await dispatch(self.core, session, text.strip(), open_unit)
+        if moved:
+            batch.flush()
+        else:
+            self._end_unit(session, batch, brackets)
 
     @staticmethod
     def _issuer_unit(
@@ -444,24 +441,6 @@ class Server:
         elif brackets:
             session.send_raw(b"\x19>")
 
-    async def _run(
-        self, session: Session, batch: Batch, found: Command | list[str], word: str, args: str
-    ) -> None:
-        """Run the command ``found`` (or answer an unknown ``word``) into ``batch``."""
-        if isinstance(found, Command):
-            try:
-                await found.handler(Context(self.core, session, batch, found.name), args)
-            except StoreUnavailable as exc:
-                log.warning("command %r %r of %s: %s", word, args, session.name, exc)
-                batch.reply(NOT_ANSWERING)
-            except Exception:
-                log.exception("command %r %r of %s failed", word, args, session.name)
-                batch.reply("Sorry, that command failed on the server.")
-        else:
-            batch.add(session, unknown(batch, word, found))
-        self.world.listening.refresh(session)  # its settings may have changed
-        self.world.touch(session)
-
     async def _forwarded(
         self, session: Session, node: str, text: str, tag: str | None, block_id: int | None
     ) -> None:
@@ -486,27 +465,17 @@ class Server:
     async def run_line(self, session: Session, text: str) -> tuple[int, int | None]:
         """Run a line another node of the cluster forwarded, for ``session`` (the replica
         of its user): (the level 1 command number, the block code)."""
-        registry = self.core.registry
-        if looks_like_move(text):
-            batch = Batch(CN.SCN_MOVE, session)
-            if registry.take_move(session, text, batch):
-                batch.flush()
-                return CN.SCN_MOVE, BlockCode.BLKCMD_GAME_MOVE
-        word, _, args = text.partition(" ")
-        found = registry.find_command(word, admin=session.admin)
-        cn, code = command_frame(found)
-        batch = Batch(cn, session, block=(0, code))  # the block code a command may change
-        await self._run(session, batch, found, word, args.strip())
+
+        def open_unit(cn: int, code: int, command: tuple[str, str] | None) -> Batch:
+            if command is None:
+                return Batch(CN.SCN_MOVE, session)
+            return Batch(cn, session, block=(0, code))  # the block code a command may change
+
+        batch, moved = await dispatch(self.core, session, text, open_unit)
         batch.flush()
+        if moved:
+            return CN.SCN_MOVE, BlockCode.BLKCMD_GAME_MOVE
         return batch.cn, batch.block[1] if batch.block is not None else None
-
-
-def command_frame(found: Command | list[str]) -> tuple[int, int]:
-    """The level 1 command number and the block code of a command, or of a word that is
-    none (unknown or ambiguous: ``unknown`` may change both)."""
-    if isinstance(found, Command):
-        return found.cn, block_code(found.name)
-    return CN.SCN_BAD, BlockCode.BLKCMD_NULL
 
 
 async def serve(

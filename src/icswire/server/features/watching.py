@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from icswire.protocol import datagrams as dg
 from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
-from icswire.server.core.dispatch.hub import CommandSet, Context
+from icswire.server.core.dispatch.hub import CommandSet, Context, Route
 from icswire.server.core.dispatch.numbers import parse_number
 from icswire.server.core.events.games import ObserverJoined, ObserverLeft
 from icswire.server.core.events.talk import Kibitzed, Speaker
@@ -176,7 +176,7 @@ def unobserve(session: Session, game: Table, batch: Batch) -> None:
     batch.add_all(list(game.audience()), ObserverLeft(number, session.name))
 
 
-@command("observe", CN.CN_OBSERVE, "observe <game number|name>")
+@command("observe", CN.CN_OBSERVE, "observe <game number|name>", route=Route.OF_A_GAME)
 async def observe_(ctx: Context, args: str) -> None:
     if not args.strip():
         ctx.reply("Usage: observe <game number|name>")
@@ -204,7 +204,12 @@ async def observe_(ctx: Context, args: str) -> None:
         ctx.core.state(Watchers).primary[session] = game.number  # the board asked for
 
 
-@command("unobserve", CN.CN_OBSERVE, "unobserve [game number|name]")
+@command(
+    "unobserve",
+    CN.CN_OBSERVE,
+    "unobserve [game number|name]",
+    route=Route.OF_A_GAME | Route.OBSERVED_GAME,
+)
 async def unobserve_(ctx: Context, args: str) -> None:
     session = ctx.session
     if args.strip():
@@ -299,7 +304,12 @@ def game_ended(game: Table, batch: Batch) -> None:
 # -- looking at games ------------------------------------------------------------------------
 
 
-@command("allobservers", CN.CN_ALLOBSERVERS, "allobservers [game number|name]")
+@command(
+    "allobservers",
+    CN.CN_ALLOBSERVERS,
+    "allobservers [game number|name]",
+    route=Route.OF_A_GAME | Route.IN_GAME,
+)
 async def allobservers(ctx: Context, args: str) -> None:
     if args.strip():
         game = _named_game(ctx, args)
@@ -334,7 +344,7 @@ def _game_or_current(ctx: Context, args: str) -> Table | None:
     return game
 
 
-@command("moves", CN.CN_MOVES, "moves [game number|name]")
+@command("moves", CN.CN_MOVES, "moves [game number|name]", route=Route.OF_A_GAME | Route.IN_GAME)
 async def moves(ctx: Context, args: str) -> None:
     """FICS's move list of a game being played or examined (:mod:`~icswire.server.core.
     movelist`); without a game, the one played or examined, else every game observed
@@ -357,7 +367,9 @@ async def moves(ctx: Context, args: str) -> None:
         ctx.reply(*movelist_lines(game.movelist(), precise, startpos))
 
 
-@command("refresh", CN.CN_REFRESH, "refresh [game number|name]")
+@command(
+    "refresh", CN.CN_REFRESH, "refresh [game number|name]", route=Route.OF_A_GAME | Route.IN_GAME
+)
 async def refresh(ctx: Context, args: str) -> None:
     game = _game_or_current(ctx, args)
     if game is None:
@@ -372,7 +384,7 @@ async def refresh(ctx: Context, args: str) -> None:
     batch.add(session, game.isolated_board())
 
 
-@command("flip", CN.CN_FLIP, "flip")
+@command("flip", CN.CN_FLIP, "flip", route=Route.IN_GAME)
 async def flip(ctx: Context, args: str) -> None:
     game = _game_or_current(ctx, args)
     if game is None:
@@ -411,12 +423,12 @@ async def _talk(ctx: Context, args: str, kibitz: bool) -> None:
     ctx.reply(f"({'kibitzed' if kibitz else 'whispered'} to {count})")
 
 
-@command("kibitz", CN.CN_KIBITZ, "kibitz <message>")
+@command("kibitz", CN.CN_KIBITZ, "kibitz <message>", route=Route.IN_GAME | Route.OBSERVED_GAME)
 async def kibitz(ctx: Context, args: str) -> None:
     await _talk(ctx, args, kibitz=True)
 
 
-@command("whisper", CN.CN_WHISPER, "whisper <message>")
+@command("whisper", CN.CN_WHISPER, "whisper <message>", route=Route.IN_GAME | Route.OBSERVED_GAME)
 async def whisper(ctx: Context, args: str) -> None:
     await _talk(ctx, args, kibitz=False)
 

@@ -31,6 +31,7 @@ Hooks, in the order features were installed:
 from __future__ import annotations
 
 import asyncio
+import enum
 import functools
 import logging
 import time
@@ -67,6 +68,31 @@ Handler = Callable[["Context", str], Awaitable[None]]
 # -- commands --------------------------------------------------------------------------------
 
 
+class Route(enum.Flag):
+    """Where a command runs in a cluster (``cluster.routes`` finds the node).
+
+    A command runs where it is typed (:attr:`HERE`) unless what it acts on lives on one
+    other node. A command may name several routes: they are tried in the order below, and
+    the first that applies decides; where it finds no other node that is alive, the
+    command runs here."""
+
+    #: Where it is typed: talking, lists, variables, ``who``, history, examining...
+    HERE = 0
+    #: The game named by the first word (a number, or a player who plays or examines
+    #: one), on that game's node; applies when there is a first word.
+    OF_A_GAME = enum.auto()
+    #: The game its issuer plays or examines; applies when that game is on another node
+    #: that is alive.
+    IN_GAME = enum.auto()
+    #: The game(s) its issuer observes, when they are all on one node; always applies.
+    OBSERVED_GAME = enum.auto()
+    #: The node of the player the first word names (the offer or the game it makes
+    #: lives with the one who answers it); applies when there is a first word.
+    TO_A_PLAYER = enum.auto()
+    #: The node of the seek the first word numbers; applies when it is a number.
+    TO_A_SEEK = enum.auto()
+
+
 @dataclass(frozen=True)
 class Command:
     name: str
@@ -75,6 +101,8 @@ class Command:
     usage: str
     #: Only administrators have it; to everybody else it does not exist (FICS's way).
     admin: bool = False
+    #: Where it runs in a cluster.
+    route: Route = Route.HERE
 
 
 class CommandSet:
@@ -84,10 +112,10 @@ class CommandSet:
         self._commands: list[Command] = []
 
     def command(
-        self, name: str, cn: int, usage: str, admin: bool = False
+        self, name: str, cn: int, usage: str, admin: bool = False, route: Route = Route.HERE
     ) -> Callable[[Handler], Handler]:
         def register(handler: Handler) -> Handler:
-            self._commands.append(Command(name, cn, handler, usage, admin))
+            self._commands.append(Command(name, cn, handler, usage, admin, route))
             return handler
 
         return register

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from icswire.protocol import datagrams as dg
 from icswire.protocol.codes import AbortMode, AdjournMode, DrawMode, ResultStatus, WinMode
 from icswire.protocol.level1 import CommandNumber as CN
-from icswire.server.core.dispatch.hub import CommandSet, Context
+from icswire.server.core.dispatch.hub import CommandSet, Context, Route
 from icswire.server.core.dispatch.numbers import parse_number
 from icswire.server.core.events.games import (
     BoardShown,
@@ -166,7 +166,7 @@ async def _refuse(game: Game, offer: Offer, withdrawn: bool, ctx: Context) -> No
     _show_offers(ctx, game)
 
 
-@command("draw", CN.CN_DRAW, "draw")
+@command("draw", CN.CN_DRAW, "draw", route=Route.IN_GAME)
 async def draw(ctx: Context, args: str) -> None:
     game = _game(ctx)
     if game is None:
@@ -183,7 +183,7 @@ async def draw(ctx: Context, args: str) -> None:
     await _ask(ctx, game, "draw")
 
 
-@command("abort", CN.CN_ABORT, "abort")
+@command("abort", CN.CN_ABORT, "abort", route=Route.IN_GAME)
 async def abort(ctx: Context, args: str) -> None:
     game = _game(ctx)
     if game is None:
@@ -198,7 +198,7 @@ async def abort(ctx: Context, args: str) -> None:
     await _ask(ctx, game, "abort")
 
 
-@command("adjourn", CN.CN_ADJOURN, "adjourn")
+@command("adjourn", CN.CN_ADJOURN, "adjourn", route=Route.IN_GAME)
 async def adjourn(ctx: Context, args: str) -> None:
     game = _game(ctx)
     if game is None:
@@ -209,7 +209,7 @@ async def adjourn(ctx: Context, args: str) -> None:
     await _ask(ctx, game, "adjourn")
 
 
-@command("pause", CN.SCN_MISCELLANEOUS, "pause")
+@command("pause", CN.SCN_MISCELLANEOUS, "pause", route=Route.IN_GAME)
 async def pause(ctx: Context, args: str) -> None:
     game = _game(ctx)
     if game is None:
@@ -220,7 +220,7 @@ async def pause(ctx: Context, args: str) -> None:
     await _ask(ctx, game, "pause")
 
 
-@command("unpause", CN.SCN_MISCELLANEOUS, "unpause")
+@command("unpause", CN.SCN_MISCELLANEOUS, "unpause", route=Route.IN_GAME)
 async def unpause(ctx: Context, args: str) -> None:
     game = _game(ctx)
     if game is None:
@@ -231,7 +231,7 @@ async def unpause(ctx: Context, args: str) -> None:
     await _ask(ctx, game, "unpause")
 
 
-@command("switch", CN.SCN_MISCELLANEOUS, "switch")
+@command("switch", CN.SCN_MISCELLANEOUS, "switch", route=Route.IN_GAME)
 async def switch(ctx: Context, args: str) -> None:
     game = _game(ctx)
     if game is None:
@@ -242,7 +242,7 @@ async def switch(ctx: Context, args: str) -> None:
     await _ask(ctx, game, "switch")
 
 
-@command("resign", CN.CN_RESIGN, "resign")
+@command("resign", CN.CN_RESIGN, "resign", route=Route.IN_GAME)
 async def resign(ctx: Context, args: str) -> None:
     game = _game(ctx)
     if game is not None:
@@ -252,7 +252,7 @@ async def resign(ctx: Context, args: str) -> None:
         _games(ctx).end(game, ResultStatus.WIN, WinMode.RESIGNS, color, ctx.batch)
 
 
-@command("flag", CN.CN_FLAG, "flag")
+@command("flag", CN.CN_FLAG, "flag", route=Route.IN_GAME)
 async def flag(ctx: Context, args: str) -> None:
     game = _game(ctx)
     if game is None:
@@ -265,7 +265,7 @@ async def flag(ctx: Context, args: str) -> None:
     _games(ctx).out_of_time(game, ctx.batch)
 
 
-@command("moretime", CN.CN_MORETIME, "moretime <seconds>")
+@command("moretime", CN.CN_MORETIME, "moretime <seconds>", route=Route.IN_GAME)
 async def moretime(ctx: Context, args: str) -> None:
     game = _game(ctx)
     if game is None:
@@ -297,7 +297,7 @@ async def moretime(ctx: Context, args: str) -> None:
     ctx.batch.add_all(receivers, BoardShown(game.position()))
 
 
-@command("takeback", CN.CN_TAKEBACK, "takeback [plies]")
+@command("takeback", CN.CN_TAKEBACK, "takeback [plies]", route=Route.IN_GAME)
 async def takeback(ctx: Context, args: str) -> None:
     game = _game(ctx)
     if game is None:
@@ -319,7 +319,7 @@ async def takeback(ctx: Context, args: str) -> None:
     await _ask(ctx, game, "takeback", str(plies))
 
 
-@command("ptime", CN.CN_TIME, "ptime")
+@command("ptime", CN.CN_TIME, "ptime", route=Route.IN_GAME)
 async def ptime(ctx: Context, args: str) -> None:
     """The clocks of the partner's game, as FICS's ``time`` prints them (lasker's
     ``com_ptime`` is ``time PARTNER``)."""

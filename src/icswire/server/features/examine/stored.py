@@ -1,0 +1,302 @@
+"""Stored games: ``history``, ``stored``, ``smoves``, ``sposition``, and finding a stored
+game by a player's name and number or by ``#id``.
+
+Stored games are listed as text and as DG_GAMELIST_BEGIN (72) / DG_GAMELIST_ITEM (73) with
+the status, mode and color codes they were stored with; ``smoves`` and ``sposition`` show
+one as text, a board (style 12 relation -3, game number -1) and DG_ISOLATED_BOARD (40),
+DG_MOVE_LIST (25) or DG_POSITION_BEGIN (101/110) with game number -1.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import chess
+
+from icswire.boards.bughouse import supply_drop
+from icswire.boards.positions import BUGHOUSE, CRAZYHOUSE, strength
+from icswire.protocol import datagrams as dg
+from icswire.protocol.codes import ResultStatus
+from icswire.protocol.level1 import CommandNumber as CN
+from icswire.protocol.style12 import format_move_time
+from icswire.server.core.dispatch.hub import CommandSet, Context
+from icswire.server.core.dispatch.numbers import parse_number
+from icswire.server.core.model.names import name_key
+from icswire.server.core.model.tables import Terms
+from icswire.server.core.render.batch import Datagram
+from icswire.server.core.render.boards import (
+    BLACK,
+    COLOR_LETTER,
+    WHITE,
+    BoardFacts,
+    ServerMove,
+    isolated_board,
+    line_datagrams,
+    recent_moves,
+)
+from icswire.server.core.render.gamelists import (
+    HISTORY_SIZE,
+    gamelist_item,
+    journal_record,
+    journal_slot,
+    result_of,
+    when_ended,
+)
+from icswire.server.core.render.texts import icc_history_kind, kind_text, rating_text
+from icswire.server.core.storage.records import GameRecord
+from icswire.server.features.examine.games import replay
+
+if TYPE_CHECKING:
+    pass
+
+
+COMMANDS = CommandSet()
+command = COMMANDS.command
+
+
+def _who(ctx: Context, args: str) -> str:
+    """The player a command is about: the argument (a logged-in player's name as he
+    spells it, if one matches), or the issuer."""
+    name = args.split()[0] if args.split() else ctx.session.name
+    online = ctx.core.world.find(name)
+    return str(online.name) if online is not None else name
+
+
+def _spelled(records: Sequence[GameRecord], name: str) -> str:
+    key = name_key(name)
+    for record in records:
+        for player in (record.white, record.black):
+            if name_key(player) == key:
+                return player
+    return name
+
+
+@command("history", CN.CN_HISTORY, "history [name]")
+async def history(ctx: Context, args: str) -> None:
+    name = _who(ctx, args)
+    records = await asyncio.to_thread(ctx.store.history, name, HISTORY_SIZE)
+    name = _spelled(records, name)
+    begin = dg.GamelistBegin("history", args.strip(), len(records), 1, len(records), "")
+    ctx.batch.add(ctx.session, Datagram(begin))
+    if not records:
+        ctx.reply(f"{name} has no history games.")
+        return
+    icc = ctx.session.talks_icc
+    header = (
+        "Opponent     Type         ECO End Date"
+        if icc
+        else "Opponent      Type         ECO End Date"
+    )
+    rows = [f"History for {name}:", f"                  {header}"]
+    key = name_key(name)
+    for index, record in enumerate(records, 1):
+        white = name_key(record.white) == key
+        mine, theirs = (
+            (record.white_rating, record.black_rating)
+            if white
+            else (record.black_rating, record.white_rating)
+        )
+        opponent = record.black if white else record.white
+        code, _ = result_of(record)
+        if record.status == ResultStatus.WIN:
+            lost = (record.color == 1) == white
+            sign = "-" if lost else "+"
+        else:
+            sign = "=" if record.status == ResultStatus.DRAW else "*"
+        color = "W" if white else "B"
+        if icc:  # ICC's layout (help history): its type letters, a shorter date
+            kind = icc_history_kind(
+                record.rating_type, record.wild, record.rated, record.initial, record.increment
+            )
+            moment = (record.ended or record.started).strftime("%b %d %y %H:%M")
+            rows.append(
+                f"{index:2d}: {sign} {rating_text(mine):>4} {color} {rating_text(theirs):>4} "
+                f"{opponent:<12} {kind} {record.eco or '?':>3} {code:<3} {moment}"
+            )
+        else:
+            kind = kind_text(record.rating_type, record.rated, record.initial, record.increment)
+            rows.append(
+                f"{index:2d}: {sign} {rating_text(mine):>4} {color} "
+                f"{rating_text(theirs):>4} {opponent:<12} {kind} {record.eco or '?':>3} "
+                f"{code:<3} {when_ended(record, ctx.session.variables['tzone'])}"
+            )
+        ctx.batch.add(ctx.session, Datagram(gamelist_item(index, record)))
+    ctx.reply(*rows)
+
+
+@command("stored", CN.CN_STORED, "stored [name]")
+async def stored(ctx: Context, args: str) -> None:
+    name = _who(ctx, args)
+    records = await asyncio.to_thread(ctx.store.adjourned, name)
+    name = _spelled(records, name)
+    begin = dg.GamelistBegin("stored", args.strip(), len(records), 1, len(records), "")
+    ctx.batch.add(ctx.session, Datagram(begin))
+    if not records:
+        ctx.reply(f"{name} has no adjourned games.")
+        return
+    rows = [
+        f"Stored games for {name}:",
+        "    C Opponent       On Type          Str  M    ECO Date",
+    ]
+    key = name_key(name)
+    for index, record in enumerate(records, 1):
+        white = name_key(record.white) == key
+        opponent = record.black if white else record.white
+        here = ctx.core.world.online.get(name_key(opponent)) is not None
+        _, moves = replay(record)
+        board = record.game_variant.new_board(fen=record.start_fen)
+        for made in moves:
+            supply_drop(board, made.move)
+            board.push(made.move)
+        kind = kind_text(record.rating_type, record.rated, record.initial, record.increment)
+        to_move = f"{COLOR_LETTER[board.turn]}{board.fullmove_number}"
+        rows.append(
+            f"{index:2d}: {'W' if white else 'B'} {opponent:<14} {'Y' if here else 'N'} {kind}"
+            f" {strength(board, WHITE):2d}-{strength(board, BLACK):2d} {to_move:<4} "
+            f"{record.eco or '?':>3} {when_ended(record, ctx.session.variables['tzone'])}"
+        )
+        ctx.batch.add(ctx.session, Datagram(gamelist_item(index, record, here)))
+    ctx.reply(*rows)
+
+
+async def find_record(ctx: Context, args: str) -> GameRecord | None:
+    """The stored game ``args`` names: ``#ID``, ``NAME %A`` (slot A of NAME's journal) or
+    ``NAME [N]`` (N as ``history`` numbers NAME's games, or -N for the N-th last; the last
+    one when N is left out). Says why when there is none."""
+    words = args.split()
+    store = ctx.store
+    if not words:
+        ctx.reply(f"Usage: {ctx.command} <name> [game number] | #id")
+        return None
+    if words[0].startswith("#"):
+        found = None
+        game_id = parse_number(words[0][1:])
+        if game_id is not None:
+            found = await asyncio.to_thread(store.game, game_id)
+        if found is None:
+            ctx.reply(f"There is no stored game {words[0]}.")
+        return found
+    name = _who(ctx, args)
+    if len(words) > 1 and words[1].startswith("%"):  # a journal slot (help journal)
+        slot = journal_slot(words[1])
+        if slot is None:
+            ctx.reply("Journal entries are referenced by single letters.")
+            return None
+        _, record, refused = await journal_record(ctx.core, ctx.session, name, slot)
+        if record is None:
+            ctx.reply(refused)
+        return record
+    records = await asyncio.to_thread(store.history, name, HISTORY_SIZE)
+    name = _spelled(records, name)
+    if not records:
+        ctx.reply(f"{name} has no history games.")
+        return None
+    which = words[1] if len(words) > 1 else "-1"
+    index = parse_number(which, signed=True)
+    if index is None:
+        ctx.reply(f"Usage: {ctx.command} <name> [game number] | #id")
+        return None
+    if 1 <= index <= len(records):
+        return records[index - 1]
+    if -len(records) <= index <= -1:
+        return records[index]
+    ctx.reply(f"There is no history game {which} for {name}.")
+    return None
+
+
+def _isolated_record(record: GameRecord) -> dg.IsolatedBoard:
+    """DG_ISOLATED_BOARD (40) of a stored game: game number -1."""
+    return dg.IsolatedBoard(
+        -1, record.white, record.black, record.wild, record.rating_type, record.rated,
+        record.initial, record.increment, record.initial, record.increment, True, "",
+        record.white_rating, record.black_rating, record.id or 0, "", "", False, False,
+        record.wild in (CRAZYHOUSE, BUGHOUSE), "", False,
+    )  # fmt: skip
+
+
+def _stored_result(record: GameRecord) -> Datagram | None:
+    """DG_GAME_RESULT (13) of a stored game, sent with sposition and smoves."""
+    if record.status is None or record.status == ResultStatus.ADJOURNED:
+        return None
+    code, description = result_of(record)
+    return Datagram(dg.GameResult(-1, False, code, record.score, description, record.eco or "?"))
+
+
+def _final_clocks(record: GameRecord) -> dict[bool, int]:
+    return {WHITE: record.white_clock, BLACK: record.black_clock}
+
+
+@command("smoves", CN.CN_SMOVES, "smoves <name> [game number] | #id")
+async def smoves(ctx: Context, args: str) -> None:
+    record = await find_record(ctx, args)
+    if record is None:
+        return
+    start, moves = replay(record)
+    session, batch = ctx.session, ctx.batch
+    batch.add(session, Datagram(_isolated_record(record)))
+    start_fen = record.game_variant.setup_fen(start)
+    line_datagrams(batch, session, -1, start, start_fen, moves, _final_clocks(record))
+    result = _stored_result(record)
+    if result is not None:
+        batch.add(session, result)
+    ctx.reply(*movelist_text(record, start, moves))
+
+
+def movelist_text(record: GameRecord, start: chess.Board, moves: Sequence[ServerMove]) -> list[str]:
+    """A stored game's moves as FICS's ``moves`` shows them."""
+    white = f"{record.white} ({rating_text(record.white_rating)})"
+    black = f"{record.black} ({rating_text(record.black_rating)})"
+    terms = Terms.of(
+        record.game_variant, record.rated, record.initial, record.increment, record.rating_type
+    )
+    words = f"{'Rated' if record.rated else 'Unrated'} {terms.fics_type} match"
+    rows = [
+        f"{white} vs. {black} --- {record.started.strftime('%a %b %d, %H:%M UTC %Y')}",
+        f"{words}, initial time: {record.initial} minutes, increment: {record.increment} seconds.",
+        "",
+        f"Move  {record.white:<24}{record.black}",
+        "----  ---------------------   ---------------------",
+    ]
+    cells = [f"{m.san:<8}{format_move_time(m.time_ms, False)}" for m in moves]
+    if start.turn == BLACK:
+        cells.insert(0, "...")
+    number = start.fullmove_number
+    for index in range(0, len(cells), 2):
+        pair = cells[index : index + 2]
+        rows.append(f"{number:3d}.  {pair[0]:<24}{pair[1] if len(pair) > 1 else ''}".rstrip())
+        number += 1
+    _, description = result_of(record)
+    rows.append(f"      {{{description}}} {record.score}")
+    return rows
+
+
+@command("sposition", CN.CN_SPOSITION, "sposition <name> [game number] | #id")
+async def sposition(ctx: Context, args: str) -> None:
+    record = await find_record(ctx, args)
+    if record is None:
+        return
+    start, moves = replay(record)
+    board = start.copy(stack=False)
+    for made in moves:
+        supply_drop(board, made.move)
+        board.push(made.move)
+    ctx.batch.add(ctx.session, Datagram(_isolated_record(record)))
+    result = _stored_result(record)
+    if result is not None:
+        ctx.batch.add(ctx.session, result)
+    facts = BoardFacts(
+        -1,
+        record.white,
+        record.black,
+        record.initial,
+        record.increment,
+        record.white_clock,
+        record.black_clock,
+        moves[-1].time_ms if moves else 0,
+        ply=len(moves),
+        recent=recent_moves(moves),
+    )
+    ctx.reply(f"Position of {record.white} vs. {record.black} ({len(moves)} half-moves):")
+    ctx.batch.add(ctx.session, isolated_board(board, facts))

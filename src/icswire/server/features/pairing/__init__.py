@@ -1,0 +1,51 @@
+"""Pairing players: seeks, challenges and the resumption of adjourned games.
+
+Its modules, each with the commands of one job (and the help it follows):
+
+- ``state``: the seeks and challenges of the server (:class:`Pairing`), and who may be
+  paired now;
+- ``shown``: what players are shown of them (text, ``<s>`` lines, DG_SEEK, DG_MATCH);
+- ``terms``: reading the terms of ``seek`` and ``match``;
+- ``removing``: seeks and challenges going away (a game starts, a player leaves);
+- ``starting``: starting the game of two paired players, the colours, the assessment;
+- ``seeks``: ``seek``, ``unseek``, ``sought``, ``play``;
+- ``offers``: a challenge as a pending offer, and ``accept``, ``decline``, ``withdraw``,
+  ``pending`` for every offer;
+- ``challenges``: ``match``, ``rematch``, ``set open 0``;
+- ``resume``: ``resume`` and ``match NAME`` of an adjourned game.
+
+Hooks: :func:`~icswire.server.features.pairing.removing.player_left` (a session is going),
+:func:`~icswire.server.features.pairing.shown.send_lists` (DG_SEEK / DG_MATCH just turned
+on: the sought list, the pending challenges), and the variables (``iset seekinfo 1``,
+``iset pendinfo 1``, ``set open 0``).
+"""
+
+from __future__ import annotations
+
+from icswire.server.core.dispatch.hub import Core
+from icswire.server.core.model.offers import Offers
+from icswire.server.features.pairing import challenges, offers, resume, seeks
+from icswire.server.features.pairing.challenges import closed
+from icswire.server.features.pairing.removing import player_left
+from icswire.server.features.pairing.seeks import variable_set
+from icswire.server.features.pairing.shown import send_lists
+from icswire.server.features.pairing.state import Pairing
+
+
+def install(core: Core) -> None:
+    """Pairing on ``core``: its commands and hooks."""
+    core.state(Pairing).offers = core.state(Offers)
+    registry = core.registry
+    for module in (seeks, challenges, offers, resume):
+        registry.add_commands(module.COMMANDS)
+    registry.variable_set.append(
+        lambda session, name, value, batch, interface: (
+            variable_set(core, session, name, value, batch)
+            if interface
+            else closed(core, session, batch)
+            if name == "open" and not value
+            else None
+        )
+    )
+    registry.dg_on.append(lambda session, number, batch: send_lists(core, session, number, batch))
+    registry.left.append(lambda session: player_left(core, session))
