@@ -4,7 +4,7 @@ without a sample here fails those tests."""
 
 from __future__ import annotations
 
-from icswire.server.core.events import games, presence, talk
+from icswire.server.core.events import games, pairing, presence, talk
 
 _POSITION = games.GamePosition(
     7, "Alice", "Bob", "chess", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
@@ -32,7 +32,63 @@ _WILD_HISTORY = games.GameHistory(
     "RNBQKB-RPPPPPPPP----------------------------pppppppprnbqkbnr", (), 120_000, 120_000, None,
 )  # fmt: skip
 
+_SEEK = pairing.SeekAd(
+    12, "Alice", "", True, 1510, 1, 0, "Blitz", "blitz", 3, 0, False, -1, 0, 9999, True,
+    False, "3 0 unrated blitz",
+)  # fmt: skip
+_GUEST_SEEK = pairing.SeekAd(
+    13, "GuestABCD", "U", False, 0, 0, 22, "Wild", "wild/fr", 5, 2, False, 1, 1000, 1800,
+    False, True, "5 2 unrated wild/fr [white] 1000-1800 m f",
+)  # fmt: skip
+
 SAMPLES: list[object] = [
+    _SEEK,
+    pairing.SeekPosted(_SEEK),
+    pairing.SeekPosted(_GUEST_SEEK),
+    pairing.SeekListed(_SEEK),
+    pairing.SeeksRemoved("Alice", (12, 14), 3),
+    pairing.ChallengeMade(
+        "Alice",
+        "",
+        (1510, 2),
+        (-8, 0, 8),
+        "Bob",
+        "(GM)",
+        (0, 0),
+        (-3, 1, 5),
+        0,
+        "Blitz",
+        True,
+        "rated blitz",
+        3,
+        0,
+        -1,
+        False,
+        True,
+    ),
+    pairing.ChallengeMade(
+        "GuestABCD",
+        "U",
+        (0, 0),
+        (0, 0, 0),
+        "Bob",
+        "",
+        (1620, 1),
+        (0, 0, 0),
+        22,
+        "Wild",
+        False,
+        "unrated wild 22",
+        5,
+        2,
+        0,
+        True,
+        False,
+    ),
+    pairing.ChallengeRemoved("Alice", "Bob", "Alice withdrew the challenge."),
+    pairing.OfferPending(3, "Alice", "Bob", "match", "Alice (1510) Bob (----) rated blitz 3 0"),
+    pairing.OfferPending(4, "Bob", "Alice", "draw", "#"),
+    pairing.OffersGone((3,)),
     _HEADER,
     _HISTORY,
     _POSITION,

@@ -9,6 +9,8 @@ and a cluster ships events between nodes in a language-neutral form
 - :mod:`.base`: :class:`~.base.Event`, and :data:`~.base.KINDS`, every event by name;
 - :mod:`.games`: moves, boards, takebacks and clocks of played games;
 - :mod:`.talk`: tells, channel tells, shouts, kibitzes, qtells and messages.
+- :mod:`.pairing`: seeks and challenges posted and removed, pending offers (FICS's
+  ``<pf>``, ``<pt>``, ``<pr>``);
 - :mod:`.presence`: arrivals, departures, state, open, availability, ratings and
   partnerships others see.
 """

@@ -16,18 +16,11 @@ all (:meth:`Offers.listing`), in FICS's words.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from icswire.protocol.ivars import (
-    PendingFrom,
-    PendingRemoved,
-    PendingTo,
-    format_pending,
-    format_pending_removed,
-)
-from icswire.server.core.render.batch import Message
+from icswire.server.core.events.pairing import OfferPending, OffersGone
 
 if TYPE_CHECKING:
     from icswire.server.core.dispatch.hub import Context
@@ -63,28 +56,11 @@ def _words(offer: Offer) -> str:
     return offer.words or f"a {offer.kind} offer"
 
 
-class PendingLines(Message):
-    """``<pf>`` / ``<pt>`` / ``<pr>`` lines, for receivers who set ``iset pendinfo 1``."""
-
-    def __init__(self, lines: Sequence[str]) -> None:
-        self.lines = tuple(lines)
-
-    def text(self, receiver: Session) -> Sequence[str]:
-        return self.lines if receiver.ivariables["pendinfo"] else ()
-
-    def key(self, receiver: Session) -> Any:
-        return bool(receiver.ivariables["pendinfo"])
-
-
-def offered_lines(offer: Offer) -> tuple[PendingLines, PendingLines]:
-    """(to the receiver ``<pf>``, to the sender ``<pt>``)."""
-    sent_from = PendingFrom(offer.number, offer.sender.name, offer.kind, offer.params)
-    sent_to = PendingTo(offer.number, offer.receiver.name, offer.kind, offer.params)
-    return PendingLines([format_pending(sent_from)]), PendingLines([format_pending(sent_to)])
-
-
-def removed_lines(numbers: Sequence[int]) -> PendingLines:
-    return PendingLines([format_pending_removed(PendingRemoved(tuple(numbers)))])
+def pending(offer: Offer) -> OfferPending:
+    """``offer`` as its two players see it pending (``<pf>``, ``<pt>``)."""
+    return OfferPending(
+        offer.number, offer.sender.name, offer.receiver.name, offer.kind, offer.params
+    )
 
 
 class Offers:
@@ -108,9 +84,7 @@ class Offers:
             number += 1
         offer = Offer(number, kind, sender, receiver, params or NO_PARAMS, **what)
         self.by_number[number] = offer
-        to_receiver, to_sender = offered_lines(offer)
-        batch.add(receiver, to_receiver)
-        batch.add(sender, to_sender)
+        batch.add_all((receiver, sender), pending(offer))
         return offer
 
     def close(self, offer: Offer | None, batch: Batch) -> None:
@@ -118,9 +92,7 @@ class Offers:
         if offer is None or self.by_number.get(offer.number) is not offer:
             return
         del self.by_number[offer.number]
-        gone = removed_lines([offer.number])
-        batch.add(offer.receiver, gone)
-        batch.add(offer.sender, gone)
+        batch.add_all((offer.receiver, offer.sender), OffersGone((offer.number,)))
 
     def to(self, session: Session) -> list[Offer]:
         """The offers ``session`` may accept or decline, by number."""
@@ -162,8 +134,5 @@ class Offers:
     def send_all(self, session: Session, batch: Batch) -> None:
         """Every offer to and from ``session`` (``iset pendinfo 1`` was just set)."""
         for _, offer in sorted(self.by_number.items()):
-            to_receiver, to_sender = offered_lines(offer)
-            if offer.receiver is session:
-                batch.add(session, to_receiver)
-            elif offer.sender is session:
-                batch.add(session, to_sender)
+            if offer.receiver is session or offer.sender is session:
+                batch.add(session, pending(offer))

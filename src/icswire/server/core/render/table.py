@@ -6,10 +6,11 @@ registers the messages with the batch."""
 from __future__ import annotations
 
 from icswire.protocol.datagrams import DG, RATING_DGS
-from icswire.server.core.events import games, presence, talk
+from icswire.server.core.events import games, pairing, presence, talk
 from icswire.server.core.events.base import Event
 from icswire.server.core.render import games as lifecycle
 from icswire.server.core.render import moves
+from icswire.server.core.render import pairing as paired
 from icswire.server.core.render import presence as seen
 from icswire.server.core.render import talk as talk_render
 from icswire.server.core.render.batch import RENDERERS, EventMessage
@@ -80,6 +81,15 @@ TABLE: dict[type[Event], tuple[type[EventMessage], frozenset[int]]] = {
     presence.ShoutsChanged: (seen.ShoutsMessage, frozenset({DG.SEES_SHOUTS})),
     presence.RatingChanged: (seen.RatingMessage, frozenset(RATING_DGS)),
     presence.PartnershipChanged: (seen.PartnershipMessage, frozenset({DG.PARTNERSHIP})),
+    pairing.SeekPosted: (paired.SeekMessage, frozenset({DG.SEEK})),
+    pairing.SeekListed: (paired.SeekLineMessage, frozenset()),
+    pairing.SeeksRemoved: (paired.SeeksRemovedMessage, frozenset({DG.SEEK_REMOVED})),
+    pairing.ChallengeMade: (
+        paired.ChallengeMessage, frozenset({DG.MATCH, DG.MATCH_ASSESSMENT})
+    ),
+    pairing.ChallengeRemoved: (paired.ChallengeRemovedMessage, frozenset({DG.MATCH_REMOVED})),
+    pairing.OfferPending: (paired.OfferPendingMessage, frozenset()),
+    pairing.OffersGone: (paired.OffersGoneMessage, frozenset()),
 }  # fmt: skip
 
 for _event, (_message, _datagrams) in TABLE.items():

@@ -24,11 +24,10 @@ from icswire.server.core.dispatch.numbers import parse_number
 from icswire.server.core.model.names import name_key
 from icswire.server.core.model.offers import Offer, Offers
 from icswire.server.core.model.tables import Terms
-from icswire.server.core.render.alerts import BELL
 from icswire.server.core.render.batch import lines
 from icswire.server.core.storage.records import GameRecord
 from icswire.server.features.pairing.removing import remove_challenge
-from icswire.server.features.pairing.shown import challenge_text, match_message
+from icswire.server.features.pairing.shown import challenge_made, challenge_text
 from icswire.server.features.pairing.starting import (
     assess_challenge,
     colors,
@@ -135,18 +134,10 @@ async def issue_challenge(
     offer.accept = partial(_accept_challenge, new)
     offer.decline = partial(_refuse_challenge, new, False)
     offer.withdraw = partial(_refuse_challenge, new, True)
-    batch.add(receiver, BELL)
-    batch.add(
-        receiver,
-        lines(
-            f"Challenge: {challenge_text(new, receiver)}",
-            'You can "accept" or "decline", or propose different parameters.',
-        ),
-    )
-    message = match_message(new)
-    batch.add(receiver, message)
+    made = challenge_made(new, new=True)
+    batch.add(receiver, made)
     ctx.reply(f"Issuing: {challenge_text(new, session)}")
-    batch.add(session, message)
+    batch.add(session, made)
 
 
 #: The kinds of offers ``accept``, ``decline`` and ``withdraw`` take as a word (FICS's

@@ -9,12 +9,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from icswire.protocol import datagrams as dg
-from icswire.protocol import ivars
 from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
-from icswire.server.core.render.batch import Batch, Datagram, lines
-from icswire.server.features.pairing.shown import sees_own
+from icswire.server.core.events.pairing import ChallengeRemoved, SeeksRemoved
+from icswire.server.core.render.batch import Batch, lines
+from icswire.server.core.render.pairing import told_removed
 from icswire.server.features.pairing.state import (
     SEEKER_LEFT,
     SEEKER_PLAYING,
@@ -43,21 +42,13 @@ def remove_seeks(
     for seek in gone:
         del state.seeks[seek.index]
         core.seek_claims.release(seek.index)
-    numbers = tuple(seek.index for seek in gone)
-    info = lines(ivars.format_seeks_removed(ivars.SeeksRemoved(numbers)))
-    datagrams = [Datagram(dg.SeekRemoved(seek.index, reason)) for seek in gone]
     seeker = gone[0].seeker
+    removed = SeeksRemoved(seeker.name, tuple(seek.index for seek in gone), reason)
     for other in core.world.online.values():
         if other is seeker and reason == SEEKER_LEFT:
             continue
-        if DG.SEEK_REMOVED in other.level2:
-            for datagram in datagrams:
-                batch.add(other, datagram)
-        told = other.ivariables["seekremove"] or (
-            other.ivariables["seekinfo"] and (other is not seeker or sees_own(other))
-        )
-        if told:
-            batch.add(other, info)
+        if DG.SEEK_REMOVED in other.level2 or told_removed(other, seeker.name):
+            batch.add(other, removed)
 
 
 def remove_challenge(
@@ -69,9 +60,8 @@ def remove_challenge(
         return
     state.challenges.remove(challenge)
     state.offers.close(challenge.offer, batch)
-    record = dg.MatchRemoved(challenge.challenger.name, challenge.receiver.name, why)
-    receivers = list(to) or [challenge.challenger, challenge.receiver]
-    batch.add_all(receivers, Datagram(record))
+    removed = ChallengeRemoved(challenge.challenger.name, challenge.receiver.name, why)
+    batch.add_all(list(to) or [challenge.challenger, challenge.receiver], removed)
 
 
 def players_busy(core: Core, players: Iterable[Session], batch: Batch) -> None:

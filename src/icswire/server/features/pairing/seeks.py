@@ -34,19 +34,19 @@ from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.dispatch.hub import CommandSet, Context, Route
 from icswire.server.core.dispatch.numbers import parse_number
+from icswire.server.core.events.base import Event
+from icswire.server.core.events.pairing import SeekListed, SeekPosted
 from icswire.server.core.model.fitting import Proposal, explain, fits
 from icswire.server.core.model.partners import partner_of
-from icswire.server.core.render.batch import Batch, Datagram, Message, TextOrDatagram, lines
+from icswire.server.core.render.batch import Batch, Message, lines
+from icswire.server.core.render.pairing import sees_own
 from icswire.server.features.pairing.offers import issue_challenge
 from icswire.server.features.pairing.removing import remove_seek, remove_seeks
 from icswire.server.features.pairing.shown import (
     icc_sought_row,
     may_answer,
     pairs_with,
-    seek_announcement,
-    seek_record,
-    seekinfo_line,
-    sees_own,
+    seek_ad,
     sought_row,
     visible,
 )
@@ -143,44 +143,40 @@ def _announce_seek(core: Core, seek: Seek, batch: Batch) -> int:
     """DG_SEEK or the text to those who fit the seek and set ``seek``; ``<s>`` to those
     with ``iset seekinfo`` (``<sn>`` to the seeker with ``iset showownseek``); how many
     saw it."""
-    record = seek_record(seek)
-    told = TextOrDatagram((seek_announcement(seek),), DG.SEEK, record)
-    provisional = TextOrDatagram((seek_announcement(seek, True),), DG.SEEK, record)
-    own = Datagram(record)
-    info = lines(seekinfo_line(seek))
+    ad = seek_ad(seek)
+    posted, listed = SeekPosted(ad), SeekListed(ad)
     seen = 0
     playing = core.play.by_player
     for other in core.world.online.values():
-        mine = other is seek.seeker
-        if mine:
-            batch.add(other, own)
+        if other is seek.seeker:
+            batch.add(other, posted)
             if sees_own(other):
-                batch.add(other, lines(seekinfo_line(seek, own=True)))
+                batch.add(other, listed)
             continue
         if not visible(seek, other):
             continue
         if may_answer(seek, other) and (
             DG.SEEK in other.level2 or (other not in playing and other.variables["seek"])
         ):
-            batch.add(other, provisional if other.variables["provshow"] else told)
+            batch.add(other, posted)
             seen += 1
         if other.ivariables["seekinfo"]:
-            batch.add(other, info)
+            batch.add(other, listed)
     return seen
 
 
-def seek_list(core: Core, session: Session) -> list[Message]:
+def seek_list(core: Core, session: Session) -> list[Message | Event]:
     """``iset seekinfo 1``: ``<sc>``, then an ``<s>`` line for every seek (FICS help
     ``iv_seekinfo``; the seeker's own as ``<sn>`` with ``iset showownseek``)."""
     state = core.state(Pairing)
-    shown: list[Message] = [lines(ivars.format_seeks_cleared(ivars.SeeksCleared()))]
+    shown: list[Message | Event] = [lines(ivars.format_seeks_cleared(ivars.SeeksCleared()))]
     for index in sorted(state.seeks):
         seek = state.seeks[index]
         if seek.seeker is not session:
             if visible(seek, session):
-                shown.append(lines(seekinfo_line(seek)))
+                shown.append(SeekListed(seek_ad(seek)))
         elif sees_own(session):
-            shown.append(lines(seekinfo_line(seek, own=True)))
+            shown.append(SeekListed(seek_ad(seek)))
     return shown
 
 

@@ -1,21 +1,21 @@
-"""What players are shown of seeks and challenges: ratings (``----``, ``++++``, ``P``),
-the body of Challenge/Issuing lines, DG_MATCH (29) with its assessment, DG_SEEK (50), the
-seek ad, ``<s>`` lines (``iset seekinfo``) and ``sought`` rows; who sees a seek (formula,
-rating range) and which seeks make a game together; and what turning on DG_SEEK or
-DG_MATCH sends (:func:`send_lists`).
+"""Seeks and challenges as others see them: their events (:func:`seek_ad`,
+:func:`challenge_made`; render/pairing.py gives DG_SEEK, DG_MATCH and their text forms),
+ratings (``----``, ``++++``, ``P``), the body of Challenge/Issuing lines and ``sought``
+rows; who sees a seek (formula, rating range) and which seeks make a game together; and
+what turning on DG_SEEK or DG_MATCH sends (:func:`send_lists`).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from icswire.protocol import datagrams as dg
-from icswire.protocol import ivars
 from icswire.protocol.datagrams import DG
+from icswire.server.core.events.pairing import ChallengeMade, SeekAd
 from icswire.server.core.model.fitting import Proposal, fits
-from icswire.server.core.render.alerts import name_for
-from icswire.server.core.render.batch import Batch, Datagram, PerReceiver
+from icswire.server.core.render.batch import Batch, Datagram
 from icswire.server.core.render.boards import BLACK, WHITE
+from icswire.server.core.render.pairing import challenge_text as shown_challenge
+from icswire.server.core.render.pairing import provshow, rating_shown, seek_record
 from icswire.server.features.pairing.state import Challenge, Pairing, Seek, same_player
 
 if TYPE_CHECKING:
@@ -30,18 +30,10 @@ def _rating(player: Session, kind: str) -> tuple[int, int]:
     return player.ratings.get(kind, (0, 0))
 
 
-def _provshow(reader: Session | None) -> bool:
-    """Does ``reader`` see provisional ratings marked (``set provshow``)?"""
-    return reader is not None and bool(reader.variables["provshow"])
-
-
 def match_rating(player: Session, kind: str, provshow: bool = False) -> str:
     """A rating in match lines: ``----`` when there is none; a provisional one followed
     by ``P`` with ``provshow``."""
-    rating, note = _rating(player, kind)
-    if not rating:
-        return "----"
-    return f"{rating}P" if provshow and note == 1 else str(rating)
+    return rating_shown(_rating(player, kind), provshow)
 
 
 def _seek_rating(player: Session, kind: str, provshow: bool = False) -> str:
@@ -55,50 +47,37 @@ def _color_word(color: bool | None) -> str:
     return "" if color is None else (" [white]" if color == WHITE else " [black]")
 
 
-def challenge_text(challenge: Challenge, reader: Session | None = None) -> str:
-    """``A (----) B (----) unrated blitz 5 0.``: the body of Challenge/Issuing lines; the
-    other player's name highlighted for ``reader`` (``set highlight``)."""
-    c, r, t = challenge.challenger, challenge.receiver, challenge.terms
-    kind = t.rating_type
-    adjourned = " (adjourned)" if challenge.adjourned is not None else ""
-    prov = _provshow(reader)
-    c_name = name_for(reader, c.name) if reader is r else c.name
-    r_name = name_for(reader, r.name) if reader is c else r.name
-    return (
-        f"{c_name} ({match_rating(c, kind, prov)}){_color_word(challenge.color)}"
-        f" {r_name} ({match_rating(r, kind, prov)}) {t.words} {t.initial} {t.increment}"
-        f"{adjourned}."
-    )
+def _color_code(color: bool | None) -> int:
+    """DG_MATCH's and DG_SEEK's colour: -1 either, 1 white, 0 black."""
+    return -1 if color is None else int(color == WHITE)
 
 
-def _match_record(challenge: Challenge, receiver: Session) -> dg.Match:
-    """DG_MATCH (29) as ``receiver`` gets it (the assessment only with DG 85 on)."""
+def challenge_made(challenge: Challenge, new: bool = False) -> ChallengeMade:
+    """``challenge`` as the event both players see (``new``: just made)."""
     c, r, t = challenge.challenger, challenge.receiver, challenge.terms
-    color = -1 if challenge.color is None else int(challenge.color == WHITE)
-    assess: tuple[int | None, int | None, int | None] = (None, None, None)
-    if DG.MATCH_ASSESSMENT in receiver.level2:
-        assess = challenge.assessment.get(receiver, (0, 0, 0))
-    return dg.Match(
-        c.name, *_rating(c, t.rating_type), c.titles,
-        r.name, *_rating(r, t.rating_type), r.titles,
-        t.wild, t.rating_type, t.rated, challenge.adjourned is not None,
-        t.initial, t.increment, t.initial, t.increment, color,
-        *assess, "",
+    return ChallengeMade(
+        c.name, c.titles, _rating(c, t.rating_type), challenge.assessment.get(c, (0, 0, 0)),
+        r.name, r.titles, _rating(r, t.rating_type), challenge.assessment.get(r, (0, 0, 0)),
+        t.wild, t.rating_type, t.rated, t.words, t.initial, t.increment,
+        _color_code(challenge.color), challenge.adjourned is not None, new,
     )  # fmt: skip
 
 
-def match_message(challenge: Challenge) -> PerReceiver:
-    return PerReceiver(DG.MATCH, lambda receiver: _match_record(challenge, receiver))
+def challenge_text(challenge: Challenge, reader: Session | None = None) -> str:
+    """``A (----) B (----) unrated blitz 5 0.``: the body of Challenge/Issuing lines; the
+    other player's name highlighted for ``reader`` (``set highlight``)."""
+    return shown_challenge(challenge_made(challenge), reader)
 
 
-def seek_record(seek: Seek) -> dg.Seek:
-    t = seek.terms
-    rating, note = _rating(seek.seeker, t.rating_type)
-    color = -1 if seek.color is None else int(seek.color == WHITE)
-    return dg.Seek(
-        seek.index, seek.seeker.name, seek.seeker.titles, rating, note, t.wild,
-        t.rating_type, t.initial, t.increment, t.rated, color, seek.low, seek.high,
-        not seek.manual, seek.formula, "",
+def seek_ad(seek: Seek) -> SeekAd:
+    """``seek`` as others see it posted."""
+    t, player = seek.terms, seek.seeker
+    rating, note = _rating(player, t.rating_type)
+    return SeekAd(
+        seek.index, player.name, player.titles, player.registered, rating, note, t.wild,
+        t.rating_type, t.fics_type, t.initial, t.increment, t.rated,
+        _color_code(seek.color), seek.low, seek.high, not seek.manual, seek.formula,
+        _seek_words(seek),
     )  # fmt: skip
 
 
@@ -115,38 +94,9 @@ def _seek_words(seek: Seek) -> str:
     return " ".join(parts)
 
 
-def seek_announcement(seek: Seek, provshow: bool = False) -> str:
-    player = seek.seeker
-    rating = _seek_rating(player, seek.terms.rating_type, provshow)
-    return f'{player.name} ({rating}) seeking {_seek_words(seek)} ("play {seek.index}" to respond)'
-
-
-def _seekinfo_record(seek: Seek, own: bool = False) -> ivars.Seek:
-    """FICS's ``<s>`` line (``iset seekinfo 1``; ``<sn>`` for the seeker's own seek with
-    ``iset showownseek 1``): titles as two hex digits (1 unregistered), the rating with its
-    provshow character (`` `` established, ``P`` provisional), FICS's type name."""
-    t, player = seek.terms, seek.seeker
-    rating, note = _rating(player, t.rating_type)
-    color = "?" if seek.color is None else ("W" if seek.color == WHITE else "B")
-    return ivars.Seek(
-        seek.index, player.name, f"{0 if player.registered else 1:02x}", rating,
-        " " if note == 2 else "P", t.initial, t.increment, t.rated, t.fics_type, color,
-        seek.low, seek.high, not seek.manual, seek.formula, own=own,
-    )  # fmt: skip
-
-
-def seekinfo_line(seek: Seek, own: bool = False) -> str:
-    return ivars.format_seek(_seekinfo_record(seek, own))
-
-
-def sees_own(session: Session) -> bool:
-    own = session.ivariables["showownseek"] or session.variables["showownseek"]
-    return bool(session.ivariables["seekinfo"] and own)
-
-
 def sought_row(seek: Seek, reader: Session) -> str:
     t = seek.terms
-    rating = _seek_rating(seek.seeker, t.rating_type, _provshow(reader))
+    rating = _seek_rating(seek.seeker, t.rating_type, provshow(reader))
     color = {None: "", WHITE: "[white]", BLACK: "[black]"}[seek.color]
     flags = ("m" if seek.manual else "") + ("f" if seek.formula else "")
     return (
@@ -211,7 +161,7 @@ def send_lists(core: Core, session: Session, number: int, batch: Batch) -> None:
         for index in sorted(state.seeks):
             seek = state.seeks[index]
             if seek.seeker is session or visible(seek, session):
-                batch.add(session, Datagram(seek_record(seek)))
+                batch.add(session, Datagram(seek_record(seek_ad(seek))))
     elif number == DG.MATCH:
         for challenge in state.challenges_of(session):
-            batch.add(session, match_message(challenge))
+            batch.add(session, challenge_made(challenge))
