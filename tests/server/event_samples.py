@@ -4,7 +4,7 @@ without a sample here fails those tests."""
 
 from __future__ import annotations
 
-from icswire.server.core.events import games, pairing, presence, talk
+from icswire.server.core.events import examine, games, pairing, presence, talk
 
 _POSITION = games.GamePosition(
     7, "Alice", "Bob", "chess", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
@@ -41,7 +41,29 @@ _GUEST_SEEK = pairing.SeekAd(
     False, True, "5 2 unrated wild/fr [white] 1000-1800 m f",
 )  # fmt: skip
 
+_EXAMINED = examine.ExaminedPosition(
+    21, "Alice", "Bob", "chess", "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2",
+    3, 0, 180_000, 180_000, 0, 2, ("P/e7-e5", "e5"), (("e4", "P/e2-e4", 0), ("e5", "P/e7-e5", 0)),
+    ("Alice", "Carol"), ("Carol",),
+)  # fmt: skip
+_SET_UP = examine.ExaminedPosition(
+    22, "Dana", "Dana", "crazyhouse", "4k3/8/8/8/8/8/8/4K3[Qp] w - - 0 1",
+    0, 0, 0, 0, 0, 0, None, (), ("Dana",), (),
+)  # fmt: skip
+
 SAMPLES: list[object] = [
+    _EXAMINED,
+    examine.ExaminedBoard(_EXAMINED),
+    examine.ExaminedBoard(_SET_UP),
+    examine.ExaminedForward(_EXAMINED, "Alice", (("e5", "e7e5", 0, 180_000),), 3),
+    examine.ExaminedForward(
+        _EXAMINED, "Carol", (("e4", "e2e4", 1_000, 179_000), ("e5", "e7e5", 0, 180_000)), 2
+    ),
+    examine.ExaminedBackward(_EXAMINED, "Alice", 2, False),
+    examine.ExaminedBackward(_SET_UP, "Dana", 0, True),
+    examine.ExaminerJoined(21, "Carol", True),
+    examine.ExaminerLeft(21, "Carol"),
+    examine.ExaminedGameGone(21),
     _SEEK,
     pairing.SeekPosted(_SEEK),
     pairing.SeekPosted(_GUEST_SEEK),

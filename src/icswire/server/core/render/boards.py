@@ -13,7 +13,7 @@ DG_POSITION_BEGIN(2) (101/110), and both clocks as DG_MSEC (56).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -23,7 +23,7 @@ from icswire.boards.positions import board_to_64, style10_from_board, style12_fr
 from icswire.protocol import datagrams as dg
 from icswire.protocol.bughouse import Bughouse, format_b1
 from icswire.protocol.codes import IsVariation
-from icswire.protocol.datagrams import DG, MOVE_PART_DGS, DatagramRecord
+from icswire.protocol.datagrams import DG, DatagramRecord
 from icswire.protocol.level1 import Level1
 from icswire.protocol.style10 import format_style10
 from icswire.protocol.style12 import Style12, format_style12
@@ -259,34 +259,6 @@ def isolated_board(board: chess.Board, facts: BoardFacts) -> PositionBoard:
 # -- moves in datagrams ----------------------------------------------------------------------
 
 
-def move_parts(on: frozenset[int], move: ServerMove, variation: int) -> tuple[Any, ...]:
-    """DG_SEND_MOVES' optional parts, each present if its DG (33-36, 113) is on."""
-    return (
-        move.san if DG.MOVE_ALGEBRAIC in on else None,
-        move.smith if DG.MOVE_SMITH in on else None,
-        move.time_ms // 1000 if DG.MOVE_TIME in on else None,
-        move.clock_ms // 1000 if DG.MOVE_CLOCK in on else None,
-        int(variation) if DG.IS_VARIATION in on else None,
-    )
-
-
-class LineMoves(Message):
-    """DG_SEND_MOVES (24) for each of ``moves``, with the receiver's parts."""
-
-    datagram_kinds = frozenset({DG.SEND_MOVES, *MOVE_PART_DGS})
-
-    def __init__(self, number: int, moves: Sequence[ServerMove], variation: int) -> None:
-        self.number = number
-        self.moves = tuple(moves)
-        self.variation = variation
-
-    def datagrams(self, receiver: Session) -> Iterable[Any]:
-        on = receiver.level2
-        if DG.SEND_MOVES in on:
-            for move in self.moves:
-                yield dg.SendMoves(self.number, *move_parts(on, move, self.variation))
-
-
 def game_history(
     number: int,
     start: chess.Board,
@@ -336,7 +308,8 @@ def history_records(on: frozenset[int], history: GameHistory) -> list[Any]:
 
 
 def _parts(on: frozenset[int], move: tuple[str, str, int, int], variation: int) -> tuple[Any, ...]:
-    """:func:`move_parts` of a move of :class:`GameHistory`."""
+    """DG_SEND_MOVES' optional parts of a move of :class:`GameHistory`, each present if
+    its DG (33-36, 113) is on."""
     san, smith, time_ms, clock_ms = move
     return (
         san if DG.MOVE_ALGEBRAIC in on else None,

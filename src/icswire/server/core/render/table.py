@@ -5,9 +5,10 @@ registers the messages with the batch."""
 
 from __future__ import annotations
 
-from icswire.protocol.datagrams import DG, RATING_DGS
-from icswire.server.core.events import games, pairing, presence, talk
+from icswire.protocol.datagrams import DG, MOVE_PART_DGS, RATING_DGS
+from icswire.server.core.events import examine, games, pairing, presence, talk
 from icswire.server.core.events.base import Event
+from icswire.server.core.render import examine as examined
 from icswire.server.core.render import games as lifecycle
 from icswire.server.core.render import moves
 from icswire.server.core.render import pairing as paired
@@ -81,6 +82,16 @@ TABLE: dict[type[Event], tuple[type[EventMessage], frozenset[int]]] = {
     presence.ShoutsChanged: (seen.ShoutsMessage, frozenset({DG.SEES_SHOUTS})),
     presence.RatingChanged: (seen.RatingMessage, frozenset(RATING_DGS)),
     presence.PartnershipChanged: (seen.PartnershipMessage, frozenset({DG.PARTNERSHIP})),
+    examine.ExaminedBoard: (examined.ExaminedBoardMessage, frozenset()),
+    examine.ExaminedForward: (
+        examined.ForwardMessage, frozenset({DG.SEND_MOVES, *MOVE_PART_DGS})
+    ),
+    examine.ExaminedBackward: (examined.BackwardMessage, frozenset({DG.BACKWARD})),
+    examine.ExaminerJoined: (examined.JoinedMessage, frozenset({DG.PLAYERS_IN_MY_GAME})),
+    examine.ExaminerLeft: (examined.LeftMessage, frozenset({DG.PLAYERS_IN_MY_GAME})),
+    examine.ExaminedGameGone: (
+        examined.GoneMessage, frozenset({DG.MY_GAME_ENDED, DG.MY_RELATION_TO_GAME})
+    ),
     pairing.SeekPosted: (paired.SeekMessage, frozenset({DG.SEEK})),
     pairing.SeekListed: (paired.SeekLineMessage, frozenset()),
     pairing.SeeksRemoved: (paired.SeeksRemovedMessage, frozenset({DG.SEEK_REMOVED})),

@@ -19,9 +19,10 @@ from icswire.protocol.codes import IllegalMoveReason, IsVariation
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.dispatch.hub import CommandSet, Context
 from icswire.server.core.dispatch.numbers import parse_number
+from icswire.server.core.events.examine import ExaminedBackward, ExaminedForward, ExaminerJoined
 from icswire.server.core.model.names import name_key
 from icswire.server.core.render.batch import Batch, Datagram, lines
-from icswire.server.core.render.boards import LineMoves
+from icswire.server.core.render.boards import ServerMove
 from icswire.server.core.storage.records import GameRecord
 from icswire.server.features.examine.games import (
     Examinations,
@@ -64,12 +65,14 @@ def move(core: Core, session: Session, text: str, batch: Batch) -> bool:
         batch.add(session, Datagram(record))
         return True
     made = exam.play(chosen)
-    audience = list(exam.audience())
-    batch.add_all(audience, LineMoves(exam.number, [made], IsVariation.MOVE_EXAMINE))
-    said = lines(f"Game {exam.number}: {session.name} moves: {made.san}")
-    batch.add_all([s for s in audience if s is not session], said)
-    batch.add_all(audience, exam.board_message())
+    moved = ExaminedForward(exam.position(), session.name, _plain([made]), IsVariation.MOVE_EXAMINE)
+    batch.add_all(list(exam.audience()), moved)
     return True
+
+
+def _plain(moves: list[ServerMove]) -> tuple[tuple[str, str, int, int], ...]:
+    """Moves as DG_SEND_MOVES tells them: (SAN, SMITH, time taken, clock after)."""
+    return tuple([(m.san, m.smith, m.time_ms, m.clock_ms) for m in moves])
 
 
 async def _adjourned_record(ctx: Context, args: str) -> GameRecord | bool:
@@ -162,10 +165,6 @@ def _steps(ctx: Context, args: str) -> int | None:
     return None
 
 
-def _plural(count: int) -> str:
-    return f"{count} move{'' if count == 1 else 's'}"
-
-
 @command("forward", CN.CN_FORWARD, "forward [n]")
 async def forward(ctx: Context, args: str) -> None:
     exam = examined_by_issuer(ctx)
@@ -177,21 +176,17 @@ async def forward(ctx: Context, args: str) -> None:
         ctx.reply("You're at the end of the game.")
         return
     made = [exam.forward() for _ in range(steps)]
-    audience = list(exam.audience())
-    ctx.batch.add_all(audience, LineMoves(exam.number, made, IsVariation.MOVE_FORWARD))
-    said = f"Game {exam.number}: {ctx.session.name} goes forward {_plural(steps)}."
-    ctx.batch.add_all(audience, lines(said))
-    ctx.batch.add_all(audience, exam.board_message())
+    forward = ExaminedForward(
+        exam.position(), ctx.session.name, _plain(made), IsVariation.MOVE_FORWARD
+    )
+    ctx.batch.add_all(list(exam.audience()), forward)
 
 
-def _back(ctx: Context, exam: ExaminedGame, steps: int, said: str) -> None:
+def _back(ctx: Context, exam: ExaminedGame, steps: int, reverted: bool) -> None:
     for _ in range(steps):
         exam.backward()
-    audience = list(exam.audience())
-    if steps:
-        ctx.batch.add_all(audience, Datagram(dg.Backward(exam.number, steps)))
-    ctx.batch.add_all(audience, lines(said))
-    ctx.batch.add_all(audience, exam.board_message())
+    back = ExaminedBackward(exam.position(), ctx.session.name, steps, reverted)
+    ctx.batch.add_all(list(exam.audience()), back)
 
 
 @command("backward", CN.CN_BACK, "backward [n]")
@@ -204,7 +199,7 @@ async def backward(ctx: Context, args: str) -> None:
     if steps == 0:
         ctx.reply("You're at the beginning of the game.")
         return
-    _back(ctx, exam, steps, f"Game {exam.number}: {ctx.session.name} backs up {_plural(steps)}.")
+    _back(ctx, exam, steps, False)
 
 
 @command("revert", CN.CN_REVERT, "revert")
@@ -220,7 +215,7 @@ async def revert(ctx: Context, args: str) -> None:
         return
     steps = max(exam.ply - branch, 0)
     exam.line = list(exam.mainline)
-    _back(ctx, exam, steps, f"Game {exam.number}: {ctx.session.name} reverts to the main line.")
+    _back(ctx, exam, steps, True)
 
 
 @command("mexamine", CN.CN_MEXAMINE, "mexamine <name>")
@@ -260,8 +255,6 @@ async def mexamine(ctx: Context, args: str) -> None:
     ctx.reply(f"{player.name} is now an examiner of game {number}.")
     ctx.batch.add(player, lines(f"{ctx.session.name} has made you an examiner of game {number}."))
     kib = bool(player.variables["kibitz"])
-    add_to_all(
-        ctx.batch, exam.audience(), Datagram(dg.PlayersInMyGame(number, player.name, "E", kib))
-    )
+    add_to_all(ctx.batch, exam.audience(), ExaminerJoined(number, player.name, kib))
     ctx.batch.add(player, Datagram(dg.MyRelationToGame(number, "E")))
     ctx.batch.add(player, exam.board_message())  # style 12 now says: examining

@@ -19,19 +19,27 @@ import chess
 
 from icswire.boards.bughouse import replayed_move, supply_drop
 from icswire.boards.moves import san_from_move, smith_from_move
-from icswire.boards.positions import BUGHOUSE, CRAZYHOUSE
+from icswire.boards.positions import BUGHOUSE, CRAZYHOUSE, last_move_notations
 from icswire.boards.variants import Variant, variant_of
 from icswire.protocol import datagrams as dg
 from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.dispatch.hub import Context
+from icswire.server.core.events.base import Event
+from icswire.server.core.events.examine import (
+    EXAMINED_OBSERVER,
+    EXAMINER,
+    ExaminedBoard,
+    ExaminedGameGone,
+    ExaminedPosition,
+    ExaminerLeft,
+)
 from icswire.server.core.model.tables import Terms
-from icswire.server.core.render.batch import Batch, Datagram, Message, lines
+from icswire.server.core.render.batch import Batch, Datagram, Message, lines, message_of
 from icswire.server.core.render.boards import (
     BLACK,
     WHITE,
     BoardFacts,
-    PositionBoard,
     ServerMove,
     isolated_board,
     line_datagrams,
@@ -44,10 +52,6 @@ from icswire.server.core.storage.records import GameRecord
 if TYPE_CHECKING:
     from icswire.server.core.dispatch.hub import Core
     from icswire.server.core.net.session import Session
-
-
-#: Style 12's relation for an examiner, and for an observer of an examined game.
-EXAMINER, EXAMINED_OBSERVER = 2, -2
 
 
 def replay(record: GameRecord) -> tuple[chess.Board, list[ServerMove]]:
@@ -254,8 +258,24 @@ class ExaminedGame:
             recent=recent_moves(self.line[:ply]),
         )
 
-    def board_message(self) -> PositionBoard:
-        return PositionBoard(self.board, self.facts(), self.relation, self.is_flipped)
+    def position(self) -> ExaminedPosition:
+        """The board as plain data, for the events of those in the game."""
+        board, ply = self.board, self.ply
+        clocks = self.clocks()
+        shown = self.line[:ply]
+        return ExaminedPosition(
+            self.number, self.white, self.black, self.game_variant.name,
+            board.fen(en_passant="fen"), self.initial, self.increment,
+            clocks[WHITE], clocks[BLACK], shown[-1].time_ms if ply else 0, ply,
+            last_move_notations(board) if ply else None,
+            tuple([(m.san, m.verbose or m.san, m.time_ms) for m in shown[-4:]]),
+            tuple([s.name for s in self.examiners]),
+            tuple([s.name for s in self.flipped]),
+            board=board.copy(stack=False),
+        )  # fmt: skip
+
+    def board_message(self) -> Message:
+        return message_of(ExaminedBoard(self.position()))
 
     def game_record(self) -> dg.GameStarted:
         """DG_GAME_STARTED (12) of this game: played-game 0, the ex-string."""
@@ -296,7 +316,7 @@ def examining(core: Core, session: Session) -> ExaminedGame | None:
     return core.state(Examinations).by_examiner.get(session)
 
 
-def add_to_all(batch: Batch, receivers: Iterable[Session], message: Message) -> None:
+def add_to_all(batch: Batch, receivers: Iterable[Session], message: Message | Event) -> None:
     batch.add_all(list(receivers), message)
 
 
@@ -337,25 +357,15 @@ def stop_examining(core: Core, session: Session, batch: Batch) -> bool:
             core.world.state_changed(session, batch)
     batch.add(session, lines(f"You are no longer examining game {number}."))
     if exam.examiners:
-        gone = Datagram(dg.PlayersInMyGame(number, session.name, "X", False))
-        add_to_all(batch, exam.audience(), gone)
-        add_to_all(
-            batch, exam.audience(), lines(f"Game {number}: {session.name} has stopped examining.")
-        )
+        add_to_all(batch, exam.audience(), ExaminerLeft(number, session.name))
         batch.add(session, Datagram(dg.MyGameEnded(number)))
         batch.add(session, Datagram(dg.MyRelationToGame(number, "X")))
         return True
-    ended = Datagram(dg.MyGameEnded(number))
-    no_relation = Datagram(dg.MyRelationToGame(number, "X"))
-    for receiver in (session, *exam.observers):
-        batch.add(receiver, ended)
-        batch.add(receiver, no_relation)
-    left = lines(
-        f"Game {number} (which you were observing) has no examiners.",
-        f"Removing game {number} from observation list.",
-    )
+    batch.add(session, Datagram(dg.MyGameEnded(number)))
+    batch.add(session, Datagram(dg.MyRelationToGame(number, "X")))
+    gone = ExaminedGameGone(number)
     for observer in exam.observers:
-        batch.add(observer, left)
+        batch.add(observer, gone)
         observer.observing -= {number}
         core.world.touch(observer)  # an observer of another node: its home learns it
     exam.observers.clear()
