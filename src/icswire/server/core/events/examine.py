@@ -125,3 +125,23 @@ class ExaminedGameGone(Event):
     DG_MY_RELATION_TO_GAME (43) ``X`` and the words that they observe it no longer."""
 
     game: int
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class BoardMarked(Event):
+    """``examiner`` marked the board of game ``game`` (help ``boardinfo``): ``verb`` is
+    ``circle``, ``uncircle``, ``arrow`` or ``unarrow`` (from ``a`` to ``b``; a circle's
+    ``b`` is ``a``), or ``boardinfo``, Dasher's DG_BOARDINFO (143) with its ``info`` type
+    and ``color``, and ``removed``, the marks (kind, a, b, color) its clear-all or undo
+    took away. ``said`` is the text for those who get no DG of it."""
+
+    game: int
+    examiner: str
+    verb: str
+    a: str
+    b: str
+    info: int
+    color: int
+    removed: tuple[tuple[int | str, str, str, int], ...]
+    said: str

@@ -2,17 +2,22 @@
 observers (-2) get the moves as DG_SEND_MOVES (24, with is-variation MOVE_EXAMINE 3 for a
 typed move, MOVE_FORWARD 2 for ``forward``), DG_BACKWARD (23) for ``backward`` and
 ``revert``, FICS's words of who did it, then the board in their style (no DG_JBOARD:
-examined boards never sent it)."""
+examined boards never sent it). Lecture marks go as DG_CIRCLE (59), DG_ARROW (60),
+DG_UNCIRCLE (89), DG_UNARROW (90) or DG_BOARDINFO (143), each translated for clients that
+know only the other kind (help ``boardinfo``), or as text to those who get none."""
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
+import chess
+
 from icswire.protocol import datagrams as dg
-from icswire.protocol.codes import IsVariation
+from icswire.protocol.codes import BoardInfoType, IsVariation
 from icswire.protocol.datagrams import DG
 from icswire.server.core.events.examine import (
+    BoardMarked,
     ExaminedBackward,
     ExaminedBoard,
     ExaminedForward,
@@ -198,3 +203,88 @@ class GoneMessage(EventMessage):
             f"Game {number} (which you were observing) has no examiners.",
             f"Removing game {number} from observation list.",
         )
+
+
+# -- lecture marks ---------------------------------------------------------------------------
+
+
+def _rectangle(a: str, b: str) -> list[str]:
+    """The squares of the rectangle with corners ``a`` and ``b``."""
+    sa, sb = chess.parse_square(a), chess.parse_square(b)
+    files = range(
+        min(chess.square_file(sa), chess.square_file(sb)),
+        max(chess.square_file(sa), chess.square_file(sb)) + 1,
+    )
+    ranks = range(
+        min(chess.square_rank(sa), chess.square_rank(sb)),
+        max(chess.square_rank(sa), chess.square_rank(sb)) + 1,
+    )
+    return [chess.square_name(chess.square(f, r)) for r in ranks for f in files]
+
+
+def _as_circles_and_arrows(
+    number: int,
+    examiner: str,
+    mark: tuple[int | str, str, str, int],
+    on: frozenset[int],
+    remove: bool,
+) -> list[Any]:
+    """A mark in DG_CIRCLE / DG_ARROW terms (or their removal), for clients without
+    DG_BOARDINFO: arrows as arrows, highlighted, throbbing and ghost squares as circles."""
+    kind, a, b, _ = mark
+    arrow_dg, circle_dg = (DG.UNARROW, DG.UNCIRCLE) if remove else (DG.ARROW, DG.CIRCLE)
+    arrow = dg.Unarrow if remove else dg.Arrow
+    circle = dg.Uncircle if remove else dg.Circle
+    if kind in ("arrow", BoardInfoType.ARROW):
+        return [arrow(number, examiner, a, b)] if arrow_dg in on else []
+    if kind == "circle" or kind in (
+        BoardInfoType.HIGHLIGHT,
+        BoardInfoType.THROBBING_PIECES,
+        BoardInfoType.GHOST_PIECES,
+    ):
+        return [circle(number, examiner, s) for s in _rectangle(a, b)] if circle_dg in on else []
+    return []
+
+
+def mark_records(event: BoardMarked, on: frozenset[int]) -> list[Any]:
+    """The DGs of ``event`` among those ``on``."""
+    number, name, a, b = event.game, event.examiner, event.a, event.b
+    verb = event.verb
+    if verb == "circle":
+        if DG.CIRCLE in on:
+            return [dg.Circle(number, name, a)]
+        if DG.BOARDINFO in on:  # "Dasher users will see BlitzIn circles as highlighted squares"
+            return [dg.Boardinfo(number, name, BoardInfoType.HIGHLIGHT, a, a, 0)]
+        return []
+    if verb == "uncircle":
+        return [dg.Uncircle(number, name, a)] if DG.UNCIRCLE in on else []
+    if verb == "arrow":
+        if DG.ARROW in on:
+            return [dg.Arrow(number, name, a, b)]
+        if DG.BOARDINFO in on:
+            return [dg.Boardinfo(number, name, BoardInfoType.ARROW, a, b, 0)]
+        return []
+    if verb == "unarrow":
+        return [dg.Unarrow(number, name, a, b)] if DG.UNARROW in on else []
+    if DG.BOARDINFO in on:
+        return [dg.Boardinfo(number, name, event.info, a, b, event.color)]
+    if event.removed or event.info in (BoardInfoType.CLEAR_ALL, BoardInfoType.UNDO):
+        found: list[Any] = []
+        for mark in event.removed:
+            found += _as_circles_and_arrows(number, name, mark, on, remove=True)
+        return found
+    added = (event.info, a, b, event.color)
+    return _as_circles_and_arrows(number, name, added, on, remove=False)
+
+
+class MarkMessage(EventMessage):
+    """:class:`BoardMarked`: its DGs, or its text for those who get none."""
+
+    event: BoardMarked
+
+    def datagrams(self, receiver: Session) -> Sequence[Any]:
+        return mark_records(self.event, receiver.level2)
+
+    def text(self, receiver: Session) -> Sequence[str]:
+        said = self.event.said
+        return (said,) if said and not mark_records(self.event, receiver.level2) else ()

@@ -92,6 +92,10 @@ TABLE: dict[type[Event], tuple[type[EventMessage], frozenset[int]]] = {
     examine.ExaminedGameGone: (
         examined.GoneMessage, frozenset({DG.MY_GAME_ENDED, DG.MY_RELATION_TO_GAME})
     ),
+    examine.BoardMarked: (
+        examined.MarkMessage,
+        frozenset({DG.CIRCLE, DG.UNCIRCLE, DG.ARROW, DG.UNARROW, DG.BOARDINFO}),
+    ),
     pairing.SeekPosted: (paired.SeekMessage, frozenset({DG.SEEK})),
     pairing.SeekListed: (paired.SeekLineMessage, frozenset()),
     pairing.SeeksRemoved: (paired.SeeksRemovedMessage, frozenset({DG.SEEK_REMOVED})),
