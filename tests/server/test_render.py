@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from icswire.protocol import datagrams as dg
 from icswire.protocol.decoder import Decoder
 from icswire.protocol.events import Prompt, Text, UnitEnd, UnitStart
-from icswire.server.core.render.batch import Batch, Datagram, TextOrDatagram
+from icswire.server.core.render.batch import Batch, Data, Datagram
 
 
 @dataclass(eq=False)
@@ -33,8 +34,24 @@ class Receiver:
         self.sent.append(data)
 
 
-class CountingTell(TextOrDatagram):
-    renders = 0
+@dataclass(frozen=True, eq=False)
+class CountingTell(Data):
+    """A text line, replaced by its datagram for those who have it on; counts renders."""
+
+    line: str
+    record: Any
+    renders: ClassVar[int] = 0
+
+    def __post_init__(self) -> None:
+        kinds = frozenset({self.record.dg})
+        object.__setattr__(self, "replaced_by", kinds)
+        object.__setattr__(self, "datagram_kinds", kinds)
+
+    def text(self, receiver: Any) -> Sequence[str]:
+        return (self.line,)
+
+    def datagrams(self, receiver: Any) -> Iterable[Any]:
+        return (self.record,) if self.record.dg in receiver.level2 else ()
 
     def render(self, receiver: Any) -> bytes:
         CountingTell.renders += 1
@@ -46,7 +63,7 @@ def test_receivers_with_the_same_settings_share_one_rendering() -> None:
     plain = [Receiver(f"p{n}") for n in range(100)]
     units = [Receiver(f"u{n}", level1=1) for n in range(100)]
     grams = [Receiver(f"g{n}", level2=frozenset({32})) for n in range(100)]
-    shout = CountingTell(("fred shouts: hi",), 32, dg.Shout("fred", "", 0, "hi"))
+    shout = CountingTell("fred shouts: hi", dg.Shout("fred", "", 0, "hi"))
     batch = Batch(103, issuer)  # type: ignore[arg-type]
     batch.add_all([*plain, *units, *grams], shout)  # type: ignore[list-item]
     CountingTell.renders = 0

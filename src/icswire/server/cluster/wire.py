@@ -19,9 +19,7 @@ A **message** to a user (what a batch holds, resolved for its receiver by
 set, each an object with its own ``kind`` and one encoder and decoder here:
 
 - ``lines``: ``{"lines": [text...]}`` (:class:`~icswire.server.core.render.Lines`);
-- ``resolved``: ``{"records": [record...], "lines": [text...]}`` (``Resolved``);
 - ``datagram``: ``{"record": record}`` (``Datagram``);
-- ``text_or_datagram``: ``{"lines": [...], "dg": N, "record": record}``;
 - ``raw``: ``{"data": base64}`` (``Raw``: bytes sent as they are, a timeseal ping);
 - ``bell``: ``{}`` (the bell, :data:`~icswire.server.core.render.alerts.BELL`);
 - ``board``: a board resolved for its receiver (:class:`~icswire.server.core.render.boards.
@@ -30,7 +28,7 @@ set, each an object with its own ``kind`` and one encoder and decoder here:
   the en passant square after any double push, as style 12 shows it),
   ``facts`` (number, names, time control, clocks in ms, ``last_move`` as style 12's
   verbose and pretty notations, the recent moves as ``[san, verbose, time_ms]``...),
-  ``relation``, ``flip`` and ``delta`` (FICS's ``<d1>`` line or null);
+  ``relation`` and ``flip``;
 - ``event``: ``{"event": {"kind": NAME, ...fields}}``, a domain event
   (:mod:`icswire.server.core.events`) as it is: every receiver of it on the node gets it,
   and the node renders it for each of its users. Its fields are encoded as a kind's are,
@@ -86,8 +84,6 @@ from icswire.server.core.render.batch import (
     Lines,
     Message,
     Raw,
-    Resolved,
-    TextOrDatagram,
     message_of,
 )
 from icswire.server.core.render.boards import Always, BoardFacts, FixedBoard
@@ -376,23 +372,8 @@ def _lines_out(message: Lines) -> dict[str, Any]:
     return {"lines": _encode_texts(message.lines)}
 
 
-def _resolved_out(message: Resolved) -> dict[str, Any]:
-    return {
-        "records": [encode_record(r) for r in message.records],
-        "lines": _encode_texts(message.lines),
-    }
-
-
 def _datagram_out(message: Datagram) -> dict[str, Any]:
     return {"record": encode_record(message.record)}
-
-
-def _text_or_datagram_out(message: TextOrDatagram) -> dict[str, Any]:
-    return {
-        "lines": _encode_texts(message.lines),
-        "dg": _check(message.dg, int, "dg"),
-        "record": encode_record(message.record),
-    }
 
 
 def _raw_out(message: Raw) -> dict[str, Any]:
@@ -406,18 +387,9 @@ def _raw_in(value: dict[str, Any]) -> Raw:
         raise WireError(f"raw: {exc}") from None
 
 
-def _text_or_datagram_in(value: dict[str, Any]) -> TextOrDatagram:
-    record = decode_record(value["record"])
-    if _check(value["dg"], int, "dg") != record.dg:
-        raise WireError("text_or_datagram: its DG is not its record's")
-    return TextOrDatagram(_texts(value["lines"]), value["dg"], record)
-
-
 _MESSAGE_ENCODERS: dict[type, tuple[str, Callable[[Any], dict[str, Any]]]] = {
     Lines: ("lines", _lines_out),
-    Resolved: ("resolved", _resolved_out),
     Datagram: ("datagram", _datagram_out),
-    TextOrDatagram: ("text_or_datagram", _text_or_datagram_out),
     Raw: ("raw", _raw_out),
     Ring: ("bell", lambda message: {}),
     FixedBoard: ("board", lambda message: _board_out(message)),
@@ -425,18 +397,10 @@ _MESSAGE_ENCODERS: dict[type, tuple[str, Callable[[Any], dict[str, Any]]]] = {
 _MESSAGE_DECODERS: dict[str, tuple[frozenset[str], Callable[[dict[str, Any]], Message]]] = {
     "event": (frozenset({"event"}), lambda v: _event_in(v["event"])),
     "lines": (frozenset({"lines"}), lambda v: Lines(_texts(v["lines"]))),
-    "resolved": (
-        frozenset({"records", "lines"}),
-        lambda v: Resolved(
-            tuple(decode_record(r) for r in _check(v["records"], list, "records")),
-            _texts(v["lines"]),
-        ),
-    ),
     "datagram": (frozenset({"record"}), lambda v: Datagram(decode_record(v["record"]))),
-    "text_or_datagram": (frozenset({"lines", "dg", "record"}), _text_or_datagram_in),
     "raw": (frozenset({"data"}), _raw_in),
     "bell": (frozenset(), lambda v: BELL),
-    "board": (frozenset({"variant", "chess960", "fen", "facts", "relation", "flip", "delta"}),
+    "board": (frozenset({"variant", "chess960", "fen", "facts", "relation", "flip"}),
               lambda v: _board_in(v)),
 }  # fmt: skip
 
@@ -588,7 +552,6 @@ def _board_out(message: FixedBoard) -> dict[str, Any]:
         "facts": encoded,
         "relation": _fixed_value(message.relation, int),
         "flip": _fixed_value(message.flip, bool),
-        "delta": message.delta,
     }
 
 
@@ -614,13 +577,11 @@ def _board_in(value: dict[str, Any]) -> FixedBoard:
         raise WireError(f"board facts: members {sorted(facts)}")
     found = {key: code[1](facts[key]) for key, code in _FACTS_CODECS.items()}
     recent = tuple(_recent_in(m) for m in _check(facts["recent"], list, "recent"))
-    delta = value["delta"]
     return FixedBoard(
         board,
         BoardFacts(recent=recent, **found),
         _check(value["relation"], int, "relation"),
         _check(value["flip"], bool, "flip"),
-        None if delta is None else _check(delta, str, "delta"),
     )
 
 

@@ -13,7 +13,7 @@ shout to 5000 people is rendered once per distinct kind of receiver, not 5000 ti
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -58,11 +58,12 @@ class Message:
 
     def resolve(self, receiver: Session) -> Message:
         """This message as plain data for ``receiver``, who is on another node of a
-        cluster: what of it depends on who the receiver is (a player, an observer) is
-        decided here, with the receiver's replicated settings; the receiver's own node
-        renders the bytes (framing, wrapping, encoding) as for any of its users."""
-        text = () if self.replaced_by & receiver.level2 else tuple(self.text(receiver))
-        return Resolved(tuple(self.datagrams(receiver)), text)
+        cluster: what of it depends on who the receiver is is decided here, with the
+        receiver's replicated settings (a board's relation and flip:
+        :class:`~icswire.server.core.render.boards.FixedBoard`); the receiver's own node
+        renders the bytes (framing, wrapping, encoding) as for any of its users. Plain
+        data (:class:`Data`: an event, lines, datagrams) goes as it is."""
+        raise TypeError(f"{type(self).__name__} cannot go to another node")
 
 
 class Data(Message):
@@ -83,21 +84,6 @@ def render_parts(records: Iterable[Any], text: Sequence[str], receiver: Session)
             for piece in wrap_line(line, width):
                 parts.append(encode_text(piece + NEWLINE))
     return b"".join(parts)
-
-
-@dataclass(frozen=True, eq=False)
-class Resolved(Data):
-    """A message resolved for one receiver on another node (:meth:`Message.resolve`):
-    its datagrams and the text lines it shows, rendered where the receiver is."""
-
-    records: tuple[Any, ...]
-    lines: tuple[str, ...]
-
-    def render(self, receiver: Session) -> bytes:
-        return render_parts(self.records, self.lines, receiver)
-
-    def key(self, receiver: Session) -> Any:
-        return ()
 
 
 @dataclass(frozen=True, eq=False)
@@ -144,44 +130,6 @@ class Datagram(Data):
 
     def key(self, receiver: Session) -> Any:
         return self.record.dg in receiver.level2
-
-
-@dataclass(frozen=True, eq=False)
-class PerReceiver(Message):
-    """A datagram whose form depends on the receiver (DG_PLAYER_ARRIVED's parts follow
-    the receiver's rating, open, state and uid settings): ``build`` makes it for one."""
-
-    dg: int
-    build: Callable[[Session], Any]
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "datagram_kinds", frozenset({self.dg}))
-
-    def datagrams(self, receiver: Session) -> Iterable[Any]:
-        return (self.build(receiver),) if self.dg in receiver.level2 else ()
-
-    def key(self, receiver: Session) -> Any:
-        return receiver.level2 if self.dg in receiver.level2 else False
-
-
-@dataclass(frozen=True, eq=False)
-class TextOrDatagram(Data):
-    """The usual case: a text form, replaced by a datagram for receivers who have it on."""
-
-    lines: tuple[str, ...]
-    dg: int
-    record: Any
-
-    def __post_init__(self) -> None:
-        kinds = frozenset({self.dg})
-        object.__setattr__(self, "replaced_by", kinds)
-        object.__setattr__(self, "datagram_kinds", kinds)
-
-    def text(self, receiver: Session) -> Sequence[str]:
-        return self.lines
-
-    def datagrams(self, receiver: Session) -> Iterable[Any]:
-        return (self.record,) if self.dg in receiver.level2 else ()
 
 
 class EventMessage(Data):

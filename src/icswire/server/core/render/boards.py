@@ -221,31 +221,11 @@ class Always:
 
 class FixedBoard(PositionBoard):
     """A board resolved for one receiver on another node of a cluster: the position, its
-    facts, the relation and flip it has for that receiver, or FICS's delta board line
-    (``<d1>``, ``iset compressmove``) when that is what the receiver gets; rendered in the
-    receiver's style where the receiver is."""
+    facts, and the relation and flip it has for that receiver; rendered in the receiver's
+    style where the receiver is."""
 
-    def __init__(
-        self,
-        board: chess.Board,
-        facts: BoardFacts,
-        relation: int,
-        flip: bool,
-        delta: str | None = None,
-    ) -> None:
+    def __init__(self, board: chess.Board, facts: BoardFacts, relation: int, flip: bool) -> None:
         super().__init__(board, facts, Always(relation), Always(flip), stack=1)
-        self.delta = delta
-
-    def key(self, receiver: Session) -> Any:
-        if self.delta is not None:
-            return ("d1", receiver.level1 & Level1.UNITS)
-        return super().key(receiver)
-
-    def render(self, receiver: Session) -> bytes:
-        if self.delta is not None:
-            blank = "" if receiver.level1 & Level1.UNITS else NEWLINE
-            return (blank + self.delta + NEWLINE).encode("latin-1")
-        return super().render(receiver)
 
     def resolve(self, receiver: Session) -> Message:
         return self
