@@ -8,6 +8,7 @@ type-only import is still a cycle a reader has to untangle.
 from __future__ import annotations
 
 import ast
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -159,3 +160,66 @@ def test_the_checks_catch_what_they_are_for(tmp_path: Path) -> None:
         f"feature module {games} imports {chat}",
     ]
     assert nested == [(games, 2, chat)]
+
+
+# -- all of icswire --------------------------------------------------------------------------
+
+PACKAGE_ROOT = ROOT.parent
+#: What each layer may import of icswire (docs/design.md, "Layers"): inner layers never
+#: import outer ones.
+LAYERS = {
+    "icswire.protocol": ("icswire.protocol",),
+    "icswire.boards": ("icswire.protocol", "icswire.boards"),
+    "icswire.client": ("icswire.protocol", "icswire.boards", "icswire.client"),
+    "icswire.server": ("icswire.protocol", "icswire.boards", "icswire.server"),
+}
+#: The rooms of the server's core (core/__init__.py says what each holds).
+ROOMS = {"dispatch", "events", "model", "net", "render", "storage"}
+
+
+def external_imports(path: Path) -> set[str]:
+    """The top-level names of what ``path`` imports from outside icswire."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.add(node.module.split(".")[0])
+    return found - {"icswire"}
+
+
+def test_icswire_has_no_import_cycle_and_each_layer_imports_only_inward() -> None:
+    modules = module_names(PACKAGE_ROOT, "icswire")
+    graph, _ = imports(modules)
+    assert len(graph) > 100
+    assert cycles(graph) == []
+    wrong = []
+    for module, targets in sorted(graph.items()):
+        for layer, allowed in LAYERS.items():
+            if module == layer or module.startswith(layer + "."):
+                wrong += [
+                    f"{module} imports {target}"
+                    for target in sorted(targets)
+                    if not any(target == a or target.startswith(a + ".") for a in allowed)
+                ]
+    assert wrong == []
+
+
+def test_the_protocol_layer_uses_the_standard_library_only() -> None:
+    modules = module_names(PACKAGE_ROOT / "protocol", "icswire.protocol")
+    outside = {
+        name: sorted(external_imports(path) - set(sys.stdlib_module_names))
+        for name, path in modules.items()
+    }
+    assert {name: found for name, found in outside.items() if found} == {}
+
+
+def test_the_core_is_rooms_that_say_what_they_hold() -> None:
+    core = ROOT / "core"
+    assert {p.stem for p in core.glob("*.py")} == {"__init__"}
+    assert {p.name for p in core.iterdir() if p.is_dir() and p.name != "__pycache__"} == ROOMS
+    overview = ast.get_docstring(ast.parse((core / "__init__.py").read_text())) or ""
+    for room in ROOMS:
+        docstring = ast.get_docstring(ast.parse((core / room / "__init__.py").read_text()))
+        assert docstring, f"core/{room}/__init__.py says nothing of what it holds"
+        assert f":mod:`.{room}`" in overview, f"core/__init__.py does not name {room}"
