@@ -34,7 +34,9 @@ set, each an object with its own ``kind`` and one encoder and decoder here:
 - ``event``: ``{"event": {"kind": NAME, ...fields}}``, a domain event
   (:mod:`icswire.server.core.events`) as it is: every receiver of it on the node gets it,
   and the node renders it for each of its users. Its fields are encoded as a kind's are,
-  but for those marked ``wire=False`` (a board the sending node had built already).
+  but for those marked ``wire=False`` (a board the sending node had built already): a
+  played game's position carries its ``BoardView`` (what style 12 shows), so the receiving
+  node builds the board from the FEN only for a receiver whose style draws it.
 
 A **datagram record** is ``[dg, [field values...]]``, with a third member, the extra wire
 tokens, when it has any: the values in the order of the DG's form in

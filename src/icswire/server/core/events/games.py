@@ -35,6 +35,7 @@ class BoardView:
 
     @classmethod
     def of(cls, board: chess.Board) -> BoardView:
+        """The view of ``board`` (the game's node's own)."""
         pockets = getattr(board, "pockets", None)
         holdings = in_hand = None
         if pockets is not None:
