@@ -4,19 +4,21 @@ without a sample here fails those tests."""
 
 from __future__ import annotations
 
+from icswire.boards.variants import new_board
 from icswire.server.core.events import examine, games, pairing, presence, talk
 
+_E4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
 _POSITION = games.GamePosition(
-    7, "Alice", "Bob", "chess", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
-    3, 0, 178_500, 180_000, 1_500, True, 1, ("e4", "e4", "e2e4"),
-    (("e4", "P/e2-e4", 1_500),), ("Carol",),
+    7, "Alice", "Bob", "chess", _E4, 3, 0, 178_500, 180_000, 1_500, True, 1,
+    ("e4", "e4", "e2e4"), (("e4", "P/e2-e4", 1_500),), ("Carol",),
+    games.BoardView.of(new_board("chess", fen=_E4)),
 )  # fmt: skip
 _ALICE = talk.Speaker("Alice", "", "Alice")
 _GUEST = talk.Speaker("GuestABCD", "U", "GuestABCD(U)")
+_NF6 = "rnbqkb1r/pppppppp/5n2/8/4P3/8/PPPP1PPP/RNBQKBNR[p] w KQkq - 1 2"
 _HOUSE = games.GamePosition(
-    8, "Dana", "Eve", "crazyhouse",
-    "rnbqkb1r/pppppppp/5n2/8/4P3/8/PPPP1PPP/RNBQKBNR[p] w KQkq - 1 2",
-    2, 12, 120_000, 119_000, 900, True, 2, None, (), (),
+    8, "Dana", "Eve", "crazyhouse", _NF6, 2, 12, 120_000, 119_000, 900, True, 2, None, (), (),
+    games.BoardView.of(new_board("crazyhouse", fen=_NF6)),
 )  # fmt: skip
 _ALICE_PLAYER = presence.Player(
     "Alice", True, (("Blitz", 1510, 2), ("Wild", 1400, 1)), True, "P", 7, 12
@@ -127,6 +129,8 @@ SAMPLES: list[object] = [
     _HEADER,
     _HISTORY,
     _POSITION,
+    _POSITION.view,
+    _HOUSE.view,
     games.MovePlayed(_POSITION, "e4", "e2e4", 1_500, 178_500, 0, 1_500),
     games.MovePlayed(_HOUSE, "Nf6", "g8f6", 900, 119_000, 0),
     games.BoardShown(_POSITION),

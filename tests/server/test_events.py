@@ -7,11 +7,24 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+import chess
 import pytest
 
+from icswire.boards.positions import (
+    holding_text,
+    last_move_notations,
+    style10_from_board,
+    style10_from_view,
+    style12_from_board,
+    style12_from_view,
+)
+from icswire.boards.variants import VARIANTS, Variant, new_board
 from icswire.protocol.datagrams import DG, DatagramRecord
 from icswire.protocol.decoder import Decoder
+from icswire.protocol.style10 import format_style10
+from icswire.protocol.style12 import format_style12
 from icswire.server.core.events.base import KINDS, Event
+from icswire.server.core.events.games import BoardView
 from icswire.server.core.model.variables import IVARIABLES, VARIABLES
 from icswire.server.core.render.batch import message_of
 from icswire.server.core.render.table import TABLE
@@ -145,3 +158,42 @@ def test_an_arrival_tells_those_it_notifies_apart_from_the_others() -> None:
     )
     assert message.render(dana) == b""
     assert message.key(carol) != message.key(dana)
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda variant: variant.name)
+def test_a_positions_view_shows_what_its_board_does(variant: Variant) -> None:
+    """Style 12, style 10, ``<b1>`` and DG_BUGHOUSE_HOLDINGS from a position's view (what
+    crosses to other nodes) are those of its board, move after move; and the board built
+    again from the event's FEN (for the diagram styles) has the same view."""
+    facts: dict[str, Any] = dict(
+        game_number=3, white_name="Ann", black_name="Bob", relation=-1, initial_time=3,
+        increment=2, white_time=170, black_time=165, move_time_ms=1_250,
+    )  # fmt: skip
+    board = variant.new_board(fen=variant.start_fen)
+    for ply in range(16):
+        view = BoardView.of(board)
+        last = last_move_notations(board)
+        assert format_style12(
+            style12_from_view(view, last, flip=True, clock_ticking=True, lag_ms=0, **facts)
+        ) == format_style12(
+            style12_from_board(board, flip=True, clock_ticking=True, lag_ms=0, **facts)
+        )
+        assert format_style10(style10_from_view(view, last, **facts)) == format_style10(
+            style10_from_board(board, **facts)
+        )
+        pockets = getattr(board, "pockets", None)
+        if pockets is None:
+            assert view.holdings is None and view.in_hand is None
+        else:
+            in_hand = holding_text(board, chess.WHITE), holding_text(board, chess.BLACK)
+            assert view.in_hand == in_hand
+            assert view.holdings == tuple(
+                str(pockets[c]).upper() for c in (chess.WHITE, chess.BLACK)
+            )
+        again = new_board(variant.name, fen=board.fen(en_passant="fen"))
+        assert BoardView.of(again) == view
+        moves = sorted(board.legal_moves, key=lambda m: (not board.is_capture(m), m.uci()))
+        if not moves:
+            break
+        # a capture when there is one (pieces in hand in crazyhouse), else any move
+        board.push(moves[0] if board.is_capture(moves[0]) else moves[ply * 5 % len(moves)])

@@ -4,6 +4,7 @@ from icswire.protocol.datagrams import DG
 from icswire.protocol.events import Style12Line
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.app import Server
+from icswire.server.core.dispatch.hub import Command, Registry
 from icswire.server.core.model.tables import Terms
 from icswire.server.core.render.batch import Batch
 from icswire.server.features.examine import games
@@ -55,3 +56,28 @@ async def test_hooks(server: Server) -> None:
     )
     await late.settle()
     assert [r.gamenumber for r in late.received(DG.GAME_STARTED)] == [2]
+
+
+def test_find_command_answers_again_after_commands_are_added() -> None:
+    """find_command remembers its answers, and forgets them when commands come."""
+
+    async def handler(*args: object) -> None:
+        return None
+
+    registry = Registry()
+    registry.add_commands([Command("observe", 80, handler, "observe N")])
+    assert registry.find_command("obs") == registry.commands["observe"]
+    assert registry.find_command("e2e4") == []
+    found = registry.find_command("o")
+    assert isinstance(found, Command) and found.name == "observe"
+    registry.add_commands(
+        [Command("oldmoves", 81, handler, "oldmoves"), Command("kill", 1, handler, "", admin=True)]
+    )
+    assert registry.find_command("o") == ["observe", "oldmoves"]
+    assert (
+        registry.find_command("k") == [] and registry.find_command("k", admin=True).name == "kill"
+    )  # type: ignore[union-attr]
+    answer = registry.find_command("o")
+    assert isinstance(answer, list)
+    answer.append("mine")
+    assert registry.find_command("o") == ["observe", "oldmoves"]

@@ -23,7 +23,7 @@ that has just made a double push, whether or not it can be taken en passant), an
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final, TypeAlias
+from typing import TYPE_CHECKING, Final, NamedTuple, Protocol, TypeAlias
 
 import chess
 import chess.variant
@@ -45,16 +45,22 @@ __all__ = [
     "BUGHOUSE",
     "CHESS960",
     "CRAZYHOUSE",
+    "Placement",
+    "PlacementLike",
     "board_from_64",
     "board_from_fen",
     "board_from_jboard",
     "board_from_style10",
     "board_from_style12",
     "board_to_64",
+    "holding_text",
     "new_board",
+    "placement",
     "strength",
     "style10_from_board",
+    "style10_from_view",
     "style12_from_board",
+    "style12_from_view",
 ]
 
 CHESS960: Final = 22
@@ -67,6 +73,7 @@ BUGHOUSE: Final = 24
 _SIDES: Final = {"W": chess.WHITE, "B": chess.BLACK}
 _SIDE_LETTERS: Final = {chess.WHITE: "W", chess.BLACK: "B"}
 _BOARD64_SQUARES: Final = frozenset("-PNBRQKpnbrqk")
+_PIECE_LETTERS: Final = ("", "P", "N", "B", "R", "Q", "K")  # by python-chess piece type
 
 
 def new_board(
@@ -308,6 +315,19 @@ def last_move_notations(board: chess.Board) -> tuple[str, str]:
     return verbose_from_move(before, move), san_from_move(before, move)
 
 
+_HOLDING_ORDER: Final = (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN)
+
+
+def holding_text(board: chess.Board, color: chess.Color) -> str:
+    """The pieces ``color`` holds (crazyhouse, bughouse) in FICS's order (``<b1>``): P N B
+    R Q; empty for a board without holdings."""
+    pockets = getattr(board, "pockets", None)
+    if pockets is None:
+        return ""
+    pocket = pockets[color]
+    return "".join(_PIECE_LETTERS[piece] * pocket.count(piece) for piece in _HOLDING_ORDER)
+
+
 def _castling_flags(board: chess.Board) -> Flags:
     """Style 12's four castling flags; all off without asking the board when no castling
     right is left (every board's rights are a part of ``castling_rights``)."""
@@ -318,6 +338,55 @@ def _castling_flags(board: chess.Board) -> Flags:
         board.has_queenside_castling_rights(chess.WHITE),
         board.has_kingside_castling_rights(chess.BLACK),
         board.has_queenside_castling_rights(chess.BLACK),
+    )
+
+
+class Placement(NamedTuple):
+    """What style 12 (and style 10, DG_JBOARD) read from a position rather than from the
+    game: the ranks (8 to 1, ``-`` empty), the side to move (``W``, ``B``), the
+    double-push file (-1 none), the four castling flags (:func:`_castling_flags`), the
+    halfmove clock, the move number and both strengths (:func:`strength`)."""
+
+    ranks: tuple[str, ...]
+    side_to_move: str
+    double_push_file: int
+    castling: Flags
+    halfmove_clock: int
+    move_number: int
+    strengths: tuple[int, int]
+
+
+class PlacementLike(Protocol):
+    """A :class:`Placement`'s fields, read-only: a placement, or a value that carries one
+    (a domain event's board view)."""
+
+    @property
+    def ranks(self) -> tuple[str, ...]: ...
+    @property
+    def side_to_move(self) -> str: ...
+    @property
+    def double_push_file(self) -> int: ...
+    @property
+    def castling(self) -> Flags: ...
+    @property
+    def halfmove_clock(self) -> int: ...
+    @property
+    def move_number(self) -> int: ...
+    @property
+    def strengths(self) -> tuple[int, int]: ...
+
+
+def placement(board: chess.Board) -> Placement:
+    """``board``'s :class:`Placement`."""
+    ep = board.ep_square
+    return Placement(
+        tuple(_ranks(board)),
+        _SIDE_LETTERS[board.turn],
+        -1 if ep is None else chess.square_file(ep),
+        _castling_flags(board),
+        board.halfmove_clock,
+        board.fullmove_number,
+        (strength(board, chess.WHITE), strength(board, chess.BLACK)),
     )
 
 
@@ -341,37 +410,77 @@ def style12_from_board(
 ) -> Style12:
     """The style 12 record of ``board``; the arguments give what a board does not know.
 
-    From the board: the ranks, side to move, double-push file, castling flags, halfmove
-    clock, move number, strengths (:func:`strength`) and the last move of its move stack.
+    From the board: its :class:`Placement` and the last move of its move stack.
     ``last_move`` (verbose, pretty) spares working the last move out again when the caller
     knows it.
     """
-    verbose, pretty = last_move_notations(board) if last_move is None else last_move
-    white_short, white_long, black_short, black_long = _castling_flags(board)
-    return Style12(
-        ranks=tuple(_ranks(board)),
-        side_to_move=_SIDE_LETTERS[board.turn],
-        double_push_file=-1 if board.ep_square is None else chess.square_file(board.ep_square),
-        white_castle_short=white_short,
-        white_castle_long=white_long,
-        black_castle_short=black_short,
-        black_castle_long=black_long,
-        halfmove_clock=board.halfmove_clock,
+    return style12_from_view(
+        placement(board),
+        last_move_notations(board) if last_move is None else last_move,
         game_number=game_number,
         white_name=white_name,
         black_name=black_name,
         relation=relation,
         initial_time=initial_time,
         increment=increment,
-        white_strength=strength(board, chess.WHITE),
-        black_strength=strength(board, chess.BLACK),
         white_time=white_time,
         black_time=black_time,
-        move_number=board.fullmove_number,
-        verbose_move=verbose,
         move_time_ms=move_time_ms,
         move_time_precise=move_time_precise,
-        pretty_move=pretty,
+        flip=flip,
+        clock_ticking=clock_ticking,
+        lag_ms=lag_ms,
+    )
+
+
+def style12_from_view(
+    view: PlacementLike,
+    last_move: tuple[str, str],
+    *,
+    game_number: int,
+    white_name: str,
+    black_name: str,
+    relation: int,
+    initial_time: int,
+    increment: int,
+    white_time: int,
+    black_time: int,
+    move_time_ms: int = 0,
+    move_time_precise: bool = False,
+    flip: bool = False,
+    clock_ticking: bool | None = None,
+    lag_ms: int | None = None,
+) -> Style12:
+    """The style 12 record of a position's placement ``view`` (no board needed: a node
+    renders a move made on another one from the view it ships) and its last move
+    (verbose, pretty; ``none`` for none); the other arguments as
+    :func:`style12_from_board`'s."""
+    white_short, white_long, black_short, black_long = view.castling
+    white_strength, black_strength = view.strengths
+    return Style12(
+        ranks=view.ranks,
+        side_to_move=view.side_to_move,
+        double_push_file=view.double_push_file,
+        white_castle_short=white_short,
+        white_castle_long=white_long,
+        black_castle_short=black_short,
+        black_castle_long=black_long,
+        halfmove_clock=view.halfmove_clock,
+        game_number=game_number,
+        white_name=white_name,
+        black_name=black_name,
+        relation=relation,
+        initial_time=initial_time,
+        increment=increment,
+        white_strength=white_strength,
+        black_strength=black_strength,
+        white_time=white_time,
+        black_time=black_time,
+        move_number=view.move_number,
+        verbose_move=last_move[0],
+        move_time_ms=move_time_ms,
+        move_time_precise=move_time_precise,
+        pretty_move=last_move[1],
         flip=flip,
         clock_ticking=clock_ticking,
         lag_ms=lag_ms,
@@ -396,10 +505,9 @@ def style10_from_board(
 ) -> Style10:
     """The style 10 record of ``board`` (``header`` ``'"10"'`` for ICC's form, ``'<10>'``
     for FICS's); as :func:`style12_from_board`."""
-    from icswire.protocol.style10 import Style10
-
-    rec = style12_from_board(
-        board,
+    return style10_from_view(
+        placement(board),
+        last_move_notations(board) if last_move is None else last_move,
         game_number=game_number,
         white_name=white_name,
         black_name=black_name,
@@ -410,7 +518,43 @@ def style10_from_board(
         black_time=black_time,
         move_time_ms=move_time_ms,
         move_time_precise=move_time_precise,
-        last_move=last_move,
+        header=header,
+    )
+
+
+def style10_from_view(
+    view: PlacementLike,
+    last_move: tuple[str, str],
+    *,
+    game_number: int,
+    white_name: str,
+    black_name: str,
+    relation: int,
+    initial_time: int,
+    increment: int,
+    white_time: int,
+    black_time: int,
+    move_time_ms: int = 0,
+    move_time_precise: bool = False,
+    header: str = '"10"',
+) -> Style10:
+    """The style 10 record of a placement and its last move; as :func:`style12_from_view`
+    and :func:`style10_from_board`."""
+    from icswire.protocol.style10 import Style10
+
+    rec = style12_from_view(
+        view,
+        last_move,
+        game_number=game_number,
+        white_name=white_name,
+        black_name=black_name,
+        relation=relation,
+        initial_time=initial_time,
+        increment=increment,
+        white_time=white_time,
+        black_time=black_time,
+        move_time_ms=move_time_ms,
+        move_time_precise=move_time_precise,
     )
     # style 10 has style 12's fields from side_to_move to pretty_move (rec[1:23])
     return Style10(header, tuple(rank.replace("-", " ") for rank in rec.ranks), *rec[1:23])

@@ -32,7 +32,9 @@ set, each an object with its own ``kind`` and one encoder and decoder here:
 - ``event``: ``{"event": {"kind": NAME, ...fields}}``, a domain event
   (:mod:`icswire.server.core.events`) as it is: every receiver of it on the node gets it,
   and the node renders it for each of its users. Its fields are encoded as a kind's are,
-  but for those marked ``wire=False`` (a board the sending node had built already).
+  but for those marked ``wire=False`` (a board the sending node had built already): a
+  played game's position carries its ``BoardView`` (what style 12 shows), so the receiving
+  node builds the board from the FEN only for a receiver whose style draws it.
 
 A **datagram record** is ``[dg, [field values...]]``, with a third member, the extra wire
 tokens, when it has any: the values in the order of the DG's form in
@@ -109,7 +111,9 @@ class WireError(ValueError):
 #: Every kind a node reads, by name: the closed set.
 KINDS: dict[str, type] = {}
 _NAMES: dict[type, str] = {}
-_CODECS: dict[type, tuple[Callable[[Any], dict[str, Any]], Callable[[dict[str, Any]], Any]]] = {}
+_CODECS: dict[
+    type, tuple[Callable[[Any, bool], dict[str, Any]], Callable[[dict[str, Any], bool], Any]]
+] = {}
 
 
 def kind(name: str) -> Callable[[type[T]], type[T]]:
@@ -132,14 +136,24 @@ for _name, _cls in EVENT_KINDS.items():  # the domain events and their value typ
 
 
 def _check(value: Any, expected: type | tuple[type, ...], what: str) -> Any:
+    if type(value) is expected:  # the usual case, and never a bool where an int is due
+        return value
     if not isinstance(value, expected) or (isinstance(value, bool) and expected is int):
         raise WireError(f"{what}: {type(value).__name__} where {expected} was due")
     return value
 
 
+#: The scalar annotations, checked as themselves.
+_SCALARS = (str, int, bool)
+
+
 def _scalar(tp: type) -> tuple[Encode, Decode]:
+    what = tp.__name__
+
     def code(value: Any) -> Any:
-        return _check(value, tp, tp.__name__)
+        if type(value) is tp:
+            return value
+        return _check(value, tp, what)
 
     return code, code
 
@@ -159,6 +173,22 @@ def _none(value: Any) -> None:
 
 
 def _union(options: tuple[Any, ...]) -> tuple[Encode, Decode]:
+    """``X | Y``: null first where the union has it; then a tagged kind by its class (in)
+    and its ``kind`` member (out) where every other option is one; else each option in
+    turn."""
+    others = tuple(option for option in options if option is not type(None))
+    if len(others) < len(options):
+        encode_other, decode_other = _codec(others[0]) if len(others) == 1 else _union(others)
+
+        def encode_nullable(value: Any) -> Any:
+            return None if value is None else encode_other(value)
+
+        def decode_nullable(value: Any) -> Any:
+            return None if value is None else decode_other(value)
+
+        return encode_nullable, decode_nullable
+    if all(isinstance(option, type) and option in _NAMES for option in options):
+        return _tagged_union(options)
     codecs = [_codec(option) for option in options]
 
     def first(value: Any, which: int) -> Any:
@@ -172,32 +202,84 @@ def _union(options: tuple[Any, ...]) -> tuple[Encode, Decode]:
     return (lambda value: first(value, 0)), (lambda value: first(value, 1))
 
 
+def _tagged_union(options: tuple[type, ...]) -> tuple[Encode, Decode]:
+    """A union of registered dataclasses: each value's own kind, if one of ``options``."""
+    by_name = {_NAMES[option]: option for option in options}
+
+    def encode(value: Any) -> dict[str, Any]:
+        cls = type(value)
+        if cls not in options:
+            raise WireError(f"{cls.__name__} is none of {options}")
+        return _dataclass_codec(cls)[0](value, True)
+
+    def decode(value: Any) -> Any:
+        name = _check(value, dict, "object").get("kind")
+        cls = by_name.get(name) if isinstance(name, str) else None
+        if cls is None:
+            raise WireError(f"kind {name!r} is none of {sorted(by_name)}")
+        return _dataclass_codec(cls)[1](value, True)
+
+    return encode, decode
+
+
 def _array(item: Any) -> tuple[Encode, Decode]:
     encode_item, decode_item = _codec(item)
+    if item in _SCALARS:  # one pass over the items, each checked as _scalar does
+
+        def encode_scalars(value: Any) -> list[Any]:
+            items = _check(value, tuple, "tuple")
+            if all([type(x) is item for x in items]):
+                return list(items)
+            return [encode_item(x) for x in items]
+
+        def decode_scalars(value: Any) -> tuple[Any, ...]:
+            items = _check(value, list, "array")
+            if all([type(x) is item for x in items]):
+                return tuple(items)
+            return tuple([decode_item(x) for x in items])
+
+        return encode_scalars, decode_scalars
 
     def encode(value: Any) -> list[Any]:
         return [encode_item(x) for x in _check(value, tuple, "tuple")]
 
     def decode(value: Any) -> tuple[Any, ...]:
-        return tuple(decode_item(x) for x in _check(value, list, "array"))
+        return tuple([decode_item(x) for x in _check(value, list, "array")])
 
     return encode, decode
 
 
 def _fixed(items: tuple[Any, ...]) -> tuple[Encode, Decode]:
-    codecs = [_codec(item) for item in items]
+    codecs = tuple(_codec(item) for item in items)
+    encoders = tuple(codec[0] for codec in codecs)
+    decoders = tuple(codec[1] for codec in codecs)
+    count = len(codecs)
 
     def encode(value: Any) -> list[Any]:
-        if len(_check(value, tuple, "tuple")) != len(codecs):
-            raise WireError(f"a tuple of {len(value)} where {len(codecs)} were due")
-        return [c[0](x) for c, x in zip(codecs, value, strict=True)]
+        if len(_check(value, tuple, "tuple")) != count:
+            raise WireError(f"a tuple of {len(value)} where {count} were due")
+        return [code(x) for code, x in zip(encoders, value, strict=True)]
 
     def decode(value: Any) -> tuple[Any, ...]:
-        if len(_check(value, list, "array")) != len(codecs):
-            raise WireError(f"an array of {len(value)} where {len(codecs)} were due")
-        return tuple(c[1](x) for c, x in zip(codecs, value, strict=True))
+        if len(_check(value, list, "array")) != count:
+            raise WireError(f"an array of {len(value)} where {count} were due")
+        return tuple([code(x) for code, x in zip(decoders, value, strict=True)])
 
-    return encode, decode
+    if not all(item in _SCALARS for item in items):
+        return encode, decode
+
+    def exact(value: Any) -> bool:  # each member of the very type due (no bool as int)
+        return len(value) == count and all(
+            [type(x) is item for item, x in zip(items, value, strict=True)]
+        )
+
+    def encode_scalars(value: Any) -> list[Any]:
+        return list(value) if type(value) is tuple and exact(value) else encode(value)
+
+    def decode_scalars(value: Any) -> tuple[Any, ...]:
+        return tuple(value) if type(value) is list and exact(value) else decode(value)
+
+    return encode_scalars, decode_scalars
 
 
 def _mapping(item: Any) -> tuple[Encode, Decode]:
@@ -221,14 +303,14 @@ def _tagged(expected: type | None) -> tuple[Encode, Decode]:
         cls = type(value)
         if cls not in _NAMES or (expected is not None and cls is not expected):
             raise WireError(f"{cls.__name__} is not a kind here")
-        return {"kind": _NAMES[cls], **_dataclass_codec(cls)[0](value)}
+        return _dataclass_codec(cls)[0](value, True)
 
     def decode(value: Any) -> Any:
         name = _check(value, dict, "object").get("kind")
         cls = KINDS.get(name) if isinstance(name, str) else None
         if cls is None or (expected is not None and cls is not expected):
             raise WireError(f"unknown kind {name!r}")
-        return _dataclass_codec(cls)[1]({k: v for k, v in value.items() if k != "kind"})
+        return _dataclass_codec(cls)[1](value, True)
 
     return encode, decode
 
@@ -236,7 +318,7 @@ def _tagged(expected: type | None) -> tuple[Encode, Decode]:
 def _codec(tp: Any) -> tuple[Encode, Decode]:
     """Encoder and decoder of a value of annotation ``tp``."""
     origin, args = typing.get_origin(tp), typing.get_args(tp)
-    if tp in (str, int, bool):
+    if tp in _SCALARS:
         return _scalar(tp)
     if tp is float:
         return _float()
@@ -257,26 +339,36 @@ def _codec(tp: Any) -> tuple[Encode, Decode]:
 
 def _dataclass_codec(
     cls: type,
-) -> tuple[Callable[[Any], dict[str, Any]], Callable[[dict[str, Any]], Any]]:
+) -> tuple[Callable[[Any, bool], dict[str, Any]], Callable[[dict[str, Any], bool], Any]]:
     """The fields' encoder and decoder of a registered dataclass, made on first use (its
-    annotations are read then, when every class they name exists)."""
+    annotations are read then, when every class they name exists). With ``tagged`` the
+    object has the kind's ``kind`` member too (written first; read as the kind's name)."""
     found = _CODECS.get(cls)
     if found is not None:
         return found
     hints = typing.get_type_hints(cls)
-    fields = [
-        (f.name, *_codec(hints[f.name]))
-        for f in dataclasses.fields(cls)
-        if f.metadata.get("wire", True)
-    ]
+    shipped = [f for f in dataclasses.fields(cls) if f.metadata.get("wire", True)]
+    fields = tuple((f.name, *_codec(hints[f.name])) for f in shipped)
     names = frozenset(name for name, _, _ in fields)
+    tagged_names = names | {"kind"}
+    tag = _NAMES[cls]
+    # the shipped fields are the first positional ones (the local ones come after, by
+    # keyword): the class is made from their values in order
+    positional = [f.name for f in dataclasses.fields(cls) if f.init and not f.kw_only]
+    in_order = positional[: len(fields)] == [name for name, _, _ in fields]
 
-    def encode(value: Any) -> dict[str, Any]:
-        return {name: enc(getattr(value, name)) for name, enc, _ in fields}
+    def encode(value: Any, tagged: bool) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": tag} if tagged else {}
+        for name, enc, _ in fields:
+            out[name] = enc(getattr(value, name))
+        return out
 
-    def decode(value: dict[str, Any]) -> Any:
-        if value.keys() != names:
-            raise WireError(f"{_NAMES[cls]}: members {sorted(value)} where {sorted(names)}")
+    def decode(value: dict[str, Any], tagged: bool) -> Any:
+        if value.keys() != (tagged_names if tagged else names):
+            members = sorted(k for k in value if not tagged or k != "kind")
+            raise WireError(f"{tag}: members {members} where {sorted(names)}")
+        if in_order:
+            return cls(*[dec(value[name]) for name, _, dec in fields])
         return cls(**{name: dec(value[name]) for name, _, dec in fields})
 
     found = _CODECS[cls] = (encode, decode)
@@ -302,8 +394,7 @@ def encode(value: Any) -> bytes:
     cls = type(value)
     if cls not in _NAMES:
         raise WireError(f"{cls.__name__} is not a kind")
-    body = _dataclass_codec(cls)[0](value)
-    envelope = {"v": VERSION, "kind": _NAMES[cls], **body}
+    envelope = {"v": VERSION, **_dataclass_codec(cls)[0](value, True)}
     return json.dumps(envelope, separators=(",", ":")).encode()
 
 
@@ -320,8 +411,8 @@ def decode(data: bytes, expected: type[T]) -> T:
     name = envelope.get("kind")
     if not isinstance(name, str) or KINDS.get(name) is not expected:
         raise WireError(f"kind {name!r} where {_NAMES[expected]!r} was due")
-    body = {k: v for k, v in envelope.items() if k not in ("v", "kind")}
-    found: T = _dataclass_codec(expected)[1](body)
+    del envelope["v"]
+    found: T = _dataclass_codec(expected)[1](envelope, True)
     return found
 
 

@@ -140,6 +140,10 @@ ABBREVIATIONS = {
     "ranks": "rank",
 }
 
+#: How many of :meth:`Registry.find_command`'s answers it keeps (the words users type are
+#: theirs to choose: the memory they take is bounded).
+FOUND_KEPT = 4096
+
 SessionHook = Callable[["Session", "Batch"], None]
 LeftHook = Callable[["Session"], None]
 DatagramHook = Callable[["Session", int, "Batch"], None]
@@ -162,8 +166,15 @@ class Registry:
     moves: list[MoveTaker] = field(default_factory=list)
     variable_set: list[VariableHook] = field(default_factory=list)
     starting: list[StartingHook] = field(default_factory=list)
+    #: :meth:`find_command`'s answers by (word, admin), for the words typed most (a move
+    #: such as ``e2e4`` is looked up as a command on every line): forgotten when commands
+    #: are added, or when it holds :data:`FOUND_KEPT` of them.
+    _found: dict[tuple[str, bool], Command | tuple[str, ...]] = field(
+        default_factory=dict, repr=False
+    )
 
     def add_commands(self, commands: Iterable[Command]) -> None:
+        self._found.clear()
         for command in commands:
             if command.name in self.commands:
                 raise ValueError(f"two features define the command {command.name!r}")
@@ -178,6 +189,16 @@ class Registry:
 
         Administrators' commands are found only with ``admin``: for anybody else they do not
         exist, not even as a prefix's match."""
+        key = word, admin
+        found = self._found.get(key)
+        if found is None:
+            found = self._find_command(word, admin)
+            if len(self._found) >= FOUND_KEPT:
+                self._found.clear()
+            self._found[key] = found
+        return found if isinstance(found, Command) else list(found)
+
+    def _find_command(self, word: str, admin: bool) -> Command | tuple[str, ...]:
         word = ABBREVIATIONS.get(word.lower(), word.lower())
         found = self.commands.get(word)
         if found is not None and (admin or not found.admin):
@@ -187,7 +208,7 @@ class Registry:
             for name, command in self.commands.items()
             if name.startswith(word) and (admin or not command.admin)
         )
-        return self.commands[matches[0]] if len(matches) == 1 else matches
+        return self.commands[matches[0]] if len(matches) == 1 else tuple(matches)
 
     def visible(self, admin: bool = False) -> list[Command]:
         """The commands a user sees (an administrator sees every one), sorted by name."""

@@ -8,8 +8,40 @@ from typing import Any
 
 import chess
 
+from icswire.boards.positions import Flags, holding_text, placement
 from icswire.boards.variants import new_board
 from icswire.server.core.events.base import LOCAL, Event, kind
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class BoardView:
+    """A position as style 12, style 10, DG_JBOARD (49), ``<b1>`` and
+    DG_BUGHOUSE_HOLDINGS (37) show it, worked out once by the game's node from its board
+    so that no receiving node builds a board for them: the fields of
+    :class:`~icswire.boards.positions.Placement`, and in games with holdings (else None)
+    ``holdings`` (White's, Black's) in DG_BUGHOUSE_HOLDINGS' letters and ``in_hand`` in
+    ``<b1>``'s (FICS's order: P N B R Q)."""
+
+    ranks: tuple[str, ...]
+    side_to_move: str
+    double_push_file: int
+    castling: Flags
+    halfmove_clock: int
+    move_number: int
+    strengths: tuple[int, int]
+    holdings: tuple[str, str] | None
+    in_hand: tuple[str, str] | None
+
+    @classmethod
+    def of(cls, board: chess.Board) -> BoardView:
+        """The view of ``board`` (the game's node's own)."""
+        pockets = getattr(board, "pockets", None)
+        holdings = in_hand = None
+        if pockets is not None:
+            holdings = str(pockets[chess.WHITE]).upper(), str(pockets[chess.BLACK]).upper()
+            in_hand = holding_text(board, chess.WHITE), holding_text(board, chess.BLACK)
+        return cls(*placement(board), holdings, in_hand)
 
 
 @kind
@@ -21,8 +53,10 @@ class GamePosition:
     square after any double push, as style 12 shows it) of ``variant``
     (the name in :mod:`icswire.boards.variants`); ``last`` the last move's (verbose,
     SAN, SMITH), ``recent`` the last four moves as (SAN, verbose, milliseconds taken) for style
-    9. ``flipped`` names who turned their board with ``flip``. ``board``, when the game's
-    node made the event, is the position already built (not shipped)."""
+    9. ``flipped`` names who turned their board with ``flip``; ``view`` is the position
+    as style 12 and its kin show it (:class:`BoardView`). ``board``, when the game's node
+    made the event, is the position already built (not shipped); another node builds it
+    from ``fen`` only for a receiver whose style draws the board (1 to 9, 11)."""
 
     game: int
     white: str
@@ -39,11 +73,12 @@ class GamePosition:
     last: tuple[str, str, str] | None
     recent: tuple[tuple[str, str, int], ...]
     flipped: tuple[str, ...]
+    view: BoardView
     board: Any = field(default=None, compare=False, repr=False, metadata=LOCAL, kw_only=True)
 
     @property
     def white_to_move(self) -> bool:
-        return self.fen.split(" ", 2)[1] == "w"
+        return self.view.side_to_move == "W"
 
     def position(self) -> chess.Board:
         """The board of :attr:`fen`, built once (the game's node gives it ready)."""
@@ -71,10 +106,7 @@ class GamePosition:
     def holdings(self) -> tuple[str, str] | None:
         """The holdings (White's, Black's) in DG_BUGHOUSE_HOLDINGS' letters, in games with
         holdings."""
-        pockets = getattr(self.position(), "pockets", None)
-        if pockets is None:
-            return None
-        return str(pockets[chess.WHITE]).upper(), str(pockets[chess.BLACK]).upper()
+        return self.view.holdings
 
 
 @kind

@@ -19,7 +19,12 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import chess
 
-from icswire.boards.positions import board_to_64, style10_from_board, style12_from_board
+from icswire.boards.positions import (
+    board_to_64,
+    last_move_notations,
+    style10_from_view,
+    style12_from_view,
+)
 from icswire.protocol import datagrams as dg
 from icswire.protocol.bughouse import Bughouse, format_b1
 from icswire.protocol.codes import IsVariation
@@ -27,13 +32,12 @@ from icswire.protocol.datagrams import DG, DatagramRecord
 from icswire.protocol.level1 import Level1
 from icswire.protocol.style10 import format_style10
 from icswire.protocol.style12 import Style12, format_style12
-from icswire.server.core.events.games import GameHistory
+from icswire.server.core.events.games import BoardView, GameHistory
 from icswire.server.core.render.batch import NEWLINE, Batch, Datagram, Message
 from icswire.server.core.render.diagrams import (
     DIAGRAM_STYLES,
     RecentMove,
     diagram,
-    holding_text,
 )
 
 if TYPE_CHECKING:
@@ -89,26 +93,57 @@ class PositionBoard(Message):
     style 10 and 12 read the last move from, or none when ``facts`` names the last move.
 
     The batch renders it once per distinct :meth:`key`; what depends on the position alone
-    (style 12's ranks, castling rights, strengths and last move, the ``<b1>`` holdings) is
-    worked out once for all those keys."""
+    (its :class:`BoardView`: style 12's ranks, castling rights, strengths, the ``<b1>``
+    holdings; the last move) is worked out once for all those keys.
+
+    Made from a position's ``view`` (``board`` None), styles 10 and 12 need no board:
+    ``make_board()`` builds it only for a receiver whose style draws it; ``facts`` then name
+    the last move (``none``, ``none`` before any)."""
 
     def __init__(
         self,
-        board: chess.Board,
+        board: chess.Board | None,
         facts: BoardFacts,
         relation: Callable[[Session], int],
         flip: Callable[[Session], bool],
         stack: bool | int = True,
         copy: bool = True,
+        *,
+        view: BoardView | None = None,
+        make_board: Callable[[], chess.Board] | None = None,
     ) -> None:
-        if copy:
+        if board is None and (view is None or make_board is None):
+            raise ValueError("a board, or its view and how to make it")
+        if copy and board is not None:
             board = board.copy(stack=stack if facts.last_move is None else False)
-        self.board = board
+        self._board = board
+        self._make_board = make_board
+        self._view = view
         self.facts = facts
         self.relation = relation
         self.flip = flip
         self._style12: Style12 | None = None
         self._b1: str | None = None
+
+    @property
+    def board(self) -> chess.Board:
+        """The position (built now if it came as a view)."""
+        board = self._board
+        if board is None:
+            board = self._board = self._make_board()  # type: ignore[misc]
+        return board
+
+    def view(self) -> BoardView:
+        """The position as styles 10 and 12 and ``<b1>`` show it, worked out once."""
+        view = self._view
+        if view is None:
+            view = self._view = BoardView.of(self.board)
+        return view
+
+    def last_move(self) -> tuple[str, str]:
+        """Style 12's (verbose, pretty) last move: the facts', else the move stack's."""
+        last = self.facts.last_move
+        return last if last is not None else last_move_notations(self.board)
 
     def key(self, receiver: Session) -> Any:
         """What of the receiver's settings :meth:`form` depends on (nothing under style
@@ -137,13 +172,13 @@ class PositionBoard(Message):
         style = receiver.variables["style"]
         if style == 13:
             return b""
-        board, facts = self.board, self.facts
+        facts = self.facts
         blank = "" if receiver.level1 & Level1.UNITS else NEWLINE
         ms = bool(receiver.ivariables["ms"])
         if style in DIAGRAM_STYLES:
             text = diagram(
                 style,
-                board,
+                self.board,
                 number=facts.number,
                 white=facts.white,
                 black=facts.black,
@@ -157,8 +192,9 @@ class PositionBoard(Message):
         white_time = facts.white_ms if ms else facts.white_ms // 1000  # style 10 and 12
         black_time = facts.black_ms if ms else facts.black_ms // 1000
         if style == 10:
-            shown = style10_from_board(
-                board,
+            shown = style10_from_view(
+                self.view(),
+                self.last_move(),
                 game_number=facts.number,
                 white_name=facts.white,
                 black_name=facts.black,
@@ -169,13 +205,13 @@ class PositionBoard(Message):
                 black_time=black_time,
                 move_time_ms=facts.move_time_ms,
                 move_time_precise=ms,
-                last_move=facts.last_move,
             )
             return (blank + format_style10(shown)).encode("latin-1")
         record = self._style12
         if record is None:
-            record = self._style12 = style12_from_board(
-                board,
+            record = self._style12 = style12_from_view(
+                self.view(),
+                self.last_move(),
                 game_number=facts.number,
                 white_name=facts.white,
                 black_name=facts.black,
@@ -189,7 +225,6 @@ class PositionBoard(Message):
                 flip=flip,
                 clock_ticking=facts.ticking,
                 lag_ms=0,
-                last_move=facts.last_move,
             )
         elif (record.relation, record.flip, record.move_time_precise) != (relation, flip, ms):
             record = record._replace(
@@ -200,10 +235,10 @@ class PositionBoard(Message):
                 move_time_precise=ms,
             )
         line = blank + format_style12(record) + NEWLINE
-        if getattr(board, "pockets", None) is not None:
+        in_hand = self.view().in_hand
+        if in_hand is not None:
             if self._b1 is None:
-                white, black = (holding_text(board, c) for c in (WHITE, BLACK))
-                self._b1 = format_b1(Bughouse(facts.number, white, black)) + NEWLINE
+                self._b1 = format_b1(Bughouse(facts.number, *in_hand)) + NEWLINE
             line += self._b1
         return line.encode("latin-1")
 

@@ -36,6 +36,8 @@ from typing import Final, NamedTuple
 
 import chess
 
+from icswire.boards.positions import holding_text
+
 __all__ = ["DIAGRAM_STYLES", "RecentMove", "diagram", "holding_text", "move_time_text"]
 
 #: The styles this module draws.
@@ -43,8 +45,6 @@ DIAGRAM_STYLES: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 11})
 
 _TAB: Final = " " * 8  # a tab at the start of a line, as FICS's network layer sends it
 _VALUES: Final = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9}
-_HOLDING_ORDER: Final = (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN)
-_ORDER: Final = ("", "P", "N", "B", "R", "Q", "K")  # FICS's piece numbers 0..6
 
 
 class RecentMove(NamedTuple):
@@ -157,15 +157,6 @@ _GENSTYLES: Final = {
         _TAB + "   h g f e d c b a",
     ),
 }
-
-
-def holding_text(board: chess.Board, color: chess.Color) -> str:
-    """The pieces ``color`` holds (crazyhouse, bughouse) in FICS's order: P N B R Q."""
-    pockets = getattr(board, "pockets", None)
-    if pockets is None:
-        return ""
-    pocket = pockets[color]
-    return "".join(_ORDER[piece] * pocket.count(piece) for piece in _HOLDING_ORDER)
 
 
 def _strength(board: chess.Board, color: chess.Color) -> int:

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 import chess
 
-from icswire.boards.positions import board_to_64
 from icswire.protocol import datagrams as dg
 from icswire.protocol.bughouse import Bughouse, format_b1
 from icswire.protocol.datagrams import DG, encode_datagram
@@ -38,6 +37,8 @@ if TYPE_CHECKING:
 COLOR_LETTER = {chess.WHITE: "W", chess.BLACK: "B"}
 #: DG_JBOARD's status: a played game (icc-formats.txt, DG_JBOARD).
 PLAYED = 1
+#: Style 12's last move before the first.
+NO_MOVE = ("none", "none")
 
 
 def position_board(position: GamePosition) -> PositionBoard:
@@ -47,32 +48,29 @@ def position_board(position: GamePosition) -> PositionBoard:
         position.increment, position.white_ms, position.black_ms, position.move_time_ms,
         position.ticking, ply=position.ply,
         recent=tuple([RecentMove(*move) for move in position.recent]),
-        last_move=position.last[:2] if position.last is not None else None,
+        last_move=position.last[:2] if position.last is not None else NO_MOVE,
     )  # fmt: skip
     return PositionBoard(
-        position.position(),
+        None,
         facts,
         lambda receiver: position.relation(receiver.name),
         lambda receiver: position.flipped_for(receiver.name, bool(receiver.variables["flip"])),
-        copy=False,
+        view=position.view,
+        make_board=position.position,
     )
 
 
 def jboard(position: GamePosition, receiver: Session) -> Any:
-    """DG_JBOARD (49) for ``receiver``: the position as a 64-character board, side to
-    move, castling rights, the last move and both clocks in seconds."""
-    board = position.position()
-    ep = board.ep_square
+    """DG_JBOARD (49) for ``receiver``: the position (its view) as a 64-character board,
+    side to move, castling rights, the last move and both clocks in seconds."""
+    view = position.view
     last = position.last
     return dg.Jboard(
-        board_to_64(board),
-        "W" if board.turn else "B",
-        chess.square_file(ep) if ep is not None else -1,
-        board.has_kingside_castling_rights(chess.WHITE),
-        board.has_queenside_castling_rights(chess.WHITE),
-        board.has_kingside_castling_rights(chess.BLACK),
-        board.has_queenside_castling_rights(chess.BLACK),
-        board.fullmove_number,
+        "".join(view.ranks),
+        view.side_to_move,
+        view.double_push_file,
+        *view.castling,
+        view.move_number,
         last[1] if last is not None else "",
         last[2] if last is not None else "",
         position.white_ms // 1000,

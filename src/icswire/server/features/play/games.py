@@ -53,6 +53,7 @@ from icswire.protocol.level1 import CommandNumber as CN
 from icswire.protocol.timeseal import elapsed
 from icswire.server.core.events.games import (
     BoardShown,
+    BoardView,
     ClocksChanged,
     GameChanged,
     GameEnded,
@@ -281,7 +282,7 @@ class Game:
             not self.paused, len(moves),
             (last.verbose or last.san, last.san, last.smith) if last is not None else None,
             tuple([(m.san, m.verbose or m.san, m.time_ms) for m in moves[-4:]]),
-            tuple([s.name for s in self.flipped]),
+            tuple([s.name for s in self.flipped]), BoardView.of(board),
             board=board.copy(stack=False),
         )  # fmt: skip
 
