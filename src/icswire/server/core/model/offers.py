@@ -31,7 +31,7 @@ from icswire.server.core.render.batch import Message
 
 if TYPE_CHECKING:
     from icswire.server.core.dispatch.hub import Context
-    from icswire.server.core.net.session import Session
+    from icswire.server.core.model.users import User
     from icswire.server.core.render.batch import Batch
 
 OfferAction = Callable[["Context"], Awaitable[None]]
@@ -48,8 +48,8 @@ class Offer:
 
     number: int
     kind: str
-    sender: Session
-    receiver: Session
+    sender: User
+    receiver: User
     params: str = NO_PARAMS
     words: str = ""
     accept: OfferAction | None = None
@@ -69,10 +69,10 @@ class PendingLines(Message):
     def __init__(self, lines: Sequence[str]) -> None:
         self.lines = tuple(lines)
 
-    def text(self, receiver: Session) -> Sequence[str]:
+    def text(self, receiver: User) -> Sequence[str]:
         return self.lines if receiver.ivariables["pendinfo"] else ()
 
-    def key(self, receiver: Session) -> Any:
+    def key(self, receiver: User) -> Any:
         return bool(receiver.ivariables["pendinfo"])
 
 
@@ -96,8 +96,8 @@ class Offers:
     def open(
         self,
         kind: str,
-        sender: Session,
-        receiver: Session,
+        sender: User,
+        receiver: User,
         batch: Batch,
         params: str = NO_PARAMS,
         **what: Any,
@@ -122,15 +122,15 @@ class Offers:
         batch.add(offer.receiver, gone)
         batch.add(offer.sender, gone)
 
-    def to(self, session: Session) -> list[Offer]:
+    def to(self, session: User) -> list[Offer]:
         """The offers ``session`` may accept or decline, by number."""
         return [o for _, o in sorted(self.by_number.items()) if o.receiver is session]
 
-    def sent_by(self, session: Session) -> list[Offer]:
+    def sent_by(self, session: User) -> list[Offer]:
         """The offers ``session`` may withdraw, by number."""
         return [o for _, o in sorted(self.by_number.items()) if o.sender is session]
 
-    def listing(self, session: Session) -> list[str]:
+    def listing(self, session: User) -> list[str]:
         """What ``pending`` shows ``session``: the offers it made, then those made to it,
         numbered as ``<pf>``/``<pt>`` number them (FICS's layout, which clients parse)."""
         out: list[str] = []
@@ -154,12 +154,12 @@ class Offers:
             out.append("There are no offers pending from other players.")
         return out
 
-    def involving(self, session: Session) -> Iterator[Offer]:
+    def involving(self, session: User) -> Iterator[Offer]:
         for offer in list(self.by_number.values()):
             if session is offer.sender or session is offer.receiver:
                 yield offer
 
-    def send_all(self, session: Session, batch: Batch) -> None:
+    def send_all(self, session: User, batch: Batch) -> None:
         """Every offer to and from ``session`` (``iset pendinfo 1`` was just set)."""
         for _, offer in sorted(self.by_number.items()):
             to_receiver, to_sender = offered_lines(offer)

@@ -37,7 +37,7 @@ from icswire.server.core.render.diagrams import (
 )
 
 if TYPE_CHECKING:
-    from icswire.server.core.net.session import Session
+    from icswire.server.core.model.users import User
 
 WHITE, BLACK = chess.WHITE, chess.BLACK
 COLOR_LETTER = {WHITE: "W", BLACK: "B"}
@@ -96,8 +96,8 @@ class PositionBoard(Message):
         self,
         board: chess.Board,
         facts: BoardFacts,
-        relation: Callable[[Session], int],
-        flip: Callable[[Session], bool],
+        relation: Callable[[User], int],
+        flip: Callable[[User], bool],
         stack: bool | int = True,
         copy: bool = True,
     ) -> None:
@@ -110,7 +110,7 @@ class PositionBoard(Message):
         self._style12: Style12 | None = None
         self._b1: str | None = None
 
-    def key(self, receiver: Session) -> Any:
+    def key(self, receiver: User) -> Any:
         """What of the receiver's settings :meth:`form` depends on (nothing under style
         13, which shows no board)."""
         style = receiver.variables["style"]
@@ -124,13 +124,13 @@ class PositionBoard(Message):
             self.flip(receiver),
         )
 
-    def render(self, receiver: Session) -> bytes:
+    def render(self, receiver: User) -> bytes:
         return self.form(receiver, self.relation(receiver), self.flip(receiver))
 
-    def resolve(self, receiver: Session) -> Message:
+    def resolve(self, receiver: User) -> Message:
         return FixedBoard(self.board, self.facts, self.relation(receiver), self.flip(receiver))
 
-    def form(self, receiver: Session, relation: int, flip: bool) -> bytes:
+    def form(self, receiver: User, relation: int, flip: bool) -> bytes:
         """``board`` in the receiver's style (1-12, or nothing under 13) with ``relation``
         and ``flip``, ms clocks if asked; an empty line first for a level 0 receiver (FICS's
         ``send_board_to``)."""
@@ -215,7 +215,7 @@ class Always:
 
     value: Any
 
-    def __call__(self, receiver: Session) -> Any:
+    def __call__(self, receiver: User) -> Any:
         return self.value
 
 
@@ -236,18 +236,18 @@ class FixedBoard(PositionBoard):
         super().__init__(board, facts, Always(relation), Always(flip), stack=1)
         self.delta = delta
 
-    def key(self, receiver: Session) -> Any:
+    def key(self, receiver: User) -> Any:
         if self.delta is not None:
             return ("d1", receiver.level1 & Level1.UNITS)
         return super().key(receiver)
 
-    def render(self, receiver: Session) -> bytes:
+    def render(self, receiver: User) -> bytes:
         if self.delta is not None:
             blank = "" if receiver.level1 & Level1.UNITS else NEWLINE
             return (blank + self.delta + NEWLINE).encode("latin-1")
         return super().render(receiver)
 
-    def resolve(self, receiver: Session) -> Message:
+    def resolve(self, receiver: User) -> Message:
         return self
 
 
@@ -280,7 +280,7 @@ class LineMoves(Message):
         self.moves = tuple(moves)
         self.variation = variation
 
-    def datagrams(self, receiver: Session) -> Iterable[Any]:
+    def datagrams(self, receiver: User) -> Iterable[Any]:
         on = receiver.level2
         if DG.SEND_MOVES in on:
             for move in self.moves:
@@ -349,7 +349,7 @@ def _parts(on: frozenset[int], move: tuple[str, str, int, int], variation: int) 
 
 def line_datagrams(
     batch: Batch,
-    session: Session,
+    session: User,
     number: int,
     start: chess.Board,
     start_fen: str | None,

@@ -21,7 +21,7 @@ from icswire.server.core.render.batch import Message
 from icswire.server.features.examine.games import ExaminedGame, examined_by_issuer
 
 if TYPE_CHECKING:
-    from icswire.server.core.net.session import Session
+    from icswire.server.core.model.users import User
 
 
 COMMANDS = CommandSet()
@@ -37,10 +37,10 @@ class Mark(Message):
         self.said = text
         self.build = build
 
-    def text(self, receiver: Session) -> Sequence[str]:
+    def text(self, receiver: User) -> Sequence[str]:
         return (self.said,) if self.said and not self.build(receiver.level2) else ()
 
-    def datagrams(self, receiver: Session) -> Iterable[Any]:
+    def datagrams(self, receiver: User) -> Iterable[Any]:
         return self.build(receiver.level2)
 
 

@@ -20,22 +20,22 @@ from icswire.server.features.pairing.state import Challenge, Pairing, Seek, same
 
 if TYPE_CHECKING:
     from icswire.server.core.dispatch.hub import Core
-    from icswire.server.core.net.session import Session
+    from icswire.server.core.model.users import User
 
 
-def _rating(player: Session, kind: str) -> tuple[int, int]:
+def _rating(player: User, kind: str) -> tuple[int, int]:
     """(rating, annotation) of ``player`` for ``kind``; (0, 0) for a guest or no games."""
     if not player.registered:
         return 0, 0
     return player.ratings.get(kind, (0, 0))
 
 
-def _provshow(reader: Session | None) -> bool:
+def _provshow(reader: User | None) -> bool:
     """Does ``reader`` see provisional ratings marked (``set provshow``)?"""
     return reader is not None and bool(reader.variables["provshow"])
 
 
-def match_rating(player: Session, kind: str, provshow: bool = False) -> str:
+def match_rating(player: User, kind: str, provshow: bool = False) -> str:
     """A rating in match lines: ``----`` when there is none; a provisional one followed
     by ``P`` with ``provshow``."""
     rating, note = _rating(player, kind)
@@ -44,7 +44,7 @@ def match_rating(player: Session, kind: str, provshow: bool = False) -> str:
     return f"{rating}P" if provshow and note == 1 else str(rating)
 
 
-def _seek_rating(player: Session, kind: str, provshow: bool = False) -> str:
+def _seek_rating(player: User, kind: str, provshow: bool = False) -> str:
     """FICS's way in seek lines: ``++++`` a guest, ``----`` registered without games."""
     if not player.registered:
         return "++++"
@@ -55,7 +55,7 @@ def _color_word(color: bool | None) -> str:
     return "" if color is None else (" [white]" if color == WHITE else " [black]")
 
 
-def challenge_text(challenge: Challenge, reader: Session | None = None) -> str:
+def challenge_text(challenge: Challenge, reader: User | None = None) -> str:
     """``A (----) B (----) unrated blitz 5 0.``: the body of Challenge/Issuing lines; the
     other player's name highlighted for ``reader`` (``set highlight``)."""
     c, r, t = challenge.challenger, challenge.receiver, challenge.terms
@@ -71,7 +71,7 @@ def challenge_text(challenge: Challenge, reader: Session | None = None) -> str:
     )
 
 
-def _match_record(challenge: Challenge, receiver: Session) -> dg.Match:
+def _match_record(challenge: Challenge, receiver: User) -> dg.Match:
     """DG_MATCH (29) as ``receiver`` gets it (the assessment only with DG 85 on)."""
     c, r, t = challenge.challenger, challenge.receiver, challenge.terms
     color = -1 if challenge.color is None else int(challenge.color == WHITE)
@@ -139,12 +139,12 @@ def seekinfo_line(seek: Seek, own: bool = False) -> str:
     return ivars.format_seek(_seekinfo_record(seek, own))
 
 
-def sees_own(session: Session) -> bool:
+def sees_own(session: User) -> bool:
     own = session.ivariables["showownseek"] or session.variables["showownseek"]
     return bool(session.ivariables["seekinfo"] and own)
 
 
-def sought_row(seek: Seek, reader: Session) -> str:
+def sought_row(seek: Seek, reader: User) -> str:
     t = seek.terms
     rating = _seek_rating(seek.seeker, t.rating_type, _provshow(reader))
     color = {None: "", WHITE: "[white]", BLACK: "[black]"}[seek.color]
@@ -171,14 +171,14 @@ def icc_sought_row(seek: Seek) -> str:
     ).rstrip()
 
 
-def may_answer(seek: Seek, player: Session) -> bool:
+def may_answer(seek: Seek, player: User) -> bool:
     """May ``player`` answer ``seek``: rated needs registration, and the rating range."""
     if seek.terms.rated and not player.registered:
         return False
     return seek.low <= _rating(player, seek.terms.rating_type)[0] <= seek.high
 
 
-def visible(seek: Seek, viewer: Session) -> bool:
+def visible(seek: Seek, viewer: User) -> bool:
     """Is ``seek`` shown to ``viewer``: it fits the viewer's formula (help ``formula``),
     and, if it has the formula flag, the viewer fits the seeker's formula too."""
     color = None if seek.color is None else not seek.color
@@ -202,7 +202,7 @@ def pairs_with(old: Seek, new: Seek) -> bool:
     )
 
 
-def send_lists(core: Core, session: Session, number: int, batch: Batch) -> None:
+def send_lists(core: Core, session: User, number: int, batch: Batch) -> None:
     """What turning on DG_SEEK (the sought list, as DG_SEEKs) or DG_MATCH (one DG_MATCH
     per pending challenge of ``session``) sends. Call it where ``set-2 N 1`` and the login
     settings send the other lists (``World.send_lists``)."""
