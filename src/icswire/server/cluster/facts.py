@@ -2,7 +2,7 @@
 
 The user's own node (its *home*) writes them to the registry (a JetStream key-value
 bucket, one key per name) at login and whenever they change; every other node keeps a
-replica :class:`~icswire.server.core.net.session.User` made from them, so that ``who``,
+replica :class:`~icswire.server.core.model.users.User` made from them, so that ``who``,
 ``finger``, DG_PLAYER_ARRIVED's parts, a tell's checks (censor, ``tell``, busy) and the
 rendering of what that user is sent (level 1, level 2 DGs, style, width) read the same
 values as on its home. Clocks are sent as wall-clock times (``time.time()``) and kept as

@@ -2,8 +2,8 @@
 ``asetadmin``), the ban list (``+ban``, ``-ban``, ``=ban``) and ``nuke``.
 
 An administrator is a registered account with the admin flag (``icswire user admin NAME
-on`` from the shell, or ``asetadmin`` here; :attr:`Session.admin
-<icswire.server.core.net.session.Session.admin>`). As on FICS, these commands do not exist for
+on`` from the shell, or ``asetadmin`` here; :attr:`User.admin
+<icswire.server.core.model.users.User.admin>`). As on FICS, these commands do not exist for
 anybody else: a user without the flag gets "Command not found." and no prefix of theirs
 matches one
 (:meth:`Registry.find_command <icswire.server.core.dispatch.hub.Registry.find_command>`).
