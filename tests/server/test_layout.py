@@ -1,5 +1,10 @@
 """The server's layout, checked on its source: no import cycle, the core imports no feature,
-a feature imports no sibling feature nor the app, and no import hides inside a function.
+a feature imports no sibling feature nor the app, the core's inner rooms import no outer
+one, and no import hides inside a function.
+
+The core's rooms, inside out: events and model are inner; render and storage read model;
+net and dispatch are outer (a connection is a user with a socket: the model and its
+renderers know users, never connections).
 
 The graph counts every import, those under ``if TYPE_CHECKING:`` too: a cycle through a
 type-only import is still a cycle a reader has to untangle.
@@ -99,12 +104,15 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 def layer_violations(graph: dict[str, set[str]]) -> list[str]:
-    """Imports against the layout: the core imports no feature and not the app; a feature
-    imports neither another feature nor the app."""
+    """Imports against the layout: the core imports no feature and not the app, its model
+    and render rooms not its net; a feature imports neither another feature nor the app."""
     core, features, app = f"{PACKAGE}.core", f"{PACKAGE}.features", f"{PACKAGE}.app"
+    inner = (f"{core}.model", f"{core}.render")
     wrong = []
     for module, targets in sorted(graph.items()):
         for target in sorted(targets):
+            if module.startswith(inner) and target.startswith(f"{core}.net"):
+                wrong.append(f"core module {module} imports {target}")
             if module.startswith(core) and (target.startswith(features) or target == app):
                 wrong.append(f"core module {module} imports {target}")
             if module.startswith(features + "."):
@@ -137,7 +145,8 @@ def test_no_import_hides_in_a_function() -> None:
 def test_the_checks_catch_what_they_are_for(tmp_path: Path) -> None:
     """A made-up package with every fault: the checks above would see them."""
     root = tmp_path / "server"
-    (root / "core").mkdir(parents=True)
+    (root / "core" / "model").mkdir(parents=True)
+    (root / "core" / "net").mkdir()
     (root / "features").mkdir()
     files = {
         "__init__.py": "",
@@ -145,6 +154,10 @@ def test_the_checks_catch_what_they_are_for(tmp_path: Path) -> None:
         "core/__init__.py": "",
         "core/world.py": "from typing import TYPE_CHECKING\n"
         "if TYPE_CHECKING:\n    from icswire.server.features.chat import x\n",
+        "core/model/__init__.py": "",
+        "core/model/users.py": "from icswire.server.core.net.session import Session\n",
+        "core/net/__init__.py": "",
+        "core/net/session.py": "",
         "features/__init__.py": "",
         "features/chat.py": "from icswire.server.features import games\n",
         "features/games.py": "def f():\n    from icswire.server.features.chat import y\n",
@@ -155,6 +168,7 @@ def test_the_checks_catch_what_they_are_for(tmp_path: Path) -> None:
     chat, games = f"{PACKAGE}.features.chat", f"{PACKAGE}.features.games"
     assert cycles(graph) == [[chat, games, chat]]
     assert layer_violations(graph) == [
+        f"core module {PACKAGE}.core.model.users imports {PACKAGE}.core.net.session",
         f"core module {PACKAGE}.core.world imports {chat}",
         f"feature module {chat} imports {games}",
         f"feature module {games} imports {chat}",

@@ -32,6 +32,7 @@ from icswire.server.core.dispatch.commands import (
 from icswire.server.core.dispatch.hub import Core
 from icswire.server.core.dispatch.run import dispatch
 from icswire.server.core.model.names import name_key
+from icswire.server.core.model.users import User
 from icswire.server.core.model.world import World
 from icswire.server.core.net.limits import Limits
 from icswire.server.core.net.listener import Listener
@@ -323,8 +324,9 @@ class Server:
                 continue
             now = time.monotonic()
             for session in self.world.online.values():
-                if (
-                    now - session.last_input >= idle
+                if (  # a replica idles out on its own node
+                    isinstance(session, Session)
+                    and now - session.last_input >= idle
                     and session.state not in ("P", "E")
                     and not (session.leaving or session.closed)
                 ):
@@ -357,7 +359,7 @@ class Server:
         self.core.registry.player_arrived(session, batch)
         batch.flush()
 
-    def _leave(self, session: Session, release: bool = True) -> None:
+    def _leave(self, session: User, release: bool = True) -> None:
         """A connection is gone: every feature lets go of it, then the others are told
         (and, in a cluster, the name is free again unless ``release`` is False: a
         takeover keeps it)."""
@@ -462,7 +464,7 @@ class Server:
 
         await self.cluster.forward(node, session, text, answer)
 
-    async def run_line(self, session: Session, text: str) -> tuple[int, int | None]:
+    async def run_line(self, session: User, text: str) -> tuple[int, int | None]:
         """Run a line another node of the cluster forwarded, for ``session`` (the replica
         of its user): (the level 1 command number, the block code)."""
 

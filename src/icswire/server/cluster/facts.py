@@ -2,7 +2,7 @@
 
 The user's own node (its *home*) writes them to the registry (a JetStream key-value
 bucket, one key per name) at login and whenever they change; every other node keeps a
-replica :class:`~icswire.server.core.net.session.Session` made from them, so that ``who``,
+replica :class:`~icswire.server.core.model.users.User` made from them, so that ``who``,
 ``finger``, DG_PLAYER_ARRIVED's parts, a tell's checks (censor, ``tell``, busy) and the
 rendering of what that user is sent (level 1, level 2 DGs, style, width) read the same
 values as on its home. Clocks are sent as wall-clock times (``time.time()``) and kept as
@@ -23,8 +23,8 @@ import time
 from typing import Any
 
 from icswire.protocol.level1 import Level1
+from icswire.server.core.model.users import User
 from icswire.server.core.model.variables import IVARIABLES, VARIABLES
-from icswire.server.core.net.session import Session
 
 #: The facts a node other than the home may change (a game it holds, observing there):
 #: a registry write older than that node's last change does not set them there.
@@ -33,7 +33,7 @@ CHANGEABLE = ("state", "state_game", "observing", "ratings")
 PLAIN = frozenset({"name", "registered", "admin", "level1", "state", "state_game", "timeseal"})
 
 
-def facts_of(session: Session, node: str) -> dict[str, Any]:
+def facts_of(session: User, node: str) -> dict[str, Any]:
     """Everything other nodes need of ``session``, whose home is ``node``, as JSON data."""
     now_wall, now = time.time(), time.monotonic()
     return {
@@ -75,7 +75,7 @@ def stable(facts: dict[str, Any]) -> bytes:
     return encode({key: value for key, value in facts.items() if key != "input"})
 
 
-def apply(session: Session, facts: dict[str, Any]) -> None:
+def apply(session: User, facts: dict[str, Any]) -> None:
     """Set a replica's fields from ``facts``."""
     now_wall, now = time.time(), time.monotonic()
     for key, value in facts.items():

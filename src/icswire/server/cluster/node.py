@@ -56,6 +56,7 @@ from icswire.server.cluster import wire
 from icswire.server.cluster.access import Access, ClusterRefused, refusal, shown
 from icswire.server.core.model.names import name_key
 from icswire.server.core.model.tables import ListedGame, Table
+from icswire.server.core.model.users import User
 from icswire.server.core.net.session import Session
 from icswire.server.core.render.batch import Batch, Data, Message, lines
 
@@ -74,8 +75,8 @@ LIST_TIMEOUT = 2.0
 STOP_PATIENCE = 2
 NOT_ANSWERING = "The server that holds that is not answering; try again in a moment."
 #: Runs one forwarded line for a replica: (level 1 command number, block code, output).
-LineRunner = Callable[[Session, str], Awaitable[tuple[int, int | None]]]
-Entries = list[tuple[Session, bool, list[Message]]]
+LineRunner = Callable[[User, str], Awaitable[tuple[int, int | None]]]
+Entries = list[tuple[User, bool, list[Message]]]
 #: What the home does with a forwarded line's answer: (command number, block code, output).
 Answer = Callable[[int, int | None, list[Message]], None]
 
@@ -132,7 +133,7 @@ class Cluster:
         self._writes: asyncio.Queue[tuple[str, str, bytes | None]] = asyncio.Queue()
         #: Each of our users' facts as last written, but the idle clock (facts.stable).
         self._written: dict[str, bytes] = {}
-        self._dirty: set[Session] = set()
+        self._dirty: set[User] = set()
         #: Changes sent of the other nodes' users (the facts this node owns), the last by
         #: name key, and the ratings their registry entry last gave.
         self._sent: dict[str, wire.Changes] = {}
@@ -140,7 +141,7 @@ class Cluster:
         self._known_ratings: dict[str, dict[str, tuple[int, int]]] = {}
         #: Of our users: what each other node last said of the facts it owns, by name key.
         self._claims: dict[str, dict[str, wire.Changes]] = {}
-        self._capturing: dict[Session, list[Message]] = {}
+        self._capturing: dict[User, list[Message]] = {}
         #: Forwarded lines waiting for their answer, by number.
         self._forwards = 0
         self._waiting: dict[int, tuple[Answer, asyncio.Future[None]]] = {}
@@ -254,7 +255,7 @@ class Cluster:
 
     # -- users ---------------------------------------------------------------------------
 
-    async def claim(self, session: Session) -> bool:
+    async def claim(self, session: User) -> bool:
         """Take ``session``'s name in the whole cluster. A registered user online on
         another node takes over (that node logs the old session out); False when the name
         is somebody else's (an unregistered name in use on another node)."""
@@ -312,7 +313,7 @@ class Cluster:
             self._reserved.discard(key)
             self._writes.put_nowait(("users", key, None))
 
-    def release(self, session: Session) -> None:
+    def release(self, session: User) -> None:
         """``session`` logged out: its name is free in the cluster."""
         key = name_key(session.name)
         self._written.pop(key, None)
@@ -320,7 +321,7 @@ class Cluster:
         self._dirty.discard(session)
         self._writes.put_nowait(("users", key, None))
 
-    def touch(self, session: Session) -> None:
+    def touch(self, session: User) -> None:
         """``session``'s facts may have changed (a command, a game's start or end): its
         home writes them (at the end of this turn, once however often touched); another
         node sends the home, now, the facts it owns of the user (:meth:`_capture`)."""
@@ -337,7 +338,7 @@ class Cluster:
             if session.logged_in and session.remote is None:
                 self._put_facts(session)
 
-    def _capture(self, replica: Session) -> None:
+    def _capture(self, replica: User) -> None:
         """The facts this node owns of ``replica``, as they are now, for its home: the
         game it plays here, the games it observes here, ratings changed here. Nothing is
         sent if they did not change."""
@@ -364,7 +365,7 @@ class Cluster:
         self._sent.pop(key, None)
         self._known_ratings.pop(key, None)
 
-    def _put_facts(self, session: Session) -> None:
+    def _put_facts(self, session: User) -> None:
         key = name_key(session.name)
         found = facts_.facts_of(session, self.node)
         claims = self._claims.get(key)
@@ -393,7 +394,7 @@ class Cluster:
             return
         if known is None:
             self._forget_sent(key)
-            replica = Session(remote=self._peer(node))
+            replica = User(remote=self._peer(node))
             facts_.apply(replica, found)
             self._known_ratings[key] = dict(replica.ratings)
             replica.logged_in = True
@@ -446,7 +447,7 @@ class Cluster:
         if kick is None:
             return
         session = self.core.world.online.get(kick.name)
-        if session is not None and session.remote is None:
+        if isinstance(session, Session):
             session.taken_over()
         await msg.respond(wire.encode(wire.Ack()))
 
@@ -456,7 +457,7 @@ class Cluster:
             peer = self.peers[node] = Peer(self, node)
         return peer
 
-    def node_of(self, session: Session) -> str:
+    def node_of(self, session: User) -> str:
         return self.node if session.remote is None else cast(Peer, session.remote).node
 
     # -- delivering ----------------------------------------------------------------------
@@ -543,7 +544,7 @@ class Cluster:
 
     # -- forwarding ----------------------------------------------------------------------
 
-    async def forward(self, node: str, session: Session, text: str, answer: Answer) -> None:
+    async def forward(self, node: str, session: User, text: str, answer: Answer) -> None:
         """Run ``text`` of our user ``session`` on ``node``, where what it is about lives;
         ``answer`` gets (command number, block code, the user's output) when it comes, in
         order with what else that node sends our users, or NOT_ANSWERING in time."""
@@ -775,7 +776,7 @@ class Cluster:
             self._tasks.append(asyncio.create_task(self._clean_up(node, gone, games)))
 
     async def _clean_up(
-        self, node: str, gone: list[Session], games: dict[int, dict[str, Any]]
+        self, node: str, gone: list[User], games: dict[int, dict[str, Any]]
     ) -> None:
         """The leader's part of a node's death: its games adjourned in the database, then
         its entries out of the registry."""

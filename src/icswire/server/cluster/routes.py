@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from icswire.server.core.dispatch.commands import looks_like_move
 from icswire.server.core.dispatch.hub import Command, Core, Route
 from icswire.server.core.dispatch.numbers import parse_number
-from icswire.server.core.net.session import Session
+from icswire.server.core.model.users import User
 
 if TYPE_CHECKING:
     from icswire.server.cluster.node import Cluster
@@ -35,7 +35,7 @@ Found = tuple[bool, str | None]
 NOT_APPLYING: Found = (False, None)
 
 
-def route(core: Core, cluster: Cluster, session: Session, text: str) -> str | None:
+def route(core: Core, cluster: Cluster, session: User, text: str) -> str | None:
     """The node ``text`` of ``session`` runs on, None for this one."""
     word, _, args = text.partition(" ")
     words = args.split()
@@ -59,7 +59,7 @@ def _resolve(
     kind: Route,
     core: Core,
     cluster: Cluster,
-    session: Session,
+    session: User,
     words: list[str],
     playing: str | None,
 ) -> Found:

@@ -38,6 +38,7 @@ from icswire.protocol.datagrams import DG, encode_datagram
 from icswire.protocol.level1 import Level1
 from icswire.server.core.dispatch.numbers import parse_number
 from icswire.server.core.model.names import check_name, is_reserved, name_key
+from icswire.server.core.model.users import User
 from icswire.server.core.model.variables import VARIABLES
 from icswire.server.core.net.limits import Backoff, seconds_text
 from icswire.server.core.net.session import WILL_ECHO, WONT_ECHO, Session
@@ -223,10 +224,12 @@ async def _dialogue(core: Core, session: Session) -> Account | bool | None:
             return False
 
 
-def take_over(session: Session, old: Session) -> None:
+def take_over(session: Session, old: User) -> None:
     """FICS's texts when a registered user logs in again: the old connection is told why it
-    goes (:meth:`Session.taken_over`), the new one whom it replaced."""
-    old.taken_over()
+    goes (:meth:`Session.taken_over`; a replica's own node ends it), the new one whom it
+    replaced."""
+    if isinstance(old, Session):
+        old.taken_over()
     _say(session, f"**** {session.name} is already logged in - kicking them out. ****", "")
 
 

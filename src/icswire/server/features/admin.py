@@ -2,8 +2,8 @@
 ``asetadmin``), the ban list (``+ban``, ``-ban``, ``=ban``) and ``nuke``.
 
 An administrator is a registered account with the admin flag (``icswire user admin NAME
-on`` from the shell, or ``asetadmin`` here; :attr:`Session.admin
-<icswire.server.core.net.session.Session.admin>`). As on FICS, these commands do not exist for
+on`` from the shell, or ``asetadmin`` here; :attr:`User.admin
+<icswire.server.core.model.users.User.admin>`). As on FICS, these commands do not exist for
 anybody else: a user without the flag gets "Command not found." and no prefix of theirs
 matches one
 (:meth:`Registry.find_command <icswire.server.core.dispatch.hub.Registry.find_command>`).
@@ -23,6 +23,7 @@ from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.dispatch.commands import first_word
 from icswire.server.core.dispatch.hub import CommandSet, Context, Handler
 from icswire.server.core.model.names import name_error, name_key
+from icswire.server.core.net.session import Session
 from icswire.server.core.render.batch import lines
 from icswire.server.core.storage.store import UnknownUser, UserExists
 
@@ -129,6 +130,9 @@ async def nuke(ctx: Context, args: str) -> None:
         return
     if target is ctx.session:
         ctx.reply("You cannot nuke yourself; use quit.")
+        return
+    if not isinstance(target, Session):  # a replica: its connection is on its own node
+        ctx.reply(f"{target.name} is connected to another node.")
         return
     target.send_raw(f"\r\n**** You have been kicked out by {ctx.session.name}! ****\r\n".encode())
     target.hang_up()

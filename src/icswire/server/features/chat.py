@@ -42,7 +42,7 @@ from icswire.server.core.render.batch import Batch
 if TYPE_CHECKING:
     from icswire.server.core.dispatch.hub import Core
     from icswire.server.core.model.tables import Table
-    from icswire.server.core.net.session import Session
+    from icswire.server.core.model.users import User
 
 COMMANDS = CommandSet()
 command = COMMANDS.command
@@ -55,11 +55,11 @@ class Talk:
     """Whom each user told last (``tell .``), in which channel (``tell ,``), and whom he
     played last (``say`` after the game)."""
 
-    last_told: dict[Session, str] = field(default_factory=dict)
-    last_channel: dict[Session, int] = field(default_factory=dict)
-    last_opponent: dict[Session, str] = field(default_factory=dict)
+    last_told: dict[User, str] = field(default_factory=dict)
+    last_channel: dict[User, int] = field(default_factory=dict)
+    last_opponent: dict[User, str] = field(default_factory=dict)
 
-    def forget(self, session: Session) -> None:
+    def forget(self, session: User) -> None:
         self.last_told.pop(session, None)
         self.last_channel.pop(session, None)
         self.last_opponent.pop(session, None)
@@ -81,7 +81,7 @@ def hms(seconds: int) -> str:
     return f"{unit(days, 'day')}, {unit(hours, 'hour')}, {unit(minutes, 'minute')}"
 
 
-def _note(ctx: Context, receiver: Session) -> str:
+def _note(ctx: Context, receiver: User) -> str:
     """What ``(told NAME...)`` adds about the receiver (FICS's ``tell``)."""
     tables = ctx.core.tables
     table = tables.seated(receiver)
@@ -98,12 +98,12 @@ def _note(ctx: Context, receiver: Session) -> str:
     return ""
 
 
-def _silenced(ctx: Context, receiver: Session) -> bool:
+def _silenced(ctx: Context, receiver: User) -> bool:
     """``set silence 1``: no shouts or channel tells while playing."""
     return bool(receiver.variables["silence"]) and receiver in ctx.core.play.by_player
 
 
-def personal_tell(ctx: Context, receiver: Session, text: str, kind: int = TELL) -> bool:
+def personal_tell(ctx: Context, receiver: User, text: str, kind: int = TELL) -> bool:
     """Tell ``receiver`` (``kind`` SAY or TELL), unless he censors the sender, does not
     hear unregistered players or the sender goes too fast; True when told."""
     session = ctx.session
@@ -226,7 +226,7 @@ async def channel_tell(ctx: Context, channel: int, text: str) -> None:
     ctx.reply(f"(told {len(listeners)} players in channel {channel})")
 
 
-def _listeners(ctx: Context, variable: str) -> list[Session]:
+def _listeners(ctx: Context, variable: str) -> list[User]:
     """Who hears a shout of the kind ``variable`` turns on."""
     session = ctx.session
     return [

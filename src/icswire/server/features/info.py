@@ -10,17 +10,18 @@ from icswire.protocol import datagrams as dg
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.dispatch.hub import CommandSet, Context
 from icswire.server.core.model.zones import SERVER, date_text
+from icswire.server.core.net.session import Session
 from icswire.server.core.render.batch import Batch, Datagram, lines
 
 if TYPE_CHECKING:
     from icswire.server.core.dispatch.hub import Core
-    from icswire.server.core.net.session import Session
+    from icswire.server.core.model.users import User
 
 COMMANDS = CommandSet()
 command = COMMANDS.command
 
 
-class PingSamples(dict["Session", list[int]]):
+class PingSamples(dict["User", list[int]]):
     """Each user's ping times so far (for ``ping``'s average)."""
 
 
@@ -49,10 +50,13 @@ async def ping(ctx: Context, args: str) -> None:
     if target is None:
         ctx.reply(f'No user named "{args.strip()}" is logged in.')
         return
+    if not isinstance(target, Session):  # a replica: its connection is on its own node
+        ctx.reply(f"{target.name} is connected to another node.")
+        return
     ctx.core.spawn(_answer_ping(ctx.core, ctx.session, target))
 
 
-async def _answer_ping(core: Core, issuer: Session, target: Session) -> None:
+async def _answer_ping(core: Core, issuer: User, target: Session) -> None:
     lag = await target.ping(PING_TIMEOUT)
     batch = Batch(CN.SCN_ACK_PING, None)
     if lag is None:
@@ -76,7 +80,7 @@ async def quit_(ctx: Context, args: str) -> None:
 
 
 def install(core: Core) -> None:
-    def forget_pings(session: Session) -> None:
+    def forget_pings(session: User) -> None:
         core.state(PingSamples).pop(session, None)
 
     core.registry.add_commands(COMMANDS)

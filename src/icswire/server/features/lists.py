@@ -35,7 +35,7 @@ from icswire.server.core.render.presence import ratstr
 if TYPE_CHECKING:
     from icswire.server.core.dispatch.hub import Core
     from icswire.server.core.model.tables import Table
-    from icswire.server.core.net.session import Session
+    from icswire.server.core.model.users import User
 
 COMMANDS = CommandSet()
 command = COMMANDS.command
@@ -78,7 +78,7 @@ def _find_list(ctx: Context, word: str, change: bool) -> str | None:
     return found
 
 
-def members(session: Session, which: str) -> list[str]:
+def members(session: User, which: str) -> list[str]:
     """What is on ``session``'s list ``which`` (sorted as ``showlist`` shows it)."""
     if which == "channel":
         return [str(c) for c in sorted(session.channels)]

@@ -31,7 +31,7 @@ from icswire.server.core.storage.store import StoredMessage, StoreUnavailable
 
 if TYPE_CHECKING:
     from icswire.server.core.dispatch.hub import Core
-    from icswire.server.core.net.session import Session
+    from icswire.server.core.model.users import User
 
 log = logging.getLogger("icswire.server")
 COMMANDS = CommandSet()
@@ -211,7 +211,7 @@ async def clearmessages(ctx: Context, args: str) -> None:
 # -- at login ----------------------------------------------------------------------------------
 
 
-async def login_notice(core: Core, session: Session) -> None:
+async def login_notice(core: Core, session: User) -> None:
     """``You have N messages (M unread).`` for a registered user who has some."""
     try:
         found = await asyncio.to_thread(core.store.messages, session.name)
@@ -232,7 +232,7 @@ async def login_notice(core: Core, session: Session) -> None:
     batch.flush()
 
 
-def arrived(core: Core, session: Session, batch: Batch) -> None:
+def arrived(core: Core, session: User, batch: Batch) -> None:
     if session.registered:
         core.spawn(login_notice(core, session))
 

@@ -25,7 +25,7 @@ from icswire.server.core.storage.store import NewsItem
 
 if TYPE_CHECKING:
     from icswire.server.core.dispatch.hub import Core
-    from icswire.server.core.net.session import Session
+    from icswire.server.core.model.users import User
 
 COMMANDS = CommandSet()
 
@@ -136,7 +136,7 @@ def install(core: Core) -> None:
     async def starting() -> None:
         core.state(NewsCount).items = await asyncio.to_thread(core.store.news_count)
 
-    def arrived(session: Session, batch: Batch) -> None:
+    def arrived(session: User, batch: Batch) -> None:
         count = core.state(NewsCount).items
         if count:
             items = "is 1 news item" if count == 1 else f"are {count} news items"

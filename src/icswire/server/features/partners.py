@@ -30,7 +30,7 @@ from icswire.server.core.render.batch import Batch, lines
 
 if TYPE_CHECKING:
     from icswire.server.core.dispatch.hub import Core
-    from icswire.server.core.net.session import Session
+    from icswire.server.core.model.users import User
 
 __all__ = ["install"]
 
@@ -42,25 +42,25 @@ def _state(core: Core) -> Partners:
     return core.state(Partners)
 
 
-def _announce(core: Core, one: Session, other: Session, forming: bool, batch: Batch) -> None:
+def _announce(core: Core, one: User, other: User, forming: bool, batch: Batch) -> None:
     """DG_PARTNERSHIP to both partners."""
     for session in (one, other):
         if DG.PARTNERSHIP in session.level2:
             batch.add(session, PartnershipChanged(one.name, other.name, forming))
 
 
-def _close(core: Core, key: tuple[Session, Session], batch: Batch) -> None:
+def _close(core: Core, key: tuple[User, User], batch: Batch) -> None:
     offer = _state(core).offers.pop(key, None)
     core.state(Offers).close(offer, batch)
 
 
-def _close_all(core: Core, session: Session, batch: Batch) -> None:
+def _close_all(core: Core, session: User, batch: Batch) -> None:
     """Every partnership offer made to or by ``session`` goes."""
     for key in [k for k in _state(core).offers if session in k]:
         _close(core, key, batch)
 
 
-def _form(ctx: Context, sender: Session, receiver: Session) -> None:
+def _form(ctx: Context, sender: User, receiver: User) -> None:
     """``receiver`` accepts ``sender``'s offer."""
     core, batch = ctx.core, ctx.batch
     state = _state(core)
@@ -77,7 +77,7 @@ def _form(ctx: Context, sender: Session, receiver: Session) -> None:
     _announce(core, sender, receiver, True, batch)
 
 
-def _dissolve(core: Core, session: Session, batch: Batch, told: str) -> Session | None:
+def _dissolve(core: Core, session: User, batch: Batch, told: str) -> User | None:
     """End ``session``'s partnership: its partner hears ``told``; the partner or None."""
     state = _state(core)
     other = state.partner.pop(session, None)
@@ -89,17 +89,17 @@ def _dissolve(core: Core, session: Session, batch: Batch, told: str) -> Session 
     return other
 
 
-async def _accept(sender: Session, receiver: Session, ctx: Context) -> None:
+async def _accept(sender: User, receiver: User, ctx: Context) -> None:
     _form(ctx, sender, receiver)
 
 
-async def _decline(sender: Session, receiver: Session, ctx: Context) -> None:
+async def _decline(sender: User, receiver: User, ctx: Context) -> None:
     _close(ctx.core, (sender, receiver), ctx.batch)
     ctx.reply(f"You decline the partnership offer from {sender.name}.")
     ctx.batch.add(sender, lines(f"{receiver.name} declines your partnership offer."))
 
 
-async def _withdraw(sender: Session, receiver: Session, ctx: Context) -> None:
+async def _withdraw(sender: User, receiver: User, ctx: Context) -> None:
     _close(ctx.core, (sender, receiver), ctx.batch)
     ctx.reply(f"You withdraw your partnership offer to {receiver.name}.")
     ctx.batch.add(receiver, lines(f"{sender.name} withdraws the partnership offer."))
@@ -177,7 +177,7 @@ async def ptell(ctx: Context, args: str) -> None:
     ctx.batch.add(session, told)
 
 
-def player_left(core: Core, session: Session) -> None:
+def player_left(core: Core, session: User) -> None:
     """A player is gone: its partnership and partnership offers with it."""
     batch = Batch(CN.SCN_LOGOUT, None, issuer_name=session.name)
     _dissolve(core, session, batch, f"Your partner, {session.name}, has departed.")

@@ -41,7 +41,7 @@ from icswire.server.core.storage.records import RatingRecord
 if TYPE_CHECKING:
     from icswire.server.core.dispatch.hub import Core
     from icswire.server.core.model.tables import Table
-    from icswire.server.core.net.session import Session
+    from icswire.server.core.model.users import User
     from icswire.server.core.render.batch import Batch
 
 COMMANDS = CommandSet()
@@ -122,7 +122,7 @@ def parse_who(flags: str) -> WhoRequest | None:
     return request
 
 
-def _chosen(core: Core, player: Session, select: set[str]) -> bool:
+def _chosen(core: Core, player: User, select: set[str]) -> bool:
     busy = player in core.play.by_player or player.state == "E"
     checks = {
         "o": bool(player.variables["open"]),
@@ -134,7 +134,7 @@ def _chosen(core: Core, player: Session, select: set[str]) -> bool:
     return all(checks[letter] for letter in select)
 
 
-def _order(players: list[Session], sort: str | None) -> list[Session]:
+def _order(players: list[User], sort: str | None) -> list[User]:
     if sort is None:
         return sorted(players, key=lambda s: name_key(s.name))
     return sorted(players, key=lambda s: (-rating_of(s, sort), not s.registered, name_key(s.name)))
@@ -142,7 +142,7 @@ def _order(players: list[Session], sort: str | None) -> list[Session]:
 
 def who_lines(
     core: Core,
-    viewer: Session,
+    viewer: User,
     request: WhoRequest,
     results: dict[str, dict[str, RatingRecord]] | None = None,
 ) -> list[str]:
@@ -178,7 +178,7 @@ def who_lines(
     ]
 
 
-def _verbose(core: Core, shown: list[Session], now: float) -> list[str]:
+def _verbose(core: Core, shown: list[User], now: float) -> list[str]:
     """``who v``: game number, open and registered flags, standard and blitz, on, idle."""
     rule = " +---------------------------------------------------------------+"
     rows = [rule, " |      User              Standard    Blitz        On for   Idle |", rule]
@@ -203,7 +203,7 @@ def _verbose(core: Core, shown: list[Session], now: float) -> list[str]:
 
 
 def _winloss(
-    shown: list[Session], now: float, results: dict[str, dict[str, RatingRecord]]
+    shown: list[User], now: float, results: dict[str, dict[str, RatingRecord]]
 ) -> list[str]:
     """``who n``: standard and blitz ratings with their wins, losses and draws."""
     rows = [
@@ -243,7 +243,7 @@ async def who(ctx: Context, args: str) -> None:
 # -- finger ----------------------------------------------------------------------------------
 
 
-def _where(core: Core, player: Session) -> list[str]:
+def _where(core: Core, player: User) -> list[str]:
     """``(playing game 5: A vs. B)`` or ``(examining game ...)``."""
     table = core.tables.seated(player)
     if table is None:
@@ -457,10 +457,10 @@ def install(core: Core) -> None:
     player left, the most players and games at once."""
     state = core.state(Uptime)
 
-    def arrived(session: Session, batch: Batch) -> None:
+    def arrived(session: User, batch: Batch) -> None:
         state.player_high = max(state.player_high, len(core.world.online))
 
-    def left(session: Session) -> None:
+    def left(session: User) -> None:
         if session.registered and session.logged_in and not core.stopping:
             when = datetime.now(UTC)
             core.writes.put(

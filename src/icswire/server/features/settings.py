@@ -36,7 +36,7 @@ from icswire.server.core.render.batch import Datagram
 
 if TYPE_CHECKING:
     from icswire.server.core.dispatch.hub import Core
-    from icswire.server.core.net.session import Session
+    from icswire.server.core.model.users import User
 
 COMMANDS = CommandSet()
 command = COMMANDS.command
@@ -201,7 +201,7 @@ def _checked(variable: Variable, value: Any) -> Any:
     return value
 
 
-def _current(session: Session, variable: Variable) -> Any:
+def _current(session: User, variable: Variable) -> Any:
     if variable.name == "level1":
         return session.level1
     return session.variables[variable.name]

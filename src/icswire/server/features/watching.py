@@ -38,7 +38,7 @@ from icswire.server.core.render.texts import rating_text
 
 if TYPE_CHECKING:
     from icswire.server.core.dispatch.hub import Core
-    from icswire.server.core.net.session import Session
+    from icswire.server.core.model.users import User
 
 COMMANDS = CommandSet()
 command = COMMANDS.command
@@ -47,15 +47,15 @@ command = COMMANDS.command
 @dataclass
 class Watchers:
     #: follower -> the name key of the player whose games it follows
-    follows: dict[Session, str] = field(default_factory=dict)
+    follows: dict[User, str] = field(default_factory=dict)
     #: observer -> the game it started observing last (kibitz, refresh, flip without N)
-    primary: dict[Session, int] = field(default_factory=dict)
+    primary: dict[User, int] = field(default_factory=dict)
 
 
 # -- finding games ---------------------------------------------------------------------------
 
 
-def current_game(core: Core, session: Session) -> Table | None:
+def current_game(core: Core, session: User) -> Table | None:
     """The game a command without a game number is about: the one ``session`` plays,
     examines, or observes (the one it began to observe last)."""
     mine = core.tables.seated(session)
@@ -101,7 +101,7 @@ def _find_named(ctx: Context, args: str) -> Table | None:
     return found
 
 
-def listed(core: Core, session: Session) -> list[Table]:
+def listed(core: Core, session: User) -> list[Table]:
     """The games ``session`` may see listed: all but others' private games."""
     return [g for g in core.tables.all() if not g.private or session in g.seats()]
 
@@ -130,7 +130,7 @@ async def games(ctx: Context, args: str) -> None:
         ctx.reply(*rows, "", f"  {len(shown)} games displayed.")
 
 
-def send_lists(core: Core, session: Session, number: int, batch: Batch) -> None:
+def send_lists(core: Core, session: User, number: int, batch: Batch) -> None:
     """What turning DG ``number`` on sends here: for DG_GAME_STARTED (12), every played
     and examined game ("When this feature is activated, I get a list of all the games")."""
     if number == DG.GAME_STARTED:
@@ -141,7 +141,7 @@ def send_lists(core: Core, session: Session, number: int, batch: Batch) -> None:
 # -- observing -------------------------------------------------------------------------------
 
 
-def observe(core: Core, session: Session, game: Table, batch: Batch) -> None:
+def observe(core: Core, session: User, game: Table, batch: Batch) -> None:
     """``session`` begins to observe ``game``: everything a player or examiner gets when
     a game starts, with relation 0 (-2 examined); the others at the table hear of it."""
     number = game.number
@@ -163,7 +163,7 @@ def observe(core: Core, session: Session, game: Table, batch: Batch) -> None:
     batch.add(session, game.board_message())
 
 
-def unobserve(session: Session, game: Table, batch: Batch) -> None:
+def unobserve(session: User, game: Table, batch: Batch) -> None:
     """``session`` stops observing ``game``: DG_STOP_OBSERVING, relation X; the others at
     the table see it leave."""
     number = game.number
@@ -416,7 +416,7 @@ async def _talk(ctx: Context, args: str, kibitz: bool) -> None:
     said = Kibitzed(
         game.number, Speaker.of(session), rating_text(rating, session.registered), kibitz, text
     )
-    heard_by: Iterable[Session] = game.audience() if kibitz else game.observers
+    heard_by: Iterable[User] = game.audience() if kibitz else game.observers
     listeners = [s for s in heard_by if s is not session and s.variables["kibitz"]]
     ctx.batch.add_all(listeners, said)
     count = f"{len(listeners)} player{'' if len(listeners) == 1 else 's'}"
@@ -436,7 +436,7 @@ async def whisper(ctx: Context, args: str) -> None:
 # -- leaving ---------------------------------------------------------------------------------
 
 
-def session_left(core: Core, session: Session) -> None:
+def session_left(core: Core, session: User) -> None:
     """``session`` is gone: it follows and observes nothing; the others at each table it
     observed are told."""
     state = core.state(Watchers)

@@ -52,7 +52,7 @@ from icswire.server.core.storage.writes import WriteQueue
 if TYPE_CHECKING:
     import chess
 
-    from icswire.server.core.net.session import Session
+    from icswire.server.core.model.users import User
     from icswire.server.core.storage.records import GameRecord
     from icswire.server.core.storage.store import Store
 
@@ -144,12 +144,12 @@ ABBREVIATIONS = {
 #: theirs to choose: the memory they take is bounded).
 FOUND_KEPT = 4096
 
-SessionHook = Callable[["Session", "Batch"], None]
-LeftHook = Callable[["Session"], None]
-DatagramHook = Callable[["Session", int, "Batch"], None]
+SessionHook = Callable[["User", "Batch"], None]
+LeftHook = Callable[["User"], None]
+DatagramHook = Callable[["User", int, "Batch"], None]
 TableHook = Callable[["Table", "Batch"], None]
-MoveTaker = Callable[["Session", str, "Batch"], bool]
-VariableHook = Callable[["Session", str, Any, "Batch", bool], None]
+MoveTaker = Callable[["User", str, "Batch"], bool]
+VariableHook = Callable[["User", str, Any, "Batch", bool], None]
 StartingHook = Callable[[], Awaitable[None]]
 
 
@@ -219,15 +219,15 @@ class Registry:
 
     # -- calling the hooks -------------------------------------------------------------
 
-    def player_arrived(self, session: Session, batch: Batch) -> None:
+    def player_arrived(self, session: User, batch: Batch) -> None:
         for hook in self.arrived:
             hook(session, batch)
 
-    def player_left(self, session: Session) -> None:
+    def player_left(self, session: User) -> None:
         for hook in self.left:
             hook(session)
 
-    def datagram_on(self, session: Session, number: int, batch: Batch) -> None:
+    def datagram_on(self, session: User, number: int, batch: Batch) -> None:
         for hook in self.dg_on:
             hook(session, number, batch)
 
@@ -239,7 +239,7 @@ class Registry:
         for hook in self.game_ended:
             hook(table, batch)
 
-    def take_move(self, session: Session, text: str, batch: Batch) -> bool:
+    def take_move(self, session: User, text: str, batch: Batch) -> bool:
         return any(taker(session, text, batch) for taker in self.moves)
 
     async def server_starting(self) -> None:
@@ -247,7 +247,7 @@ class Registry:
             await hook()
 
     def variable_changed(
-        self, session: Session, name: str, value: Any, batch: Batch, interface: bool
+        self, session: User, name: str, value: Any, batch: Batch, interface: bool
     ) -> None:
         for hook in self.variable_set:
             hook(session, name, value, batch, interface)
@@ -260,14 +260,14 @@ class PlayService(Protocol):
     """Playing games, as other features ask for it."""
 
     @property
-    def by_player(self) -> Mapping[Session, Table]:
+    def by_player(self) -> Mapping[User, Table]:
         """The game each player plays."""
         ...
 
     async def start(
         self,
-        white: Session,
-        black: Session,
+        white: User,
+        black: User,
         terms: Terms,
         batch: Batch,
         start: chess.Board | None = None,
@@ -281,8 +281,8 @@ class PlayService(Protocol):
 
     async def start_bughouse(
         self,
-        first: tuple[Session, Session],
-        second: tuple[Session, Session],
+        first: tuple[User, User],
+        second: tuple[User, User],
         terms: Terms,
         batch: Batch,
     ) -> tuple[Table, Table]:
@@ -290,11 +290,11 @@ class PlayService(Protocol):
         start both; StoreUnavailable (neither starts) when they cannot be stored."""
         ...
 
-    def player_gone(self, session: Session, batch: Batch) -> None:
+    def player_gone(self, session: User, batch: Batch) -> None:
         """``session``'s connection went away: its game ends as its terms say."""
         ...
 
-    def busy(self, session: Session) -> bool:
+    def busy(self, session: User) -> bool:
         """Whether ``session`` plays a game or one is being created for it."""
         ...
 
@@ -402,7 +402,7 @@ class Context:
     the core (the world, the store, the games, the features' state)."""
 
     core: Core
-    session: Session
+    session: User
     batch: Batch
     command: str
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from icswire.server.core.net.session import Session
+    from icswire.server.core.model.users import User
 
 __all__ = ["MORE", "NO_MORE", "first_page", "next_page"]
 
@@ -19,7 +19,7 @@ MORE = "Type [next] to see next page."
 NO_MORE = "There is no more."
 
 
-def _page(session: Session, text: Sequence[str]) -> list[str]:
+def _page(session: User, text: Sequence[str]) -> list[str]:
     room = max(int(session.variables["height"]) - 1, 1)
     if session.talks_icc or len(text) <= room:
         session.more = ()
@@ -28,13 +28,13 @@ def _page(session: Session, text: Sequence[str]) -> list[str]:
     return [*text[:room], MORE]
 
 
-def first_page(session: Session, text: list[str]) -> list[str]:
+def first_page(session: User, text: list[str]) -> list[str]:
     """What ``session`` is sent of ``text`` now; the rest waits for ``next`` (a new long
     text replaces what was waiting)."""
     return _page(session, text)
 
 
-def next_page(session: Session) -> list[str]:
+def next_page(session: User) -> list[str]:
     """The next page of what waits for ``session``, or FICS's ``There is no more.``"""
     if not session.more:
         return [NO_MORE]

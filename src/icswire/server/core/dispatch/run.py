@@ -24,7 +24,7 @@ from icswire.server.core.storage.store import StoreUnavailable
 from icswire.server.core.storage.writes import NOT_ANSWERING
 
 if TYPE_CHECKING:
-    from icswire.server.core.net.session import Session
+    from icswire.server.core.model.users import User
 
 log = logging.getLogger("icswire.server")
 
@@ -33,9 +33,7 @@ log = logging.getLogger("icswire.server")
 OpenUnit = Callable[[int, int, "tuple[str, str] | None"], Batch]
 
 
-async def dispatch(
-    core: Core, session: Session, text: str, open_unit: OpenUnit
-) -> tuple[Batch, bool]:
+async def dispatch(core: Core, session: User, text: str, open_unit: OpenUnit) -> tuple[Batch, bool]:
     """Run ``text`` (stripped, aliases expanded) of ``session``: a move if it looks like
     one and a game takes it, else the command its first word names (or the answer to an
     unknown word). The batch ``open_unit`` opened, not flushed, and whether it was a move
@@ -54,7 +52,7 @@ async def dispatch(
 
 
 async def run_command(
-    core: Core, session: Session, batch: Batch, found: Command | list[str], word: str, args: str
+    core: Core, session: User, batch: Batch, found: Command | list[str], word: str, args: str
 ) -> None:
     """Run the command ``found`` (or answer an unknown ``word``) into ``batch``."""
     if isinstance(found, Command):

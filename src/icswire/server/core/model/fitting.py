@@ -16,7 +16,7 @@ from icswire.server.core.model.variables import SUBFORMULAS
 
 if TYPE_CHECKING:
     from icswire.server.core.model.tables import Terms
-    from icswire.server.core.net.session import Session
+    from icswire.server.core.model.users import User
 
 __all__ = ["Proposal", "explain", "fits", "lines_of"]
 
@@ -31,14 +31,14 @@ class Proposal:
     """A game offered to ``owner`` by ``other``: its terms, the colour ``owner`` would
     play (None if not asked), and the owner's Glicko-2 change for a loss, draw and win."""
 
-    owner: Session
-    other: Session
+    owner: User
+    other: User
     terms: Terms
     color: bool | None = None
     assess: tuple[int, int, int] = (0, 0, 0)
 
 
-def _rating(player: Session, kind: str) -> int:
+def _rating(player: User, kind: str) -> int:
     return player.ratings.get(kind, (0, 0))[0] if player.registered else 0
 
 
@@ -80,7 +80,7 @@ def facts(offer: Proposal) -> Facts:
     return Facts(values, t.initial, t.increment)
 
 
-def lines_of(player: Session) -> dict[int, str]:
+def lines_of(player: User) -> dict[int, str]:
     """``player``'s sub-formulas by number."""
     return {int(name[1:]): str(player.variables[name]) for name in SUBFORMULAS}
 

@@ -18,13 +18,13 @@ from collections.abc import Set
 from dataclasses import dataclass
 from typing import TypeVar
 
-from icswire.server.core.net.session import Session
+from icswire.server.core.model.users import User
 
 #: The variables (``set``) and interface variables (``iset``) kept as sets of sessions.
 SWITCHES: tuple[str, ...] = ("pin", "availinfo")
 INTERFACE_SWITCHES: tuple[str, ...] = ("pin",)
 
-_NOBODY: frozenset[Session] = frozenset()
+_NOBODY: frozenset[User] = frozenset()
 Key = TypeVar("Key", int, str)
 
 
@@ -50,29 +50,29 @@ class Listening:
     :meth:`drop` when it leaves."""
 
     def __init__(self) -> None:
-        self._by_dg: defaultdict[int, set[Session]] = defaultdict(set)
-        self._by_switch: defaultdict[str, set[Session]] = defaultdict(set)
-        self._by_interface_switch: defaultdict[str, set[Session]] = defaultdict(set)
-        self._notifying: defaultdict[str, set[Session]] = defaultdict(set)
-        self._recorded: dict[Session, _Recorded] = {}
+        self._by_dg: defaultdict[int, set[User]] = defaultdict(set)
+        self._by_switch: defaultdict[str, set[User]] = defaultdict(set)
+        self._by_interface_switch: defaultdict[str, set[User]] = defaultdict(set)
+        self._notifying: defaultdict[str, set[User]] = defaultdict(set)
+        self._recorded: dict[User, _Recorded] = {}
 
-    def with_dg(self, number: int) -> Set[Session]:
+    def with_dg(self, number: int) -> Set[User]:
         """The sessions with DG ``number`` on."""
         return self._by_dg.get(number, _NOBODY)
 
-    def with_variable(self, name: str) -> Set[Session]:
+    def with_variable(self, name: str) -> Set[User]:
         """The sessions whose variable ``name`` (one of :data:`SWITCHES`) is on."""
         return self._by_switch.get(name, _NOBODY)
 
-    def with_ivariable(self, name: str) -> Set[Session]:
+    def with_ivariable(self, name: str) -> Set[User]:
         """The sessions whose interface variable ``name`` (:data:`INTERFACE_SWITCHES`) is on."""
         return self._by_interface_switch.get(name, _NOBODY)
 
-    def notifying(self, key: str) -> Set[Session]:
+    def notifying(self, key: str) -> Set[User]:
         """The sessions that have the user of name key ``key`` on their notify list."""
         return self._notifying.get(key, _NOBODY)
 
-    def refresh(self, session: Session) -> None:
+    def refresh(self, session: User) -> None:
         old = self._recorded.get(session)
         level2 = session.level2
         switches = _shared(tuple(bool(session.variables.get(n)) for n in SWITCHES))
@@ -102,7 +102,7 @@ class Listening:
         )
         _move(self._notifying, session, before.notify, now.notify)
 
-    def drop(self, session: Session) -> None:
+    def drop(self, session: User) -> None:
         old = self._recorded.pop(session, None)
         if old is None:
             return
@@ -122,7 +122,7 @@ def _on(names: tuple[str, ...], values: tuple[bool, ...]) -> frozenset[str]:
 
 
 def _move(
-    index: defaultdict[Key, set[Session]], session: Session, before: Set[Key], after: Set[Key]
+    index: defaultdict[Key, set[User]], session: User, before: Set[Key], after: Set[Key]
 ) -> None:
     for key in before - after:
         members = index[key]

@@ -24,7 +24,7 @@ from icswire.server.core.events.pairing import OfferPending, OffersGone
 
 if TYPE_CHECKING:
     from icswire.server.core.dispatch.hub import Context
-    from icswire.server.core.net.session import Session
+    from icswire.server.core.model.users import User
     from icswire.server.core.render.batch import Batch
 
 OfferAction = Callable[["Context"], Awaitable[None]]
@@ -41,8 +41,8 @@ class Offer:
 
     number: int
     kind: str
-    sender: Session
-    receiver: Session
+    sender: User
+    receiver: User
     params: str = NO_PARAMS
     words: str = ""
     accept: OfferAction | None = None
@@ -72,8 +72,8 @@ class Offers:
     def open(
         self,
         kind: str,
-        sender: Session,
-        receiver: Session,
+        sender: User,
+        receiver: User,
         batch: Batch,
         params: str = NO_PARAMS,
         **what: Any,
@@ -94,15 +94,15 @@ class Offers:
         del self.by_number[offer.number]
         batch.add_all((offer.receiver, offer.sender), OffersGone((offer.number,)))
 
-    def to(self, session: Session) -> list[Offer]:
+    def to(self, session: User) -> list[Offer]:
         """The offers ``session`` may accept or decline, by number."""
         return [o for _, o in sorted(self.by_number.items()) if o.receiver is session]
 
-    def sent_by(self, session: Session) -> list[Offer]:
+    def sent_by(self, session: User) -> list[Offer]:
         """The offers ``session`` may withdraw, by number."""
         return [o for _, o in sorted(self.by_number.items()) if o.sender is session]
 
-    def listing(self, session: Session) -> list[str]:
+    def listing(self, session: User) -> list[str]:
         """What ``pending`` shows ``session``: the offers it made, then those made to it,
         numbered as ``<pf>``/``<pt>`` number them (FICS's layout, which clients parse)."""
         out: list[str] = []
@@ -126,12 +126,12 @@ class Offers:
             out.append("There are no offers pending from other players.")
         return out
 
-    def involving(self, session: Session) -> Iterator[Offer]:
+    def involving(self, session: User) -> Iterator[Offer]:
         for offer in list(self.by_number.values()):
             if session is offer.sender or session is offer.receiver:
                 yield offer
 
-    def send_all(self, session: Session, batch: Batch) -> None:
+    def send_all(self, session: User, batch: Batch) -> None:
         """Every offer to and from ``session`` (``iset pendinfo 1`` was just set)."""
         for _, offer in sorted(self.by_number.items()):
             if offer.receiver is session or offer.sender is session:

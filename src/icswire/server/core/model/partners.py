@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from icswire.server.core.dispatch.hub import Core
     from icswire.server.core.model.offers import Offer
-    from icswire.server.core.net.session import Session
+    from icswire.server.core.model.users import User
 
 __all__ = ["Partners", "partner_of"]
 
@@ -22,10 +22,10 @@ __all__ = ["Partners", "partner_of"]
 class Partners:
     """Who partners whom (both ways), and the partnership offers standing."""
 
-    partner: dict[Session, Session] = field(default_factory=dict)
-    offers: dict[tuple[Session, Session], Offer] = field(default_factory=dict)
+    partner: dict[User, User] = field(default_factory=dict)
+    offers: dict[tuple[User, User], Offer] = field(default_factory=dict)
 
 
-def partner_of(core: Core, session: Session) -> Session | None:
+def partner_of(core: Core, session: User) -> User | None:
     """``session``'s bughouse partner, None without one."""
     return core.state(Partners).partner.get(session)

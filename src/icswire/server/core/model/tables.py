@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     import chess
 
     from icswire.protocol.datagrams import GameStarted
-    from icswire.server.core.net.session import Session
+    from icswire.server.core.model.users import User
     from icswire.server.core.render.batch import Batch, Message
     from icswire.server.core.render.movelist import Movelist
 
@@ -82,9 +82,9 @@ class Table(Protocol):
     @property
     def number(self) -> int: ...
     @property
-    def observers(self) -> set[Session]: ...
+    def observers(self) -> set[User]: ...
     @property
-    def flipped(self) -> set[Session]: ...  # who turned their board with ``flip``
+    def flipped(self) -> set[User]: ...  # who turned their board with ``flip``
     @property
     def board(self) -> chess.Board: ...
     @property
@@ -96,21 +96,21 @@ class Table(Protocol):
     @property
     def private(self) -> bool: ...  # ``set private``: not listed, nobody may observe it
 
-    def audience(self) -> Iterator[Session]:
+    def audience(self) -> Iterator[User]:
         """Everybody at the table: players or examiners, then observers."""
         ...
 
-    def seats(self) -> list[Session]:
+    def seats(self) -> list[User]:
         """The players or the examiners."""
         ...
 
-    def seat_symbol(self, session: Session) -> str:
+    def seat_symbol(self, session: User) -> str:
         """DG_PLAYERS_IN_MY_GAME's symbol (PW, PB, E, O) of somebody at the table."""
         ...
 
     def player_names(self) -> tuple[str, str]: ...
-    def relation(self, session: Session) -> int: ...
-    def is_flipped(self, session: Session) -> bool: ...
+    def relation(self, session: User) -> int: ...
+    def is_flipped(self, session: User) -> bool: ...
 
     def game_record(self) -> GameStarted:
         """DG_GAME_STARTED (12) of this game; ``datagrams.record_as`` makes it one of the
@@ -125,11 +125,11 @@ class Table(Protocol):
         """The board as somebody not at the table sees it (relation -3)."""
         ...
 
-    def send_history(self, session: Session, batch: Batch) -> None:
+    def send_history(self, session: User, batch: Batch) -> None:
         """The moves so far and the clocks, in the datagrams ``session`` has on."""
         ...
 
-    def greet_observer(self, session: Session, batch: Batch) -> None:
+    def greet_observer(self, session: User, batch: Batch) -> None:
         """What a new observer gets besides what every one at the table gets."""
         ...
 
@@ -160,7 +160,7 @@ class Tables:
     their maps (game number -> game, player or examiner -> game)."""
 
     def __init__(self) -> None:
-        self._sources: list[tuple[Mapping[int, Table], Mapping[Session, Table]]] = []
+        self._sources: list[tuple[Mapping[int, Table], Mapping[User, Table]]] = []
         self._reserved: set[int] = set()
         #: Game numbers are unique in a whole cluster.
         self.claims: Claims[int] = Claims()
@@ -168,7 +168,7 @@ class Tables:
         #: examined, FICS's row, ICC's row) of each that is not private.
         self.listed_elsewhere: Callable[[], Awaitable[list[ListedGame]]] | None = None
 
-    def add_source(self, by_number: Mapping[int, Table], by_seat: Mapping[Session, Table]) -> None:
+    def add_source(self, by_number: Mapping[int, Table], by_seat: Mapping[User, Table]) -> None:
         self._sources.append((by_number, by_seat))
 
     def find(self, number: int) -> Table | None:
@@ -179,7 +179,7 @@ class Tables:
                 return found
         return None
 
-    def seated(self, session: Session) -> Table | None:
+    def seated(self, session: User) -> Table | None:
         """The game ``session`` plays or examines."""
         for _, by_seat in self._sources:
             found = by_seat.get(session)

@@ -30,8 +30,8 @@ from icswire.server.core.events.presence import (
 )
 from icswire.server.core.model.listening import Listening
 from icswire.server.core.model.names import name_key
+from icswire.server.core.model.users import User
 from icswire.server.core.model.variables import IVARIABLES, VARIABLES
-from icswire.server.core.net.session import Session
 from icswire.server.core.render.batch import Batch, Datagram, Message
 from icswire.server.core.render.presence import RATING_TYPES, arrived_record
 
@@ -45,18 +45,18 @@ class World:
     """The logged-in sessions and the channels."""
 
     def __init__(self) -> None:
-        self.online: dict[str, Session] = {}
-        self.channels: dict[int, set[Session]] = {}
+        self.online: dict[str, User] = {}
+        self.channels: dict[int, set[User]] = {}
         #: Who has which DG and presence switch on, and who notifies of whom.
         self.listening = Listening()
         self.uids: dict[str, int] = {}
         #: Called with a session whose facts others see may have changed (its state, its
         #: ratings, its settings after a command): a cluster tells the other nodes.
-        self.touched: list[Callable[[Session], None]] = []
+        self.touched: list[Callable[[User], None]] = []
 
     # -- who ---------------------------------------------------------------------------
 
-    def find(self, name: str) -> Session | None:
+    def find(self, name: str) -> User | None:
         """The logged-in player ``name``, or the only one whose name it begins."""
         key = name_key(name)
         if key in self.online:
@@ -64,7 +64,7 @@ class World:
         found = [s for k, s in self.online.items() if k.startswith(key)]
         return found[0] if len(found) == 1 else None
 
-    def others(self, session: Session) -> Iterator[Session]:
+    def others(self, session: User) -> Iterator[User]:
         return (s for s in self.online.values() if s is not session)
 
     def guest_name(self) -> str:
@@ -76,7 +76,7 @@ class World:
 
     # -- presence ----------------------------------------------------------------------
 
-    def player(self, session: Session) -> Player:
+    def player(self, session: User) -> Player:
         """``session``'s facts others see, as an event carries them."""
         return Player(
             session.name,
@@ -88,7 +88,7 @@ class World:
             self.uids.get(name_key(session.name), 0),
         )
 
-    def arrive(self, session: Session, greeting: Message) -> None:
+    def arrive(self, session: User, greeting: Message) -> None:
         """``session`` has logged in: greet it, tell the others (:class:`Arrived`: those
         with DG_PLAYER_ARRIVED, DG_PLAYER_ARRIVED_SIMPLE or ``pin`` on, on its notify
         list, hearing shouts, in its channels), then give it the lists it asked for (at
@@ -116,14 +116,14 @@ class World:
             self.send_lists(batch, session, number, at_login=True)
         batch.flush()
 
-    def _channel_listeners(self, session: Session) -> set[Session]:
+    def _channel_listeners(self, session: User) -> set[User]:
         """Others in a channel of ``session`` with DG_CHANNELS_SHARED (46) or
         DG_PEOPLE_IN_MY_CHANNEL (27) on: from the channels' members or from those
         listeners, whichever is fewer."""
         listeners = self.listening.with_dg(DG.CHANNELS_SHARED) | self.listening.with_dg(
             DG.PEOPLE_IN_MY_CHANNEL
         )
-        found: set[Session] = set()
+        found: set[User] = set()
         for channel in session.channels:
             members = self.channels.get(channel, set())
             if len(members) <= len(listeners):
@@ -133,7 +133,7 @@ class World:
         found.discard(session)
         return found
 
-    def depart(self, session: Session, local_only: bool = False) -> None:
+    def depart(self, session: User, local_only: bool = False) -> None:
         """``session`` is gone: tell the others (DG_PLAYER_LEFT, notify lists, channels);
         with ``local_only``, only this node's users (in a cluster, a dead node's user)."""
         if self.forget(session) is None:
@@ -151,7 +151,7 @@ class World:
         batch.add_all(told, Departed(session.name, tuple(sorted(session.channels)), notify))
         batch.flush()
 
-    def forget(self, session: Session) -> Session | None:
+    def forget(self, session: User) -> User | None:
         """Take ``session`` out of the world without telling anybody (a shutdown)."""
         key = name_key(session.name)
         if self.online.get(key) is not session:
@@ -162,18 +162,18 @@ class World:
             self.channels.get(channel, set()).discard(session)
         return session
 
-    def add_replica(self, session: Session) -> None:
+    def add_replica(self, session: User) -> None:
         """A user of another node of the cluster is online (its node tells everybody)."""
         self.online[name_key(session.name)] = session
         self._index(session)
 
-    def _index(self, session: Session) -> None:
+    def _index(self, session: User) -> None:
         """An online user into the channels' members and the listening indexes."""
         for channel in session.channels:
             self.channels.setdefault(channel, set()).add(session)
         self.listening.refresh(session)
 
-    def replica_changed(self, session: Session, channels_before: frozenset[int]) -> None:
+    def replica_changed(self, session: User, channels_before: frozenset[int]) -> None:
         """A replica's facts changed: its channels and this world's indexes follow."""
         for channel in channels_before - session.channels:
             self.channels.get(channel, set()).discard(session)
@@ -181,11 +181,11 @@ class World:
             self.channels.setdefault(channel, set()).add(session)
         self.listening.refresh(session)
 
-    def touch(self, session: Session) -> None:
+    def touch(self, session: User) -> None:
         for hook in self.touched:
             hook(session)
 
-    def _notified_by(self, player: Session) -> list[Session]:
+    def _notified_by(self, player: User) -> list[User]:
         """FICS's ``notifiedby``: those online on a registered ``player``'s notify list
         who set ``notifiedby`` and do not have him on their own list."""
         if not player.registered:
@@ -201,18 +201,18 @@ class World:
         return found
 
     @staticmethod
-    def _shout_bits(player: Session) -> int:
+    def _shout_bits(player: User) -> int:
         """DG_SEES_SHOUTS' bits: 1 shout, 2 sshout."""
         return (1 if player.variables["shout"] else 0) | (2 if player.variables["sshout"] else 0)
 
-    def _channels_shared(self, player: Session, shared: list[int]) -> Message:
+    def _channels_shared(self, player: User, shared: list[int]) -> Message:
         return Datagram(dg.ChannelsShared(player.name, tuple(shared)))
 
-    def notify_watchers(self, player: Session) -> list[Session]:
+    def notify_watchers(self, player: User) -> list[User]:
         """Who has ``player`` on their notify list."""
         return [s for s in self.listening.notifying(name_key(player.name)) if s is not player]
 
-    def state_changed(self, player: Session, batch: Batch) -> None:
+    def state_changed(self, player: User, batch: Batch) -> None:
         """DG_STATE (11) to DG_PLAYER_ARRIVED listeners, DG_NOTIFY_STATE (67) to watchers."""
         self.touch(player)
         told = set(self.listening.with_dg(DG.PLAYER_ARRIVED))
@@ -220,7 +220,7 @@ class World:
         told.discard(player)
         batch.add_all(told, StateChanged(player.name, player.state, player.state_game))
 
-    def open_changed(self, player: Session, batch: Batch) -> None:
+    def open_changed(self, player: User, batch: Batch) -> None:
         """DG_OPEN (10) to DG_PLAYER_ARRIVED listeners, DG_NOTIFY_OPEN (66) to watchers."""
         told = set(self.listening.with_dg(DG.PLAYER_ARRIVED))
         told.discard(player)
@@ -228,7 +228,7 @@ class World:
         batch.add_all(told, OpenChanged(player.name, bool(player.variables["open"])))
 
     def availability_changed(
-        self, player: Session, available: bool, batch: Batch, playing: Iterable[Session] = ()
+        self, player: User, available: bool, batch: Batch, playing: Iterable[User] = ()
     ) -> None:
         """FICS's ``announce_avail`` / ``announce_notavail``: those who set ``availinfo``,
         are open and are not playing (``playing``) hear that ``player`` can be challenged
@@ -246,14 +246,14 @@ class World:
         if told:
             batch.add_all(told, AvailabilityChanged(self.player(player), available))
 
-    def shouts_changed(self, player: Session, batch: Batch) -> None:
+    def shouts_changed(self, player: User, batch: Batch) -> None:
         """DG_SEES_SHOUTS (45): somebody changed their shout or sshout variable."""
         event = ShoutsChanged(player.name, self._shout_bits(player))
         batch.add_all(self.listening.with_dg(DG.SEES_SHOUTS), event)
 
     # -- channels ----------------------------------------------------------------------
 
-    def join(self, session: Session, channel: int, batch: Batch) -> None:
+    def join(self, session: User, channel: int, batch: Batch) -> None:
         """DG_PEOPLE_IN_MY_CHANNEL: the joiner gets the members, the members the joiner."""
         members = self.channels.setdefault(channel, set())
         members.add(session)
@@ -265,7 +265,7 @@ class World:
         joined = Datagram(dg.PeopleInMyChannel(channel, session.name, True))
         batch.add_all((members & listeners) - {session}, joined)
 
-    def leave(self, session: Session, channel: int, batch: Batch) -> None:
+    def leave(self, session: User, channel: int, batch: Batch) -> None:
         members = self.channels.get(channel, set())
         listeners = members & self.listening.with_dg(DG.PEOPLE_IN_MY_CHANNEL)
         batch.add_all(listeners, Datagram(dg.PeopleInMyChannel(channel, session.name, False)))
@@ -274,16 +274,14 @@ class World:
 
     # -- lists a DG asks for when it is turned on ---------------------------------------
 
-    def send_lists(
-        self, batch: Batch, session: Session, number: int, at_login: bool = False
-    ) -> None:
+    def send_lists(self, batch: Batch, session: User, number: int, at_login: bool = False) -> None:
         """What turning DG ``number`` on sends (section 4, each DG's own description)."""
         add = batch.add
 
-        def everyone() -> list[Session]:
+        def everyone() -> list[User]:
             return sorted(self.online.values(), key=lambda s: s.name.lower())
 
-        def others() -> list[Session]:
+        def others() -> list[User]:
             return [s for s in everyone() if s is not session]
 
         if number == DG.WHO_AM_I and at_login:
@@ -341,7 +339,7 @@ class World:
         elif number == DG.DUMMY_RESPONSE:
             add(session, Datagram(dg.DummyResponse()))
 
-    def my_variable(self, session: Session, name: str) -> Message:
+    def my_variable(self, session: User, name: str) -> Message:
         """DG_MY_VARIABLE (47) or DG_MY_STRING_VARIABLE (48) for one variable."""
         if name == "level1":
             value: Any = session.level1

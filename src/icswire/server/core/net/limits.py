@@ -29,6 +29,8 @@ import resource
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from icswire.server.core.model.quotas import Bucket, Rate
+
 __all__ = [
     "FD_HEADROOM",
     "RATE_KINDS",
@@ -52,31 +54,6 @@ RATE_KINDS = {
 #: the database (SQLite keeps three per connection), the listening socket, logs, the
 #: event loop's own.
 FD_HEADROOM = 64
-
-
-@dataclass(frozen=True)
-class Rate:
-    """At most ``burst`` at once, then one more every ``seconds``: a token bucket."""
-
-    burst: int
-    seconds: float
-
-    def __str__(self) -> str:
-        return f"{self.burst}/{self.seconds:g}"
-
-    @classmethod
-    def parse(cls, text: str) -> Rate | None:
-        """``BURST/SECONDS`` (``5/2``), or None for ``off`` or ``0``."""
-        if text.strip().lower() in ("off", "0"):
-            return None
-        burst, slash, seconds = text.partition("/")
-        try:
-            rate = cls(int(burst), float(seconds))
-        except ValueError:
-            rate = None
-        if not slash or rate is None or rate.burst < 1 or not rate.seconds > 0:
-            raise ValueError(f"a rate is BURST/SECONDS (like 5/2) or off, not {text!r}")
-        return rate
 
 
 def _default_rates() -> dict[str, Rate]:
@@ -165,23 +142,6 @@ def fd_connection_cap() -> int:
     if soft == resource.RLIM_INFINITY:
         return 0
     return max(soft - FD_HEADROOM, soft // 2)
-
-
-@dataclass
-class Bucket:
-    """One user's tokens of one kind."""
-
-    tokens: float
-    stamp: float
-
-    def take(self, rate: Rate, now: float) -> float:
-        """Use one token: 0.0 if there was one, else the seconds until there is."""
-        self.tokens = min(rate.burst, self.tokens + (now - self.stamp) / rate.seconds)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return 0.0
-        return (1 - self.tokens) * rate.seconds
 
 
 @dataclass

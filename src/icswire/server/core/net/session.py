@@ -1,6 +1,8 @@
-"""One connection: its settings, the lines it sends and the bytes it is sent.
+"""One connection: the lines it sends and the bytes it is sent.
 
-A session is its connection's :class:`asyncio.Protocol`: no task waits on a connection.
+A :class:`Session` is a user connected here: a
+:class:`~icswire.server.core.model.users.User` (what every node knows of it) with its
+connection, of which it is the :class:`asyncio.Protocol`: no task waits on a connection.
 Input: bytes arrive in :meth:`Session.data_received`; telnet commands are taken out at once
 (a reply to our timing mark answers a ping), control characters cleaned, and the complete
 lines (ending ``\\n`` or ``\\r\\n``) queued. The login dialogue awaits them
@@ -24,21 +26,15 @@ import asyncio
 import contextlib
 import re
 import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from types import MappingProxyType
-from typing import Any, Protocol, cast
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import cast
 
-from icswire.protocol.level1 import Level1
 from icswire.protocol.telnet import CommandFilter
 from icswire.protocol.timeseal import PING, PING2, Hello, Pong, SealedLine, TimesealDecoder
-from icswire.server.core.model.names import name_key
-from icswire.server.core.model.variables import IVARIABLES, VARIABLES
-from icswire.server.core.net.limits import Bucket
+from icswire.server.core.model.users import User
 
 OUTPUT_LIMIT = 122_000
-#: ICC's prompt, where FICS's is ``fics%``.
-ICC_PROMPT = "aics%"
 MAX_LINE = 1024
 #: Lines a connection may have waiting to run before its socket is no longer read.
 MAX_QUEUED = 256
@@ -58,9 +54,6 @@ _CONTROL_BYTES = bytes(c for c in [*range(0x20), 0x7F] if c not in b"\t\n")
 _TIMING_MARK_ANSWERS = ((_TELNET_WILL, TIMING_MARK), (_TELNET_WONT, TIMING_MARK))
 
 
-_NOBODY: Mapping[str, str] = MappingProxyType({})
-
-
 def _without_controls(data: bytes | bytearray) -> bytes:
     return bytes(data).translate(_TAB_TO_BLANK, _CONTROL_BYTES)
 
@@ -71,49 +64,14 @@ def clean_text(text: str) -> str:
     return _CONTROL.sub("", text.replace("\t", " "))
 
 
-class RemoteNode(Protocol):
-    """Another node of a cluster, where its users' messages go: ``render.Batch.flush``
-    hands it the (receiver, is issuer, messages) of each of them, to resolve and ship."""
-
-    def deliver(self, batch: Any, entries: list[Any]) -> None: ...
-
-
 @dataclass(eq=False, slots=True)
-class Session(asyncio.Protocol):
-    """A connected user: settings, identity, and the connection (its protocol)."""
+class Session(User, asyncio.Protocol):
+    """A user connected here: the user, and its connection (its protocol)."""
 
-    host: str = ""  # the address, which per-address limits count by
-    name: str = ""
-    registered: bool = False
-    #: A registered user with the administrator flag (FICS shows ``(*)`` after the name).
-    admin: bool = False
-    logged_in: bool = False
-    leaving: bool = False  # quit: no prompt after the last unit
     closed: bool = False
-    level1: Level1 = Level1.OFF
-    level2: frozenset[int] = frozenset()
-    #: ``set`` and ``iset`` values, read-only and shared by every session that has the
-    #: same (:meth:`VariableTable.shared`): change them with :meth:`set_variable`.
-    variables: Mapping[str, Any] = field(default_factory=lambda: VARIABLES.initial)
-    ivariables: Mapping[str, Any] = field(default_factory=lambda: IVARIABLES.initial)
-    aliases: dict[str, str] = field(default_factory=dict)
-    more: Sequence[str] = ()  # long text waiting for ``next``
-    channels: frozenset[int] = frozenset()
-    #: The notify list: name key -> the name as added.
-    notify: dict[str, str] = field(default_factory=dict)
-    #: The personal lists ``censor``, ``gnotify`` and ``noplay``: name key -> name (a list
-    #: nobody was put on is not there: read them with :meth:`listed`).
-    lists: dict[str, dict[str, str]] = field(default_factory=dict)
-    state: str = "X"  # DG_STATE: P playing, E examining, S simul, X none
-    state_game: int = 0
-    observing: frozenset[int] = frozenset()  # game numbers
-    ratings: dict[str, tuple[int, int]] = field(default_factory=dict)  # type: (rating, note)
-    connected_at: float = field(default_factory=time.monotonic)
-    last_input: float = field(default_factory=time.monotonic)
     stuck_after: float = 30.0
     overflows: int = 0  # units dropped for a full output buffer
     commands: int = 0  # lines run (the app counts them, for its log)
-    buckets: dict[str, Bucket] = field(default_factory=dict)  # rate limits, by kind
     #: Told of each line (or the end) that arrives while :meth:`read_line` is not waiting:
     #: the app's, once the user is logged in.
     on_input: Callable[[Session], None] | None = None
@@ -121,8 +79,6 @@ class Session(asyncio.Protocol):
     on_lost: Callable[[Session], None] | None = None
     #: The connection's transport, from :meth:`connection_made`.
     transport: asyncio.Transport | None = None
-    #: 0 for a plain client, else the timeseal version it speaks (1, or 2 for zseal).
-    timeseal: int = 0
     #: The client's timestamp of the line :meth:`pop_line` returned last (timeseal only).
     line_stamp: int | None = None
     _stuck_since: float | None = None
@@ -143,11 +99,6 @@ class Session(asyncio.Protocol):
     _closing: asyncio.Future[None] | None = None  # close, waiting
     _pong_waiters: list[Callable[[int], None]] | None = None
     _ping_waiters: list[asyncio.Future[float]] | None = None
-    #: In a cluster, the node this user is connected to when it is another: this session
-    #: is then its replica here, with no connection; what it is sent goes to that node.
-    remote: RemoteNode | None = None
-
-    # -- identity ----------------------------------------------------------------------
 
     @property
     def peer(self) -> str:
@@ -155,69 +106,7 @@ class Session(asyncio.Protocol):
         address = self.transport.get_extra_info("peername") if self.transport else None
         return f"{address[0]}:{address[1]}" if address else "-"
 
-    @property
-    def titles(self) -> str:
-        """The titles field of datagrams: guests are ``U`` (unregistered)."""
-        return "" if self.registered else "U"
-
-    @property
-    def display_name(self) -> str:
-        return self.name if self.registered else f"{self.name}(U)"
-
-    def censors(self, other: Session) -> bool:
-        """Whether ``other`` is on this user's censor list (FICS ``help censor``: their
-        tells, channel tells, shouts, match requests and messages are not shown)."""
-        return name_key(other.name) in self.listed("censor")
-
-    def listed(self, which: str) -> Mapping[str, str]:
-        """The personal list ``which``: name key -> name."""
-        return self.lists.get(which, _NOBODY)
-
-    @property
-    def talks_icc(self) -> bool:
-        """Whether this is an ICC client: it turned level 1 or level 2 on (at login or
-        later), which FICS clients never do. It gets ICC's text layouts and prompt where
-        the two servers differ (README, "Two faces")."""
-        return bool(self.level1 or self.level2)
-
-    def set_variable(self, name: str, value: Any) -> None:
-        self.variables = VARIABLES.with_value(self.variables, name, value)
-
-    def set_ivariable(self, name: str, value: Any) -> None:
-        self.ivariables = IVARIABLES.with_value(self.ivariables, name, value)
-
     # -- output ------------------------------------------------------------------------
-
-    def prompt_bytes(self) -> bytes:
-        """The level 0 prompt. ``set prompt`` takes FICS's text or ICC's switch: ``0`` is
-        no prompt at all (what PyChess asks for), ``1`` the default."""
-        prompt = str(self.variables["prompt"])
-        if self.leaving or prompt == "0":
-            return b""
-        if self.ivariables["defprompt"] or prompt == "1":
-            prompt = str(VARIABLES.defaults["prompt"])
-        if prompt == VARIABLES.defaults["prompt"] and self.talks_icc:
-            prompt = ICC_PROMPT
-        return (prompt + " ").encode("latin-1")
-
-    @property
-    def wrap_width(self) -> int:
-        """The column FICS wraps this receiver's text at (``set width``); 0 for none:
-        ``iset nowrap 1``, and ICC sessions (ICC's clients do their own wrapping)."""
-        if self.talks_icc or self.ivariables["nowrap"]:
-            return 0
-        return int(self.variables["width"])
-
-    def wrap_key(self, is_issuer: bool) -> Any:
-        """What of this receiver's settings the wrapping of a unit depends on. Without
-        level 1 that is the prompt and the width, which follow from the variables, the
-        ivariables (shared by every session with the same values: their identities stand
-        for them), whether this is an ICC client and whether the user is leaving."""
-        level1 = self.level1
-        if level1 & Level1.UNITS:
-            return (level1, is_issuer)
-        icc = bool(self.level2)
-        return (level1, is_issuer, id(self.variables), id(self.ivariables), icc, self.leaving)
 
     def pending(self) -> int:
         transport = self.transport

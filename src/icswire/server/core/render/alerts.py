@@ -19,7 +19,7 @@ from icswire.protocol.level1 import Level1
 from icswire.server.core.render.batch import Data
 
 if TYPE_CHECKING:
-    from icswire.server.core.net.session import Session
+    from icswire.server.core.model.users import User
 
 __all__ = ["BELL", "Ring", "highlighted", "name_for"]
 
@@ -35,7 +35,7 @@ def highlighted(text: str, style: int) -> str:
     return f"{codes}{text}{_RESET}"
 
 
-def name_for(receiver: Session, name: str) -> str:
+def name_for(receiver: User, name: str) -> str:
     """A name as ``receiver`` reads it, highlighted if it set ``highlight``."""
     return highlighted(name, int(receiver.variables["highlight"]))
 
@@ -44,13 +44,13 @@ def name_for(receiver: Session, name: str) -> str:
 class Ring(Data):
     """A control-G for receivers who set ``bell`` (nothing for the others)."""
 
-    def render(self, receiver: Session) -> bytes:
+    def render(self, receiver: User) -> bytes:
         return b"\x07" if receiver.variables["bell"] and not receiver.level1 & Level1.UNITS else b""
 
-    def text(self, receiver: Session) -> Sequence[str]:
+    def text(self, receiver: User) -> Sequence[str]:
         return ()
 
-    def key(self, receiver: Session) -> Any:
+    def key(self, receiver: User) -> Any:
         return bool(receiver.variables["bell"])
 
 

@@ -25,7 +25,7 @@ from icswire.server.core.events.base import Event
 from icswire.server.core.render.wrap import wrap_line
 
 if TYPE_CHECKING:
-    from icswire.server.core.net.session import RemoteNode, Session
+    from icswire.server.core.model.users import RemoteNode, User
 
 NEWLINE = "\r\n"
 #: The end of a top-level level 1 unit. ICC follows it with a newline, and ICC clients
@@ -42,21 +42,21 @@ class Message:
     #: Every DG this message may render (its cache key depends only on these).
     datagram_kinds: frozenset[int] = frozenset()
 
-    def text(self, receiver: Session) -> Sequence[str]:
+    def text(self, receiver: User) -> Sequence[str]:
         return ()
 
-    def datagrams(self, receiver: Session) -> Iterable[Any]:
+    def datagrams(self, receiver: User) -> Iterable[Any]:
         return ()
 
-    def key(self, receiver: Session) -> Any:
+    def key(self, receiver: User) -> Any:
         """What of the receiver's settings this message's bytes depend on."""
         return receiver.level2 & self.datagram_kinds
 
-    def render(self, receiver: Session) -> bytes:
+    def render(self, receiver: User) -> bytes:
         text = () if self.replaced_by & receiver.level2 else self.text(receiver)
         return render_parts(self.datagrams(receiver), text, receiver)
 
-    def resolve(self, receiver: Session) -> Message:
+    def resolve(self, receiver: User) -> Message:
         """This message as plain data for ``receiver``, who is on another node of a
         cluster: what of it depends on who the receiver is is decided here, with the
         receiver's replicated settings (a board's relation and flip:
@@ -70,11 +70,11 @@ class Data(Message):
     """A message that is plain data already (its fields decide its bytes with the
     receiver's settings alone): it goes to a receiver on another node as it is."""
 
-    def resolve(self, receiver: Session) -> Message:
+    def resolve(self, receiver: User) -> Message:
         return self
 
 
-def render_parts(records: Iterable[Any], text: Sequence[str], receiver: Session) -> bytes:
+def render_parts(records: Iterable[Any], text: Sequence[str], receiver: User) -> bytes:
     """Datagrams, then text lines wrapped at the receiver's width (asked only if there is
     text)."""
     parts = [encode_datagram(record) for record in records]
@@ -92,10 +92,10 @@ class Lines(Data):
 
     lines: tuple[str, ...]
 
-    def text(self, receiver: Session) -> Sequence[str]:
+    def text(self, receiver: User) -> Sequence[str]:
         return self.lines
 
-    def key(self, receiver: Session) -> Any:
+    def key(self, receiver: User) -> Any:
         return ()
 
 
@@ -109,10 +109,10 @@ class Raw(Data):
 
     data: bytes
 
-    def render(self, receiver: Session) -> bytes:
+    def render(self, receiver: User) -> bytes:
         return self.data
 
-    def key(self, receiver: Session) -> Any:
+    def key(self, receiver: User) -> Any:
         return ()
 
 
@@ -125,10 +125,10 @@ class Datagram(Data):
     def __post_init__(self) -> None:
         object.__setattr__(self, "datagram_kinds", frozenset({self.record.dg}))
 
-    def datagrams(self, receiver: Session) -> Iterable[Any]:
+    def datagrams(self, receiver: User) -> Iterable[Any]:
         return (self.record,) if self.record.dg in receiver.level2 else ()
 
-    def key(self, receiver: Session) -> Any:
+    def key(self, receiver: User) -> Any:
         return self.record.dg in receiver.level2
 
 
@@ -168,7 +168,7 @@ class Batch:
     def __init__(
         self,
         cn: int,
-        issuer: Session | None,
+        issuer: User | None,
         tag: str | None = None,
         issuer_name: str = "",
         block: tuple[int, int] | None = None,
@@ -180,7 +180,7 @@ class Batch:
         self.issuer_name = issuer.name if issuer is not None else issuer_name or "$server$"
         #: Only this node's users are told (the others' nodes tell their own: a node died).
         self.local_only = False
-        self._messages: dict[Session, list[Message]] = {}
+        self._messages: dict[User, list[Message]] = {}
 
     def command_cn(self, cn: int, block_code: int | None = None) -> None:
         """The command turned out to be another (a tell to a channel, a bad command)."""
@@ -188,10 +188,10 @@ class Batch:
         if block_code is not None and self.block is not None:
             self.block = (self.block[0], block_code)
 
-    def add(self, receiver: Session, message: Message | Event) -> None:
+    def add(self, receiver: User, message: Message | Event) -> None:
         self._messages.setdefault(receiver, []).append(message_of(message))
 
-    def add_all(self, receivers: Iterable[Session], *items: Message | Event) -> None:
+    def add_all(self, receivers: Iterable[User], *items: Message | Event) -> None:
         """``items`` (messages, or events rendered for each receiver), in this order, to
         each of ``receivers``."""
         messages = [message_of(item) for item in items]
@@ -211,7 +211,7 @@ class Batch:
     def flush(self) -> None:
         """Render and send everything gathered; receivers with equal keys share bytes."""
         shared: dict[Any, bytes] = {}
-        elsewhere: dict[RemoteNode, list[tuple[Session, bool, list[Message]]]] | None = None
+        elsewhere: dict[RemoteNode, list[tuple[User, bool, list[Message]]]] | None = None
         issuer = self.issuer
         for receiver, messages in self._messages.items():
             if receiver.closed:
@@ -240,7 +240,7 @@ class Batch:
             for node, entries in elsewhere.items():
                 node.deliver(self, entries)
 
-    def _wrap(self, receiver: Session, body: bytes, is_issuer: bool) -> bytes:
+    def _wrap(self, receiver: User, body: bytes, is_issuer: bool) -> bytes:
         level1 = receiver.level1
         if level1 & Level1.UNITS:
             if level1 & Level1.ISSUER_MARKS:

@@ -41,7 +41,7 @@ from icswire.server.core.render.diagrams import (
 )
 
 if TYPE_CHECKING:
-    from icswire.server.core.net.session import Session
+    from icswire.server.core.model.users import User
 
 WHITE, BLACK = chess.WHITE, chess.BLACK
 COLOR_LETTER = {WHITE: "W", BLACK: "B"}
@@ -104,8 +104,8 @@ class PositionBoard(Message):
         self,
         board: chess.Board | None,
         facts: BoardFacts,
-        relation: Callable[[Session], int],
-        flip: Callable[[Session], bool],
+        relation: Callable[[User], int],
+        flip: Callable[[User], bool],
         stack: bool | int = True,
         copy: bool = True,
         *,
@@ -145,7 +145,7 @@ class PositionBoard(Message):
         last = self.facts.last_move
         return last if last is not None else last_move_notations(self.board)
 
-    def key(self, receiver: Session) -> Any:
+    def key(self, receiver: User) -> Any:
         """What of the receiver's settings :meth:`form` depends on (nothing under style
         13, which shows no board)."""
         style = receiver.variables["style"]
@@ -159,13 +159,13 @@ class PositionBoard(Message):
             self.flip(receiver),
         )
 
-    def render(self, receiver: Session) -> bytes:
+    def render(self, receiver: User) -> bytes:
         return self.form(receiver, self.relation(receiver), self.flip(receiver))
 
-    def resolve(self, receiver: Session) -> Message:
+    def resolve(self, receiver: User) -> Message:
         return FixedBoard(self.board, self.facts, self.relation(receiver), self.flip(receiver))
 
-    def form(self, receiver: Session, relation: int, flip: bool) -> bytes:
+    def form(self, receiver: User, relation: int, flip: bool) -> bytes:
         """``board`` in the receiver's style (1-12, or nothing under 13) with ``relation``
         and ``flip``, ms clocks if asked; an empty line first for a level 0 receiver (FICS's
         ``send_board_to``)."""
@@ -250,7 +250,7 @@ class Always:
 
     value: Any
 
-    def __call__(self, receiver: Session) -> Any:
+    def __call__(self, receiver: User) -> Any:
         return self.value
 
 
@@ -262,7 +262,7 @@ class FixedBoard(PositionBoard):
     def __init__(self, board: chess.Board, facts: BoardFacts, relation: int, flip: bool) -> None:
         super().__init__(board, facts, Always(relation), Always(flip), stack=1)
 
-    def resolve(self, receiver: Session) -> Message:
+    def resolve(self, receiver: User) -> Message:
         return self
 
 
@@ -337,7 +337,7 @@ def _parts(on: frozenset[int], move: tuple[str, str, int, int], variation: int) 
 
 def line_datagrams(
     batch: Batch,
-    session: Session,
+    session: User,
     number: int,
     start: chess.Board,
     start_fen: str | None,

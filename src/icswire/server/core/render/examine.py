@@ -31,7 +31,7 @@ from icswire.server.core.render.boards import BoardFacts, PositionBoard
 from icswire.server.core.render.diagrams import RecentMove
 
 if TYPE_CHECKING:
-    from icswire.server.core.net.session import Session
+    from icswire.server.core.model.users import User
 
 
 def examined_board(position: ExaminedPosition) -> PositionBoard:
@@ -71,16 +71,16 @@ class ShowsExaminedBoard(EventMessage):
             self._board = examined_board(self.position)
         return self._board
 
-    def before_key(self, receiver: Session) -> Hashable:
+    def before_key(self, receiver: User) -> Hashable:
         return None
 
-    def before(self, receiver: Session) -> bytes:
+    def before(self, receiver: User) -> bytes:
         return b""
 
-    def key(self, receiver: Session) -> Hashable:
+    def key(self, receiver: User) -> Hashable:
         return self.before_key(receiver), self.board.key(receiver)
 
-    def render(self, receiver: Session) -> bytes:
+    def render(self, receiver: User) -> bytes:
         return self.before(receiver) + self.board.render(receiver)
 
 
@@ -96,7 +96,7 @@ class ForwardMessage(ShowsExaminedBoard):
 
     event: ExaminedForward
 
-    def _said(self, receiver: Session) -> tuple[str, ...]:
+    def _said(self, receiver: User) -> tuple[str, ...]:
         event = self.event
         number = self.position.game
         if event.variation == IsVariation.MOVE_EXAMINE:
@@ -106,10 +106,10 @@ class ForwardMessage(ShowsExaminedBoard):
         steps = moves_plural(len(event.moves))
         return (f"Game {number}: {event.examiner} goes forward {steps}.",)
 
-    def before_key(self, receiver: Session) -> Hashable:
+    def before_key(self, receiver: User) -> Hashable:
         return receiver.level2 & self.datagram_kinds, receiver.name == self.event.examiner
 
-    def before(self, receiver: Session) -> bytes:
+    def before(self, receiver: User) -> bytes:
         on, event = receiver.level2, self.event
         records: list[Any] = []
         if DG.SEND_MOVES in on:
@@ -135,10 +135,10 @@ class BackwardMessage(ShowsExaminedBoard):
 
     event: ExaminedBackward
 
-    def before_key(self, receiver: Session) -> Hashable:
+    def before_key(self, receiver: User) -> Hashable:
         return DG.BACKWARD in receiver.level2
 
-    def before(self, receiver: Session) -> bytes:
+    def before(self, receiver: User) -> bytes:
         event, number = self.event, self.position.game
         records: Sequence[Any] = ()
         if event.steps and DG.BACKWARD in receiver.level2:
@@ -155,10 +155,10 @@ class JoinedMessage(EventMessage):
 
     event: ExaminerJoined
 
-    def key(self, receiver: Session) -> Hashable:
+    def key(self, receiver: User) -> Hashable:
         return DG.PLAYERS_IN_MY_GAME in receiver.level2
 
-    def datagrams(self, receiver: Session) -> Sequence[Any]:
+    def datagrams(self, receiver: User) -> Sequence[Any]:
         if DG.PLAYERS_IN_MY_GAME not in receiver.level2:
             return ()
         e = self.event
@@ -170,10 +170,10 @@ class LeftMessage(EventMessage):
 
     event: ExaminerLeft
 
-    def key(self, receiver: Session) -> Hashable:
+    def key(self, receiver: User) -> Hashable:
         return DG.PLAYERS_IN_MY_GAME in receiver.level2
 
-    def render(self, receiver: Session) -> bytes:
+    def render(self, receiver: User) -> bytes:
         e = self.event
         records: Sequence[Any] = ()
         if DG.PLAYERS_IN_MY_GAME in receiver.level2:
@@ -188,7 +188,7 @@ class GoneMessage(EventMessage):
 
     event: ExaminedGameGone
 
-    def datagrams(self, receiver: Session) -> Sequence[Any]:
+    def datagrams(self, receiver: User) -> Sequence[Any]:
         on, number = receiver.level2, self.event.game
         records: list[Any] = []
         if DG.MY_GAME_ENDED in on:
@@ -197,7 +197,7 @@ class GoneMessage(EventMessage):
             records.append(dg.MyRelationToGame(number, "X"))
         return records
 
-    def text(self, receiver: Session) -> Sequence[str]:
+    def text(self, receiver: User) -> Sequence[str]:
         number = self.event.game
         return (
             f"Game {number} (which you were observing) has no examiners.",
@@ -282,9 +282,9 @@ class MarkMessage(EventMessage):
 
     event: BoardMarked
 
-    def datagrams(self, receiver: Session) -> Sequence[Any]:
+    def datagrams(self, receiver: User) -> Sequence[Any]:
         return mark_records(self.event, receiver.level2)
 
-    def text(self, receiver: Session) -> Sequence[str]:
+    def text(self, receiver: User) -> Sequence[str]:
         said = self.event.said
         return (said,) if said and not mark_records(self.event, receiver.level2) else ()

@@ -17,7 +17,7 @@ from icswire.server.core.storage.records import GameRecord
 
 if TYPE_CHECKING:
     from icswire.server.core.dispatch.hub import Core
-    from icswire.server.core.net.session import Session
+    from icswire.server.core.model.users import User
 
 #: How many finished games ``history`` shows (and numbers 1..HISTORY_SIZE, oldest first).
 HISTORY_SIZE = 10
@@ -79,7 +79,7 @@ def journal_slot(text: str) -> str | None:
     return letter if len(letter) == 1 and letter in JOURNAL_SLOTS else None
 
 
-async def journal_owner(core: Core, viewer: Session, name: str) -> tuple[str, str | None]:
+async def journal_owner(core: Core, viewer: User, name: str) -> tuple[str, str | None]:
     """The registered name of the journal ``name`` (a player online or not) and, when
     ``viewer`` may not read it, why not: not registered, or private (``jprivate``) and
     someone else's."""
@@ -101,7 +101,7 @@ async def journal_owner(core: Core, viewer: Session, name: str) -> tuple[str, st
 
 
 async def journal_record(
-    core: Core, viewer: Session, name: str, slot: str
+    core: Core, viewer: User, name: str, slot: str
 ) -> tuple[str, GameRecord | None, str]:
     """The game in journal slot ``slot`` of ``name``: (owner, game, why not)."""
     owner, refused = await journal_owner(core, viewer, name)

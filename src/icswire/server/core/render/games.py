@@ -35,7 +35,7 @@ from icswire.server.core.render.boards import history_records
 from icswire.server.core.render.moves import ShowsBoard
 
 if TYPE_CHECKING:
-    from icswire.server.core.net.session import Session
+    from icswire.server.core.model.users import User
 
 
 def game_started(header: GameHeader) -> dg.GameStarted:
@@ -53,7 +53,7 @@ def started_record(header: GameHeader, kind: int) -> DatagramRecord:
     return dg.record_as(kind, game_started(header))
 
 
-def _on(receiver: Session, kind: int) -> bool:
+def _on(receiver: User, kind: int) -> bool:
     return kind in receiver.level2
 
 
@@ -70,7 +70,7 @@ class StartMessage(ShowsBoard):
         verb = "Continuing" if self.event.resumed else "Creating"
         return f"{{{self._title} {verb} {self.event.words} match.}}"
 
-    def key(self, receiver: Session) -> Hashable:
+    def key(self, receiver: User) -> Hashable:
         listed = _on(receiver, DG.GAME_STARTED)
         name, header = receiver.name, self.event.header
         if name != header.white and name != header.black:
@@ -78,7 +78,7 @@ class StartMessage(ShowsBoard):
         gameinfo = bool(receiver.ivariables["gameinfo"])
         return name, receiver.level2 & self.datagram_kinds, gameinfo, self.board_key(receiver)
 
-    def render(self, receiver: Session) -> bytes:
+    def render(self, receiver: User) -> bytes:
         header, name = self.event.header, receiver.name
         listed = [started_record(header, DG.GAME_STARTED)] if _on(receiver, DG.GAME_STARTED) else []
         if name != header.white and name != header.black:
@@ -86,7 +86,7 @@ class StartMessage(ShowsBoard):
             return render_parts(listed, gin, receiver)
         return self._players_block(receiver) + render_parts(listed, (), receiver)
 
-    def _players_block(self, receiver: Session) -> bytes:
+    def _players_block(self, receiver: User) -> bytes:
         event, header, on = self.event, self.event.header, receiver.level2
         white = receiver.name == header.white
         number = header.game
@@ -140,13 +140,13 @@ class EndMessage(EventMessage):
             f" {event.score}"
         )
 
-    def key(self, receiver: Session) -> Hashable:
+    def key(self, receiver: User) -> Hashable:
         on = receiver.level2 & self.datagram_kinds
         if receiver.name in self.event.audience:
             return True, on
         return False, on, bool(receiver.variables["gin"] or receiver.ivariables["allresults"])
 
-    def render(self, receiver: Session) -> bytes:
+    def render(self, receiver: User) -> bytes:
         event, on = self.event, receiver.level2
         fields = (event.game, False, event.code, event.score, event.description, "?")
         listed = [dg.GameResult(*fields)] if DG.GAME_RESULT in on else []
@@ -164,7 +164,7 @@ class ChangeMessage(EventMessage):
 
     event: GameChanged
 
-    def _seat(self, receiver: Session) -> str:
+    def _seat(self, receiver: User) -> str:
         header = self.event.header
         return (
             "PW"
@@ -174,10 +174,10 @@ class ChangeMessage(EventMessage):
             else "O"
         )
 
-    def key(self, receiver: Session) -> Hashable:
+    def key(self, receiver: User) -> Hashable:
         return self._seat(receiver), receiver.level2 & self.datagram_kinds
 
-    def render(self, receiver: Session) -> bytes:
+    def render(self, receiver: User) -> bytes:
         event, on = self.event, receiver.level2
         number, seat = event.header.game, self._seat(receiver)
         found: list[Any] = [started_record(event.header, DG.MY_GAME_CHANGE)]
@@ -194,10 +194,10 @@ class JoinedMessage(EventMessage):
 
     event: ObserverJoined
 
-    def key(self, receiver: Session) -> Hashable:
+    def key(self, receiver: User) -> Hashable:
         return DG.PLAYERS_IN_MY_GAME in receiver.level2
 
-    def render(self, receiver: Session) -> bytes:
+    def render(self, receiver: User) -> bytes:
         if DG.PLAYERS_IN_MY_GAME not in receiver.level2:
             return b""
         event = self.event
@@ -210,10 +210,10 @@ class LeftMessage(EventMessage):
 
     event: ObserverLeft
 
-    def key(self, receiver: Session) -> Hashable:
+    def key(self, receiver: User) -> Hashable:
         return DG.PLAYERS_IN_MY_GAME in receiver.level2
 
-    def render(self, receiver: Session) -> bytes:
+    def render(self, receiver: User) -> bytes:
         if DG.PLAYERS_IN_MY_GAME not in receiver.level2:
             return b""
         record = dg.PlayersInMyGame(self.event.game, self.event.name, "X", False)
@@ -225,10 +225,10 @@ class OffersMessage(EventMessage):
 
     event: OffersChanged
 
-    def key(self, receiver: Session) -> Hashable:
+    def key(self, receiver: User) -> Hashable:
         return DG.OFFERS_IN_MY_GAME in receiver.level2
 
-    def render(self, receiver: Session) -> bytes:
+    def render(self, receiver: User) -> bytes:
         if DG.OFFERS_IN_MY_GAME not in receiver.level2:
             return b""
         e = self.event
@@ -241,10 +241,10 @@ class RequestMessage(EventMessage):
 
     event: RequestMade
 
-    def key(self, receiver: Session) -> Hashable:
+    def key(self, receiver: User) -> Hashable:
         return receiver.name == self.event.opponent
 
-    def render(self, receiver: Session) -> bytes:
+    def render(self, receiver: User) -> bytes:
         e = self.event
         if receiver.name != e.opponent:
             note = KINDS[e.request].note_text(e.params)
@@ -263,10 +263,10 @@ class AnswerMessage(EventMessage):
 
     event: RequestAnswered
 
-    def key(self, receiver: Session) -> Hashable:
+    def key(self, receiver: User) -> Hashable:
         return receiver.name == self.event.other
 
-    def render(self, receiver: Session) -> bytes:
+    def render(self, receiver: User) -> bytes:
         e = self.event
         said = f"{e.name} {e.answer} the {KINDS[e.request].noun}."
         if receiver.name != e.other:
@@ -279,10 +279,10 @@ class PausedMessage(EventMessage):
 
     event: ClockPaused
 
-    def key(self, receiver: Session) -> Hashable:
+    def key(self, receiver: User) -> Hashable:
         return receiver.name in (self.event.white, self.event.black)
 
-    def render(self, receiver: Session) -> bytes:
+    def render(self, receiver: User) -> bytes:
         e = self.event
         said = "Game clock paused." if e.paused else "Game clock resumed."
         if receiver.name not in (e.white, e.black):

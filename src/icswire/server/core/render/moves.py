@@ -32,7 +32,7 @@ from icswire.server.core.render.boards import BoardFacts, PositionBoard
 from icswire.server.core.render.diagrams import RecentMove
 
 if TYPE_CHECKING:
-    from icswire.server.core.net.session import Session
+    from icswire.server.core.model.users import User
 
 COLOR_LETTER = {chess.WHITE: "W", chess.BLACK: "B"}
 #: DG_JBOARD's status: a played game (icc-formats.txt, DG_JBOARD).
@@ -60,7 +60,7 @@ def position_board(position: GamePosition) -> PositionBoard:
     )
 
 
-def jboard(position: GamePosition, receiver: Session) -> Any:
+def jboard(position: GamePosition, receiver: User) -> Any:
     """DG_JBOARD (49) for ``receiver``: the position (its view) as a 64-character board,
     side to move, castling rights, the last move and both clocks in seconds."""
     view = position.view
@@ -97,21 +97,21 @@ class ShowsBoard(EventMessage):
             self._board = position_board(self.position)
         return self._board
 
-    def board_key(self, receiver: Session) -> Hashable:
+    def board_key(self, receiver: User) -> Hashable:
         jboard_on = DG.JBOARD in receiver.level2
         flip = self.position.flipped_for(receiver.name, bool(receiver.variables["flip"]))
         return self.board.key(receiver), jboard_on and flip, jboard_on
 
-    def board_bytes(self, receiver: Session) -> bytes:
+    def board_bytes(self, receiver: User) -> bytes:
         data = self.board.render(receiver)
         if DG.JBOARD in receiver.level2:
             return encode_datagram(jboard(self.position, receiver)) + data
         return data
 
-    def key(self, receiver: Session) -> Hashable:
+    def key(self, receiver: User) -> Hashable:
         return self.board_key(receiver)
 
-    def render(self, receiver: Session) -> bytes:
+    def render(self, receiver: User) -> bytes:
         return self.board_bytes(receiver)
 
 
@@ -135,14 +135,14 @@ class MoveMessage(ShowsBoard):
         # FICS's delta board (iset compressmove) is for games without holdings
         self._delta: bytes | None = None
 
-    def _compressed(self, receiver: Session) -> bool:
+    def _compressed(self, receiver: User) -> bool:
         return (
             receiver.variables["style"] == 12
             and bool(receiver.ivariables["compressmove"])
             and self.position.holdings is None
         )
 
-    def key(self, receiver: Session) -> Hashable:
+    def key(self, receiver: User) -> Hashable:
         on = receiver.level2 & self.datagram_kinds
         if on:
             to_move = self.position.relation(receiver.name) == 1
@@ -153,11 +153,11 @@ class MoveMessage(ShowsBoard):
             return dgs, ("d1", receiver.level1 & 1)
         return dgs, self.board_key(receiver)
 
-    def _is_player(self, receiver: Session) -> bool:
+    def _is_player(self, receiver: User) -> bool:
         name = receiver.name
         return name == self.position.white or name == self.position.black
 
-    def render(self, receiver: Session) -> bytes:
+    def render(self, receiver: User) -> bytes:
         data = render_parts(self._datagrams(receiver), (), receiver)
         if not self._compressed(receiver):
             return data + self.board_bytes(receiver)
@@ -166,7 +166,7 @@ class MoveMessage(ShowsBoard):
         blank = b"" if receiver.level1 & 1 else NEWLINE.encode()
         return data + blank + self._delta
 
-    def _datagrams(self, receiver: Session) -> list[Any]:
+    def _datagrams(self, receiver: User) -> list[Any]:
         on, event, position = receiver.level2, self.event, self.position
         found: list[Any] = []
         if not on & self.datagram_kinds:
@@ -220,10 +220,10 @@ class TakebackMessage(ShowsBoard):
 
     event: TakenBack
 
-    def key(self, receiver: Session) -> Hashable:
+    def key(self, receiver: User) -> Hashable:
         return receiver.level2 & self.datagram_kinds, self.board_key(receiver)
 
-    def render(self, receiver: Session) -> bytes:
+    def render(self, receiver: User) -> bytes:
         on, position = receiver.level2, self.position
         found: list[Any] = []
         if DG.TAKEBACK in on:
@@ -238,10 +238,10 @@ class ClocksMessage(ShowsBoard):
 
     event: ClocksChanged
 
-    def key(self, receiver: Session) -> Hashable:
+    def key(self, receiver: User) -> Hashable:
         return DG.MSEC in receiver.level2, self.board_key(receiver)
 
-    def render(self, receiver: Session) -> bytes:
+    def render(self, receiver: User) -> bytes:
         clocks = _clocks(self.position) if DG.MSEC in receiver.level2 else ()
         return render_parts(clocks, (), receiver) + self.board_bytes(receiver)
 
@@ -252,10 +252,10 @@ class PassMessage(EventMessage):
 
     event: PiecePassed
 
-    def key(self, receiver: Session) -> Hashable:
+    def key(self, receiver: User) -> Hashable:
         return receiver.level2 & self.datagram_kinds, receiver.variables["style"] == 12
 
-    def render(self, receiver: Session) -> bytes:
+    def render(self, receiver: User) -> bytes:
         event, on = self.event, receiver.level2
         found: list[Any] = []
         if DG.BUGHOUSE_PASS in on:

@@ -32,10 +32,10 @@ from icswire.server.core.render.alerts import BELL, name_for
 from icswire.server.core.render.batch import EventMessage, render_parts
 
 if TYPE_CHECKING:
-    from icswire.server.core.net.session import Session
+    from icswire.server.core.model.users import User
 
 
-def provshow(reader: Session | None) -> bool:
+def provshow(reader: User | None) -> bool:
     """Does ``reader`` see provisional ratings marked (``set provshow``)?"""
     return reader is not None and bool(reader.variables["provshow"])
 
@@ -49,7 +49,7 @@ def rating_shown(rating: tuple[int, int], provisional: bool = False) -> str:
     return f"{value}P" if provisional and note == 1 else str(value)
 
 
-def sees_own(session: Session) -> bool:
+def sees_own(session: User) -> bool:
     """Does ``session`` see its own seeks in ``<s>`` form (``<sn>``, ``<sr>``)?"""
     own = session.ivariables["showownseek"] or session.variables["showownseek"]
     return bool(session.ivariables["seekinfo"] and own)
@@ -97,13 +97,13 @@ class SeekMessage(EventMessage):
 
     event: SeekPosted
 
-    def key(self, receiver: Session) -> Hashable:
+    def key(self, receiver: User) -> Hashable:
         on = DG.SEEK in receiver.level2
         if on or receiver.name == self.event.seek.name:
             return on
         return "text", provshow(receiver)
 
-    def render(self, receiver: Session) -> bytes:
+    def render(self, receiver: User) -> bytes:
         ad = self.event.seek
         if DG.SEEK in receiver.level2:
             return render_parts((seek_record(ad),), (), receiver)
@@ -117,15 +117,15 @@ class SeekLineMessage(EventMessage):
 
     event: SeekListed
 
-    def key(self, receiver: Session) -> Hashable:
+    def key(self, receiver: User) -> Hashable:
         return receiver.name == self.event.seek.name
 
-    def text(self, receiver: Session) -> Sequence[str]:
+    def text(self, receiver: User) -> Sequence[str]:
         ad = self.event.seek
         return (seekinfo_line(ad, own=receiver.name == ad.name),)
 
 
-def told_removed(receiver: Session, seeker: str) -> bool:
+def told_removed(receiver: User, seeker: str) -> bool:
     """Is ``receiver`` told of removed seeks of ``seeker`` with ``<sr>``?"""
     return bool(
         receiver.ivariables["seekremove"]
@@ -138,16 +138,16 @@ class SeeksRemovedMessage(EventMessage):
 
     event: SeeksRemoved
 
-    def key(self, receiver: Session) -> Hashable:
+    def key(self, receiver: User) -> Hashable:
         return DG.SEEK_REMOVED in receiver.level2, told_removed(receiver, self.event.seeker)
 
-    def datagrams(self, receiver: Session) -> Sequence[Any]:
+    def datagrams(self, receiver: User) -> Sequence[Any]:
         if DG.SEEK_REMOVED not in receiver.level2:
             return ()
         reason = self.event.reason
         return [dg.SeekRemoved(index, reason) for index in self.event.indexes]
 
-    def text(self, receiver: Session) -> Sequence[str]:
+    def text(self, receiver: User) -> Sequence[str]:
         if not told_removed(receiver, self.event.seeker):
             return ()
         return (ivars.format_seeks_removed(ivars.SeeksRemoved(self.event.indexes)),)
@@ -160,7 +160,7 @@ def _color_word(color: int) -> str:
     return {-1: "", 1: " [white]", 0: " [black]"}[color]
 
 
-def challenge_text(event: ChallengeMade, reader: Session | None = None) -> str:
+def challenge_text(event: ChallengeMade, reader: User | None = None) -> str:
     """``A (----) B (----) unrated blitz 5 0.``: the body of Challenge/Issuing lines; the
     other player's name highlighted for ``reader`` (``set highlight``)."""
     c, r = event.challenger, event.receiver
@@ -176,7 +176,7 @@ def challenge_text(event: ChallengeMade, reader: Session | None = None) -> str:
     )
 
 
-def match_record(event: ChallengeMade, receiver: Session) -> dg.Match:
+def match_record(event: ChallengeMade, receiver: User) -> dg.Match:
     """DG_MATCH (29) as ``receiver`` gets it (the assessment only with DG 85 on)."""
     assess: tuple[int | None, int | None, int | None] = (None, None, None)
     if DG.MATCH_ASSESSMENT in receiver.level2:
@@ -201,10 +201,10 @@ class ChallengeMessage(EventMessage):
 
     event: ChallengeMade
 
-    def _told(self, receiver: Session) -> bool:
+    def _told(self, receiver: User) -> bool:
         return self.event.new and receiver.name == self.event.receiver
 
-    def key(self, receiver: Session) -> Hashable:
+    def key(self, receiver: User) -> Hashable:
         told = self._told(receiver)
         return (
             receiver.name,
@@ -213,7 +213,7 @@ class ChallengeMessage(EventMessage):
             told and (provshow(receiver), receiver.variables["highlight"]),
         )
 
-    def render(self, receiver: Session) -> bytes:
+    def render(self, receiver: User) -> bytes:
         data = b""
         if self._told(receiver):
             said = (
@@ -231,10 +231,10 @@ class ChallengeRemovedMessage(EventMessage):
 
     event: ChallengeRemoved
 
-    def key(self, receiver: Session) -> Hashable:
+    def key(self, receiver: User) -> Hashable:
         return DG.MATCH_REMOVED in receiver.level2
 
-    def datagrams(self, receiver: Session) -> Sequence[Any]:
+    def datagrams(self, receiver: User) -> Sequence[Any]:
         if DG.MATCH_REMOVED not in receiver.level2:
             return ()
         e = self.event
@@ -249,10 +249,10 @@ class OfferPendingMessage(EventMessage):
 
     event: OfferPending
 
-    def key(self, receiver: Session) -> Hashable:
+    def key(self, receiver: User) -> Hashable:
         return bool(receiver.ivariables["pendinfo"]) and receiver.name == self.event.receiver
 
-    def text(self, receiver: Session) -> Sequence[str]:
+    def text(self, receiver: User) -> Sequence[str]:
         if not receiver.ivariables["pendinfo"]:
             return ()
         e = self.event
@@ -266,10 +266,10 @@ class OffersGoneMessage(EventMessage):
 
     event: OffersGone
 
-    def key(self, receiver: Session) -> Hashable:
+    def key(self, receiver: User) -> Hashable:
         return bool(receiver.ivariables["pendinfo"])
 
-    def text(self, receiver: Session) -> Sequence[str]:
+    def text(self, receiver: User) -> Sequence[str]:
         if not receiver.ivariables["pendinfo"]:
             return ()
         return (ivars.format_pending_removed(ivars.PendingRemoved(self.event.numbers)),)

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from icswire.server.core.model.ratings import PROVISIONAL_GAMES
-from icswire.server.core.net.session import Session
+from icswire.server.core.model.users import User
 from icswire.server.core.storage.records import RatingRecord
 
 #: FICS's names of this server's rating types, in the order ``finger`` lists them.
@@ -65,12 +65,12 @@ def when_text(moment: datetime) -> str:
     return f"{moment.strftime('%a %b %d')}, {moment.hour:2d}:{moment.strftime('%M %Z %Y')}"
 
 
-def rating_of(player: Session, rating_type: str) -> int:
+def rating_of(player: User, rating_type: str) -> int:
     """The rating ``who`` shows: 0 for none (and always for a guest)."""
     return player.ratings.get(rating_type, (0, 0))[0] if player.registered else 0
 
 
-def ratstr(player: Session, rating_type: str) -> str:
+def ratstr(player: User, rating_type: str) -> str:
     """FICS's ``ratstrii``: the rating, ``----`` registered without one, ``++++`` a guest."""
     rating = rating_of(player, rating_type)
     if rating:
@@ -78,7 +78,7 @@ def ratstr(player: Session, rating_type: str) -> str:
     return "----" if player.registered else "++++"
 
 
-def status_symbol(player: Session, playing: bool, idle: float) -> str:
+def status_symbol(player: User, playing: bool, idle: float) -> str:
     """FICS's ``who`` status: ``#`` examining, ``^`` playing, ``:`` not open, ``.`` idle
     five minutes, blank otherwise."""
     if player.state == "E":

@@ -37,7 +37,7 @@ from icswire.server.core.render.alerts import BELL, name_for
 from icswire.server.core.render.batch import EventMessage, render_parts
 
 if TYPE_CHECKING:
-    from icswire.server.core.net.session import Session
+    from icswire.server.core.model.users import User
 
 #: ICC's rating types, in DG_RATING_TYPE_KEY's order (DG 76) and their rating DGs.
 RATING_TYPES: tuple[tuple[str, int], ...] = (
@@ -125,11 +125,11 @@ def arrived_record(player: Player, on: frozenset[int], kind: int) -> Any:
     )
 
 
-def _text(line: str, receiver: Session) -> bytes:
+def _text(line: str, receiver: User) -> bytes:
     return render_parts((), (line,), receiver)
 
 
-def _unlisted(name: str, receiver: Session, verb: str) -> bytes:
+def _unlisted(name: str, receiver: User, verb: str) -> bytes:
     """FICS's ``notifiedby`` line, with the name highlighted as the receiver set."""
     line = f"Notification: {name_for(receiver, name)} has {verb} and isn't on your notify list."
     return BELL.render(receiver) + _text(line, receiver)
@@ -147,10 +147,10 @@ class _Coming(EventMessage):
     key_kinds: frozenset[int]
     channel_dgs = frozenset({DG.CHANNELS_SHARED, DG.PEOPLE_IN_MY_CHANNEL})
 
-    def watching(self, receiver: Session) -> bool:
+    def watching(self, receiver: User) -> bool:
         return self.key_name in receiver.notify
 
-    def notified(self, receiver: Session) -> bool:
+    def notified(self, receiver: User) -> bool:
         """FICS's ``notifiedby``: on the user's notify list, ``notifiedby`` set, and not
         watching the user already."""
         return (
@@ -160,10 +160,10 @@ class _Coming(EventMessage):
             and not self.watching(receiver)
         )
 
-    def shared(self, receiver: Session) -> list[int]:
+    def shared(self, receiver: User) -> list[int]:
         return sorted(receiver.channels & self.channels) if self.channels else []
 
-    def key(self, receiver: Session) -> Hashable:
+    def key(self, receiver: User) -> Hashable:
         variables = receiver.variables
         watching = self.watching(receiver)
         notified = self.notified(receiver)
@@ -191,7 +191,7 @@ class ArrivedMessage(_Coming):
         self.notify = frozenset(event.notify)
         self.channels = frozenset(event.channels)
 
-    def render(self, receiver: Session) -> bytes:
+    def render(self, receiver: User) -> bytes:
         on = receiver.level2
         name = self.name
         parts = []
@@ -235,7 +235,7 @@ class DepartedMessage(_Coming):
         self.notify = frozenset(event.notify)
         self.channels = frozenset(event.channels)
 
-    def render(self, receiver: Session) -> bytes:
+    def render(self, receiver: User) -> bytes:
         on = receiver.level2
         name = self.name
         parts = []
@@ -271,16 +271,16 @@ class _Watched(EventMessage):
         super().__init__(event)
         self.key_name = name_key(event.name)
 
-    def parts(self, receiver: Session) -> tuple[bool, bool]:
+    def parts(self, receiver: User) -> tuple[bool, bool]:
         on = receiver.level2
         heard = DG.PLAYER_ARRIVED in on and self.heard in on
         notified = self.notified in on and self.key_name in receiver.notify
         return heard, notified
 
-    def key(self, receiver: Session) -> Hashable:
+    def key(self, receiver: User) -> Hashable:
         return self.parts(receiver)
 
-    def render(self, receiver: Session) -> bytes:
+    def render(self, receiver: User) -> bytes:
         heard, notified = self.parts(receiver)
         records = self.records()
         return (encode_datagram(records[0]) if heard else b"") + (
@@ -323,7 +323,7 @@ class AvailabilityMessage(EventMessage):
 
     event: AvailabilityChanged
 
-    def text(self, receiver: Session) -> Sequence[str]:
+    def text(self, receiver: User) -> Sequence[str]:
         player = self.event.player
         if not self.event.available:
             return (f"{player.display_name} is no longer available for matches.",)
@@ -334,7 +334,7 @@ class AvailabilityMessage(EventMessage):
             "  is now available for matches.",
         )
 
-    def key(self, receiver: Session) -> Hashable:
+    def key(self, receiver: User) -> Hashable:
         return ()
 
 
@@ -344,10 +344,10 @@ class _OneDatagram(EventMessage):
     def record(self) -> Any:
         raise NotImplementedError
 
-    def key(self, receiver: Session) -> Hashable:
+    def key(self, receiver: User) -> Hashable:
         return bool(receiver.level2 & self.datagram_kinds)
 
-    def render(self, receiver: Session) -> bytes:
+    def render(self, receiver: User) -> bytes:
         record = self.record()
         return encode_datagram(record) if record.dg in receiver.level2 else b""
 
@@ -365,10 +365,10 @@ class RatingMessage(EventMessage):
 
     event: RatingChanged
 
-    def key(self, receiver: Session) -> Hashable:
+    def key(self, receiver: User) -> Hashable:
         return rating_dg(self.event.rating_type) in receiver.level2
 
-    def render(self, receiver: Session) -> bytes:
+    def render(self, receiver: User) -> bytes:
         event = self.event
         number = rating_dg(event.rating_type)
         if number is None or number not in receiver.level2:

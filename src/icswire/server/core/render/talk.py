@@ -30,7 +30,7 @@ from icswire.server.core.events.talk import (
 from icswire.server.core.render.batch import EventMessage, render_parts
 
 if TYPE_CHECKING:
-    from icswire.server.core.net.session import Session
+    from icswire.server.core.model.users import User
 
 
 class _Said(EventMessage):
@@ -43,10 +43,10 @@ class _Said(EventMessage):
     def record(self) -> Any:
         raise NotImplementedError
 
-    def key(self, receiver: Session) -> Hashable:
+    def key(self, receiver: User) -> Hashable:
         return bool(receiver.level2 & self.datagram_kinds)
 
-    def render(self, receiver: Session) -> bytes:
+    def render(self, receiver: User) -> bytes:
         if receiver.level2 & self.datagram_kinds:
             return render_parts((self.record(),), (), receiver)
         return render_parts((), (self.line(),), receiver)
@@ -93,10 +93,10 @@ class CShoutMessage(EventMessage):
 
     event: CShouted
 
-    def key(self, receiver: Session) -> Hashable:
+    def key(self, receiver: User) -> Hashable:
         return ()
 
-    def text(self, receiver: Session) -> Sequence[str]:
+    def text(self, receiver: User) -> Sequence[str]:
         return (f"{self.event.speaker.display} c-shouts: {self.event.text}",)
 
 
@@ -123,15 +123,15 @@ class TellMessage(EventMessage):
 
     event: Told
 
-    def _roles(self, receiver: Session) -> tuple[bool, bool]:
+    def _roles(self, receiver: User) -> tuple[bool, bool]:
         """Whether ``receiver`` is told, and whether he is the teller."""
         name = receiver.name
         return name == self.event.to, name == self.event.speaker.name
 
-    def key(self, receiver: Session) -> Hashable:
+    def key(self, receiver: User) -> Hashable:
         return receiver.level2 & self.datagram_kinds, self._roles(receiver)
 
-    def render(self, receiver: Session) -> bytes:
+    def render(self, receiver: User) -> bytes:
         event, on = self.event, receiver.level2
         told, teller = self._roles(receiver)
         records: list[Any] = []
@@ -169,7 +169,7 @@ class QtellMessage(EventMessage):
     def _dg(self) -> int:
         return DG.PERSONAL_QTELL if self.event.channel is None else DG.CHANNEL_QTELL
 
-    def key(self, receiver: Session) -> Hashable:
+    def key(self, receiver: User) -> Hashable:
         return receiver.talks_icc, self._dg() in receiver.level2
 
     def _lines(self, mark: str) -> tuple[str, ...]:
@@ -180,7 +180,7 @@ class QtellMessage(EventMessage):
             self._parts = plain.split("\\n")
         return tuple(mark + part for part in self._parts)
 
-    def render(self, receiver: Session) -> bytes:
+    def render(self, receiver: User) -> bytes:
         event = self.event
         if not receiver.talks_icc:
             return render_parts((), self._lines(":"), receiver)
@@ -200,10 +200,10 @@ class MessageShown(EventMessage):
 
     event: MessageReceived
 
-    def key(self, receiver: Session) -> Hashable:
+    def key(self, receiver: User) -> Hashable:
         return ()
 
-    def text(self, receiver: Session) -> Sequence[str]:
+    def text(self, receiver: User) -> Sequence[str]:
         event = self.event
         return (
             "The following message was received:",

@@ -40,14 +40,14 @@ from icswire.server.features.examine.stored import find_record
 
 if TYPE_CHECKING:
     from icswire.server.core.dispatch.hub import Core
-    from icswire.server.core.net.session import Session
+    from icswire.server.core.model.users import User
 
 
 COMMANDS = CommandSet()
 command = COMMANDS.command
 
 
-def move(core: Core, session: Session, text: str, batch: Batch) -> bool:
+def move(core: Core, session: User, text: str, batch: Batch) -> bool:
     """``text`` (something that looks like a move) typed by ``session``: if it examines a
     game, make the move there and return True; False if it examines nothing."""
     exam = examining(core, session)

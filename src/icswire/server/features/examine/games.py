@@ -51,7 +51,7 @@ from icswire.server.core.storage.records import GameRecord
 
 if TYPE_CHECKING:
     from icswire.server.core.dispatch.hub import Core
-    from icswire.server.core.net.session import Session
+    from icswire.server.core.model.users import User
 
 
 def replay(record: GameRecord) -> tuple[chess.Board, list[ServerMove]]:
@@ -94,9 +94,9 @@ class ExaminedGame:
     black_rating: int = 0
     game_id: int = 0
     ex_string: str = "Ex: scratch"
-    examiners: list[Session] = field(default_factory=list)
-    observers: set[Session] = field(default_factory=set)
-    flipped: set[Session] = field(default_factory=set)
+    examiners: list[User] = field(default_factory=list)
+    observers: set[User] = field(default_factory=set)
+    flipped: set[User] = field(default_factory=set)
     #: The lecture marks on the board: (kind, square, square, color), kind "circle",
     #: "arrow" or a DG_BOARDINFO type; they vanish when the position changes.
     marks: list[tuple[int | str, str, str, int]] = field(default_factory=list)
@@ -111,15 +111,15 @@ class ExaminedGame:
 
     # -- who ---------------------------------------------------------------------------
 
-    def audience(self) -> Iterator[Session]:
+    def audience(self) -> Iterator[User]:
         """Examiners and observers."""
         yield from self.examiners
         yield from self.observers
 
-    def relation(self, session: Session) -> int:
+    def relation(self, session: User) -> int:
         return EXAMINER if session in self.examiners else EXAMINED_OBSERVER
 
-    def is_flipped(self, session: Session) -> bool:
+    def is_flipped(self, session: User) -> bool:
         """Turned with ``flip``, or ``set flip 1`` (both: White's side again)."""
         return (session in self.flipped) != bool(session.variables["flip"])
 
@@ -128,10 +128,10 @@ class ExaminedGame:
     examined = True
     partner_table = None
 
-    def seats(self) -> list[Session]:
+    def seats(self) -> list[User]:
         return list(self.examiners)
 
-    def seat_symbol(self, session: Session) -> str:
+    def seat_symbol(self, session: User) -> str:
         return "E" if session in self.examiners else "O"
 
     def player_names(self) -> tuple[str, str]:
@@ -140,7 +140,7 @@ class ExaminedGame:
     def isolated_board(self) -> Message:
         return isolated_board(self.board, self.facts())
 
-    def greet_observer(self, session: Session, batch: Batch) -> None:
+    def greet_observer(self, session: User, batch: Batch) -> None:
         """Nothing more than everybody at the table gets."""
 
     def games_row(self, icc: bool) -> str:
@@ -286,7 +286,7 @@ class ExaminedGame:
             self.wild in (CRAZYHOUSE, BUGHOUSE), "", False,
         )  # fmt: skip
 
-    def send_history(self, session: Session, batch: Batch) -> None:
+    def send_history(self, session: User, batch: Batch) -> None:
         """The position so far (DG_MOVE_LIST / DG_POSITION_BEGIN) and the clocks."""
         line_datagrams(
             batch,
@@ -308,19 +308,19 @@ class Examinations:
     """The examined games, by number and by examiner."""
 
     games: dict[int, ExaminedGame] = field(default_factory=dict)
-    by_examiner: dict[Session, ExaminedGame] = field(default_factory=dict)
+    by_examiner: dict[User, ExaminedGame] = field(default_factory=dict)
 
 
-def examining(core: Core, session: Session) -> ExaminedGame | None:
+def examining(core: Core, session: User) -> ExaminedGame | None:
     """The game ``session`` examines, if any."""
     return core.state(Examinations).by_examiner.get(session)
 
 
-def add_to_all(batch: Batch, receivers: Iterable[Session], message: Message | Event) -> None:
+def add_to_all(batch: Batch, receivers: Iterable[User], message: Message | Event) -> None:
     batch.add_all(list(receivers), message)
 
 
-def start_examining(core: Core, session: Session, exam: ExaminedGame, batch: Batch) -> None:
+def start_examining(core: Core, session: User, exam: ExaminedGame, batch: Batch) -> None:
     """``session`` examines ``exam``, a new game: tell it, and those who list games."""
     state = core.state(Examinations)
     state.games[exam.number] = exam
@@ -342,7 +342,7 @@ def start_examining(core: Core, session: Session, exam: ExaminedGame, batch: Bat
     core.registry.table_started(exam, batch)
 
 
-def stop_examining(core: Core, session: Session, batch: Batch) -> bool:
+def stop_examining(core: Core, session: User, batch: Batch) -> bool:
     """``session`` stops examining; the game is gone when nobody examines it any more."""
     state = core.state(Examinations)
     exam = state.by_examiner.pop(session, None)
@@ -377,7 +377,7 @@ def stop_examining(core: Core, session: Session, batch: Batch) -> bool:
     return True
 
 
-def session_left(core: Core, session: Session) -> None:
+def session_left(core: Core, session: User) -> None:
     """``session`` is gone: it examines nothing (watching takes it off what it observes)."""
     batch = Batch(CN.SCN_LOGOUT, None, issuer_name=session.name)
     stop_examining(core, session, batch)

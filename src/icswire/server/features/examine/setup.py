@@ -22,7 +22,7 @@ from icswire.server.features.examine.games import (
 )
 
 if TYPE_CHECKING:
-    from icswire.server.core.net.session import Session
+    from icswire.server.core.model.users import User
 
 
 COMMANDS = CommandSet()
@@ -55,7 +55,7 @@ def _setup_changed(exam: ExaminedGame, batch: Batch) -> None:
     add_to_all(batch, exam.audience(), exam.board_message())
 
 
-def drop_piece(exam: ExaminedGame, session: Session, text: str, batch: Batch) -> None:
+def drop_piece(exam: ExaminedGame, session: User, text: str, batch: Batch) -> None:
     """A line that looks like a move, in setup mode: a piece put on or taken off."""
     found = _DROP.fullmatch(text)
     if found is None:

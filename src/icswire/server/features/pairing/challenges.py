@@ -32,14 +32,14 @@ from icswire.server.features.pairing.terms import checked_terms, dialect_of, par
 
 if TYPE_CHECKING:
     from icswire.server.core.dispatch.hub import Core
-    from icswire.server.core.net.session import Session
+    from icswire.server.core.model.users import User
 
 
 COMMANDS = CommandSet()
 command = COMMANDS.command
 
 
-def closed(core: Core, session: Session, batch: Batch) -> None:
+def closed(core: Core, session: User, batch: Batch) -> None:
     """``set open 0``: FICS declines the challenges to the player and withdraws its own."""
     state = core.state(Pairing)
     for challenge in state.challenges_of(session):
@@ -96,9 +96,7 @@ async def match(ctx: Context, args: str) -> None:
     await issue_challenge(ctx, receiver, terms, asked.color)
 
 
-async def _receiver_takes(
-    ctx: Context, receiver: Session, terms: Terms, color: bool | None
-) -> bool:
+async def _receiver_takes(ctx: Context, receiver: User, terms: Terms, color: bool | None) -> bool:
     """FICS's ``com_match`` checks of the receiver's ``ropen`` and ``formula``; False
     after telling both why the request is ignored."""
     session, batch = ctx.session, ctx.batch
@@ -134,9 +132,7 @@ async def _receiver_takes(
     return False
 
 
-async def _assessment(
-    core: Core, owner: Session, other: Session, terms: Terms
-) -> tuple[int, int, int]:
+async def _assessment(core: Core, owner: User, other: User, terms: Terms) -> tuple[int, int, int]:
     """``owner``'s Glicko-2 change for a loss, draw and win of a rated game with
     ``other`` (the formula's assessloss, assessdraw, assesswin), read only when its
     formula names them."""

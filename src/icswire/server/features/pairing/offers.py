@@ -43,18 +43,18 @@ from icswire.server.features.pairing.state import (
 )
 
 if TYPE_CHECKING:
-    from icswire.server.core.net.session import Session
+    from icswire.server.core.model.users import User
 
 
 COMMANDS = CommandSet()
 command = COMMANDS.command
 
 
-def challengeable(ctx: Context, name: str) -> Session | None:
+def challengeable(ctx: Context, name: str) -> User | None:
     """The online player ``name`` one may challenge, or None (after saying why)."""
     core, session = ctx.core, ctx.session
     state = core.state(Pairing)
-    receiver: Session | None = ctx.world.find(name)
+    receiver: User | None = ctx.world.find(name)
     if receiver is None:
         ctx.reply(f'No user named "{name}" is logged in.')
         return None
@@ -81,7 +81,7 @@ def challengeable(ctx: Context, name: str) -> Session | None:
 
 async def issue_challenge(
     ctx: Context,
-    receiver: Session,
+    receiver: User,
     terms: Terms,
     color: bool | None,
     adjourned: GameRecord | None = None,

@@ -24,7 +24,7 @@ from icswire.server.features.pairing.state import (
 
 if TYPE_CHECKING:
     from icswire.server.core.dispatch.hub import Core
-    from icswire.server.core.net.session import Session
+    from icswire.server.core.model.users import User
 
 
 def remove_seek(core: Core, state: Pairing, seek: Seek, reason: int, batch: Batch) -> None:
@@ -52,7 +52,7 @@ def remove_seeks(
 
 
 def remove_challenge(
-    state: Pairing, challenge: Challenge, why: str, batch: Batch, to: Iterable[Session] = ()
+    state: Pairing, challenge: Challenge, why: str, batch: Batch, to: Iterable[User] = ()
 ) -> None:
     """Take a challenge away: DG_MATCH_REMOVED with ``why`` to both (or to ``to``), and
     ``<pr>`` for its offer number."""
@@ -64,7 +64,7 @@ def remove_challenge(
     batch.add_all(list(to) or [challenge.challenger, challenge.receiver], removed)
 
 
-def players_busy(core: Core, players: Iterable[Session], batch: Batch) -> None:
+def players_busy(core: Core, players: Iterable[User], batch: Batch) -> None:
     """A game is starting for ``players``: their seeks go (reason 2) and so do the
     challenges to and from them."""
     state = core.state(Pairing)
@@ -86,7 +86,7 @@ def _between(challenge: Challenge) -> str:
     return f"from {challenge.challenger.name} to {challenge.receiver.name}"
 
 
-def player_left(core: Core, session: Session) -> None:
+def player_left(core: Core, session: User) -> None:
     """``session`` is leaving: its seeks (DG_SEEK_REMOVED reason 1) and challenges go.
 
     It runs while the session is still in the world (before ``world.depart``), also for

@@ -21,7 +21,7 @@ from icswire.server.features.pairing.offers import challengeable, issue_challeng
 from icswire.server.features.pairing.state import Pairing, same_player
 
 if TYPE_CHECKING:
-    from icswire.server.core.net.session import Session
+    from icswire.server.core.model.users import User
 
 
 COMMANDS = CommandSet()
@@ -37,11 +37,11 @@ async def _adjourned(ctx: Context) -> list[GameRecord]:
     return found
 
 
-def _opponent_name(record: GameRecord, session: Session) -> str:
+def _opponent_name(record: GameRecord, session: User) -> str:
     return record.black if name_key(record.white) == name_key(session.name) else record.white
 
 
-async def adjourned_with(ctx: Context, other: Session) -> GameRecord | None:
+async def adjourned_with(ctx: Context, other: User) -> GameRecord | None:
     if not other.registered:
         return None
     for record in await _adjourned(ctx):
@@ -55,7 +55,7 @@ def _record_terms(record: GameRecord) -> Terms:
     return Terms.of(variant, record.rated, record.initial, record.increment, kind)
 
 
-async def offer_resume(ctx: Context, other: Session, record: GameRecord) -> None:
+async def offer_resume(ctx: Context, other: User, record: GameRecord) -> None:
     """Ask ``other`` to resume ``record`` (or start it, if they asked already)."""
     state = ctx.core.state(Pairing)
     theirs = state.offer(other, ctx.session)

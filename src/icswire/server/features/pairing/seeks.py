@@ -66,7 +66,7 @@ from icswire.server.features.pairing.terms import checked_terms, dialect_of, par
 
 if TYPE_CHECKING:
     from icswire.server.core.dispatch.hub import Core
-    from icswire.server.core.net.session import Session
+    from icswire.server.core.model.users import User
 
 
 COMMANDS = CommandSet()
@@ -165,7 +165,7 @@ def _announce_seek(core: Core, seek: Seek, batch: Batch) -> int:
     return seen
 
 
-def seek_list(core: Core, session: Session) -> list[Message | Event]:
+def seek_list(core: Core, session: User) -> list[Message | Event]:
     """``iset seekinfo 1``: ``<sc>``, then an ``<s>`` line for every seek (FICS help
     ``iv_seekinfo``; the seeker's own as ``<sn>`` with ``iset showownseek``)."""
     state = core.state(Pairing)
@@ -180,7 +180,7 @@ def seek_list(core: Core, session: Session) -> list[Message | Event]:
     return shown
 
 
-def variable_set(core: Core, session: Session, name: str, value: Any, batch: Batch) -> None:
+def variable_set(core: Core, session: User, name: str, value: Any, batch: Batch) -> None:
     """``iset seekinfo 1`` brings the seeks, ``iset pendinfo 1`` the pending offers."""
     if not value:
         return

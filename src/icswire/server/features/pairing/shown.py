@@ -20,23 +20,23 @@ from icswire.server.features.pairing.state import Challenge, Pairing, Seek, same
 
 if TYPE_CHECKING:
     from icswire.server.core.dispatch.hub import Core
-    from icswire.server.core.net.session import Session
+    from icswire.server.core.model.users import User
 
 
-def _rating(player: Session, kind: str) -> tuple[int, int]:
+def _rating(player: User, kind: str) -> tuple[int, int]:
     """(rating, annotation) of ``player`` for ``kind``; (0, 0) for a guest or no games."""
     if not player.registered:
         return 0, 0
     return player.ratings.get(kind, (0, 0))
 
 
-def match_rating(player: Session, kind: str, provshow: bool = False) -> str:
+def match_rating(player: User, kind: str, provshow: bool = False) -> str:
     """A rating in match lines: ``----`` when there is none; a provisional one followed
     by ``P`` with ``provshow``."""
     return rating_shown(_rating(player, kind), provshow)
 
 
-def _seek_rating(player: Session, kind: str, provshow: bool = False) -> str:
+def _seek_rating(player: User, kind: str, provshow: bool = False) -> str:
     """FICS's way in seek lines: ``++++`` a guest, ``----`` registered without games."""
     if not player.registered:
         return "++++"
@@ -63,7 +63,7 @@ def challenge_made(challenge: Challenge, new: bool = False) -> ChallengeMade:
     )  # fmt: skip
 
 
-def challenge_text(challenge: Challenge, reader: Session | None = None) -> str:
+def challenge_text(challenge: Challenge, reader: User | None = None) -> str:
     """``A (----) B (----) unrated blitz 5 0.``: the body of Challenge/Issuing lines; the
     other player's name highlighted for ``reader`` (``set highlight``)."""
     return shown_challenge(challenge_made(challenge), reader)
@@ -94,7 +94,7 @@ def _seek_words(seek: Seek) -> str:
     return " ".join(parts)
 
 
-def sought_row(seek: Seek, reader: Session) -> str:
+def sought_row(seek: Seek, reader: User) -> str:
     t = seek.terms
     rating = _seek_rating(seek.seeker, t.rating_type, provshow(reader))
     color = {None: "", WHITE: "[white]", BLACK: "[black]"}[seek.color]
@@ -121,14 +121,14 @@ def icc_sought_row(seek: Seek) -> str:
     ).rstrip()
 
 
-def may_answer(seek: Seek, player: Session) -> bool:
+def may_answer(seek: Seek, player: User) -> bool:
     """May ``player`` answer ``seek``: rated needs registration, and the rating range."""
     if seek.terms.rated and not player.registered:
         return False
     return seek.low <= _rating(player, seek.terms.rating_type)[0] <= seek.high
 
 
-def visible(seek: Seek, viewer: Session) -> bool:
+def visible(seek: Seek, viewer: User) -> bool:
     """Is ``seek`` shown to ``viewer``: it fits the viewer's formula (help ``formula``),
     and, if it has the formula flag, the viewer fits the seeker's formula too."""
     color = None if seek.color is None else not seek.color
@@ -152,7 +152,7 @@ def pairs_with(old: Seek, new: Seek) -> bool:
     )
 
 
-def send_lists(core: Core, session: Session, number: int, batch: Batch) -> None:
+def send_lists(core: Core, session: User, number: int, batch: Batch) -> None:
     """What turning on DG_SEEK (the sought list, as DG_SEEKs) or DG_MATCH (one DG_MATCH
     per pending challenge of ``session``) sends. Call it where ``set-2 N 1`` and the login
     settings send the other lists (``World.send_lists``)."""

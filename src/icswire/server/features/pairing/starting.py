@@ -29,23 +29,23 @@ from icswire.server.features.pairing.state import Challenge, Pairing, bughouse_p
 
 if TYPE_CHECKING:
     from icswire.server.core.dispatch.hub import Core
-    from icswire.server.core.net.session import Session
+    from icswire.server.core.model.users import User
 
 
 def colors(
     state: Pairing,
-    first: Session,
+    first: User,
     first_wants: bool | None,
-    second: Session,
+    second: User,
     second_wants: bool | None = None,
-) -> tuple[Session, Session]:
+) -> tuple[User, User]:
     """(white, black): as either player asked, else whoever had White less recently."""
     if first_wants is None and second_wants is not None:
         first_wants = not second_wants
     if first_wants is not None:
         return (first, second) if first_wants == WHITE else (second, first)
 
-    def white_claim(player: Session) -> int:  # 1: played Black last, 0: unknown, -1: White
+    def white_claim(player: User) -> int:  # 1: played Black last, 0: unknown, -1: White
         last = state.last_color.get(name_key(player.name))
         return 0 if last is None else (1 if last == BLACK else -1)
 
@@ -58,8 +58,8 @@ def colors(
 async def start_game(
     core: Core,
     batch: Batch,
-    white: Session,
-    black: Session,
+    white: User,
+    black: User,
     terms: Terms,
     resumed: GameRecord | None = None,
 ) -> Table | None:
@@ -94,7 +94,7 @@ async def start_game(
 
 
 async def _start_bughouse(
-    core: Core, batch: Batch, white: Session, black: Session, terms: Terms
+    core: Core, batch: Batch, white: User, black: User, terms: Terms
 ) -> Table | None:
     """Start a bughouse game: ``white`` vs. ``black`` on one board, ``black``'s partner
     (White) vs. ``white``'s partner (Black) on the other (lasker's matchproc.c gives the
@@ -144,7 +144,7 @@ async def assess_challenge(core: Core, challenge: Challenge) -> None:
 
 
 async def rating_changes(
-    core: Core, players: tuple[Session, Session], kind: str
+    core: Core, players: tuple[User, User], kind: str
 ) -> list[tuple[int, int, int]]:
     """Each player's Glicko-2 change for a loss, a draw and a win against the other."""
     store = core.store
@@ -159,5 +159,5 @@ async def rating_changes(
     return found
 
 
-def resume_colors(record: GameRecord, one: Session, two: Session) -> tuple[Session, Session]:
+def resume_colors(record: GameRecord, one: User, two: User) -> tuple[User, User]:
     return (one, two) if name_key(record.white) == name_key(one.name) else (two, one)

@@ -17,7 +17,7 @@ from icswire.server.core.storage.records import GameRecord
 
 if TYPE_CHECKING:
     from icswire.server.core.dispatch.hub import Core
-    from icswire.server.core.net.session import Session
+    from icswire.server.core.model.users import User
 
 
 #: Seek numbers run from 1 to this (DG_SEEK: "the maximum seeking index is currently 1999").
@@ -46,7 +46,7 @@ class Seek:
     """One seek ad."""
 
     index: int
-    seeker: Session
+    seeker: User
     terms: Terms
     color: bool | None  # what the seeker asks to play; None either
     low: int
@@ -69,18 +69,18 @@ class Seek:
 class Challenge:
     """A match offer from ``challenger`` to ``receiver`` (or a request to resume)."""
 
-    challenger: Session
-    receiver: Session
+    challenger: User
+    receiver: User
     terms: Terms
     color: bool | None  # the challenger's request; None either
     adjourned: GameRecord | None = None
-    assessment: dict[Session, tuple[int, int, int]] = field(default_factory=dict)
+    assessment: dict[User, tuple[int, int, int]] = field(default_factory=dict)
     offer: Offer | None = None  # its number among the pending offers (iset pendinfo)
 
-    def involves(self, session: Session) -> bool:
+    def involves(self, session: User) -> bool:
         return session is self.challenger or session is self.receiver
 
-    def other(self, session: Session) -> Session:
+    def other(self, session: User) -> User:
         return self.receiver if session is self.challenger else self.challenger
 
     def same_offer(self, other: Challenge) -> bool:
@@ -95,14 +95,14 @@ class Pairing:
 
     seeks: dict[int, Seek] = field(default_factory=dict)
     challenges: list[Challenge] = field(default_factory=list)
-    starting: set[Session] = field(default_factory=set)  # a game is being created for them
+    starting: set[User] = field(default_factory=set)  # a game is being created for them
     last_color: dict[str, bool] = field(default_factory=dict)  # by name key
     #: Each player's last game here, by name key: the opponent's name and the terms
     #: (what ``rematch`` offers again, colours reversed).
     last_game: dict[str, tuple[str, Terms]] = field(default_factory=dict)
     offers: Offers = field(default_factory=Offers)  # the server's, given at install
 
-    def seeks_of(self, session: Session) -> list[Seek]:
+    def seeks_of(self, session: User) -> list[Seek]:
         return [s for s in self.seeks.values() if s.seeker is session]
 
     def seeks_from(self, host: str) -> list[Seek]:
@@ -116,27 +116,27 @@ class Pairing:
                 return index
         return None
 
-    def challenges_of(self, session: Session) -> list[Challenge]:
+    def challenges_of(self, session: User) -> list[Challenge]:
         return [c for c in self.challenges if c.involves(session)]
 
-    def offer(self, challenger: Session, receiver: Session) -> Challenge | None:
+    def offer(self, challenger: User, receiver: User) -> Challenge | None:
         for challenge in self.challenges:
             if challenge.challenger is challenger and challenge.receiver is receiver:
                 return challenge
         return None
 
 
-def same_player(one: Session, other: Session) -> bool:
+def same_player(one: User, other: User) -> bool:
     """The same account (or guest name) on both sides: players are compared by name, not
     by session, so nobody is ever paired with himself."""
     return name_key(one.name) == name_key(other.name)
 
 
-def is_playing(state: Pairing, core: Core, session: Session) -> bool:
+def is_playing(state: Pairing, core: Core, session: User) -> bool:
     return session in core.play.by_player or session in state.starting
 
 
-def bughouse_problem(core: Core, terms: Terms, me: Session, other: Session) -> str | None:
+def bughouse_problem(core: Core, terms: Terms, me: User, other: User) -> str | None:
     """Why ``me`` cannot play bughouse against ``other`` now (FICS help ``bughouse``:
     two partnerships, four players free), told to ``me``; None when they can, or when
     ``terms`` are not bughouse."""

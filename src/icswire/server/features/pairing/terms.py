@@ -23,7 +23,7 @@ from icswire.server.core.render.boards import BLACK, WHITE
 from icswire.server.features.pairing.state import MAX_INCREMENT, MAX_MINUTES
 
 if TYPE_CHECKING:
-    from icswire.server.core.net.session import Session
+    from icswire.server.core.model.users import User
 
 
 _RANGE = re.compile(r"([0-9]{0,4})-([0-9]{0,4})")
@@ -105,11 +105,11 @@ def _variant(words: str, dialect: Dialect) -> Variant | str:
         return f"{text[:1].upper()}{text[1:]}."
 
 
-def dialect_of(session: Session) -> Dialect:
+def dialect_of(session: User) -> Dialect:
     return "icc" if session.talks_icc else "fics"
 
 
-def checked_terms(asked: _Asked, player: Session, other: Session | None = None) -> Terms | str:
+def checked_terms(asked: _Asked, player: User, other: User | None = None) -> Terms | str:
     """The game's terms, or why they cannot be played here. Without a time the player's
     ``time`` and ``inc`` variables give it (FICS: ``match NAME 5`` is 5 0); without
     ``rated`` or ``unrated`` its ``rated`` variable decides, unrated where a player is a

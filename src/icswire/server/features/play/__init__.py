@@ -8,7 +8,7 @@ changes after a rated game.
 from __future__ import annotations
 
 from icswire.server.core.dispatch.hub import Core
-from icswire.server.core.net.session import Session
+from icswire.server.core.model.users import User
 from icswire.server.core.render.batch import Batch
 from icswire.server.features.play.commands import COMMANDS
 from icswire.server.features.play.games import Games
@@ -26,7 +26,7 @@ def install(core: Core) -> Games:
     registry.left.append(games.session_left)
     registry.dg_on.append(games.send_lists)
 
-    def arrived(session: Session, batch: Batch) -> None:
+    def arrived(session: User, batch: Batch) -> None:
         """FICS's login (lasker's ``process_login``): a registered player who is open is
         announced as available for matches to those with ``availinfo`` on."""
         if session.registered and session.variables["open"]:

@@ -37,7 +37,7 @@ from icswire.server.core.render.boards import BLACK, WHITE
 from icswire.server.features.play.games import Game, Games
 
 if TYPE_CHECKING:
-    from icswire.server.core.net.session import Session
+    from icswire.server.core.model.users import User
 
 COMMANDS = CommandSet()
 command = COMMANDS.command
@@ -63,9 +63,7 @@ def _show_offers(ctx: Context, game: Game) -> None:
         ctx.batch.add_all(game.audience(), game.offers())
 
 
-def _answered(
-    game: Game, batch: Batch, me: Session, other: Session, answer: str, kind: str
-) -> None:
+def _answered(game: Game, batch: Batch, me: User, other: User, answer: str, kind: str) -> None:
     """``other`` and the observers hear of ``me``'s answer to a request."""
     said = RequestAnswered(game.number, me.name, other.name, answer, kind)
     batch.add_all([other, *game.observers], said)

@@ -50,7 +50,7 @@ from icswire.protocol.codes import (
 from icswire.protocol.datagrams import DG
 from icswire.protocol.ivars import GameInfo, format_game_info
 from icswire.protocol.level1 import CommandNumber as CN
-from icswire.protocol.timeseal import elapsed
+from icswire.protocol.timeseal import PING, PING2, elapsed
 from icswire.server.core.events.games import (
     BoardShown,
     BoardView,
@@ -70,6 +70,7 @@ from icswire.server.core.events.games import (
 from icswire.server.core.model.offers import Offer, Offers
 from icswire.server.core.model.requests import KINDS
 from icswire.server.core.model.tables import Terms
+from icswire.server.core.net.session import Session
 from icswire.server.core.render.batch import Batch, Datagram, Message, Raw, lines
 from icswire.server.core.render.boards import (
     BLACK,
@@ -101,7 +102,7 @@ from icswire.server.features.play.rated import announce_ratings
 
 if TYPE_CHECKING:
     from icswire.server.core.dispatch.hub import Core
-    from icswire.server.core.net.session import Session
+    from icswire.server.core.model.users import User
 
 log = logging.getLogger("icswire.server")
 #: The most a timeseal client's own timestamps may take off the server's measure of one
@@ -114,8 +115,8 @@ class Game:
     """A game being played."""
 
     number: int
-    white: Session
-    black: Session
+    white: User
+    black: User
     terms: Terms
     start: chess.Board
     white_rating: int = 0
@@ -130,8 +131,8 @@ class Game:
     turn_started: float = field(default_factory=time.monotonic)
     #: A timeseal player's own timestamp of when the board of its turn reached it.
     turn_stamp: dict[bool, int] = field(default_factory=dict)
-    observers: set[Session] = field(default_factory=set)
-    flipped: set[Session] = field(default_factory=set)  # turned their board with ``flip``
+    observers: set[User] = field(default_factory=set)
+    flipped: set[User] = field(default_factory=set)  # turned their board with ``flip``
     #: The requests standing (draw, abort, adjourn, takeback, pause, unpause, switch), by
     #: kind and the colour that made them; each is one of the server's numbered offers.
     requests: dict[tuple[str, bool], Offer] = field(default_factory=dict)
@@ -156,32 +157,32 @@ class Game:
     # -- who is who ----------------------------------------------------------------------
 
     @property
-    def players(self) -> tuple[Session, Session]:
+    def players(self) -> tuple[User, User]:
         return self.white, self.black
 
-    def color_of(self, session: Session) -> bool | None:
+    def color_of(self, session: User) -> bool | None:
         if session is self.white:
             return WHITE
         if session is self.black:
             return BLACK
         return None
 
-    def player(self, color: bool) -> Session:
+    def player(self, color: bool) -> User:
         return self.white if color == WHITE else self.black
 
-    def audience(self) -> Iterator[Session]:
+    def audience(self) -> Iterator[User]:
         """Players and observers."""
         yield self.white
         yield self.black
         yield from self.observers
 
-    def is_flipped(self, session: Session) -> bool:
+    def is_flipped(self, session: User) -> bool:
         """Whether ``session`` sees the board from Black's side: it plays Black, turned
         the board with ``flip`` or ``set flip 1``; each turns it once more."""
         black = session is self.black and session is not self.white  # as color_of has it
         return black ^ (session in self.flipped) ^ bool(session.variables["flip"])
 
-    def relation(self, session: Session) -> int:
+    def relation(self, session: User) -> int:
         """Style 12's relation: 1 my move, -1 the opponent's, 0 observing. (Asked for
         every receiver of every move: color_of's tests, without the call.)"""
         if session is self.white:
@@ -242,10 +243,10 @@ class Game:
     def rating_type(self) -> str:
         return self.terms.rating_type
 
-    def seats(self) -> list[Session]:
+    def seats(self) -> list[User]:
         return [self.white, self.black]
 
-    def seat_symbol(self, session: Session) -> str:
+    def seat_symbol(self, session: User) -> str:
         color = self.color_of(session)
         if color is not None:
             return "PW" if color == WHITE else "PB"
@@ -298,12 +299,12 @@ class Game:
             self.number, self.start, self.start_fen, self.moves, self.clock_ms, self.board.turn
         )
 
-    def send_history(self, session: Session, batch: Batch) -> None:
+    def send_history(self, session: User, batch: Batch) -> None:
         """DG_MOVE_LIST or DG_POSITION_BEGIN(2) + moves, and the clocks (DG_MSEC)."""
         for record in history_records(session.level2, self.history()):
             batch.add(session, Datagram(record))
 
-    def greet_observer(self, session: Session, batch: Batch) -> None:
+    def greet_observer(self, session: User, batch: Batch) -> None:
         """The offers standing (DG_OFFERS_IN_MY_GAME) and the PGN tags; ``<g1>`` to an
         observer who set ``iset gameinfo 1`` (FICS help ``iv_gameinfo``: "when you start
         observing a game")."""
@@ -418,8 +419,8 @@ class Games:
     def __init__(self, core: Core) -> None:
         self.core = core
         self.by_number: dict[int, Game] = {}
-        self.by_player: dict[Session, Game] = {}
-        self.starting: set[Session] = set()  # a game is being stored for them
+        self.by_player: dict[User, Game] = {}
+        self.starting: set[User] = set()  # a game is being stored for them
         #: The write queue's group of progress saves (one object: the queue groups by it).
         self._save_progress_group = self._save_progress_many
 
@@ -454,15 +455,15 @@ class Games:
         not answer)."""
         await self.core.writes.barrier()
 
-    def busy(self, session: Session) -> bool:
+    def busy(self, session: User) -> bool:
         return session in self.by_player or session in self.starting
 
     # -- starting --------------------------------------------------------------------------
 
     async def start(
         self,
-        white: Session,
-        black: Session,
+        white: User,
+        black: User,
         terms: Terms,
         batch: Batch,
         start: chess.Board | None = None,
@@ -481,8 +482,8 @@ class Games:
 
     async def start_bughouse(
         self,
-        first: tuple[Session, Session],
-        second: tuple[Session, Session],
+        first: tuple[User, User],
+        second: tuple[User, User],
         terms: Terms,
         batch: Batch,
     ) -> tuple[Game, Game]:
@@ -506,8 +507,8 @@ class Games:
 
     async def _create(
         self,
-        white: Session,
-        black: Session,
+        white: User,
+        black: User,
         terms: Terms,
         batch: Batch,
         start: chess.Board | None = None,
@@ -611,7 +612,7 @@ class Games:
                 world.availability_changed(player, False, batch, playing)
         self._stamp_turn(game, batch)
 
-    def send_lists(self, session: Session, number: int, batch: Batch) -> None:
+    def send_lists(self, session: User, number: int, batch: Batch) -> None:
         """Turning on DG_MY_GAME_STARTED (15) or DG_STARTED_OBSERVING (18) shows my games
         again, with their moves and clocks; DG_MOVE_LIST (25): "a DG_MOVE_LIST being sent
         for each game of one's games" (section 4)."""
@@ -630,14 +631,14 @@ class Games:
 
     # -- hooks -------------------------------------------------------------------------
 
-    def take_move(self, session: Session, text: str, batch: Batch) -> bool:
+    def take_move(self, session: User, text: str, batch: Batch) -> bool:
         """A line that looks like a move, from a player: play it."""
         if session not in self.by_player:
             return False
         self.play(session, text, batch)
         return True
 
-    def session_left(self, session: Session) -> None:
+    def session_left(self, session: User) -> None:
         """A player left: the game ends as :meth:`player_gone` says (not at shutdown)."""
         if session not in self.by_player or self.core.stopping:
             return
@@ -647,7 +648,7 @@ class Games:
 
     # -- moving ------------------------------------------------------------------------
 
-    def play(self, session: Session, text: str, batch: Batch) -> None:
+    def play(self, session: User, text: str, batch: Batch) -> None:
         """A player typed something that looks like a move."""
         game = self.by_player[session]
         batch.command_cn(CN.SCN_MOVE)
@@ -681,13 +682,14 @@ class Games:
         self._after_move(game, batch, passed, used if session.timeseal else None)
 
     @staticmethod
-    def _charged(game: Game, session: Session, color: bool) -> int:
+    def _charged(game: Game, session: User, color: bool) -> int:
         """The time the mover's clock is charged for this move: the server's measure, or a
         timeseal client's own (from the board reaching it to its move, by its timestamps),
         which takes the network's delay off, as FICS does; but never more than
         :data:`MAX_LAG_CREDIT_MS` off, so a client lying about its time gains little."""
         server_used = game.clock_ms[color] - game.clock_now(color)
-        started, moved = game.turn_stamp.get(color), session.line_stamp
+        started = game.turn_stamp.get(color)
+        moved = session.line_stamp if isinstance(session, Session) else None
         if started is None or moved is None:
             return server_used
         credit = server_used - elapsed(started, moved)
@@ -706,7 +708,11 @@ class Games:
             if len(game.moves) == ply and game.board.turn == color:  # not a stale answer
                 game.turn_stamp[color] = stamp
 
-        batch.add(mover, Raw(mover.timeseal_ping(answered)))
+        if isinstance(mover, Session):
+            ping = mover.timeseal_ping(answered)
+        else:  # a replica: its own node's connection gets the answer, and drops it
+            ping = PING2 if mover.timeseal == 2 else PING
+        batch.add(mover, Raw(ping))
 
     @staticmethod
     def _grace(game: Game) -> int:
@@ -767,7 +773,7 @@ class Games:
             self._stamp_turn(game, batch)
 
     def _illegal(
-        self, game: Game, session: Session, text: str, reason: int, said: str, batch: Batch
+        self, game: Game, session: User, text: str, reason: int, said: str, batch: Batch
     ) -> None:
         record = dg.IllegalMove(game.number, text.split(" ")[0][:20], reason)
         batch.add(session, lines(said))
@@ -862,7 +868,7 @@ class Games:
         """The clocks changed (moretime): the flag timer follows."""
         self._arm_timer(game)
 
-    def player_gone(self, session: Session, batch: Batch) -> None:
+    def player_gone(self, session: User, batch: Batch) -> None:
         """A player's connection went away: two registered players' game is adjourned;
         otherwise it is aborted before move 2 and forfeited after."""
         game = self.by_player.get(session)
@@ -1011,7 +1017,7 @@ def game_info_line(game: Game) -> str:
     with ``P`` when provisional, ``ts=`` whether each player's client uses timeseal."""
     t = game.terms
 
-    def rating(player: Session, value: int) -> tuple[int, str]:
+    def rating(player: User, value: int) -> tuple[int, str]:
         note = player.ratings.get(t.rating_type, (0, 0))[1] if player.registered else 0
         return value, "" if note == 2 else "P"
 
