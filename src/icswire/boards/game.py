@@ -29,7 +29,7 @@ from typing import Any
 
 import chess
 
-from icswire.boards import variants
+import icswire.boards.variants as variants
 from icswire.boards.bughouse import BughouseBoard
 from icswire.boards.moves import (
     IllegalMoveError,

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Final, NamedTuple, Protocol, TypeAlias
 import chess
 import chess.variant
 
-from icswire.boards import variants
+import icswire.boards.variants as variants
 from icswire.boards.moves import san_from_move, verbose_from_move
 from icswire.boards.variants import VariantLike
 from icswire.boards.wilds import WildCastleBoard

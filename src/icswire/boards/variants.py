@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Final, Literal, TypeAlias
 import chess
 import chess.variant
 
-from icswire.boards import setups
+import icswire.boards.setups as setups
 from icswire.boards.atomic import IccAtomicBoard
 from icswire.boards.bughouse import BughouseBoard
 from icswire.boards.losers import LosersBoard

@@ -5,8 +5,9 @@
 ...     async for event in ics.events():
 ...         ...
 
-This is the ICC mode; ``connect(..., dialect="fics")`` gives the FICS mode
-(:mod:`icswire.client.fics`), which keeps the same state from FICS's lines.
+This is the ICC mode; ``connect(..., dialect="fics")`` (:mod:`icswire.client.dialects`)
+gives the FICS mode (:mod:`icswire.client.fics`), which keeps the same state from FICS's
+lines.
 
 It logs in with ``level1=`` and ``level2settings=`` at the login prompt, runs commands
 with a backquote tag so their output comes back whole and never mixed with another's
@@ -21,16 +22,12 @@ import asyncio
 import contextlib
 import itertools
 from collections.abc import AsyncIterator, Iterable
-from typing import TYPE_CHECKING, Literal, overload
 
 from icswire.client.state import STATE_DATAGRAMS, State
 from icswire.protocol.datagrams import DG, MOVE_PART_DGS, RATING_DGS
 from icswire.protocol.decoder import Decoder
 from icswire.protocol.events import Event, Overflow, Prompt, Text, UnitEnd, UnitStart
 from icswire.protocol.level1 import Level1
-
-if TYPE_CHECKING:
-    from icswire.client.fics import FicsConnection
 
 STARTING = "**** Starting FICS session as "
 LOGIN_EVENTS = 200  # what is kept of the login's events to confirm the settings
@@ -357,72 +354,4 @@ def _bits(datagrams: Iterable[int]) -> str:
     return "".join("1" if n in enabled else "0" for n in range(max(enabled, default=0) + 1))
 
 
-@overload
-def connect(
-    host: str,
-    port: int = ...,
-    user: str = ...,
-    password: str | None = ...,
-    datagrams: Iterable[int] = ...,
-    level1: int = ...,
-    reconnect: bool = ...,
-    login_settings: bool = ...,
-    *,
-    dialect: Literal["icc"] = ...,
-) -> Connection: ...
-@overload
-def connect(
-    host: str,
-    port: int = ...,
-    user: str = ...,
-    password: str | None = ...,
-    *,
-    reconnect: bool = ...,
-    dialect: Literal["fics"],
-    timeseal: bool = ...,
-) -> FicsConnection: ...
-@overload
-def connect(
-    host: str,
-    port: int = ...,
-    user: str = ...,
-    password: str | None = ...,
-    *,
-    reconnect: bool = ...,
-    dialect: str,
-    timeseal: bool = ...,
-) -> Connection: ...
-def connect(
-    host: str,
-    port: int = 5000,
-    user: str = "guest",
-    password: str | None = None,
-    datagrams: Iterable[int] = STATE_DATAGRAMS,
-    level1: int = 5,
-    reconnect: bool = True,
-    login_settings: bool = True,
-    *,
-    dialect: str = "icc",
-    timeseal: bool = False,
-) -> Connection:
-    """A connection to use with ``async with``: it logs in on entry and quits on exit.
-
-    ``dialect="icc"`` (the default) talks level 1 and level 2: ``login_settings=False``
-    sets level 1 and the DGs after login instead of at ``login:`` (for servers that do not
-    take them there). ``dialect="fics"`` talks FICS's block mode, style 12 and interface
-    variables instead (:class:`~icswire.client.fics.FicsConnection`; ``datagrams``,
-    ``level1`` and ``login_settings`` do not apply), sealing its lines with
-    ``timeseal=True``. Both keep the same :attr:`Connection.state`.
-    """
-    if dialect == "fics":
-        from icswire.client.fics import FicsConnection
-
-        return FicsConnection(host, port, user, password, reconnect, timeseal)
-    if dialect != "icc":
-        raise ValueError(f"dialect must be 'icc' or 'fics', not {dialect!r}")
-    if timeseal:
-        raise ValueError("timeseal is FICS's: use dialect='fics'")
-    return Connection(host, port, user, password, datagrams, level1, reconnect, login_settings)
-
-
-__all__ = ["Connection", "LoginError", "connect"]
+__all__ = ["Connection", "LoginError"]

@@ -26,7 +26,8 @@ from prompt_toolkit.layout import HSplit, Layout, VSplit, Window
 from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
 from prompt_toolkit.layout.processors import BeforeInput
 
-from icswire.client.connection import Connection, connect
+from icswire.client.connection import Connection
+from icswire.client.dialects import connect
 from icswire.client.state import MyGame
 from icswire.protocol.datagrams import DG
 from icswire.protocol.events import Text

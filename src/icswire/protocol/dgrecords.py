@@ -1,9 +1,9 @@
-"""The datagram records as type checkers see them. GENERATED from FORMS in datagrams.py by
+"""The datagram records as type checkers see them. GENERATED from FORMS in dgforms.py by
 icswire.protocol.recordgen: do not edit; after changing FORMS run
 ``python -m icswire.protocol.recordgen`` (tests/protocol/test_dgrecords.py fails while
 this file differs from what it writes).
 
-datagrams.py makes each record class at run time from its FORMS line, on first use (so
+dgforms.py makes each record class at run time from its FORMS line, on first use (so
 start-up pays only for the records a program uses); the classes below are what it makes:
 a NamedTuple of the form's fields (and ``extra``, unless a field takes the rest), with
 DatagramRecord as a second base. Use them through datagrams (``datagrams.SendMoves``).
@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
-    from icswire.protocol.datagrams import DatagramRecord, MoveInfo, PstatRecord, Rating
+    from icswire.protocol.dgforms import DatagramRecord, MoveInfo, PstatRecord, Rating
 
 __all__ = [
     "AckPing",
@@ -1417,5 +1417,7 @@ if TYPE_CHECKING:
     class MoveLag(MoveLagFields, DatagramRecord):
         """DG_MOVE_LAG (144): playername lag extra"""
 
-else:  # the classes datagrams.py made, by name
-    from icswire.protocol.datagrams import __getattr__ as __getattr__
+else:  # the classes dgforms.py makes, by name
+    from icswire.protocol.dgforms import record_getattr
+
+    __getattr__ = record_getattr(__name__)

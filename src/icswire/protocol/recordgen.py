@@ -11,18 +11,18 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from icswire.protocol.datagrams import DG, FORMS, Field, parse_form, record_class_name
+from icswire.protocol.dgforms import DG, FORMS, Field, parse_form, record_class_name
 
 TARGET = Path(__file__).with_name("dgrecords.py")
 LINE_LENGTH = 100  # ruff's, in pyproject.toml
 
 HEADER = '''\
-"""The datagram records as type checkers see them. GENERATED from FORMS in datagrams.py by
+"""The datagram records as type checkers see them. GENERATED from FORMS in dgforms.py by
 icswire.protocol.recordgen: do not edit; after changing FORMS run
 ``python -m icswire.protocol.recordgen`` (tests/protocol/test_dgrecords.py fails while
 this file differs from what it writes).
 
-datagrams.py makes each record class at run time from its FORMS line, on first use (so
+dgforms.py makes each record class at run time from its FORMS line, on first use (so
 start-up pays only for the records a program uses); the classes below are what it makes:
 a NamedTuple of the form's fields (and ``extra``, unless a field takes the rest), with
 DatagramRecord as a second base. Use them through datagrams (``datagrams.SendMoves``).
@@ -33,7 +33,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
-    from icswire.protocol.datagrams import DatagramRecord, MoveInfo, PstatRecord, Rating
+    from icswire.protocol.dgforms import DatagramRecord, MoveInfo, PstatRecord, Rating
 '''
 
 #: The Python type of one value of each kind of field.
@@ -95,8 +95,10 @@ def record_declarations() -> str:
     for dg, form in FORMS.items():
         lines += _declaration(dg, parse_form(form))
     lines += [
-        "else:  # the classes datagrams.py made, by name",
-        "    from icswire.protocol.datagrams import __getattr__ as __getattr__",
+        "else:  # the classes dgforms.py makes, by name",
+        "    from icswire.protocol.dgforms import record_getattr",
+        "",
+        "    __getattr__ = record_getattr(__name__)",
         "",
     ]
     return "\n".join(lines)
