@@ -15,6 +15,7 @@ to the receivers whose settings ask for it.
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -287,8 +288,8 @@ class _Watched(EventMessage):
             encode_datagram(records[1]) if notified else b""
         )
 
-    def records(self) -> tuple[Any, Any]:
-        raise NotImplementedError
+    @abstractmethod
+    def records(self) -> tuple[Any, Any]: ...
 
 
 class StateMessage(_Watched):
@@ -341,8 +342,8 @@ class AvailabilityMessage(EventMessage):
 class _OneDatagram(EventMessage):
     """An event that is one DG, for the receivers who have it on."""
 
-    def record(self) -> Any:
-        raise NotImplementedError
+    @abstractmethod
+    def record(self) -> Any: ...
 
     def key(self, receiver: User) -> Hashable:
         return bool(receiver.level2 & self.datagram_kinds)

@@ -9,6 +9,7 @@ DG_PERSONAL_TELL_ECHO (62) to the teller; a qtell follows the receiver's face (F
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -37,11 +38,11 @@ class _Said(EventMessage):
     """One text line, replaced by one datagram for receivers who have its kind on (each
     subclass's row of the table has that one DG)."""
 
-    def line(self) -> str:
-        raise NotImplementedError
+    @abstractmethod
+    def line(self) -> str: ...
 
-    def record(self) -> Any:
-        raise NotImplementedError
+    @abstractmethod
+    def record(self) -> Any: ...
 
     def key(self, receiver: User) -> Hashable:
         return bool(receiver.level2 & self.datagram_kinds)
