@@ -11,6 +11,7 @@ import chess
 import pytest
 
 from icswire.boards.positions import (
+    fen_of,
     holding_text,
     last_move_notations,
     style10_from_board,
@@ -190,6 +191,7 @@ def test_a_positions_view_shows_what_its_board_does(variant: Variant) -> None:
             assert view.holdings == tuple(
                 str(pockets[c]).upper() for c in (chess.WHITE, chess.BLACK)
             )
+        assert fen_of(board, view.ranks) == board.fen(en_passant="fen")
         again = new_board(variant.name, fen=board.fen(en_passant="fen"))
         assert BoardView.of(again) == view
         moves = sorted(board.legal_moves, key=lambda m: (not board.is_capture(m), m.uci()))

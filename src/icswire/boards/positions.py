@@ -22,6 +22,8 @@ that has just made a double push, whether or not it can be taken en passant), an
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final, NamedTuple, Protocol, TypeAlias
 
@@ -387,6 +389,35 @@ def placement(board: chess.Board) -> Placement:
         board.halfmove_clock,
         board.fullmove_number,
         (strength(board, chess.WHITE), strength(board, chess.BLACK)),
+    )
+
+
+@functools.lru_cache(maxsize=4096)
+def _fen_rank(rank: str) -> str:
+    """A style 12 rank (``-`` empty) as FEN writes it: runs of empty squares counted."""
+    return _EMPTY_RUNS.sub(lambda run: str(len(run[0])), rank)
+
+
+_EMPTY_RUNS: Final = re.compile("-+")
+
+
+def fen_of(board: chess.Board, ranks: Sequence[str]) -> str:
+    """``board.fen(en_passant="fen")`` (the en passant square after any double push, as
+    style 12 shows it), its placement made from ``ranks`` (style 12's, worked out
+    already) instead of 64 look-ups; boards of other classes (holdings, check counts,
+    wild castling) write their own."""
+    if type(board) is not chess.Board:
+        return board.fen(en_passant="fen")
+    ep = board.ep_square
+    return " ".join(
+        (
+            "/".join([_fen_rank(rank) for rank in ranks]),
+            "w" if board.turn else "b",
+            board.castling_xfen(),
+            "-" if ep is None else chess.SQUARE_NAMES[ep],
+            str(board.halfmove_clock),
+            str(board.fullmove_number),
+        )
     )
 
 

@@ -35,7 +35,7 @@ from icswire.boards.moves import (
     move_from_wire,
     push_with_notations,
 )
-from icswire.boards.positions import BUGHOUSE, CRAZYHOUSE, strength
+from icswire.boards.positions import BUGHOUSE, CRAZYHOUSE, fen_of, strength
 from icswire.protocol import datagrams as dg
 from icswire.protocol.codes import (
     AbortMode,
@@ -276,14 +276,15 @@ class Game:
         """The board as every receiver's style needs it (the events' view of it)."""
         moves, board = self.moves, self.board
         last = moves[-1] if moves else None
+        view = BoardView.of(board)
         return GamePosition(
             self.number, self.white.name, self.black.name, self.terms.game_variant.name,
-            board.fen(en_passant="fen"), self.terms.initial, self.terms.increment,
+            fen_of(board, view.ranks), self.terms.initial, self.terms.increment,
             self.clock_now(WHITE), self.clock_now(BLACK), self.last_move_time_ms,
             not self.paused, len(moves),
             (last.verbose or last.san, last.san, last.smith) if last is not None else None,
             tuple([(m.san, m.verbose or m.san, m.time_ms) for m in moves[-4:]]),
-            tuple([s.name for s in self.flipped]), BoardView.of(board),
+            tuple([s.name for s in self.flipped]), view,
             board=board.copy(stack=False),
         )  # fmt: skip
 
