@@ -18,7 +18,7 @@ from icswire.server.core.storage.records import GameRecord, RatingRecord
 from icswire.server.core.storage.store import Store
 
 from .client import Client
-from .support import bits, connect, grams, quiet
+from .support import bits, connect, grams, quiet, until
 from .support import text_lines as texts
 
 LIST_GRAMS = (72, 73)
@@ -161,8 +161,10 @@ async def test_finger_ratings_notes_and_offline_players(server: Server) -> None:
     ]
     await anna.close()
     guest = await user(server, "Zoe")
-    await quiet(server)  # Anna's connection is gone: her logout time is queued
-    await server.core.writes.settled("Anna")
+    await quiet(server)
+    # her session left the world: her logout time is queued (the left hooks ran first)
+    await until(lambda: "anna" not in server.core.world.online)
+    await server.core.writes.barrier()  # and written
     lines = texts(await guest.command("finger Anna"))
     assert lines[0] == "Finger of Anna:"
     assert re.fullmatch(r"Last disconnected: \w{3} \w{3} \d\d, [ \d]\d:\d\d UTC \d{4}", lines[2])

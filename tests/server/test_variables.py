@@ -12,7 +12,7 @@ from icswire.server.core.net.session import Session
 from icswire.server.core.render.wrap import wrap_line
 
 from .client import Client
-from .support import connect, is_text, quiet
+from .support import connect, is_text, quiet, until
 from .support import text_lines as texts
 
 
@@ -244,7 +244,7 @@ async def test_notifiedby_tells_who_has_you_on_his_list(server: Server) -> None:
     await bob.command("set notifiedby 1")
     await ann.close()
     await bob.expect(is_text("Notification: Ann has departed and isn't on your notify list."))
-    await server.core.writes.settled("Ann")
+    await server.core.writes.barrier()  # what she saved is written
     ann = await player(server, "Ann", "one")
     await bob.expect(is_text("Notification: Ann has arrived and isn't on your notify list."))
     for client in (ann, bob):
@@ -315,8 +315,10 @@ async def test_finger_shows_the_last_disconnection_in_your_time_zone(server: Ser
     ann = await player(server, "Ann", "one")
     bob = await player(server, "Bob", "two")
     await ann.close()
-    await quiet(server)  # Ann's connection is gone: her logout time is queued
-    await server.core.writes.settled("Ann")
+    await quiet(server)
+    # her session left the world: her logout time is queued (the left hooks ran first)
+    await until(lambda: "ann" not in server.core.world.online)
+    await server.core.writes.barrier()  # and written
     await bob.command("set tzone Asia/Tokyo")
     shown = texts(await bob.command("finger Ann"))
     assert shown[2].startswith("Last disconnected: ") and shown[2].split()[-2] == "JST"
