@@ -61,6 +61,7 @@ __all__ = [
     "strength",
     "style10_from_board",
     "style10_from_view",
+    "style10_of",
     "style12_from_board",
     "style12_from_view",
 ]
@@ -571,7 +572,6 @@ def style10_from_view(
 ) -> Style10:
     """The style 10 record of a placement and its last move; as :func:`style12_from_view`
     and :func:`style10_from_board`."""
-    from icswire.protocol.style10 import Style10
 
     rec = style12_from_view(
         view,
@@ -587,5 +587,12 @@ def style10_from_view(
         move_time_ms=move_time_ms,
         move_time_precise=move_time_precise,
     )
-    # style 10 has style 12's fields from side_to_move to pretty_move (rec[1:23])
+    return style10_of(rec, header)
+
+
+def style10_of(rec: Style12, header: str = '"10"') -> Style10:
+    """The style 10 record that shows what style 12 record ``rec`` shows: style 10 has
+    style 12's fields from side_to_move to pretty_move (``rec[1:23]``)."""
+    from icswire.protocol.style10 import Style10
+
     return Style10(header, tuple(rank.replace("-", " ") for rank in rec.ranks), *rec[1:23])

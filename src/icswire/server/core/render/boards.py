@@ -22,7 +22,7 @@ import chess
 from icswire.boards.positions import (
     board_to_64,
     last_move_notations,
-    style10_from_view,
+    style10_of,
     style12_from_view,
 )
 from icswire.protocol import datagrams as dg
@@ -191,22 +191,6 @@ class PositionBoard(Message):
             return (blank + "".join(line + NEWLINE for line in text)).encode("latin-1")
         white_time = facts.white_ms if ms else facts.white_ms // 1000  # style 10 and 12
         black_time = facts.black_ms if ms else facts.black_ms // 1000
-        if style == 10:
-            shown = style10_from_view(
-                self.view(),
-                self.last_move(),
-                game_number=facts.number,
-                white_name=facts.white,
-                black_name=facts.black,
-                relation=relation,
-                initial_time=facts.initial,
-                increment=facts.increment,
-                white_time=white_time,
-                black_time=black_time,
-                move_time_ms=facts.move_time_ms,
-                move_time_precise=ms,
-            )
-            return (blank + format_style10(shown)).encode("latin-1")
         record = self._style12
         if record is None:
             record = self._style12 = style12_from_view(
@@ -234,6 +218,8 @@ class PositionBoard(Message):
                 black_time=black_time,
                 move_time_precise=ms,
             )
+        if style == 10:  # the same fields as style 12's record, from side to move on
+            return (blank + format_style10(style10_of(record))).encode("latin-1")
         line = blank + format_style12(record) + NEWLINE
         in_hand = self.view().in_hand
         if in_hand is not None:
