@@ -98,9 +98,10 @@ class ShowsBoard(EventMessage):
         return self._board
 
     def board_key(self, receiver: User) -> Hashable:
-        jboard_on = DG.JBOARD in receiver.level2
+        if DG.JBOARD not in receiver.level2:  # most receivers: the board's key is all
+            return self.board.key(receiver), False, False
         flip = self.position.flipped_for(receiver.name, bool(receiver.variables["flip"]))
-        return self.board.key(receiver), jboard_on and flip, jboard_on
+        return self.board.key(receiver), flip, True
 
     def board_bytes(self, receiver: User) -> bytes:
         data = self.board.render(receiver)
