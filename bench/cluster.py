@@ -25,6 +25,11 @@ on 127.0.0.1 unless told; NATS must have JetStream on.
   ``--runs`` shouts, each timed from the write to the last listener's decoded record (median
   and worst over the runs), and each node's CPU for the logins and per shout.
 
+After the table, the floor (``bench/transport_floor.py``, paced as the one-node case's moves
+were): the CPU of the cheapest message between two processes on this machine, and the
+least ratio it allows at each node count: a move crosses at least
+:func:`messages_a_move` messages between nodes, each costing at least that floor.
+
 ``--listeners 0`` leaves the fan-out cases out. ``--profile DIR`` runs each node of the
 games cases under cProfile (the playing phase only, each node's main-thread CPU clock
 unless ``--profile-clock wall``) into ``DIR/{N}nodes-n{I}.prof``. ``--rounds R`` repeats
@@ -56,6 +61,7 @@ from sqlalchemy import create_engine
 
 import fanout
 import games
+import transport_floor
 from harness import HOST, ServerProcess, SetupError, raise_fd_limit
 from icswire.server.core.storage import store
 
@@ -374,6 +380,33 @@ def report(
     print("(a range is the lowest .. highest over the rounds; a ratio is taken within a round)")
 
 
+def messages_a_move(nodes: int, split: bool) -> float:
+    """The messages between nodes a move costs at least in this workload: its board to
+    each other node (every node has observers of every game) and, with the players split,
+    the forwarded move of the half of the moves whose mover is not on the game's node."""
+    return nodes - 1 + (0.5 if split and nodes > 1 else 0.0)
+
+
+async def report_floor(game_cases: list[GamesCase], args: argparse.Namespace) -> None:
+    """What the cheapest message between processes implies for the ratios above
+    (bench/transport_floor.py), paced as the one-node case's moves were."""
+    ones = [g for g in game_cases if g.nodes == 1 and g.plies]
+    if not ones or len(args.nodes) < 2:
+        return
+    rate = statistics.median(g.moves_per_s for g in ones)
+    base = statistics.median(sum(g.cpus) / g.plies for g in ones)
+    count = int(min(1000, max(200, rate * 8)))
+    floor = await transport_floor.measure(rate, count, args.nats)
+    print(f"floor at {rate:.0f} messages/s: {transport_floor.describe(floor)}")
+    for n in args.nodes[1:]:
+        messages = messages_a_move(n, args.pairs == "split")
+        least = transport_floor.floor_ratio(base, messages, floor)
+        print(
+            f"  {n} nodes: a move crosses {messages:g} messages; "
+            f"{n} / 1 is at least {least:.2f} (1 + {messages:g} x floor / 1-node cpu a move)"
+        )
+
+
 # -- running it -----------------------------------------------------------------------------------
 
 
@@ -424,6 +457,7 @@ async def bench(args: argparse.Namespace, tmp: Path) -> int:
             fanout_cases.append(found)
             index += 1
     report(game_cases, fanout_cases, args)
+    await report_floor(game_cases, args)
     failed = sum(bool(c.failures) for c in game_cases) + sum(bool(c.failures) for c in fanout_cases)
     if failed:
         print(f"FAIL: {failed} case(s) had correctness failures (above)")
