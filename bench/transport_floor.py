@@ -28,6 +28,7 @@ import asyncio
 import subprocess
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from harness import HOST, SetupError, free_port
@@ -126,7 +127,7 @@ def _reported(process: subprocess.Popen[str]) -> float:
     return float(out.strip())
 
 
-async def _paced(send: object, rate: float, count: int) -> float:
+async def _paced(send: Callable[[bytes], Awaitable[None]], rate: float, count: int) -> float:
     """Call ``send(payload)`` ``count`` times at ``rate`` a second, the last payload
     marked; the CPU seconds the calls took, each."""
     payload = b"x" * (PAYLOAD_SIZE - 1)
@@ -135,7 +136,7 @@ async def _paced(send: object, rate: float, count: int) -> float:
     for i in range(count):
         data = payload + (DONE if i == count - 1 else b".")
         before = time.process_time()
-        await send(data)  # type: ignore[operator]
+        await send(data)
         spent += time.process_time() - before
         await asyncio.sleep(max(0.0, start + (i + 1) / rate - time.monotonic()))
     return spent / count
