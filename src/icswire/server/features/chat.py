@@ -92,7 +92,7 @@ def _note(ctx: Context, receiver: User) -> str:
     if table is not None and table is not tables.seated(ctx.session):
         return ", who is playing"
     idle = int(time.monotonic() - receiver.last_input)
-    busy = str(receiver.variables["busy"])
+    busy = receiver.variables["busy"]
     if busy:
         return f", who {busy} (idle: {hms(idle)})"
     if idle >= IDLE_NOTE:

@@ -127,12 +127,12 @@ class User:
     def prompt_bytes(self) -> bytes:
         """The level 0 prompt. ``set prompt`` takes FICS's text or ICC's switch: ``0`` is
         no prompt at all (what PyChess asks for), ``1`` the default."""
-        prompt = str(self.variables["prompt"])
+        prompt = self.variables["prompt"]
         if self.leaving or prompt == "0":
             return b""
         if self.ivariables["defprompt"] or prompt == "1":
-            prompt = str(VARIABLES.defaults["prompt"])
-        if prompt == VARIABLES.defaults["prompt"] and self.talks_icc:
+            prompt = VARIABLES.initial["prompt"]
+        if prompt == VARIABLES.initial["prompt"] and self.talks_icc:
             prompt = ICC_PROMPT
         return (prompt + " ").encode("latin-1")
 
@@ -142,7 +142,7 @@ class User:
         ``iset nowrap 1``, and ICC sessions (ICC's clients do their own wrapping)."""
         if self.talks_icc or self.ivariables["nowrap"]:
             return 0
-        return int(self.variables["width"])
+        return self.variables["width"]
 
     def wrap_key(self, is_issuer: bool) -> Any:
         """What of this receiver's settings the wrapping of a unit depends on. Without
