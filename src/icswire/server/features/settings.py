@@ -19,6 +19,7 @@ from icswire.server.core.dispatch.numbers import parse_number
 from icswire.server.core.dispatch.paging import next_page
 from icswire.server.core.model.formula import SUBFORMULA_COUNT, FormulaError, parse
 from icswire.server.core.model.variables import (
+    IVARIABLE_NAMES,
     IVARIABLES,
     NOTES,
     REGISTERED_ONLY,
@@ -30,7 +31,6 @@ from icswire.server.core.model.variables import (
     SetVariables,
     Value,
     Variable,
-    VariableTable,
     value_of,
 )
 from icswire.server.core.model.zones import SERVER, zone_name
@@ -45,15 +45,9 @@ COMMANDS = CommandSet()
 command = COMMANDS.command
 
 
-def _vars(
-    table: VariableTable[InterfaceVariables], values: InterfaceVariables, level1: int
-) -> list[str]:
-    shown = []
-    for variable in table.by_name.values():
-        value = level1 if variable.name == "level1" else value_of(values, variable.name)
-        if variable.name in NOTES:
-            continue
-        shown.append(f"{variable.name}={value}")
+def _ivars(values: InterfaceVariables) -> list[str]:
+    """What ``ivars`` lists: ``name=value``, six a line, in FICS's order."""
+    shown = [f"{name}={value_of(values, name)}" for name in IVARIABLE_NAMES]
     return [" ".join(shown[i : i + 6]) for i in range(0, len(shown), 6)]
 
 
@@ -137,7 +131,7 @@ async def show_ivars(ctx: Context, args: str) -> None:
     ctx.reply(
         f"Interface variable settings of {player.display_name}:",
         "",
-        *_vars(IVARIABLES, player.ivariables, 0),
+        *_ivars(player.ivariables),
     )
 
 
