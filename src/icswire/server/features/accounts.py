@@ -272,7 +272,7 @@ async def load_account(core: Core, session: Session, account: Account) -> None:
         except ValueError:
             continue
         if key == "level1":
-            session.level1 = session.level1 or Level1(parsed)
+            session.level1 = session.level1 or Level1(int(parsed))
         else:
             values[key] = parsed
     session.variables = VARIABLES.shared(values)

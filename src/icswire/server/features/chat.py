@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.dispatch.commands import first_word
@@ -48,6 +48,8 @@ COMMANDS = CommandSet()
 command = COMMANDS.command
 #: Seconds of idleness after which ``(told NAME, who has been idle ...)`` says so.
 IDLE_NOTE = 180
+#: The variable that turns each kind of shout on.
+ShoutVariable = Literal["shout", "sshout", "cshout"]
 
 
 @dataclass
@@ -90,7 +92,7 @@ def _note(ctx: Context, receiver: User) -> str:
     if table is not None and table is not tables.seated(ctx.session):
         return ", who is playing"
     idle = int(time.monotonic() - receiver.last_input)
-    busy = str(receiver.variables["busy"])
+    busy = receiver.variables["busy"]
     if busy:
         return f", who {busy} (idle: {hms(idle)})"
     if idle >= IDLE_NOTE:
@@ -226,7 +228,7 @@ async def channel_tell(ctx: Context, channel: int, text: str) -> None:
     ctx.reply(f"(told {len(listeners)} players in channel {channel})")
 
 
-def _listeners(ctx: Context, variable: str) -> list[User]:
+def _listeners(ctx: Context, variable: ShoutVariable) -> list[User]:
     """Who hears a shout of the kind ``variable`` turns on."""
     session = ctx.session
     return [
@@ -236,7 +238,7 @@ def _listeners(ctx: Context, variable: str) -> list[User]:
     ]
 
 
-async def _shout(ctx: Context, text: str, kind: int, variable: str) -> None:
+async def _shout(ctx: Context, text: str, kind: int, variable: ShoutVariable) -> None:
     session = ctx.session
     if not text:
         ctx.reply(f"Usage: {ctx.command} <message>")

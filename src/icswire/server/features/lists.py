@@ -217,7 +217,7 @@ async def showlist(ctx: Context, args: str) -> None:
     noun = "channels" if which == "channel" else "names"
     ctx.reply(
         f"-- {which} list: {len(items)} {noun} --",
-        *columns(items, int(ctx.session.variables["width"])),
+        *columns(items, ctx.session.variables["width"]),
     )
     ctx.batch.add(ctx.session, Datagram(dg.List(which, " ", tuple(items))))
 

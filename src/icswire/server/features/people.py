@@ -168,7 +168,7 @@ def who_lines(
         rating = "     " if request.shown is None else f"{ratstr(player, request.shown):<4}{symbol}"
         admin = "(*)" if player.admin else ""  # FICS marks administrators so
         entries.append(f"{rating}{player.display_name}{admin}")
-    width = int(viewer.variables["width"])
+    width = viewer.variables["width"]
     return [
         "",
         *columns(entries, width),
@@ -275,7 +275,7 @@ async def show_finger(ctx: Context, name: str, ratings: bool, notes: bool) -> No
         on = span_text(int(now - player.connected_at))
         idle = span_text(int(now - player.last_input))
         head = [f"On for: {on}   Idle: {idle}", *_where(ctx.core, player)]
-        texts = [(n, str(player.variables[n])) for n in NOTES if player.variables[n]]
+        texts = [(n, player.variables[n]) for n in NOTES if player.variables[n]]
     else:
         await ctx.core.writes.settled(name)  # notes the player set are stored
         account = await asyncio.to_thread(store.load, name)
@@ -297,7 +297,7 @@ async def show_finger(ctx: Context, name: str, ratings: bool, notes: bool) -> No
         rows += [*table, ""]
     if player is not None:
         rows.append(f"Timeseal: {'yes' if player.timeseal else 'no'}")
-        interface = str(player.variables["interface"])
+        interface = player.variables["interface"]
         if interface:
             rows.append(f"Interface: {interface}")
     if notes and texts:

@@ -8,8 +8,7 @@ lists here, the other features' lists through the registry's ``dg_on`` hook.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from icswire.protocol import datagrams as dg
 from icswire.protocol.level1 import CommandNumber as CN
@@ -20,15 +19,19 @@ from icswire.server.core.dispatch.numbers import parse_number
 from icswire.server.core.dispatch.paging import next_page
 from icswire.server.core.model.formula import SUBFORMULA_COUNT, FormulaError, parse
 from icswire.server.core.model.variables import (
+    IVARIABLE_NAMES,
     IVARIABLES,
     NOTES,
     REGISTERED_ONLY,
     SUBFORMULAS,
     VARIABLES,
     BadValue,
+    InterfaceVariables,
     NoSuchVariable,
+    SetVariables,
+    Value,
     Variable,
-    VariableTable,
+    value_of,
 )
 from icswire.server.core.model.zones import SERVER, zone_name
 from icswire.server.core.render.alerts import highlighted
@@ -42,13 +45,9 @@ COMMANDS = CommandSet()
 command = COMMANDS.command
 
 
-def _vars(table: VariableTable, values: Mapping[str, Any], level1: int) -> list[str]:
-    shown = []
-    for variable in table.by_name.values():
-        value = level1 if variable.name == "level1" else values[variable.name]
-        if variable.name in NOTES:
-            continue
-        shown.append(f"{variable.name}={value}")
+def _ivars(values: InterfaceVariables) -> list[str]:
+    """What ``ivars`` lists: ``name=value``, six a line, in FICS's order."""
+    shown = [f"{name}={value_of(values, name)}" for name in IVARIABLE_NAMES]
     return [" ".join(shown[i : i + 6]) for i in range(0, len(shown), 6)]
 
 
@@ -72,10 +71,10 @@ _COLUMNS = (13, 14, 16, 16)
 _BELOW = {"prompt", "interface", "formula", "busy", *SUBFORMULAS, *NOTES}
 
 
-def _cell(name: str, values: Mapping[str, Any], level1: int) -> str:
+def _cell(name: str, values: SetVariables, level1: int) -> str:
     if name not in VARIABLES.by_name:
         return ""
-    value = level1 if name == "level1" else values[name]
+    value = level1 if name == "level1" else value_of(values, name)
     return f"{'Lang' if name == 'lang' else name}={value}"
 
 
@@ -87,7 +86,7 @@ def _row(cells: list[str]) -> str:
     return text.rstrip()
 
 
-def vars_lines(values: Mapping[str, Any], level1: int) -> list[str]:
+def vars_lines(values: SetVariables, level1: int) -> list[str]:
     """The grid of ``variables`` for one user's values."""
     rows = [_row([_cell(n, values, level1) for n in row]) for row in VARS_GRID]
     placed = {name for row in VARS_GRID for name in row} | _BELOW
@@ -109,8 +108,8 @@ async def show_vars(ctx: Context, args: str) -> None:
         if account is None:
             ctx.reply(f'There is no player matching the name "{name}".')
             return
-        values: Mapping[str, Any] = VARIABLES.values_of(account.settings)
-        shown, level1, below = account.name, int(values["level1"]), []
+        values = VARIABLES.values_of(account.settings)
+        shown, level1, below = account.name, values["level1"], []
     else:
         values, shown, level1 = player.variables, player.display_name, player.level1
         below = ["", f"Prompt: {values['prompt']}"]
@@ -132,7 +131,7 @@ async def show_ivars(ctx: Context, args: str) -> None:
     ctx.reply(
         f"Interface variable settings of {player.display_name}:",
         "",
-        *_vars(IVARIABLES, player.ivariables, 0),
+        *_ivars(player.ivariables),
     )
 
 
@@ -164,7 +163,7 @@ async def set_(ctx: Context, args: str) -> None:
         ctx.reply(refusal)
         return
     if not value and variable.kind == "bool":  # FICS: a boolean without a value toggles
-        parsed: Any = 0 if _current(ctx.session, variable) else 1
+        parsed: Value | None = 0 if _current(ctx.session, variable) else 1
     else:
         try:
             parsed = variable.parse(value) if value or variable.kind == "str" else None
@@ -179,7 +178,7 @@ async def set_(ctx: Context, args: str) -> None:
     await apply_variable(ctx, variable, parsed)
 
 
-def _checked(variable: Variable, value: Any) -> Any:
+def _checked(variable: Variable, value: Value) -> Value:
     """What a variable keeps of a value only it knows how to read: a formula must parse
     (``fN`` may use the sub-formulas before it), a time zone must be one."""
     name = variable.name
@@ -201,13 +200,13 @@ def _checked(variable: Variable, value: Any) -> Any:
     return value
 
 
-def _current(session: User, variable: Variable) -> Any:
+def _current(session: User, variable: Variable) -> Value:
     if variable.name == "level1":
         return session.level1
-    return session.variables[variable.name]
+    return value_of(session.variables, variable.name)
 
 
-def _set_text(variable: Variable, value: Any) -> tuple[str, ...]:
+def _set_text(variable: Variable, value: Value) -> tuple[str, ...]:
     """What ``set`` answers, in FICS's words where FICS has its own (``variable.c``)."""
     name = variable.name
     if name == "style":
@@ -225,7 +224,7 @@ def _set_text(variable: Variable, value: Any) -> tuple[str, ...]:
     if said is not None:
         return (said.format(value),)
     if name == "highlight":
-        return (f"Highlight is now style {highlighted(str(value), value)}." if value
+        return (f"Highlight is now style {highlighted(str(value), int(value))}." if value
                 else "Highlight is off.",)  # fmt: skip
     if name == "formula":
         return (f"Formula set to {value}." if value else "Formula unset.",)
@@ -245,10 +244,10 @@ _SAID = {
 }
 
 
-async def apply_variable(ctx: Context, variable: Variable, value: Any) -> None:
+async def apply_variable(ctx: Context, variable: Variable, value: Value) -> None:
     session, world = ctx.session, ctx.world
     if variable.name == "level1":
-        session.level1 = Level1(value)
+        session.level1 = Level1(int(value))
     else:
         session.set_variable(variable.name, value)
     if variable.name in NOTES:
@@ -267,7 +266,9 @@ async def apply_variable(ctx: Context, variable: Variable, value: Any) -> None:
     elif variable.name in ("shout", "sshout"):
         world.shouts_changed(session, ctx.batch)
     ctx.core.registry.variable_changed(session, variable.name, value, ctx.batch, False)
-    stored = session.level1 if variable.name == "level1" else session.variables[variable.name]
+    stored = (
+        session.level1 if variable.name == "level1" else value_of(session.variables, variable.name)
+    )
     ctx.save("save_setting", variable.name, str(stored) if stored != "" else None)
 
 
@@ -298,7 +299,9 @@ async def iset(ctx: Context, args: str) -> None:
         ctx.reply(_no_such(exc, ivariable=True))
         return
     try:
-        parsed = variable.parse(value) if value else 1 - session.ivariables[variable.name]
+        parsed = (
+            int(variable.parse(value)) if value else 1 - value_of(session.ivariables, variable.name)
+        )
     except BadValue:
         ctx.reply(f'Bad value given for ivariable "{variable.name}".')
         return

@@ -44,6 +44,7 @@ from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.dispatch.paging import first_page
 from icswire.server.core.model.claims import Claims
 from icswire.server.core.model.tables import Table, Tables, Terms
+from icswire.server.core.model.variables import Value
 from icswire.server.core.model.world import World
 from icswire.server.core.net.limits import RATE_KINDS, Bucket, Limits, seconds_text
 from icswire.server.core.render.batch import Batch, lines
@@ -149,7 +150,7 @@ LeftHook = Callable[["User"], None]
 DatagramHook = Callable[["User", int, "Batch"], None]
 TableHook = Callable[["Table", "Batch"], None]
 MoveTaker = Callable[["User", str, "Batch"], bool]
-VariableHook = Callable[["User", str, Any, "Batch", bool], None]
+VariableHook = Callable[["User", str, Value, "Batch", bool], None]
 StartingHook = Callable[[], Awaitable[None]]
 
 
@@ -247,7 +248,7 @@ class Registry:
             await hook()
 
     def variable_changed(
-        self, session: User, name: str, value: Any, batch: Batch, interface: bool
+        self, session: User, name: str, value: Value, batch: Batch, interface: bool
     ) -> None:
         for hook in self.variable_set:
             hook(session, name, value, batch, interface)

@@ -20,7 +20,7 @@ NO_MORE = "There is no more."
 
 
 def _page(session: User, text: Sequence[str]) -> list[str]:
-    room = max(int(session.variables["height"]) - 1, 1)
+    room = max(session.variables["height"] - 1, 1)
     if session.talks_icc or len(text) <= room:
         session.more = ()
         return list(text)

@@ -82,13 +82,13 @@ def facts(offer: Proposal) -> Facts:
 
 def lines_of(player: User) -> dict[int, str]:
     """``player``'s sub-formulas by number."""
-    return {int(name[1:]): str(player.variables[name]) for name in SUBFORMULAS}
+    return {int(name[1:]): player.variables[name] for name in SUBFORMULAS}
 
 
 def fits(offer: Proposal) -> bool:
     """Whether ``offer`` fits its owner's formula (any offer does when none is set; one
     that cannot be read any more fits none, as in FICS)."""
-    text = str(offer.owner.variables["formula"]).strip()
+    text = offer.owner.variables["formula"].strip()
     if not text:
         return True
     try:
@@ -103,7 +103,7 @@ def explain(offer: Proposal) -> list[str]:
     owner = offer.owner
     lines = lines_of(owner)
     try:
-        tree = parse(str(owner.variables["formula"]))
+        tree = parse(owner.variables["formula"])
     except FormulaError:
         return []
     found = facts(offer)

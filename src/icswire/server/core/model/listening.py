@@ -16,13 +16,13 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Set
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Literal, TypeVar
 
 from icswire.server.core.model.users import User
 
 #: The variables (``set``) and interface variables (``iset``) kept as sets of sessions.
-SWITCHES: tuple[str, ...] = ("pin", "availinfo")
-INTERFACE_SWITCHES: tuple[str, ...] = ("pin",)
+SWITCHES: tuple[Literal["pin", "availinfo"], ...] = ("pin", "availinfo")
+INTERFACE_SWITCHES: tuple[Literal["pin"], ...] = ("pin",)
 
 _NOBODY: frozenset[User] = frozenset()
 Key = TypeVar("Key", int, str)

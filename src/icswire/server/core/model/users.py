@@ -18,7 +18,13 @@ from typing import Any, Protocol
 from icswire.protocol.level1 import Level1
 from icswire.server.core.model.names import name_key
 from icswire.server.core.model.quotas import Bucket
-from icswire.server.core.model.variables import IVARIABLES, VARIABLES
+from icswire.server.core.model.variables import (
+    IVARIABLES,
+    VARIABLES,
+    InterfaceVariables,
+    SetVariables,
+    Value,
+)
 
 #: ICC's prompt, where FICS's is ``fics%``.
 ICC_PROMPT = "aics%"
@@ -49,8 +55,8 @@ class User:
     level2: frozenset[int] = frozenset()
     #: ``set`` and ``iset`` values, read-only and shared by every user that has the
     #: same (:meth:`VariableTable.shared`): change them with :meth:`set_variable`.
-    variables: Mapping[str, Any] = field(default_factory=lambda: VARIABLES.initial)
-    ivariables: Mapping[str, Any] = field(default_factory=lambda: IVARIABLES.initial)
+    variables: SetVariables = field(default_factory=lambda: VARIABLES.initial)
+    ivariables: InterfaceVariables = field(default_factory=lambda: IVARIABLES.initial)
     aliases: dict[str, str] = field(default_factory=dict)
     more: Sequence[str] = ()  # long text waiting for ``next``
     channels: frozenset[int] = frozenset()
@@ -99,10 +105,10 @@ class User:
         the two servers differ (README, "Two faces")."""
         return bool(self.level1 or self.level2)
 
-    def set_variable(self, name: str, value: Any) -> None:
+    def set_variable(self, name: str, value: Value) -> None:
         self.variables = VARIABLES.with_value(self.variables, name, value)
 
-    def set_ivariable(self, name: str, value: Any) -> None:
+    def set_ivariable(self, name: str, value: int) -> None:
         self.ivariables = IVARIABLES.with_value(self.ivariables, name, value)
 
     # -- output ------------------------------------------------------------------------
@@ -121,12 +127,12 @@ class User:
     def prompt_bytes(self) -> bytes:
         """The level 0 prompt. ``set prompt`` takes FICS's text or ICC's switch: ``0`` is
         no prompt at all (what PyChess asks for), ``1`` the default."""
-        prompt = str(self.variables["prompt"])
+        prompt = self.variables["prompt"]
         if self.leaving or prompt == "0":
             return b""
         if self.ivariables["defprompt"] or prompt == "1":
-            prompt = str(VARIABLES.defaults["prompt"])
-        if prompt == VARIABLES.defaults["prompt"] and self.talks_icc:
+            prompt = VARIABLES.initial["prompt"]
+        if prompt == VARIABLES.initial["prompt"] and self.talks_icc:
             prompt = ICC_PROMPT
         return (prompt + " ").encode("latin-1")
 
@@ -136,7 +142,7 @@ class User:
         ``iset nowrap 1``, and ICC sessions (ICC's clients do their own wrapping)."""
         if self.talks_icc or self.ivariables["nowrap"]:
             return 0
-        return int(self.variables["width"])
+        return self.variables["width"]
 
     def wrap_key(self, is_issuer: bool) -> Any:
         """What of this receiver's settings the wrapping of a unit depends on. Without

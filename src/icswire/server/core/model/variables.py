@@ -3,6 +3,11 @@
 ``set`` variables of registered users are saved; ``iset`` variables (FICS "interface
 variables", e.g. ``iset ms 1`` that XBoard sends) last for the session. Numeric variables
 are what DG_MY_VARIABLE (47) shows, the others DG_MY_STRING_VARIABLE (48).
+
+A user's values are a :class:`SetVariables` and an :class:`InterfaceVariables`, typed
+dicts that mirror the tables (``tests/server/test_variable_types.py`` keeps them in step),
+so that ``user.variables["kibitz"]`` is an ``int`` to mypy and a misspelt name an error.
+A name known only at run time (``set NAME``) reads with :func:`value_of`.
 """
 
 from __future__ import annotations
@@ -10,7 +15,7 @@ from __future__ import annotations
 import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Generic, Literal, TypedDict, TypeVar, cast, get_args, overload
 
 from icswire.server.core.dispatch.numbers import parse_number
 
@@ -28,11 +33,16 @@ class NoSuchVariable(ValueError):
         self.matches = matches
 
 
+#: A variable's value: a text for a "str" variable, else an int (booleans are 0 and 1, which
+#: ``vars`` shows and DG_MY_VARIABLE sends as they are).
+Value = int | str
+
+
 @dataclass(frozen=True)
 class Variable:
     name: str
     kind: str  # "bool", "int" or "str"
-    default: Any
+    default: Value
     low: int = 0
     high: int = 1
     help: str = ""
@@ -43,7 +53,7 @@ class Variable:
     on_text: str = ""
     off_text: str = ""
 
-    def parse(self, text: str) -> Any:
+    def parse(self, text: str) -> Value:
         """The value of ``set NAME text``; :class:`BadValue` if it takes no such value."""
         if self.kind == "str":
             if not self.words:
@@ -63,7 +73,7 @@ class Variable:
             raise BadValue(self.name)
         return value
 
-    def show(self, value: Any) -> str:
+    def show(self, value: Value) -> str:
         return str(value)
 
     @property
@@ -71,40 +81,46 @@ class Variable:
         return self.kind != "str"
 
 
-class _Shared(dict[str, Any]):
+class _Shared(dict[str, object]):
     """One set of values, shared by the sessions that have it (never changed)."""
 
     __slots__ = ("__weakref__",)
 
 
-class VariableTable:
+#: The typed dict of a table's values: :class:`SetVariables` or :class:`InterfaceVariables`.
+Typed = TypeVar("Typed", bound=Mapping[str, object])
+
+
+class VariableTable(Generic[Typed]):
     def __init__(self, variables: list[Variable]) -> None:
         self.by_name = {v.name: v for v in variables}
         self.defaults = {v.name: v.default for v in variables}
-        self._shared: weakref.WeakValueDictionary[tuple[Any, ...], _Shared] = (
+        self._shared: weakref.WeakValueDictionary[tuple[object, ...], _Shared] = (
             weakref.WeakValueDictionary()
         )
         #: The defaults, as every new session has them.
         self.initial = self.shared(self.defaults)
 
-    def shared(self, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    def shared(self, values: Mapping[str, object]) -> Typed:
         """``values`` (every variable's) as the one read-only mapping of them that every
         session with the same values shares: most keep the defaults or set what their
         interface sets, and a copy each is a kilobyte and more per user. Held weakly: a
-        set of values nobody has any more goes."""
+        set of values nobody has any more goes. Where a dict becomes the typed dict (a
+        cast: its names and kinds must be the table's, as :meth:`Variable.parse` and
+        another node's facts give them)."""
         key = tuple((name, type(value), value) for name, value in values.items())
         found = self._shared.get(key)
         if found is None:
             found = self._shared[key] = _Shared(values)
-        return found
+        return cast(Typed, found)
 
-    def with_value(self, values: Mapping[str, Any], name: str, value: Any) -> Mapping[str, Any]:
+    def with_value(self, values: Typed, name: str, value: Value) -> Typed:
         """The shared mapping of ``values`` with ``name`` set to ``value``."""
         return self.shared({**values, name: value})
 
-    def values_of(self, saved: dict[str, str]) -> dict[str, Any]:
+    def values_of(self, saved: dict[str, str]) -> Typed:
         """Every variable's value for a user who saved ``saved`` (the defaults for the
-        rest, and for what no longer reads)."""
+        rest, and for what no longer reads), shared like a session's."""
         values = dict(self.defaults)
         for key, text in saved.items():
             variable = self.by_name.get(key)
@@ -113,7 +129,7 @@ class VariableTable:
                     values[key] = variable.parse(text)
                 except BadValue:
                     continue
-        return values
+        return self.shared(values)
 
     def find(self, word: str) -> Variable:
         """The variable named ``word``, else the only one it abbreviates (FICS's
@@ -128,9 +144,13 @@ class VariableTable:
         raise NoSuchVariable(word, tuple(v.name for v in found))
 
 
-NOTES = tuple(str(n) for n in range(1, 11))
+#: The finger notes ``1``..``10`` (``set 1 text``): literal names, so that a loop over
+#: them indexes a :class:`SetVariables` as mypy can check.
+Note = Literal["1", "2", "3", "4", "5", "6", "7", "8", "9", "10"]
+NOTES: tuple[Note, ...] = get_args(Note)
 #: The sub-formulas ``f1``..``f9`` (help ``formula``).
-SUBFORMULAS = tuple(f"f{n}" for n in range(1, 10))
+Subformula = Literal["f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9"]
+SUBFORMULAS: tuple[Subformula, ...] = get_args(Subformula)
 #: What ``set`` answers a guest for the variables only registered players have (FICS's
 #: ``variable.c``).
 REGISTERED_ONLY = {
@@ -144,7 +164,7 @@ def _flag(name: str, default: int, meaning: str, on: str = "", off: str = "") ->
     return Variable(name, "bool", default, help=meaning, on_text=on, off_text=off)
 
 
-VARIABLES = VariableTable(
+VARIABLES: VariableTable[SetVariables] = VariableTable(
     [
         # FICS's styles 1-13 (help style); 1, the plain board, is FICS's default
         Variable("style", "int", 1, low=1, high=13, help="board style: 1-12, 13 none"),
@@ -308,47 +328,132 @@ VARIABLES = VariableTable(
     ]
 )
 
-#: FICS's interface variables (``help iv_list``), in its order. ``block`` is block mode
-#: (``app.execute``, ``render.Batch``); ``xml``, which FICS's ``ivariables`` shows,
-#: cannot be set there ("No such ivariable") and is left out here too.
-IVARIABLE_NAMES = (
-    "compressmove",
-    "audiochat",
-    "seekremove",
-    "defprompt",
-    "lock",
-    "startpos",
-    "block",
-    "gameinfo",
-    "xdr",
-    "pendinfo",
-    "graph",
-    "seekinfo",
-    "extascii",
-    "nohighlight",
-    "highlight",
-    "showserver",
-    "pin",
-    "ms",
-    "pinginfo",
-    "boardinfo",
-    "extuserinfo",
-    "seekca",
-    "showownseek",
-    "premove",
-    "smartmove",
-    "movecase",
-    "suicide",
-    "crazyhouse",
-    "losers",
-    "wildcastle",
-    "fr",
-    "nowrap",
-    "allresults",
-    "obsping",
-    "singleboard",
-    "atomic",
-    "vthighlight",
+#: A user's ``set`` values, as :data:`VARIABLES` has them: its "bool" and "int" variables
+#: are ints, its "str" ones texts (the notes ``1``..``10`` are why the functional syntax).
+SetVariables = TypedDict(
+    "SetVariables",
+    {
+        "style": int,
+        "prompt": str,
+        "open": int,
+        "shout": int,
+        "sshout": int,
+        "cshout": int,
+        "tell": int,
+        "ctell": int,
+        "chanoff": int,
+        "silence": int,
+        "busy": str,
+        "pin": int,
+        "gin": int,
+        "availinfo": int,
+        "availmin": int,
+        "availmax": int,
+        "seek": int,
+        "showownseek": int,
+        "kibitz": int,
+        "width": int,
+        "height": int,
+        "level1": int,
+        "interface": str,
+        "unobserve": int,
+        "autoflag": int,
+        "lang": str,
+        "time": int,
+        "inc": int,
+        "rated": int,
+        "ropen": int,
+        "bell": int,
+        "highlight": int,
+        "tzone": str,
+        "notifiedby": int,
+        "mailmess": int,
+        "private": int,
+        "jprivate": int,
+        "flip": int,
+        "provshow": int,
+        "formula": str,
+        "f1": str,
+        "f2": str,
+        "f3": str,
+        "f4": str,
+        "f5": str,
+        "f6": str,
+        "f7": str,
+        "f8": str,
+        "f9": str,
+        "1": str,
+        "2": str,
+        "3": str,
+        "4": str,
+        "5": str,
+        "6": str,
+        "7": str,
+        "8": str,
+        "9": str,
+        "10": str,
+    },
 )
 
-IVARIABLES = VariableTable([Variable(name, "bool", 0) for name in IVARIABLE_NAMES])
+
+class InterfaceVariables(TypedDict):
+    """FICS's interface variables (``help iv_list``), in its order, each on (1) or off (0).
+    The one list of their names: :data:`IVARIABLE_NAMES` and :data:`IVARIABLES` are made of
+    it. ``block`` is block mode (``app.execute``, ``render.Batch``); ``xml``, which FICS's
+    ``ivariables`` shows, cannot be set there ("No such ivariable") and is left out here
+    too."""
+
+    compressmove: int
+    audiochat: int
+    seekremove: int
+    defprompt: int
+    lock: int
+    startpos: int
+    block: int
+    gameinfo: int
+    xdr: int
+    pendinfo: int
+    graph: int
+    seekinfo: int
+    extascii: int
+    nohighlight: int
+    highlight: int
+    showserver: int
+    pin: int
+    ms: int
+    pinginfo: int
+    boardinfo: int
+    extuserinfo: int
+    seekca: int
+    showownseek: int
+    premove: int
+    smartmove: int
+    movecase: int
+    suicide: int
+    crazyhouse: int
+    losers: int
+    wildcastle: int
+    fr: int
+    nowrap: int
+    allresults: int
+    obsping: int
+    singleboard: int
+    atomic: int
+    vthighlight: int
+
+
+IVARIABLE_NAMES = tuple(InterfaceVariables.__annotations__)
+
+IVARIABLES: VariableTable[InterfaceVariables] = VariableTable(
+    [Variable(name, "bool", 0) for name in IVARIABLE_NAMES]
+)
+
+
+@overload
+def value_of(values: InterfaceVariables, name: str) -> int: ...
+@overload
+def value_of(values: SetVariables, name: str) -> Value: ...
+def value_of(values: SetVariables | InterfaceVariables, name: str) -> Value:
+    """The value of the variable ``name``, a name known only at run time (``set NAME``,
+    a listing of the table): a typed dict takes only literal names, which it checks."""
+    return cast(Mapping[str, Value], values)[name]

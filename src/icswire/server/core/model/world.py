@@ -13,7 +13,6 @@ from __future__ import annotations
 import random
 import string
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
 
 from icswire.boards.variants import VARIANTS
 from icswire.protocol import datagrams as dg
@@ -31,7 +30,7 @@ from icswire.server.core.events.presence import (
 from icswire.server.core.model.listening import Listening
 from icswire.server.core.model.names import name_key
 from icswire.server.core.model.users import User
-from icswire.server.core.model.variables import IVARIABLES, VARIABLES
+from icswire.server.core.model.variables import IVARIABLES, VARIABLES, Value, value_of
 from icswire.server.core.render.batch import Batch, Datagram, Message
 from icswire.server.core.render.presence import RATING_TYPES, arrived_record
 
@@ -342,11 +341,11 @@ class World:
     def my_variable(self, session: User, name: str) -> Message:
         """DG_MY_VARIABLE (47) or DG_MY_STRING_VARIABLE (48) for one variable."""
         if name == "level1":
-            value: Any = session.level1
+            value: Value = int(session.level1)
         elif name in VARIABLES.by_name:
-            value = session.variables[name]
+            value = value_of(session.variables, name)
         else:
-            value = session.ivariables[name]
+            value = value_of(session.ivariables, name)
         if isinstance(value, str):
             return Datagram(dg.MyStringVariable(name, value))
-        return Datagram(dg.MyVariable(name, int(value)))
+        return Datagram(dg.MyVariable(name, value))

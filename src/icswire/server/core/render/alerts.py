@@ -37,7 +37,7 @@ def highlighted(text: str, style: int) -> str:
 
 def name_for(receiver: User, name: str) -> str:
     """A name as ``receiver`` reads it, highlighted if it set ``highlight``."""
-    return highlighted(name, int(receiver.variables["highlight"]))
+    return highlighted(name, receiver.variables["highlight"])
 
 
 @dataclass(frozen=True, eq=False)

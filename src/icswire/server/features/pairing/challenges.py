@@ -136,7 +136,7 @@ async def _assessment(core: Core, owner: User, other: User, terms: Terms) -> tup
     """``owner``'s Glicko-2 change for a loss, draw and win of a rated game with
     ``other`` (the formula's assessloss, assessdraw, assesswin), read only when its
     formula names them."""
-    texts = [str(owner.variables[n]) for n in ("formula", *SUBFORMULAS)]
+    texts = [owner.variables["formula"], *(owner.variables[n] for n in SUBFORMULAS)]
     if not (terms.rated and owner.registered and other.registered):
         return (0, 0, 0)
     if not any("assess" in text.lower() for text in texts):

@@ -26,7 +26,7 @@ says so when it does not (``Match request does not fit formula for ...``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from icswire.boards.variants import BUGHOUSE
 from icswire.protocol import ivars
@@ -38,6 +38,7 @@ from icswire.server.core.events.base import Event
 from icswire.server.core.events.pairing import SeekListed, SeekPosted
 from icswire.server.core.model.fitting import Proposal, explain, fits
 from icswire.server.core.model.partners import partner_of
+from icswire.server.core.model.variables import Value
 from icswire.server.core.render.batch import Batch, Message, lines
 from icswire.server.core.render.pairing import sees_own
 from icswire.server.features.pairing.offers import issue_challenge
@@ -180,7 +181,7 @@ def seek_list(core: Core, session: User) -> list[Message | Event]:
     return shown
 
 
-def variable_set(core: Core, session: User, name: str, value: Any, batch: Batch) -> None:
+def variable_set(core: Core, session: User, name: str, value: Value, batch: Batch) -> None:
     """``iset seekinfo 1`` brings the seeks, ``iset pendinfo 1`` the pending offers."""
     if not value:
         return

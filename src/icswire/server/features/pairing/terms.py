@@ -114,7 +114,7 @@ def checked_terms(asked: _Asked, player: User, other: User | None = None) -> Ter
     ``time`` and ``inc`` variables give it (FICS: ``match NAME 5`` is 5 0); without
     ``rated`` or ``unrated`` its ``rated`` variable decides, unrated where a player is a
     guest."""
-    times = asked.times or [int(player.variables["time"]), int(player.variables["inc"])]
+    times = asked.times or [player.variables["time"], player.variables["inc"]]
     initial, increment = times[0], times[1] if len(times) > 1 else 0
     if not 1 <= initial <= MAX_MINUTES:
         return f"The time must be from 1 to {MAX_MINUTES} minutes."
