@@ -345,11 +345,66 @@ async def test_layout_at_80x24_and_larger(screens: Callable[..., Screen], port: 
     async with connect("127.0.0.1", port, "Ben") as ben:
         await ben.run("seek 5 0")
         screen.keys("M-3")
-        await screen.until(lambda p: re.search(r"^ +\d+ Ben +.* 5 0 +unrated", p, re.M) is not None, "the seek list")
+        await screen.until(
+            lambda p: re.search(r"^ +\d+ Ben +.* 5 0 +u blitz", p, re.M) is not None,
+            "the seek list",
+        )
         screen.keys("M-1")
         tmux("resize-window", "-t", screen.session, "-x", "140", "-y", "40")
         pane = await screen.until(
             lambda p: len(p.splitlines()[0]) > 80 and "F1: keys" in p, "the header at 140"
         )
-        assert any(re.search(r"\| +\d+ Ben ", line) for line in pane.splitlines())
+        assert re.search(r"\| +\d+ Ben +-+ +5 0 +u blitz", pane)  # on the right now
         assert len(pane.splitlines()) == 40
+        screen.keys("F1")
+        await screen.shows("Ctrl-G           show the next game")
+
+
+async def test_an_observed_game_move_by_move_with_tells(
+    screens: Callable[..., Screen], port: int
+) -> None:
+    """At 80x24: after each move the position, the move list in SAN and the clocks; tells
+    and channel tells land in the console and in their tabs."""
+    screen = screens(user="Watcher", width=80, height=24)
+    await logged_in(screen, "Watcher")
+    async with (
+        connect("127.0.0.1", port, "Ann") as ann,
+        connect("127.0.0.1", port, "Ben") as ben,
+    ):
+        number = await game_on(ann, ben)
+        screen.type(f"observe {number}")
+        await screen.shows(f"game {number} Ann-Ben (observing)")
+
+        board = chess.Board()
+        pane = ""
+        for ply, uci in enumerate(["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5c6"]):
+            move = chess.Move.from_uci(uci)
+            san = board.san(move)
+            board.push(move)
+            await (ann if ply % 2 == 0 else ben).send(uci)
+            entry = f"{ply // 2 + 1}. {san}" if ply % 2 == 0 else f" {san}"
+            position = shows_position(board)
+            pane = await screen.until(
+                lambda p, e=entry, s=position: s(p) and e in p,  # type: ignore[misc]
+                f"the position and {entry.strip()!r} after {uci}",
+            )
+        assert "1. e4 e5" in pane and "4. Bxc6" in pane and "Black to move" in pane
+        assert re.search(r"^\*Ben ", pane, re.M)  # the side to move is marked
+        started = clock_of(pane, "Ben")
+        await screen.until(lambda p: clock_of(p, "Ben") < started, "Ben's clock running down")
+
+        await ann.send("tell Watcher good luck to both")
+        await screen.shows("Ann tells you: good luck to both")
+        await ben.run("+channel 7")
+        screen.type("+channel 7")
+        await until(lambda: "Watcher" in ben.state.channels.get(7, set()))
+        await ben.send("tell 7 anyone here?")
+        await screen.shows("Ben(7): anyone here?")
+        pane = await screen.shows("4:ch7*")
+        screen.type("tell 7 me")
+        screen.keys("M-4")
+        pane = await screen.shows("Watcher(7): me")
+        assert "Ben(7): anyone here?" in pane and "good luck" not in pane
+
+    screen.type("quit")
+    await screen.shows("EXITED 0")

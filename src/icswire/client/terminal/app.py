@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -24,16 +23,16 @@ from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import ConditionalContainer, HSplit, Layout, VSplit, Window
-from prompt_toolkit.layout.controls import BufferControl, UIContent, UIControl
+from prompt_toolkit.layout.controls import BufferControl
 from prompt_toolkit.layout.processors import BeforeInput
-from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
-from prompt_toolkit.styles import Style
 
 from icswire.client.connection import Connection
 from icswire.client.dialects import connect
 from icswire.client.terminal import history
 from icswire.client.terminal.completion import Completer
 from icswire.client.terminal.games import (
+    BIG_HEIGHT,
+    BIG_WIDTH,
     BOARD_HEIGHT,
     BOARD_WIDTH,
     Games,
@@ -42,12 +41,15 @@ from icswire.client.terminal.games import (
 )
 from icswire.client.terminal.lines import lines_of, names_in, result_line, result_text_game, told
 from icswire.client.terminal.premove import Premoves, looks_like_move
+from icswire.client.terminal.screen import STYLE, Lines, Pane, fit, plain
+from icswire.client.terminal.seeks import seek_lines
 from icswire.client.terminal.tabs import CONSOLE, SEEKS, Tabs
 from icswire.protocol.datagrams import DG
 
 REFRESH = 0.25  # seconds: clocks are redrawn at least this often
-WIDE = 116  # columns from which the seek list stands on the right
-SIDE_WIDTH = 36
+WIDE = 120  # columns from which the seek list stands on the right
+SIDE_WIDTH = 44
+BIG_ROWS, BIG_COLUMNS = 40, 100  # the size from which the board is the big one
 WHEEL_ROWS = 3
 QUIT = ("quit", "exit")
 
@@ -63,61 +65,6 @@ Keys:
   Ctrl-X           cancel my premoves
   F1               this list
   quit, Ctrl-C, Ctrl-D (on an empty line)  leave"""
-
-STYLE = Style.from_dict(
-    {
-        "header": "reverse",
-        "bar": "reverse",
-        "bar.shown": "noreverse bold",
-        "bar.unread": "bold underline",
-        "status": "bold",
-        "turn": "bold",
-    }
-)
-
-Lines = list[StyleAndTextTuples]
-
-
-def plain(lines: Iterable[str], style: str = "") -> Lines:
-    return [[(style, line)] for line in lines]
-
-
-def fit(parts: list[str], width: int) -> str:
-    """``parts`` joined by two spaces, the last ones left out until the line fits, and
-    cut only if the first alone does not."""
-    for count in range(len(parts), 0, -1):
-        line = "  ".join(p for p in parts[:count] if p)
-        if len(line) <= width:
-            return line
-    return parts[0][:width] if parts else ""
-
-
-class Pane(UIControl):
-    """A control drawn for its size each time: ``render(width, height)`` gives its rows;
-    ``wheel(rows)`` (if given) takes the mouse wheel."""
-
-    def __init__(
-        self,
-        render: Callable[[int, int], Lines],
-        wheel: Callable[[int], None] | None = None,
-    ) -> None:
-        self.render, self.wheel = render, wheel
-
-    def create_content(self, width: int, height: int) -> UIContent:
-        rows = self.render(width, height)
-        return UIContent(get_line=lambda i: rows[i], line_count=len(rows), show_cursor=False)
-
-    def mouse_handler(self, mouse_event: MouseEvent) -> Any:
-        if self.wheel is not None and mouse_event.event_type == MouseEventType.SCROLL_UP:
-            self.wheel(WHEEL_ROWS)
-            return None
-        if self.wheel is not None and mouse_event.event_type == MouseEventType.SCROLL_DOWN:
-            self.wheel(-WHEEL_ROWS)
-            return None
-        return NotImplemented
-
-    def is_focusable(self) -> bool:
-        return False
 
 
 class TerminalClient:
@@ -166,9 +113,10 @@ class TerminalClient:
         has_status = Condition(lambda: bool(self._status()))
         game_row = VSplit(
             [
-                Window(Pane(self._board_pane), width=BOARD_WIDTH, height=BOARD_HEIGHT),
-                Window(Pane(self._moves_pane), height=BOARD_HEIGHT),
-            ]
+                Window(Pane(self._board_pane), width=lambda: self._game_size()[0]),
+                Window(Pane(self._moves_pane)),
+            ],
+            height=lambda: self._game_size()[1],
         )
         middle = HSplit(
             [
@@ -219,12 +167,19 @@ class TerminalClient:
             alert = f"YOUR MOVE in game {playing.number}"
         return plain([fit([me, what, alert, switch], width)])
 
+    def _game_size(self) -> tuple[int, int]:
+        return (BIG_WIDTH, BIG_HEIGHT) if self._big() else (BOARD_WIDTH, BOARD_HEIGHT)
+
+    def _big(self) -> bool:
+        """Room for the big board: it leaves the text pane as many rows as at 80x24."""
+        size = self.app.output.get_size()
+        return size.rows >= BIG_ROWS and size.columns >= BIG_COLUMNS
+
     def _board_pane(self, width: int, height: int) -> Lines:
         watch = self.games.shown
         if watch is None:
             return []
-        rows = watch.board_pane(self.connection.name, time.monotonic())
-        return [[("class:turn" if row.startswith("*") else "", row)] for row in rows]
+        return watch.board_pane(self.connection.name, time.monotonic(), self._big())
 
     def _moves_pane(self, width: int, height: int) -> Lines:
         watch = self.games.shown
@@ -254,17 +209,13 @@ class TerminalClient:
 
     def _text_pane(self, width: int, height: int) -> Lines:
         if self.tabs.shown.name == SEEKS:
-            return plain(self._seek_lines(width)[:height])
+            return plain(seek_lines(self.connection.state.seeks.values())[:height])
         return plain(self.tabs.shown.text.view(width, height))
 
     def _side_pane(self, width: int, height: int) -> Lines:
-        return plain(line[:width] for line in self._seek_lines(width)[:height])
-
-    def _seek_lines(self, width: int) -> list[str]:
-        seeks = sorted(self.connection.state.seeks.values(), key=seek_number)
-        if not seeks:
-            return ["Seeks: none (`seek 5 0` offers a game)"]
-        return [f"Seeks ({len(seeks)}; `play N` accepts):", *(seek_line(s) for s in seeks)]
+        return plain(
+            line[:width] for line in seek_lines(self.connection.state.seeks.values())[:height]
+        )
 
     def _status(self) -> str:
         parts = []
@@ -475,23 +426,6 @@ class TerminalClient:
                 await follow
             if self.history_file is not None:
                 history.save(self.history, self.history_file)
-
-
-def seek_number(seek: Any) -> int:
-    """A seek's number: DG_SEEK's index, FICS's ``<s>`` number."""
-    return int(getattr(seek, "index", getattr(seek, "number", 0)))
-
-
-def seek_line(seek: Any) -> str:
-    """`` 12 Ben(C)        1500  5 0 rated blitz [white]`` from DG_SEEK or ``<s>``."""
-    name = getattr(seek, "playername", None) or getattr(seek, "name", "?")
-    kind = str(getattr(seek, "rating_type", None) or getattr(seek, "type", ""))
-    color = {1: "white", 0: "black", "W": "white", "B": "black"}.get(seek.color, "")
-    rating = seek.rating or "----"
-    rated = "rated" if seek.rated else "unrated"
-    line = f"{seek_number(seek):>3} {name:<17} {rating:>4} {seek.time:>3} {seek.increment:<3}"
-    line += f" {rated} {kind.lower()}"
-    return f"{line} [{color}]" if color else line
 
 
 async def run_terminal(

@@ -29,7 +29,7 @@ class Clock:
     since: float
 
     def at(self, now: float) -> int:
-        return self.ms - int((now - self.since) * 1000) if self.running else self.ms
+        return self.ms - round((now - self.since) * 1000) if self.running else self.ms
 
 
 @dataclass

@@ -7,12 +7,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import chess
+from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from icswire.client.state import MyGame
 from icswire.client.terminal.clocks import GameClocks, format_clock
 
+Row = StyleAndTextTuples  # a row of styled text
+
 BOARD_WIDTH = 28
 BOARD_HEIGHT = 11  # a clock line, 8 ranks, the files, a clock line
+BIG_CELL = 5  # columns of a square of the big board (two rows high)
+BIG_WIDTH = 2 + 8 * BIG_CELL + 2
+BIG_HEIGHT = 2 + 8 * 2 + 1
 MOVE_COLUMN = 22  # "123. Nxf7+ Qxf7+" and a gap
 NAME_WIDTH = 17
 
@@ -31,6 +37,29 @@ def board_lines(board: chess.Board, black_at_bottom: bool = False) -> list[str]:
         lines.append(f"{rank + 1} " + " ".join(cells))
     lines.append("  " + " ".join(chess.FILE_NAMES[f] for f in files))
     return lines
+
+
+def big_board_rows(board: chess.Board, black_at_bottom: bool = False) -> list[Row]:
+    """The board with squares two rows high, shaded (styles ``class:light`` and
+    ``class:dark``), the files below."""
+    ranks = range(8) if black_at_bottom else range(7, -1, -1)
+    files = list(range(7, -1, -1)) if black_at_bottom else list(range(8))
+    rows: list[Row] = []
+    for rank in ranks:
+        top: Row = [("", f"{rank + 1} ")]
+        bottom: Row = [("", "  ")]
+        for file in files:
+            square = chess.square(file, rank)
+            piece = board.piece_at(square)
+            dark = (chess.square_file(square) + chess.square_rank(square)) % 2 == 0  # a1 is
+            shade = "class:dark" if dark else "class:light"
+            symbol = piece.symbol() if piece else " "
+            top.append((shade, symbol.center(BIG_CELL)))
+            bottom.append((shade, " " * BIG_CELL))
+        rows += [top, bottom]
+    files_line = "".join(chess.FILE_NAMES[f].center(BIG_CELL) for f in files)
+    rows.append([("", "  " + files_line)])
+    return rows
 
 
 def move_pairs(mine: MyGame) -> list[str]:
@@ -100,22 +129,25 @@ class Watch:
         mine = game.black.lower() == me.lower() and game.white.lower() != me.lower()
         return mine != self.flipped
 
-    def board_pane(self, me: str, now: float) -> list[str]:
+    def board_pane(self, me: str, now: float, big: bool = False) -> list[Row]:
+        """The board (``big``: :func:`big_board_rows`) between the clock lines, the
+        player at the top's above, the side to move marked ``*`` (style ``class:turn``)."""
         game = self.mine.game
         bottom_black = self.black_at_bottom(me)
         top, bottom = ("W", game.white), ("B", game.black)
         if not bottom_black:
             top, bottom = bottom, top
-        lines = [self._clock_line(now, *top)]
-        lines += board_lines(game.board, black_at_bottom=bottom_black)
-        lines.append(self._clock_line(now, *bottom))
-        return lines
+        if big:
+            rows = big_board_rows(game.board, black_at_bottom=bottom_black)
+        else:
+            rows = [[("", line)] for line in board_lines(game.board, bottom_black)]
+        return [self._clock_line(now, *top), *rows, self._clock_line(now, *bottom)]
 
-    def _clock_line(self, now: float, color: str, name: str) -> str:
+    def _clock_line(self, now: float, color: str, name: str) -> Row:
         turn = self.live and self.mine.game.board.turn == (color == "W")
-        mark = "*" if turn else " "
         clock = format_clock(self.clock_ms(color, now))
-        return f"{mark}{name[:NAME_WIDTH]:<{NAME_WIDTH}} {clock:>8}"
+        line = f"{'*' if turn else ' '}{name[:NAME_WIDTH]:<{NAME_WIDTH}} {clock:>8}"
+        return [("class:turn" if turn else "", line)]
 
     def title(self) -> str:
         """``Game 7: Ann (1500) vs Ben (1400)  5 0 rated blitz``."""
