@@ -341,7 +341,7 @@ class TerminalClient:
         mine = told(line, self.connection.name)
         if mine is not None:
             self.say(mine[1], mine[0])
-        self.seen.update(word for word in line.split()[1:2] if word.isalnum())
+        self.seen.update(w for w in line.split()[1:2] if w.isalnum() and w[0].isalpha())
         self._send(line)
         return True
 
