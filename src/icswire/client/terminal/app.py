@@ -63,7 +63,7 @@ Keys:
   Ctrl-G           show the next game (of those I play, observe or examine)
   Ctrl-F           turn the board shown round
   Ctrl-X           cancel my premoves
-  F1               this list
+  F1               this list;  Ctrl-L  redraw the screen
   quit, Ctrl-C, Ctrl-D (on an empty line)  leave"""
 
 
@@ -252,6 +252,7 @@ class TerminalClient:
         keys.add("c-f")(lambda e: self._flip())
         keys.add("c-x")(lambda e: self._cancel_premoves())
         keys.add("f1")(lambda e: self._show_keys())
+        keys.add("c-l")(lambda e: self.app.renderer.clear())
         return keys
 
     def _quit(self, event: KeyPressEvent) -> None:
