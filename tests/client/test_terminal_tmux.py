@@ -393,6 +393,12 @@ async def test_an_observed_game_move_by_move_with_tells(
         started = clock_of(pane, "Ben")
         await screen.until(lambda p: clock_of(p, "Ben") < started, "Ben's clock running down")
 
+        screen.keys("F2")  # the board hidden: the text pane has its rows
+        pane = await screen.until(lambda p: not position(p), "the board hidden")
+        assert f"game {number} Ann-Ben (observing)" in screen.header(pane)
+        screen.keys("F2")
+        await screen.until(position, "the board again")
+
         await ann.send("tell Watcher good luck to both")
         await screen.shows("Ann tells you: good luck to both")
         await ben.run("+channel 7")

@@ -63,6 +63,7 @@ Keys:
   Ctrl-G           show the next game (of those I play, observe or examine)
   Ctrl-F           turn the board shown round
   Ctrl-X           cancel my premoves
+  F2               hide or show the board (the text pane takes its rows)
   F1               this list;  Ctrl-L  redraw the screen
   quit, Ctrl-C, Ctrl-D (on an empty line)  leave"""
 
@@ -94,6 +95,7 @@ class TerminalClient:
         self.notice = ""
         self._premove_ply = -1  # the position (ply) a premove was last sent at
         self._setting = False  # the input line is being set by a key, not typed
+        self.board_hidden = False  # F2: the text pane takes the board's rows
         self.input = Buffer(multiline=False, accept_handler=self._accept)
         self.input.on_text_changed += self._typed
         self.app: Application[None] = Application(
@@ -108,7 +110,7 @@ class TerminalClient:
     # -- layout ------------------------------------------------------------------------
 
     def _layout(self) -> HSplit:
-        has_game = Condition(lambda: self.games.shown is not None)
+        has_game = Condition(lambda: self.games.shown is not None and not self.board_hidden)
         wide = Condition(lambda: self.app.output.get_size().columns >= WIDE)
         has_status = Condition(lambda: bool(self._status()))
         game_row = VSplit(
@@ -253,6 +255,7 @@ class TerminalClient:
         keys.add("c-x")(lambda e: self._cancel_premoves())
         keys.add("f1")(lambda e: self._show_keys())
         keys.add("c-l")(lambda e: self.app.renderer.clear())
+        keys.add("f2")(lambda e: self._toggle_board())
         return keys
 
     def _quit(self, event: KeyPressEvent) -> None:
@@ -306,6 +309,9 @@ class TerminalClient:
     def _flip(self) -> None:
         if self.games.shown is not None:
             self.games.shown.flipped = not self.games.shown.flipped
+
+    def _toggle_board(self) -> None:
+        self.board_hidden = not self.board_hidden
 
     def _cancel_premoves(self) -> None:
         dropped = self.premoves.cancel()
