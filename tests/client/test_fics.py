@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sys
+import time
 from pathlib import Path
 
 import chess
@@ -18,7 +19,15 @@ import pytest
 
 from icswire.boards.game import Game
 from icswire.boards.positions import style12_from_board
-from icswire.client import FICS_SETTINGS, Block, Connection, FicsConnection, LoginError, connect
+from icswire.client import (
+    FICS_SETTINGS,
+    Block,
+    Connection,
+    FicsConnection,
+    LoginError,
+    MyGame,
+    connect,
+)
 from icswire.client.fics import parse_movelist, prepend_moves
 from icswire.client.state import State
 from icswire.protocol.block import BlockCode
@@ -401,3 +410,16 @@ async def test_two_robots_one_per_mode_play_a_game_to_its_end(server: Server) ->
         120,
     )
     assert results[0] == results[1] and results[0] in ("1-0", "0-1", "1/2-1/2")
+
+
+def test_a_game_end_stops_the_clocks_where_they_stand() -> None:
+    """The clock that ran stops run down at the result, never back at the last value the
+    server sent (a terminal client showed White's 4:41 jump back to 4:55)."""
+    mine = MyGame(Game(1))
+    now = time.monotonic()
+    mine.msec = {"W": (295_000, True, now - 14.0), "B": (300_000, False, now - 14.0)}
+    mine.stop_clocks()
+    white = mine.clock_ms("W")
+    assert white is not None and white <= 281_000
+    assert mine.clock_ms("B") == 300_000
+    assert not mine.msec["W"][1] and mine.clock_ms("W") == white  # stopped: it stays

@@ -73,6 +73,14 @@ class MyGame:
         value, running, since = self.msec[color]
         return value - int((time.monotonic() - since) * 1000) if running else value
 
+    def stop_clocks(self) -> None:
+        """The game ended: each clock stops where it stands now (run down, not back at the
+        last DG_MSEC or board's value)."""
+        now = time.monotonic()
+        for color, (value, running, since) in list(self.msec.items()):
+            left = value - int((now - since) * 1000) if running else value
+            self.msec[color] = (left, False, now)
+
 
 @dataclass
 class State:
@@ -242,8 +250,7 @@ def _my_result(state: State, r: Any) -> None:
     mine = state.my_games.get(r.gamenumber)
     if mine is not None:
         mine.game.apply(r)
-        for color, (value, _, since) in list(mine.msec.items()):
-            mine.msec[color] = (value, False, since)
+        mine.stop_clocks()
 
 
 def _relation(state: State, r: Any) -> None:
@@ -477,8 +484,7 @@ def _fics_text(state: State, text: str) -> bool:
         if mine is None or (mine.game.white, mine.game.black) != (white, black):
             return False
         mine.game.end_from_text(description, score)
-        for color, (value, _, since) in list(mine.msec.items()):
-            mine.msec[color] = (value, False, since)
+        mine.stop_clocks()
         _fics_game_gone(state, number)
         return True
     if m := _PIN.fullmatch(text):
