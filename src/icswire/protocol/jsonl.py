@@ -39,7 +39,8 @@ from icswire.protocol.style12 import Style12
 
 _BY_NAME = {name: cls for cls, name in EVENT_NAMES.items()}
 _IVAR_BY_NAME = {name: cls for cls, name in IVAR_NAMES.items()}
-_LINE_RECORDS: dict[type, type] = {
+#: The record a board line event holds (its fields are the record's, and ``end``).
+LINE_RECORDS: dict[type, type] = {
     Style12Line: Style12,
     BughouseLine: Bughouse,
     Style10Block: Style10,
@@ -97,7 +98,7 @@ def event_from_dict(data: Mapping[str, Any]) -> Event:
     cls = _BY_NAME.get(str(kind))
     if cls is None:
         raise ValueError(f"unknown event {kind!r}")
-    record_cls: Any = _LINE_RECORDS.get(cls)
+    record_cls: Any = LINE_RECORDS.get(cls)
     if record_cls is not None:
         record = record_cls(**{k: _tuples(fields[k]) for k in record_cls._fields if k in fields})
         return cls(record, fields["end"]) if cls is not Style10Block else cls(record)
@@ -109,6 +110,11 @@ def event_from_dict(data: Mapping[str, Any]) -> Event:
 
 def object_bytes(data: Mapping[str, Any]) -> bytes:
     """The wire bytes an object made by :func:`event_to_dict` stands for: its ``"raw"``
-    if it has one, else its event's encoding (``icswire encode``)."""
+    if it has one, else its event's encoding (``icswire encode``). Raises
+    :class:`~icswire.protocol.jsoncheck.BadObject` (a ValueError) naming the field that
+    does not fit the record the object names."""
+    from icswire.protocol.jsoncheck import check_object
+
+    check_object(data)
     raw = data.get("raw")
     return str(raw).encode("latin-1") if raw is not None else encode_event(event_from_dict(data))
