@@ -17,6 +17,7 @@ import typing
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
+from icswire.protocol.bughouse import Bughouse
 from icswire.protocol.datagrams import (
     FORMS,
     RECORDS,
@@ -26,10 +27,17 @@ from icswire.protocol.datagrams import (
     Rating,
     UnknownDatagram,
 )
-from icswire.protocol.events import EVENT_NAMES, Style10Block
+from icswire.protocol.events import EVENT_NAMES, BughouseLine, Style10Block, Style12Line
 from icswire.protocol.ivars import IVAR_NAMES
-from icswire.protocol.jsonl import LINE_RECORDS
+from icswire.protocol.style10 import Style10
+from icswire.protocol.style12 import Style12
 
+#: The record a board line event holds (its fields are the record's, and ``end``).
+LINE_RECORDS: dict[type, type] = {
+    Style12Line: Style12,
+    BughouseLine: Bughouse,
+    Style10Block: Style10,
+}
 _TOP_KEYS = frozenset({"event", "fields", "raw"})
 _DATAGRAM_KEYS = _TOP_KEYS | {"dg", "name"}
 _KIND_TYPES: dict[str, Any] = {

@@ -19,32 +19,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from icswire.protocol.bughouse import Bughouse
 from icswire.protocol.datagrams import DatagramRecord, UnknownDatagram, record_from_fields
 from icswire.protocol.encoder import encode_event
 from icswire.protocol.events import (
     EVENT_NAMES,
-    BughouseLine,
     Error,
     Event,
     IvarLine,
     Style10Block,
-    Style12Line,
     Telnet,
     event_name,
 )
 from icswire.protocol.ivars import IVAR_NAMES
-from icswire.protocol.style10 import Style10
-from icswire.protocol.style12 import Style12
+from icswire.protocol.jsoncheck import LINE_RECORDS, check_object
 
 _BY_NAME = {name: cls for cls, name in EVENT_NAMES.items()}
 _IVAR_BY_NAME = {name: cls for cls, name in IVAR_NAMES.items()}
-#: The record a board line event holds (its fields are the record's, and ``end``).
-LINE_RECORDS: dict[type, type] = {
-    Style12Line: Style12,
-    BughouseLine: Bughouse,
-    Style10Block: Style10,
-}
 
 
 def _plain(value: Any) -> Any:
@@ -113,8 +103,6 @@ def object_bytes(data: Mapping[str, Any]) -> bytes:
     if it has one, else its event's encoding (``icswire encode``). Raises
     :class:`~icswire.protocol.jsoncheck.BadObject` (a ValueError) naming the field that
     does not fit the record the object names."""
-    from icswire.protocol.jsoncheck import check_object
-
     check_object(data)
     raw = data.get("raw")
     return str(raw).encode("latin-1") if raw is not None else encode_event(event_from_dict(data))
