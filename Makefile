@@ -1,5 +1,9 @@
 # Two commands on a fresh machine: `make run` (the main job) and `make test` (everything CI runs).
+# `make run PORT=5001` listens on another port; `make run ARGS='--open-registration'` passes
+# any other `icswire serve` option (`icswire serve --help` lists them).
 PYTHON ?= python3
+PORT ?= 5000
+ARGS ?=
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
@@ -13,7 +17,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/icswire serve
+	$(BIN)/icswire serve --port $(PORT) $(ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
@@ -22,8 +26,10 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src/icswire
 
+# -rs: each skipped test's reason (a suite whose service or program is not here; README,
+# "What the tests need").
 unit: $(STAMP)
-	$(BIN)/pytest
+	$(BIN)/pytest -rs
 
 test: lint typecheck unit
 

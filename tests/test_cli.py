@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -16,7 +18,7 @@ from hypothesis import strategies as st
 
 from icswire.cli import main, parse_datagram_list
 
-from .boards.transcript import as_datagrams, play, session
+from .boards.transcript import as_datagrams, as_style12, play, session
 
 STREAM = (
     b"login: \xff\xfb\x01password: \n\r**** Starting FICS session as fred ****\n\r"
@@ -196,3 +198,120 @@ def test_pgn_wraps_the_movetext_within_80_columns() -> None:
     assert len(movetext) > 5 and all(len(line) < 80 for line in movetext)
     parsed = chess.pgn.read_game(io.StringIO(text))
     assert parsed is not None and list(parsed.mainline_moves()) == played.moves
+
+
+SEND_MOVES = '{"event": "datagram", "dg": 24, '
+#: Lines ``icswire encode`` refuses, and what it says of each.
+NOT_EVENTS = [
+    (SEND_MOVES + '"fields": {"x": 1}}', "fields.x: DG_SEND_MOVES has no such field (gamenumber,"),
+    ("[1, 2]", "expected a JSON object, got [1, 2]"),
+    ('{"event": "text", "fields": {"text": 5}}', "fields.text: expected a string, got 5"),
+    ('{"event": "text"}', "fields: missing: expected the fields of text"),
+    (SEND_MOVES + '"fields": {}}', "fields.gamenumber: missing: expected an integer"),
+    (
+        SEND_MOVES + '"fields": {"gamenumber": "5"}}',
+        'fields.gamenumber: expected an integer, got "5"',
+    ),
+    ('{"event": "datagram", "dg": "24"}', 'dg: expected a DG number (an integer), got "24"'),
+    ('{"event": "datagram", "dg": 9999, "fields": {}}', "fields: expected a list of strings"),
+    (SEND_MOVES + '"name": "DG_MSEC", "fields": {}}', "name: expected 'DG_SEND_MOVES' (the name"),
+    ('{"event": "unit_end", "fields": {"depth": true}}', "fields.depth: expected an integer, got"),
+    ('{"event": "text", "fields": {"text": "\\u20ac"}}', "fields.text: expected one character per"),
+    ('{"event": "text", "fields": {}, "dg": 1}', "dg: no such key (an object has event, fields,"),
+    ('{"event": "textt", "fields": {}}', "event: unknown event 'textt'"),
+    ('{"event": "style12", "fields": {"ranks": "x"}}', "fields.ranks: expected a list of strings,"),
+    (
+        '{"event": "datagram", "dg": 1, "fields": {"playername": "Ann", "ratings": '
+        '[{"dg": 5, "rating": "x", "annotation": 0}]}}',
+        'fields.ratings[0].rating: expected an integer, got "x"',
+    ),
+    ("{not json", "not JSON"),
+]
+
+
+@pytest.mark.parametrize(("line", "message"), NOT_EVENTS)
+def test_encode_names_the_line_the_field_and_what_was_expected(line: str, message: str) -> None:
+    good = '{"event": "text", "fields": {"text": "ok", "end": "\\n"}}'
+    result = CliRunner().invoke(main, ["encode"], input=f"{good}\n\n{line}\n".encode())
+    assert result.exit_code == 2, result.output
+    assert f"line 3: {message}" in result.output
+    assert "Traceback" not in result.output and "object has no attribute" not in result.output
+
+
+def test_encode_still_takes_what_decode_writes_and_datagrams_the_catalog_lacks() -> None:
+    lines = [
+        '{"event": "datagram", "dg": 24, "fields": {"gamenumber": 5, "algebraic": "e4"}}',
+        '{"event": "datagram", "dg": 9999, "fields": ["a", "{b}"]}',
+        '{"event": "text", "fields": {"text": "hi", "bells": [0]}}',
+    ]
+    result = CliRunner().invoke(main, ["encode"], input="\n".join(lines).encode())
+    assert result.exit_code == 0, result.output
+    assert result.stdout_bytes == b"\x19(24 5 e4\x19)\x19(9999 a {b}\x19)\x07hi\n"
+
+
+@pytest.mark.parametrize("command", ["decode", "pgn"])
+def test_datagram_numbers_outside_the_catalog_are_refused(command: str) -> None:
+    result = run(command, "--datagrams", "24,9999")
+    assert result.returncode == 2
+    assert b"unknown datagram 9999 (no DG has that number)" in result.stderr
+    assert run(command, "--datagrams", "24,151").returncode == 0  # the catalog's last
+
+
+def test_pgn_says_which_datagrams_of_which_game_were_missing() -> None:
+    data = session(as_datagrams(play(7, 1, 20)))
+    start = data.index(b"\x19(24 7 ", data.index(b"\x19(24 7 ") + 1)  # the second move
+    end = data.index(b"\x19)", start) + 2
+    result = run("pgn", stdin=data[:start] + b"\x19(24 7 x\x19)" + data[end:])
+    assert result.returncode == 0
+    summary, *why = result.stderr.decode().splitlines()
+    assert summary == "1 games: 0 complete, 0 incomplete, 1 with gaps"
+    (line,) = why
+    assert line.startswith("game 7 (white7 vs. black7): moves missing after ply 1: ")
+    assert line.endswith(
+        "; 1 DG_SEND_MOVES could not be read (is --datagrams what the session had on?)"
+    )
+
+
+def test_pgn_says_where_style12_boards_are_missing() -> None:
+    result = run("pgn", stdin=session(as_style12(play(8, 3, 12), drop=4)))
+    summary, line = result.stderr.decode().splitlines()
+    assert summary.endswith("1 with gaps")
+    assert line.startswith("game 8 (white8 vs. black8): moves missing after ply 3: the next")
+    assert "style 12 board" in line
+
+
+def test_serve_on_a_port_in_use_says_so_in_one_line(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run(
+            [sys.executable, "-m", "icswire", "serve", "--port", str(port), "--data-dir", tmp_path],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    assert result.returncode == 1
+    assert result.stderr == (
+        f"icswire serve: 127.0.0.1:{port} is in use (another server?); choose another with --port\n"
+    )
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+def test_make_run_takes_a_port_and_arguments_and_make_test_says_why_tests_skip() -> None:
+    root = Path(__file__).resolve().parent.parent
+
+    def planned(*args: str) -> str:
+        done = subprocess.run(
+            ["make", "-n", "--no-print-directory", "-C", str(root), *args],
+            capture_output=True,
+            text=True,
+        )
+        return done.stdout.splitlines()[-1]
+
+    assert planned("run", "PORT=5001", "ARGS=--open-registration").endswith(
+        "icswire serve --port 5001 --open-registration"
+    )
+    assert planned("run").endswith("icswire serve --port 5000 ")
+    assert planned("unit").endswith("pytest -rs")

@@ -95,13 +95,17 @@ def _unavailable(name: str, message: str) -> click.Command:
 
 
 def parse_datagram_list(text: str) -> list[int]:
-    """``"24,25 DG_MOVE_SMITH send_moves"`` -> DG numbers; ValueError naming a bad item."""
+    """``"24,25 DG_MOVE_SMITH send_moves"`` -> DG numbers; ValueError naming a bad item
+    (a name or a number that is not in the DG catalog, Appendix 2 of icc-formats.txt)."""
     from icswire.protocol.datagrams import DG
 
     numbers = []
     for item in text.replace(",", " ").split():
         if item.isdigit():
-            numbers.append(int(item))
+            try:
+                numbers.append(DG(int(item)).value)
+            except ValueError:
+                raise ValueError(f"unknown datagram {item} (no DG has that number)") from None
             continue
         name = item.upper().removeprefix("DG_")
         if name not in DG.__members__:
@@ -211,6 +215,7 @@ def encode(file: str) -> None:
     """Turn JSON Lines made by `icswire decode` (FILE or -) back into the original bytes."""
     import json
 
+    from icswire.protocol.jsoncheck import BadObject
     from icswire.protocol.jsonl import object_bytes
 
     stream = _open_input(file)
@@ -221,8 +226,10 @@ def encode(file: str) -> None:
                 continue
             try:
                 data = object_bytes(json.loads(line))
-            except (ValueError, KeyError, TypeError, AttributeError) as exc:
-                raise click.ClickException(f"line {number}: not an icswire event: {exc}") from None
+            except BadObject as exc:
+                raise InputError(f"line {number}: {exc}") from None
+            except ValueError as exc:  # not JSON (a JSONDecodeError), or not UTF-8
+                raise InputError(f"line {number}: not JSON: {exc}") from None
             out.write(data)
     finally:
         if stream is not sys.stdin.buffer:
@@ -241,6 +248,7 @@ PROGRESS_FROM = 1 << 20  # inputs at least this big get a progress bar
 @click.option("--datagrams", default=None, metavar="LIST", help="as for `icswire decode`")
 def pgn(file: str, datagrams: str | None) -> None:
     """Write one PGN game per game found in a captured session (FILE or -)."""
+    from icswire.boards.gapreport import GapReport
     from icswire.boards.pgn import pgn_text
     from icswire.boards.tracker import GameTracker
     from icswire.protocol.decoder import Decoder
@@ -255,15 +263,18 @@ def pgn(file: str, datagrams: str | None) -> None:
     size = None if stream is sys.stdin.buffer else _size(stream)
     decoder = Decoder(enabled)
     tracker = GameTracker()
+    report = GapReport()
     bar = _progress_bar(size)
     try:
         for chunk in _chunks(stream, file):
             for event in decoder.feed(chunk):
                 tracker.feed(event)
+                report.feed(event)
             if bar is not None:
                 bar.update(len(chunk))
         for event in decoder.close():
             tracker.feed(event)
+            report.feed(event)
     finally:
         if bar is not None:
             bar.close()
@@ -278,6 +289,8 @@ def pgn(file: str, datagrams: str | None) -> None:
         f"{len(tracker.games) - complete - gaps} incomplete, {gaps} with gaps",
         err=True,
     )
+    for line in report.lines(tracker.games):
+        click.echo(line, err=True)
 
 
 def _progress_bar(size: int | None) -> Any:
@@ -445,9 +458,27 @@ def serve(
     except AlreadyServing as exc:
         raise click.ClickException(f"cannot serve: {exc}") from None
     except OSError as exc:
-        raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+        raise ServeError(listen_failure(host, port, exc)) from None
     finally:
         store.close()
+
+
+class ServeError(click.ClickException):
+    """A server that cannot start: one line, ``icswire serve: ...``, and exit status 1."""
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"icswire serve: {self.format_message()}", err=True)
+
+
+def listen_failure(host: str, port: int, exc: OSError) -> str:
+    """Why the server cannot listen, in one line (the socket's own message repeats the
+    address: ``Address already in use (while attempting to bind on address (...))``)."""
+    import errno
+
+    if exc.errno == errno.EADDRINUSE:
+        return f"{host}:{port} is in use (another server?); choose another with --port"
+    reason = os.strerror(exc.errno) if exc.errno else str(exc)
+    return f"cannot listen on {host}:{port}: {reason}"
 
 
 @main.command()

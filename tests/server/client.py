@@ -113,13 +113,16 @@ class Client:
         return self.events[start : self._seen]
 
     async def login(self, name: str = "guest", password: str | None = None, *setup: str) -> str:
-        """Log in (guests and unregistered names press return) and return the name."""
+        """Log in (guests and unregistered names press return) and return the name (from
+        the greeting: FICS's, or ICC's when ``setup`` turned level 1 or 2 on)."""
         await self.send(*setup)
         if password is None:
             await self.send(name, "")
         else:
             await self.send(f"{name} {password}")
-        started = await self.expect_text("**** Starting FICS session as ")
+        started = await self.expect(
+            lambda e: isinstance(e, Text) and e.text.startswith("**** Starting ")
+        )
         self.name = started.text.split(" as ")[1].split(" ")[0].removesuffix("(U)")
         return self.name
 

@@ -107,7 +107,7 @@ def test_serve_on_a_busy_port_touches_no_game(tmp_path: Path) -> None:
         busy.listen()
         result = serve(data, busy.getsockname()[1])
     assert result.returncode == 1
-    assert "cannot listen on 127.0.0.1:" in result.stderr
+    assert " is in use (another server?); choose another with --port" in result.stderr
     with Store(database_url(data, None)) as store:
         record = store.game(game)
     assert record is not None and record.status is None

@@ -88,6 +88,35 @@ async def test_lines_sent_before_login_ends_are_not_lost(server: Server) -> None
     await client.expect_text("shout=0")
 
 
+async def _greeted(server: Server, *lines: bytes) -> bytes:
+    """The raw bytes a new connection gets up to its greeting's end, after ``lines``."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+    try:
+        writer.write(b"".join(line + b"\r\n" for line in lines))
+        async with asyncio.timeout(10):
+            return await reader.readuntil(b"session as " + lines[-2] + b"(U) ****")
+    finally:
+        writer.close()
+
+
+@pytest.mark.sockets
+async def test_fics_sessions_get_ficss_greeting_byte_for_byte(server: Server) -> None:
+    """What XBoard, eboard and PyChess wait for, exactly as before ICC sessions got theirs."""
+    wire = await _greeted(server, b"Fred", b"")
+    greeting = b'enter the server as "Fred":\r\n**** Starting FICS session as Fred(U) ****'
+    assert wire.endswith(greeting)
+    assert b"ICC" not in wire
+
+
+@pytest.mark.sockets
+@pytest.mark.parametrize("setting", [b"level1=7", b"level2settings=1"])
+async def test_icc_sessions_get_iccs_greeting(server: Server, setting: bytes) -> None:
+    """A session that turns level 1 or 2 on at ``login:`` talks ICC from its greeting on."""
+    wire = await _greeted(server, setting, b"Gina", b"")
+    assert wire.endswith(b"**** Starting ICC session as Gina(U) ****")
+    assert b"FICS" not in wire
+
+
 # -- output levels ------------------------------------------------------------------------
 
 

@@ -29,7 +29,8 @@ from icswire.protocol.decoder import Decoder
 from icswire.protocol.events import Event, Overflow, Prompt, Text, UnitEnd, UnitStart
 from icswire.protocol.level1 import Level1
 
-STARTING = "**** Starting FICS session as "
+#: The greeting of a session that logged in: FICS's, or in an ICC session ICC's.
+STARTING = ("**** Starting FICS session as ", "**** Starting ICC session as ")
 LOGIN_EVENTS = 200  # what is kept of the login's events to confirm the settings
 _MODIFIERS = frozenset(
     {*MOVE_PART_DGS, *RATING_DGS, DG.OPEN, DG.STATE, DG.UID, DG.MATCH_ASSESSMENT}
@@ -296,7 +297,7 @@ class Connection:
                 login.set_exception(LoginError(self._login_said or "the name was refused"))
                 return
         if isinstance(event, Text) and event.text.startswith(STARTING):
-            name = event.text[len(STARTING) :].split(" ")[0].removesuffix("(U)")
+            name = event.text.split(" as ", 1)[1].split(" ")[0].removesuffix("(U)")
             login.set_result(name)
         elif getattr(event, "dg", None) == DG.LOGIN_FAILED:
             login.set_exception(LoginError(event.explanation))  # type: ignore[union-attr]

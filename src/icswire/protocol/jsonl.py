@@ -19,31 +19,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from icswire.protocol.bughouse import Bughouse
 from icswire.protocol.datagrams import DatagramRecord, UnknownDatagram, record_from_fields
 from icswire.protocol.encoder import encode_event
 from icswire.protocol.events import (
     EVENT_NAMES,
-    BughouseLine,
     Error,
     Event,
     IvarLine,
     Style10Block,
-    Style12Line,
     Telnet,
     event_name,
 )
 from icswire.protocol.ivars import IVAR_NAMES
-from icswire.protocol.style10 import Style10
-from icswire.protocol.style12 import Style12
+from icswire.protocol.jsoncheck import LINE_RECORDS, check_object
 
 _BY_NAME = {name: cls for cls, name in EVENT_NAMES.items()}
 _IVAR_BY_NAME = {name: cls for cls, name in IVAR_NAMES.items()}
-_LINE_RECORDS: dict[type, type] = {
-    Style12Line: Style12,
-    BughouseLine: Bughouse,
-    Style10Block: Style10,
-}
 
 
 def _plain(value: Any) -> Any:
@@ -97,7 +88,7 @@ def event_from_dict(data: Mapping[str, Any]) -> Event:
     cls = _BY_NAME.get(str(kind))
     if cls is None:
         raise ValueError(f"unknown event {kind!r}")
-    record_cls: Any = _LINE_RECORDS.get(cls)
+    record_cls: Any = LINE_RECORDS.get(cls)
     if record_cls is not None:
         record = record_cls(**{k: _tuples(fields[k]) for k in record_cls._fields if k in fields})
         return cls(record, fields["end"]) if cls is not Style10Block else cls(record)
@@ -109,6 +100,9 @@ def event_from_dict(data: Mapping[str, Any]) -> Event:
 
 def object_bytes(data: Mapping[str, Any]) -> bytes:
     """The wire bytes an object made by :func:`event_to_dict` stands for: its ``"raw"``
-    if it has one, else its event's encoding (``icswire encode``)."""
+    if it has one, else its event's encoding (``icswire encode``). Raises
+    :class:`~icswire.protocol.jsoncheck.BadObject` (a ValueError) naming the field that
+    does not fit the record the object names."""
+    check_object(data)
     raw = data.get("raw")
     return str(raw).encode("latin-1") if raw is not None else encode_event(event_from_dict(data))

@@ -351,7 +351,7 @@ class Server:
         """Greet a user who logged in, tell the others, send the lists the DGs it turned
         on at the login prompt come with."""
         session.logged_in = True
-        start = lines(f"**** Starting FICS session as {session.display_name} ****")
+        start = lines(accounts.greeting(session))
         self.world.arrive(session, start)
         batch = Batch(CN.SCN_REALLY_LOG_IN, session)
         for number in sorted(session.level2):

@@ -224,6 +224,16 @@ async def _dialogue(core: Core, session: Session) -> Account | bool | None:
             return False
 
 
+def greeting(session: User) -> str:
+    """The line a user who logged in is greeted with, in the face it talks (README, "Two
+    faces"): FICS clients (XBoard, eboard, PyChess in FICS mode) wait for FICS's
+    ``**** Starting FICS session as NAME ****`` and read the name from it, so it stays as
+    FICS writes it; a session that turned level 1 or level 2 on at ``login:`` talks ICC and
+    is greeted as an ICC session (its clients learn the name from DG_WHO_AM_I)."""
+    server = "ICC" if session.talks_icc else "FICS"
+    return f"**** Starting {server} session as {session.display_name} ****"
+
+
 def take_over(session: Session, old: User) -> None:
     """FICS's texts when a registered user logs in again: the old connection is told why it
     goes (:meth:`Session.taken_over`; a replica's own node ends it), the new one whom it
