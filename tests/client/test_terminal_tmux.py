@@ -137,7 +137,7 @@ def screens(port: int, tmp_path: Path) -> Iterator[Callable[..., Screen]]:
 
 
 async def logged_in(screen: Screen, user: str = "Tess") -> None:
-    await screen.shows(f"Starting FICS session as {user}")
+    await screen.shows(f"Starting ICC session as {user}")
 
 
 def rank_lines(board: chess.Board) -> list[str]:
