@@ -28,7 +28,6 @@ from prompt_toolkit.layout.processors import BeforeInput
 
 from icswire.client.connection import Connection
 from icswire.client.dialects import connect
-from icswire.client.terminal import history
 from icswire.client.terminal.completion import Completer
 from icswire.client.terminal.games import (
     BIG_HEIGHT,
@@ -39,6 +38,7 @@ from icswire.client.terminal.games import (
     move_columns,
     move_pairs,
 )
+from icswire.client.terminal.history import InputHistory, default_path, load, save
 from icswire.client.terminal.lines import lines_of, names_in, result_line, result_text_game, told
 from icswire.client.terminal.premove import Premoves, looks_like_move
 from icswire.client.terminal.screen import STYLE, Lines, Pane, fit, plain
@@ -82,9 +82,7 @@ class TerminalClient:
         self.label = label
         self.bell = bell
         self.history_file = history_file
-        self.history = (
-            history.load(history_file) if history_file is not None else history.InputHistory()
-        )
+        self.history = load(history_file) if history_file is not None else InputHistory()
         self.games = Games()
         self.tabs = Tabs()
         self.premoves = Premoves()
@@ -432,7 +430,7 @@ class TerminalClient:
             with contextlib.suppress(asyncio.CancelledError):
                 await follow
             if self.history_file is not None:
-                history.save(self.history, self.history_file)
+                save(self.history, self.history_file)
 
 
 async def run_terminal(
@@ -444,7 +442,7 @@ async def run_terminal(
     bell: bool = True,
 ) -> None:
     """Log in and run the screen until the user quits; the input history is kept in
-    ``history_file`` (by default :func:`history.default_path`)."""
+    ``history_file`` (by default :func:`~.history.default_path`)."""
     async with connect(host, port, user, password) as connection:
-        path = history_file if history_file is not None else history.default_path()
+        path = history_file if history_file is not None else default_path()
         await TerminalClient(connection, f"{host}:{port}", path, bell).run()
