@@ -100,7 +100,7 @@ def parse_datagram_list(text: str) -> list[int]:
 
     numbers = []
     for item in text.replace(",", " ").split():
-        if item.isdigit():
+        if item.isascii() and item.isdigit():  # int() refuses "²"
             numbers.append(int(item))
             continue
         name = item.upper().removeprefix("DG_")
