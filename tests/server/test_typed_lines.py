@@ -12,7 +12,11 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
+from icswire.protocol.decoder import Decoder
+from icswire.protocol.encoder import encode_text
 from icswire.protocol.events import (
     BughouseLine,
     Error,
@@ -49,6 +53,24 @@ def test_a_typed_line_that_looks_like_data_is_sent_one_blank_in() -> None:
         assert typed_line(line) == " " + line
     assert typed_line("Welcome to the server.") == "Welcome to the server."
     assert typed_line(" <12> already in") == " <12> already in"
+
+
+#: What a typed line may hold: latin-1 without the control characters the session drops.
+TYPED = st.text(st.characters(min_codepoint=0x20, max_codepoint=0xFF, blacklist_characters="\x7f"))
+
+
+@given(st.one_of(TYPED, st.sampled_from(DATA_LINES), st.sampled_from(DATA_STARTS).map(str)))
+@example("<12>")
+@example('"10"')
+def test_no_typed_line_decodes_as_more_than_text(typed: str) -> None:
+    """Whatever was typed, the line that starts with it is one text line to a reader."""
+    for start in ("", "fics% "):  # after a prompt, or at the start of the stream
+        decoder = Decoder()
+        wire = encode_text(start + typed_line(typed) + "\r\n")
+        events = [*decoder.feed(wire), *decoder.close()]
+        assert [e for e in events if isinstance(e, Text)] == [
+            Text(typed_line(typed), "\r\n", ())
+        ], events
 
 
 async def member(server: Server, name: str, *setup: str, admin: bool = False) -> Client:
