@@ -264,7 +264,7 @@ async def follow(ctx: Context, args: str) -> None:
     follows[session] = name_key(player.name)
     ctx.reply(f"You will now be following {player.name}'s games.")
     game = ctx.core.play.by_player.get(player)
-    if game is not None and session not in game.audience() and not game.private:
+    if game is not None and session not in game.audience() and may_watch(session, game):
         observe(ctx.core, session, game, ctx.batch)
 
 
@@ -285,13 +285,15 @@ def game_started(core: Core, game: Table, batch: Batch) -> None:
                 other = core.tables.find(number)
                 if other is not None and other is not game and seat in other.observers:
                     unobserve(seat, other, batch)
-    if game.examined or game.private:
+    if game.examined:
         return
     white, black = game.seats()
     keys = {name_key(white.name): white, name_key(black.name): black}
     for follower, followed in list(core.state(Watchers).follows.items()):
         player = keys.get(followed)
         if player is None or follower in game.audience() or follower.closed:
+            continue
+        if not may_watch(follower, game):  # a private game: administrators only
             continue
         opponent = black if player is white else white
         batch.add(
