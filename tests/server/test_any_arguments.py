@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
@@ -25,6 +26,7 @@ from icswire.server.features.people import parse_who
 
 from .support import MemoryClient, texts
 
+T = TypeVar("T")
 FAILED = "Sorry, that command failed on the server."
 #: Words that end the session, which the next example needs.
 LEAVING = frozenset({"quit"})
@@ -49,9 +51,12 @@ class Stage:
     server: Server
     typists: list[MemoryClient] = field(default_factory=list)
     words: list[str] = field(default_factory=list)
+    #: Administrators' commands, and the typists' names in lower case.
+    admin_words: set[str] = field(default_factory=set)
+    names: set[str] = field(default_factory=set)
 
-    def run(self, work: object) -> object:
-        return self.loop.run_until_complete(work)  # type: ignore[arg-type]
+    def run(self, work: Coroutine[Any, Any, T]) -> T:
+        return self.loop.run_until_complete(work)
 
 
 async def _user(server: Server, name: str, admin: bool = False) -> MemoryClient:
@@ -85,7 +90,10 @@ def stage(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stage]:
     stage = Stage(loop, server)
     try:
         stage.typists = loop.run_until_complete(_set_up(server))
-        stage.words = sorted(set(server.core.registry.commands) - LEAVING)
+        commands = server.core.registry.commands
+        stage.words = sorted(set(commands) - LEAVING)
+        stage.admin_words = {word for word, command in commands.items() if command.admin}
+        stage.names = {"alpha", "bravo", "charlie", "boss"}
         yield stage
     finally:
         loop.run_until_complete(server.stop())
@@ -169,6 +177,8 @@ def test_any_arguments_to_any_command_get_an_answer(stage: Stage, arguments: str
     logging.getLogger("icswire.server").addHandler(failures)
     try:
         for word in stage.words:
+            if word in stage.admin_words and set(arguments.lower().split()) & stage.names:
+                continue  # nuke, remplayer, asetadmin... would take a typist away
             for client in stage.typists:
                 line = _wire(f"{word} {arguments}")
                 replies = stage.run(_typed(client, line))
