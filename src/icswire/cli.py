@@ -101,7 +101,7 @@ def parse_datagram_list(text: str) -> list[int]:
 
     numbers = []
     for item in text.replace(",", " ").split():
-        if item.isdigit():
+        if item.isascii() and item.isdigit():  # int() refuses "²"
             try:
                 numbers.append(DG(int(item)).value)
             except ValueError:

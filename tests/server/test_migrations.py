@@ -3,6 +3,7 @@ are created, and the columns added since are added as schema.py defines them."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from sqlalchemy import inspect, text
@@ -73,3 +74,16 @@ def test_an_up_to_date_database_is_left_as_it_is(database_url: str) -> None:
     with Store(database_url) as opened:
         assert (game := opened.game(game_id)) is not None
         assert game.variant == "crazyhouse"
+
+
+def test_a_database_made_before_the_private_column_gets_it(database_url: str) -> None:
+    with Store(database_url) as made:
+        old = made.start_game(a_game(None))
+        with made.engine.begin() as conn:
+            conn.execute(text("ALTER TABLE games DROP COLUMN private"))
+    with Store(database_url) as opened:
+        column = {c["name"]: c for c in inspect(opened.engine).get_columns("games")}["private"]
+        assert column["nullable"]
+        assert (found := opened.game(old)) is not None and not found.private
+        new = opened.start_game(replace(a_game(None), private=True))
+        assert (game := opened.game(new)) is not None and game.private

@@ -54,6 +54,9 @@ ANYBODY = (
     "sposition Alpha {n}",
     "examine #{n}",
     "smoves #{n}",
+    "who {n}",
+    "who 1 1 w{n}",
+    "who {n}1",
 )
 PLAYER = ("moretime {n}", "takeback {n}")
 EXAMINER = ("forward {n}", "backward {n}", "boardinfo {n} a1 b2", "boardinfo 4 a1 b2 {n}")

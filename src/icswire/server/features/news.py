@@ -21,6 +21,7 @@ from icswire.server.core.dispatch.commands import first_word
 from icswire.server.core.dispatch.hub import CommandSet, Context, Handler
 from icswire.server.core.dispatch.numbers import parse_number
 from icswire.server.core.render.batch import Batch, lines
+from icswire.server.core.render.typed import typed_line
 from icswire.server.core.storage.store import NewsItem
 
 if TYPE_CHECKING:
@@ -58,7 +59,7 @@ async def news(ctx: Context, args: str) -> None:
         if item is None:
             ctx.reply(f"There is no news item {args.strip()}.")
             return
-        text = ["", *item.lines] if item.lines else []
+        text = ["", *map(typed_line, item.lines)] if item.lines else []
         ctx.reply(_index_line(item), *text, "", f"Posted by {item.author}.")
         return
     items = await asyncio.to_thread(ctx.store.news_items, None if word == "all" else SHOWN)

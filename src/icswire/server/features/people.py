@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.dispatch.hub import CommandSet, Context
-from icswire.server.core.dispatch.numbers import parse_number
+from icswire.server.core.dispatch.numbers import is_digits, parse_number
 from icswire.server.core.model.names import name_key
 from icswire.server.core.model.ratings import PROVISIONAL_GAMES
 from icswire.server.core.model.variables import NOTES
@@ -96,16 +96,16 @@ def parse_who(flags: str) -> WhoRequest | None:
     request = WhoRequest()
     text = flags.replace(" ", "")
     for index, letter in enumerate(text):
-        if letter.isdigit():
+        if is_digits(letter):
             digit = int(letter)
             previous = text[index - 1] if index else ""
-            if previous.isdigit():  # "ij": the i-th of j parts
+            if is_digits(previous):  # "ij": the i-th of j parts
                 if digit == 0 or int(previous) > digit:
                     return None
                 request.part = ((int(previous) - 1) / digit, int(previous) / digit)
             elif digit in (1, 2, 3):
                 request.part = ((digit - 1) / 3, digit / 3)
-            elif index == len(text) - 1 or not text[index + 1].isdigit():
+            elif index == len(text) - 1 or not is_digits(text[index + 1]):
                 return None
         elif letter in WHO_SELECTS:
             request.select |= {"o", "f"} if letter == "a" else {letter}
@@ -381,7 +381,7 @@ async def rank(ctx: Context, args: str) -> None:
     target = words[0] if words else ctx.session.name
     kinds = _rank_kinds(words[1] if len(words) > 1 else "")
     span = _span(target)
-    if kinds is None or (span is None and target[:1].isdigit()):
+    if kinds is None or (span is None and is_digits(target[:1])):
         ctx.reply("Usage: rank [name [b][s][w]] | rank m-n [b][s][w]")
         return
     lists = []

@@ -73,14 +73,21 @@ def current_game(core: Core, session: User) -> Table | None:
     return None
 
 
-def _named_game(ctx: Context, args: str) -> Table | None:
+def _named_game(ctx: Context, args: str, refusal: str = "") -> Table | None:
     """The game ``args`` names (a number, or a player who plays or examines it); None and
-    the reason told when there is none, or it is somebody else's private game."""
+    the reason told when there is none, or it is somebody else's private game (FICS's
+    ``Sorry, game N is a private game.``, or ``refusal``). Administrators may see it."""
     found = _find_named(ctx, args)
-    if found is not None and found.private and ctx.session not in found.seats():
-        ctx.reply(f"Sorry, game {found.number} is a private game.")
+    if found is not None and not may_watch(ctx.session, found):
+        ctx.reply(refusal or f"Sorry, game {found.number} is a private game.")
         return None
     return found
+
+
+def may_watch(session: User, game: Table) -> bool:
+    """Whether ``session`` may watch ``game``: not private, or its player, or an
+    administrator (FICS lets ``ADMIN_ADMIN`` observe private games)."""
+    return not game.private or session.admin or session in game.seats()
 
 
 def _find_named(ctx: Context, args: str) -> Table | None:
@@ -102,8 +109,9 @@ def _find_named(ctx: Context, args: str) -> Table | None:
 
 
 def listed(core: Core, session: User) -> list[Table]:
-    """The games ``session`` may see listed: all but others' private games."""
-    return [g for g in core.tables.all() if not g.private or session in g.seats()]
+    """The games ``session`` may see listed: all but others' private games (all of them
+    for an administrator)."""
+    return [g for g in core.tables.all() if may_watch(session, g)]
 
 
 @command("games", CN.CN_GAMES, "games")
@@ -196,7 +204,7 @@ async def observe_(ctx: Context, args: str) -> None:
     other = game.partner_table  # FICS: observing a bughouse board observes both
     if (
         other is not None
-        and not other.private
+        and may_watch(session, other)
         and session not in other.observers
         and session not in other.seats()
     ):
@@ -256,7 +264,7 @@ async def follow(ctx: Context, args: str) -> None:
     follows[session] = name_key(player.name)
     ctx.reply(f"You will now be following {player.name}'s games.")
     game = ctx.core.play.by_player.get(player)
-    if game is not None and session not in game.audience() and not game.private:
+    if game is not None and session not in game.audience() and may_watch(session, game):
         observe(ctx.core, session, game, ctx.batch)
 
 
@@ -277,13 +285,15 @@ def game_started(core: Core, game: Table, batch: Batch) -> None:
                 other = core.tables.find(number)
                 if other is not None and other is not game and seat in other.observers:
                     unobserve(seat, other, batch)
-    if game.examined or game.private:
+    if game.examined:
         return
     white, black = game.seats()
     keys = {name_key(white.name): white, name_key(black.name): black}
     for follower, followed in list(core.state(Watchers).follows.items()):
         player = keys.get(followed)
         if player is None or follower in game.audience() or follower.closed:
+            continue
+        if not may_watch(follower, game):  # a private game: administrators only
             continue
         opponent = black if player is white else white
         batch.add(
@@ -351,7 +361,7 @@ async def moves(ctx: Context, args: str) -> None:
     (FICS's ``com_moves``)."""
     session = ctx.session
     if args.strip():
-        game = _named_game(ctx, args)
+        game = _named_game(ctx, args, "Sorry, that is a private game.")  # FICS's com_moves
         shown = [game] if game is not None else []
     else:
         seated = ctx.core.tables.seated(session)

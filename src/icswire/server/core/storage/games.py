@@ -150,6 +150,7 @@ class Games(Database):
                     updated=now,
                     ended=None,
                     resumed=None,
+                    private=record.private,
                 )
                 .returning(games.c.id)
             )
@@ -467,4 +468,5 @@ def _game_record(row: Row[*tuple[Any, ...]]) -> GameRecord:
         black_clock=int(row.black_clock),
         started=row.started,
         ended=row.ended,
+        private=bool(row.private),
     )

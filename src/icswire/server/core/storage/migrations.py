@@ -16,10 +16,11 @@ from icswire.server.core.storage.schema import games, metadata
 
 __all__ = ["ADDED_COLUMNS", "migrate"]
 
-ADDED_COLUMNS: tuple[Column[Any], ...] = (games.c.variant,)
+ADDED_COLUMNS: tuple[Column[Any], ...] = (games.c.variant, games.c.private)
 """Columns added to existing tables, oldest first. Each is nullable: the rows a database
 already has get NULL (a game's ``variant`` NULL is the variant of its wild number, which
-every game stored before the column was)."""
+every game stored before the column was; ``private`` NULL is a game nobody made private,
+as no game could be before the column)."""
 
 
 def migrate(conn: Connection) -> None:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from icswire.boards.variants import Variant, variant_of
+from icswire.server.core.model.names import name_key
 from icswire.server.core.model.ratings import Glicko, annotation, update
 
 __all__ = ["GameRecord", "RatingChange", "RatingRecord", "shown_rating"]
@@ -70,11 +71,20 @@ class GameRecord:
     variant: str | None = None
     """The registry's name of the variant (:mod:`icswire.boards.variants`); None for the
     variant of ``wild``, an ICC number (:class:`~icswire.server.core.model.tables.Terms`)."""
+    private: bool = False
+    """A player had ``set private`` when it began: only its players and administrators may
+    read its moves (:meth:`readable_by`)."""
 
     @property
     def game_variant(self) -> Variant:
         """The variant played: its rules, boards and names."""
         return variant_of(self.variant if self.variant is not None else self.wild)
+
+    def readable_by(self, name: str, admin: bool) -> bool:
+        """Whether the user ``name`` may read its moves: anybody a game that is not
+        private, else its players and administrators (FICS's ``smoves``, ``sposition``)."""
+        players = {name_key(self.white), name_key(self.black)}
+        return not self.private or admin or name_key(name) in players
 
 
 @dataclass(frozen=True, slots=True)

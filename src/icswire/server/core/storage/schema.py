@@ -239,6 +239,7 @@ games = Table(
     Column("updated", UTCDateTime, nullable=False),
     Column("ended", UTCDateTime, nullable=True),
     Column("resumed", UTCDateTime, nullable=True),
+    Column("private", Boolean, nullable=True),  # None: not private (rows stored before)
 )
 
 #: :meth:`Store.save_progress_many`'s update, built once and executed with many rows.
@@ -247,7 +248,8 @@ games = Table(
 ``white`` and ``black`` are the names as played (guests too), ``white_key`` and ``black_key``
 their :func:`~icswire.server.core.model.names.name_key` for look-ups. ``updated`` is when
 the row was last saved; ``resumed`` is when an adjourned game was resumed
-(:meth:`Store.resume_done`).
+(:meth:`Store.resume_done`). ``private``: a player had ``set private`` when it started; only
+its players and administrators may read its moves.
 """
 
 ratings = Table(

@@ -36,7 +36,7 @@ from icswire.server.features.examine.games import (
     stop_examining,
 )
 from icswire.server.features.examine.setup import drop_piece
-from icswire.server.features.examine.stored import find_record
+from icswire.server.features.examine.stored import find_record, readable
 
 if TYPE_CHECKING:
     from icswire.server.core.dispatch.hub import Core
@@ -126,7 +126,10 @@ async def examine(ctx: Context, args: str) -> None:
         found = await _adjourned_record(ctx, args)
         if found is True:
             return
-        record = found if isinstance(found, GameRecord) else await find_record(ctx, args)
+        if isinstance(found, GameRecord):
+            record = readable(ctx, found)
+        else:
+            record = await find_record(ctx, args)
         if record is None:
             return
         if examining(core, session) is not None or core.play.busy(session):

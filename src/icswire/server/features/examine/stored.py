@@ -161,10 +161,29 @@ async def stored(ctx: Context, args: str) -> None:
     ctx.reply(*rows)
 
 
+#: FICS's answer to ``smoves``, ``sposition`` (and ``moves``) of somebody else's private game.
+PRIVATE_GAME = "Sorry, that is a private game."
+
+
+def readable(ctx: Context, record: GameRecord) -> GameRecord | None:
+    """``record`` if the issuer may read its moves (:meth:`GameRecord.readable_by`), else
+    None and FICS's refusal told."""
+    if record.readable_by(ctx.session.name, ctx.session.admin):
+        return record
+    ctx.reply(PRIVATE_GAME)
+    return None
+
+
 async def find_record(ctx: Context, args: str) -> GameRecord | None:
     """The stored game ``args`` names: ``#ID``, ``NAME %A`` (slot A of NAME's journal) or
     ``NAME [N]`` (N as ``history`` numbers NAME's games, or -N for the N-th last; the last
-    one when N is left out). Says why when there is none."""
+    one when N is left out). Says why when there is none, or when it is somebody else's
+    private game (ids are sequential: a game in progress has one too)."""
+    found = await _find_record(ctx, args)
+    return None if found is None else readable(ctx, found)
+
+
+async def _find_record(ctx: Context, args: str) -> GameRecord | None:
     words = args.split()
     store = ctx.store
     if not words:

@@ -229,6 +229,7 @@ class Game:
             started=self.started,
             ended=None,
             variant=self.terms.variant,
+            private=self.private,
         )
 
     # -- as a table people watch (core.tables.Table) -------------------------------------
