@@ -111,6 +111,12 @@ class Accounts(Database):
         except IntegrityError:  # registered by someone else in the meantime
             raise UserExists(name) from None
 
+    def registered_name(self, name: str) -> str | None:
+        """The account ``name`` names, as registered (its case), or None."""
+        with self._begin() as conn:
+            found = conn.scalar(select(users.c.name).where(users.c.name_key == name_key(name)))
+        return None if found is None else str(found)
+
     def set_password(self, name: str, password: str) -> None:
         """Replace the password of ``name``."""
         password_hash = self._hash(password)
