@@ -39,6 +39,8 @@ def _page(session: User, text: Sequence[str]) -> list[str]:
         return list(text)
     session.more = text[fits:]
     return [*text[:fits], MORE]
+
+
 def first_page(session: User, text: list[str]) -> list[str]:
     """What ``session`` is sent of ``text`` now; the rest waits for ``next`` (a new long
     text replaces what was waiting)."""

@@ -63,6 +63,12 @@ RATE_KINDS = {
 FD_HEADROOM = 64
 
 
+#: Registrations from one address: 3 at once, then one every 10 minutes.
+REGISTER_ADDRESS = Rate(3, 600.0)
+#: Registrations on the server: 30 at once, then one a minute.
+REGISTER_TOTAL = Rate(30, 60.0)
+
+
 def _default_rates() -> dict[str, Rate]:
     return {
         "tell": Rate(10, 1.0),
@@ -103,9 +109,9 @@ class Limits:
     #: The longest an account's try is held back (the hold doubles as the wait does).
     max_account_delay: float = 10.0
     #: Registrations from one address: BURST/SECONDS or off (``--open-registration``).
-    register_address: Rate | None = Rate(3, 600.0)
+    register_address: Rate | None = REGISTER_ADDRESS
     #: Registrations on the whole server.
-    register_total: Rate | None = Rate(30, 60.0)
+    register_total: Rate | None = REGISTER_TOTAL
     #: Aliases per user (FICS: MAX_ALIASES - 1).
     max_aliases: int = 29
     #: Entries on each of a user's lists: notify, censor, gnotify, noplay, channel (FICS's

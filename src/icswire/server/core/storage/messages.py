@@ -60,9 +60,9 @@ class Messages(Database):
                 )
             )
             kept = conn.scalar(
-                select(func.count()).select_from(user_messages).where(
-                    user_messages.c.user_id == row.id
-                )
+                select(func.count())
+                .select_from(user_messages)
+                .where(user_messages.c.user_id == row.id)
             )
         return MessageTarget(str(row.name), censored is not None, int(kept or 0))
 
