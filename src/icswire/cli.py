@@ -328,8 +328,10 @@ def _size(stream: BinaryIO) -> int | None:
     metavar="NAME=VALUE",
     help="change a limit (repeatable): login_timeout=60, idle_timeout=3600 (0: never),"
     " max_connections=auto, max_per_address=30, login_tries=3, free_failures=3,"
-    " failure_delay=2, max_failure_delay=300, forget_failures=3600, seeks_per_address=10,"
-    " accept_pause=1; rates per user as BURST/SECONDS or off: tell=10/1, channel=6/2,"
+    " failure_delay=2, max_failure_delay=300, forget_failures=3600, account_failures=10,"
+    " max_account_delay=10, seeks_per_address=10, accept_pause=1, max_aliases=29,"
+    " max_list=200, max_messages=40; registrations as BURST/SECONDS or off:"
+    " register_address=3/600, register_total=30/60; rates per user: tell=10/1, channel=6/2,"
     " shout=3/20, seek=6/3, match=6/3. 0 turns a limit off.",
 )
 @click.option(

@@ -8,6 +8,7 @@ import concurrent.futures
 import contextlib
 import socket
 import threading
+import time
 
 import pytest
 
@@ -162,6 +163,11 @@ async def from_address(server: Server, address: str) -> Client:
 async def attempt(client: Client, line: str) -> str:
     """What the server says to one ``name password`` line."""
     await client.send(line)
+    return await heard(client)
+
+
+async def heard(client: Client) -> str:
+    """What the server said to a ``name password`` line: in, wrong, or refused."""
     outcome = await client.expect(
         lambda e: (
             isinstance(e, Text)
@@ -174,28 +180,64 @@ async def attempt(client: Client, line: str) -> str:
     return str(outcome.text)
 
 
-async def test_failed_logins_make_the_address_and_the_account_wait(server: Server) -> None:
+async def test_failed_logins_make_the_address_wait_never_the_owner(server: Server) -> None:
     limits = server.limits
-    limits.free_failures, limits.failure_delay = 2, 30.0
+    limits.free_failures, limits.failure_delay = 3, 30.0
     for name, password in (("Dan", "secret"), ("Eve", "secret2")):
         await asyncio.to_thread(server.store.add_user, name, password)
     guesser = await from_address(server, "127.0.0.2")
     for n in range(3):
         assert await attempt(guesser, f"Dan guess{n}") == "**** Invalid password! ****"
     assert await closed(guesser)  # three wrong passwords on one connection
-    # the right password is not even checked while the account must wait, from anywhere
-    dan = await from_address(server, "127.0.0.3")
-    assert (await attempt(dan, "Dan secret")).startswith(
-        '**** Too many failed logins for "Dan"; try again in '
-    )
-    # nor is any account's from the guessing address
+    # the guessing address waits, for this account and any other
     again = await from_address(server, "127.0.0.2")
+    assert (await attempt(again, "Dan secret")).startswith(
+        '**** Too many failed logins for "Dan" from your address; try again in '
+    )
     assert (await attempt(again, "Eve secret2")).startswith(
         "**** Too many failed logins from your address; try again in "
     )
-    eve = await from_address(server, "127.0.0.3")
-    assert await attempt(eve, "Eve secret2") == "**** Starting FICS session as Eve ****"
+    # the owner, elsewhere, is not locked out
+    dan = await from_address(server, "127.0.0.3")
+    assert await attempt(dan, "Dan secret") == "**** Starting FICS session as Dan ****"
     limits.failure_delay = 0.01  # as if the wait were over
+    assert await attempt(again, "Eve secret2") == "**** Starting FICS session as Eve ****"
+
+
+async def test_wrong_passwords_sent_at_once_get_only_the_free_ones_checked(
+    server: Server,
+) -> None:
+    """30 connections from one address send a wrong password at the same instant: the
+    free three are checked, the rest refused unchecked, and the owner, from another
+    address, logs in at once."""
+    await asyncio.to_thread(server.store.add_user, "Victim", "right")
+    guessers = [await from_address(server, "127.0.0.2") for _ in range(30)]
+    for guesser in guessers:
+        await guesser.expect(lambda e: isinstance(e, Prompt))  # login:
+    for n, guesser in enumerate(guessers):  # written before any is read by the server
+        guesser.writer.write(f"Victim guess{n}\n".encode())
+    await asyncio.gather(*(guesser.writer.drain() for guesser in guessers))
+    outcomes = await asyncio.gather(*(heard(guesser) for guesser in guessers))
+    assert outcomes.count("**** Invalid password! ****") == 3
+    refused = '**** Too many failed logins for "Victim" from your address; try again in '
+    assert sum(outcome.startswith(refused) for outcome in outcomes) == 27
+    owner = await from_address(server, "127.0.0.3")
+    assert await attempt(owner, "Victim right") == "**** Starting FICS session as Victim ****"
+
+
+async def test_failures_from_many_addresses_slow_an_account_but_let_its_owner_in(
+    server: Server,
+) -> None:
+    limits = server.limits
+    limits.account_failures, limits.failure_delay, limits.max_account_delay = 4, 0.01, 0.05
+    await asyncio.to_thread(server.store.add_user, "Dan", "secret")
+    for address in ("127.0.0.4", "127.0.0.5", "127.0.0.6"):
+        guesser = await from_address(server, address)
+        for n in range(3):
+            assert await attempt(guesser, f"Dan guess{n}") == "**** Invalid password! ****"
+    backoff, now = server.core.state(Backoff), time.monotonic()
+    assert backoff.delay("account dan", limits, now, 4, 0.05) == 0.05  # held back, 9 failed
+    dan = await from_address(server, "127.0.0.3")
     assert await attempt(dan, "Dan secret") == "**** Starting FICS session as Dan ****"
 
 
@@ -207,9 +249,11 @@ def test_the_waits_grow_to_a_cap_and_are_forgotten() -> None:
     for second in range(10):
         waits.append(backoff.wait("address 10.0.0.1", limits, float(second)))
         backoff.failed("address 10.0.0.1", limits, float(second))
-    assert waits == [0.0] * 4 + [1.0, 3.0, 7.0, 15.0, 31.0, 59.0]  # 2, 4, 8, ... s after
+    assert waits == [0.0] * 3 + [1.0, 3.0, 7.0, 15.0, 31.0, 59.0, 59.0]  # 2, 4, 8, ... s after
     assert backoff.wait("address 10.0.0.1", limits, 9.0) == 60.0  # the cap
     assert backoff.wait("address 10.0.0.2", limits, 9.0) == 0.0
+    backoff.succeeded("address 10.0.0.1")  # a counted try that was right is no failure
+    assert backoff.delay("address 10.0.0.1", limits, 9.0, 3, 60.0) == 60.0  # 8 failures
     assert backoff.wait("address 10.0.0.1", limits, 9.0 + 3601) == 0.0
 
 
@@ -312,6 +356,7 @@ async def test_password_checks_never_hold_up_everybody_elses_database_calls(
         concurrent.futures.ThreadPoolExecutor(4, "default")
     )
     server.store.add_user("Dan", "secret")
+    server.limits.free_failures = 100  # tries in flight count as failures until they pass
     release, running, most = threading.Event(), [0], [0]
     lock = threading.Lock()
     check = server.store.check_password

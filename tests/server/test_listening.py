@@ -4,6 +4,8 @@ next arrival and departure at once, and a user who left is in no index."""
 
 from __future__ import annotations
 
+import asyncio
+
 from icswire.protocol.datagrams import DG
 from icswire.protocol.encoder import encode_event
 from icswire.protocol.events import IvarLine, Text
@@ -13,10 +15,10 @@ from .client import Client
 from .support import connect
 
 
-async def visit(server: Server, name: str) -> None:
+async def visit(server: Server, name: str, password: str | None = None) -> None:
     """``name`` logs in, then quits."""
     client = await connect(server)
-    await client.login(name)
+    await client.login(name, password)
     await client.send("quit")
     await client.settle()
 
@@ -56,11 +58,12 @@ async def test_set2_and_notify_lists_are_followed(server: Server) -> None:
     listener = await connect(server, [DG.PLAYER_ARRIVED_SIMPLE])
     await listener.login("Listener")
     await listener.command(f"set-2 {DG.PLAYER_ARRIVED_SIMPLE} 1")
+    await asyncio.to_thread(server.store.add_user, "Friend", "pw")  # a list names players
     await listener.command("+notify Friend")
-    await visit(server, "Friend")
+    await visit(server, "Friend", "pw")
     await listener.command(f"set-2 {DG.PLAYER_ARRIVED_SIMPLE} 0")
     await listener.command("-notify Friend")
-    await visit(server, "Friend")
+    await visit(server, "Friend", "pw")
     await listener.settle()
     simple = [e.playername for e in listener.received(DG.PLAYER_ARRIVED_SIMPLE)]
     notices = [e.text for e in listener.events if isinstance(e, Text) and "Friend" in e.text]

@@ -6,11 +6,12 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import UTC, datetime
 
+import pytest
 from sqlalchemy import inspect, text
 
 from icswire.server.core.storage.migrations import ADDED_COLUMNS
 from icswire.server.core.storage.records import GameRecord
-from icswire.server.core.storage.store import Store
+from icswire.server.core.storage.store import LooksLike, Store
 
 
 def a_game(variant: str | None) -> GameRecord:
@@ -87,3 +88,28 @@ def test_a_database_made_before_the_private_column_gets_it(database_url: str) ->
         assert (found := opened.game(old)) is not None and not found.private
         new = opened.start_game(replace(a_game(None), private=True))
         assert (game := opened.game(new)) is not None and game.private
+
+
+def test_a_database_made_before_the_skeleton_column_gets_it_filled(database_url: str) -> None:
+    with Store(database_url) as made:
+        made.add_user("Bill", "pw")
+        made.add_user("Tomo", "pw")
+        with made.engine.begin() as conn:
+            conn.execute(text("DROP INDEX ix_users_skeleton"))
+            conn.execute(text("ALTER TABLE users DROP COLUMN skeleton"))
+            assert "skeleton" not in {c["name"] for c in inspect(conn).get_columns("users")}
+    with Store(database_url) as opened:
+        column = {c["name"]: c for c in inspect(opened.engine).get_columns("users")}["skeleton"]
+        assert column["nullable"]
+        indexes = {
+            i["name"]: i["column_names"] for i in inspect(opened.engine).get_indexes("users")
+        }
+        assert indexes["ix_users_skeleton"] == ["skeleton"]
+        with opened.engine.begin() as conn:
+            filled = conn.execute(text("SELECT name, skeleton FROM users ORDER BY name")).all()
+        assert [tuple(row) for row in filled] == [("Bill", "blll"), ("Tomo", "tomo")]
+        with pytest.raises(LooksLike):
+            opened.add_user("Bi1l", "pw")
+        with pytest.raises(LooksLike):
+            opened.add_user("Tom0", "pw")
+        opened.add_user("Bilbo", "pw")

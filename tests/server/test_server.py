@@ -264,6 +264,7 @@ async def test_channels_membership_and_tells(server: Server) -> None:
 
 async def test_notify_lists_in_text_and_datagrams(server: Server) -> None:
     await asyncio.to_thread(server.store.add_user, "Keeper", "pw")
+    await asyncio.to_thread(server.store.add_user, "Friend", "pw")  # a list names players
     keeper = await connect(server, 64, 65, 68)
     await keeper.login("Keeper", "pw", f"level2settings={bits(64, 65, 68)}")
     await keeper.send("+notify Friend")
@@ -272,7 +273,7 @@ async def test_notify_lists_in_text_and_datagrams(server: Server) -> None:
     await plain.login("Plainy")
     await plain.command("+notify Friend")
     friend = await connect(server)
-    await friend.login("Friend")
+    await friend.login("Friend", "pw")
     await keeper.expect_dg(DG.NOTIFY_ARRIVED, playername="Friend")
     await plain.expect_text("Notification: Friend has arrived.")
     await friend.send("quit")
@@ -377,6 +378,7 @@ async def test_ping_answers_with_the_round_trip(server: Server) -> None:
 async def test_accounts_and_settings_survive_a_restart(database_url: str) -> None:
     store = Store(database_url)
     await asyncio.to_thread(store.add_user, "Stayer", "pw")
+    await asyncio.to_thread(store.add_user, "Buddy", "pw")  # a list names players
     first = Server(store, "127.0.0.1", 0)
     await first.start()
     client = await Client.connect(first.port)

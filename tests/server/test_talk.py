@@ -272,7 +272,8 @@ async def test_showlist_names_the_lists_and_shows_each(server: Server) -> None:
     await said(alice, "+channel 10")
     await said(alice, "+channel 4")
     assert await said(alice, "=ch") == ["-- channel list: 2 channels --", "4   10"]
-    for name in ("Zed", "amy", "Bo"):
+    for name in ("Zed", "amy", "Bo"):  # a list names players
+        await asyncio.to_thread(server.store.add_user, name, "pw")
         await said(alice, f"+notify {name}")
     assert await said(alice, "showlist notify") == ["-- notify list: 3 names --", "amy  Bo   Zed"]
     assert await said(alice, "+notify 9lives") == ['"9lives" is not a valid handle.']
@@ -322,6 +323,7 @@ async def test_lists_speak_block_mode_and_icc(server: Server) -> None:
         start, _ = await block(fics, line)
         assert start.code == code, line
     icc = await user(server, "Iccy", DG.LIST)
+    await user(server, "Someone")  # a list names players
     await icc.command("+censor Someone")
     await icc.send("=censor")
     listed = await icc.expect_dg(DG.LIST)
@@ -335,7 +337,8 @@ async def test_lists_are_kept_for_registered_users(database_url: str) -> None:
         await server.start(listen=False)
         try:
             if not await asyncio.to_thread(store.load, "Keeper"):
-                await asyncio.to_thread(store.add_user, "Keeper", "pw")
+                for name in ("Keeper", "Troll", "Cheat", "Star", "Idol", "Pal"):
+                    await asyncio.to_thread(store.add_user, name, "pw")
                 keeper = await user(server, "Keeper", password="pw")
                 for line in ("+censor Troll", "+noplay Cheat", "+gnotify Star", "+notify Pal"):
                     await said(keeper, line)
@@ -348,7 +351,7 @@ async def test_lists_are_kept_for_registered_users(database_url: str) -> None:
             for shown, listed in (("censor", "Troll"), ("noplay", "Cheat"), ("gnotify", "Idol")):
                 assert await said(keeper, f"={shown}") == [f"-- {shown} list: 1 names --", listed]
             assert await said(keeper, "=notify") == ["-- notify list: 1 names --", "Pal"]
-            guest = await user(server, "Troll")
+            guest = await user(server, "Troll", password="pw")
             assert await said(guest, "tell keeper hi") == ["Keeper is censoring you."]
         finally:
             await server.stop()

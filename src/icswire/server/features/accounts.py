@@ -19,9 +19,15 @@ await between the check and the entry: two logins of one account at once leave o
 
 Against guessing and squatting (:class:`~icswire.server.core.net.limits.Limits`): the whole
 dialogue has ``login_timeout`` seconds; ``login_tries`` wrong passwords close the
-connection; an address or an account with more than ``free_failures`` recent failures
+connection. An address with ``free_failures`` recent failures, on any accounts or on one,
 waits longer after each (:class:`~icswire.server.core.net.limits.Backoff`), and a password
-sent during the wait is refused unchecked. Guests cannot take the server's names or a
+sent from it during the wait is refused unchecked; every try is counted before its
+password is checked (:func:`_admit`), so tries sent at once get no more than the free
+ones checked. An account is never locked: another address is not refused because of this
+one's failures, but once ``account_failures`` tries failed on an account from anywhere,
+each try of it is held back a little (at most ``max_account_delay`` seconds), which slows
+guessing from many addresses and only delays its owner. The counts are this node's: in a
+cluster each node throttles the tries it hears. Guests cannot take the server's names or a
 command word (:func:`~icswire.server.core.model.names.is_reserved`, ``Registry.words``). A name
 on the ban list (``+ban``) is refused with DG_LOGIN_FAILED's code 12 and disconnected.
 """
@@ -80,39 +86,56 @@ def _reserved(core: Core, name: str) -> bool:
     return is_reserved(name) or name_key(name) in core.registry.words()
 
 
-def _address_key(session: Session) -> str:
-    return f"address {session.host}"
+def _keys(session: Session, account: Account) -> tuple[str, str, str]:
+    """The throttle's keys of a try: its address, its address and account, its account."""
+    account_key = name_key(account.name)
+    return (
+        f"address {session.host}",
+        f"address {session.host} account {account_key}",
+        f"account {account_key}",
+    )
 
 
-def _account_key(account: Account) -> str:
-    return f"account {name_key(account.name)}"
-
-
-def _must_wait(core: Core, session: Session, account: Account) -> str | None:
-    """Why a password for ``account`` from this address is not checked now (too many
-    failures lately, from here or for this account), or None."""
+def _admit(core: Core, session: Session, account: Account) -> str | float:
+    """Refuse a try of ``account``'s password from this address (the refusal, when this
+    address has failed too often lately, on any account or on this one), or count it
+    before it is checked and return how long to hold it back (seconds: many addresses
+    have failed on this account lately). No await: tries made at once are counted one by
+    one, so that no more than the free ones are checked."""
     failures, limits, now = core.state(Backoff), core.limits, time.monotonic()
-    by_address = failures.wait(_address_key(session), limits, now)
-    by_account = failures.wait(_account_key(account), limits, now)
-    if by_address <= 0 and by_account <= 0:
-        return None
-    where = f'for "{account.name}"' if by_account >= by_address else "from your address"
-    wait = seconds_text(max(by_address, by_account))
-    return f"**** Too many failed logins {where}; try again in {wait}. ****"
+    by_address, by_pair, by_account = _keys(session, account)
+    address_wait = failures.wait(by_address, limits, now)
+    pair_wait = failures.wait(by_pair, limits, now)
+    if address_wait > 0 or pair_wait > 0:
+        if pair_wait >= address_wait:
+            where = f'for "{account.name}" from your address'
+        else:
+            where = "from your address"
+        wait = seconds_text(max(address_wait, pair_wait))
+        return f"**** Too many failed logins {where}; try again in {wait}. ****"
+    hold = failures.delay(
+        by_account, limits, now, limits.account_failures, limits.max_account_delay
+    )
+    for key in (by_address, by_pair, by_account):
+        failures.failed(key, limits, now)
+    return hold
 
 
 async def _password(core: Core, session: Session, account: Account, password: str) -> bool:
-    """Check ``password`` (unless this address or account must wait), counting failures."""
-    refusal = _must_wait(core, session, account)
-    if refusal is not None:
-        _failed(session, LoginFailed.SOMETHING_WRONG, text=refusal)
+    """Check ``password`` (unless this address must wait), counting the try first."""
+    admitted = _admit(core, session, account)
+    if isinstance(admitted, str):
+        _failed(session, LoginFailed.SOMETHING_WRONG, text=admitted)
         return False
+    if admitted > 0:
+        await asyncio.sleep(admitted)
     if await core.password_work(core.store.check_password, account.name, password):
-        core.state(Backoff).forget(_account_key(account))
+        failures = core.state(Backoff)
+        by_address, by_pair, by_account = _keys(session, account)
+        failures.forget(by_pair)
+        failures.succeeded(by_address)
+        failures.succeeded(by_account)
         return True
-    failures, limits, now = core.state(Backoff), core.limits, time.monotonic()
-    failures.failed(_address_key(session), limits, now)
-    failures.failed(_account_key(account), limits, now)
     _say(session, "**** Invalid password! ****", "")
     if DG.LOGIN_FAILED in session.level2:
         text = login_failed_text(LoginFailed.INVALID_PASSWORD)

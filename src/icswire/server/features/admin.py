@@ -25,7 +25,7 @@ from icswire.server.core.dispatch.hub import CommandSet, Context, Handler
 from icswire.server.core.model.names import name_error, name_key
 from icswire.server.core.net.session import Session
 from icswire.server.core.render.batch import lines
-from icswire.server.core.storage.store import UnknownUser, UserExists
+from icswire.server.core.storage.store import LooksLike, UnknownUser, UserExists
 
 if TYPE_CHECKING:
     from icswire.server.core.dispatch.hub import Core
@@ -53,6 +53,9 @@ async def addplayer(ctx: Context, args: str) -> None:
         await ctx.core.password_work(ctx.store.add_user, name, secret)
     except UserExists as exc:
         ctx.reply(f'A player named "{exc.name}" is already registered.')
+        return
+    except LooksLike as exc:
+        ctx.reply(f'"{name}" looks too much like the registered "{exc.existing}".')
         return
     ctx.reply(f'Added "{name}" with password "{secret}".')
 

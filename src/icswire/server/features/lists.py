@@ -5,9 +5,11 @@
 A user's own lists are ``censor`` (their tells, channel tells, shouts, match requests and
 messages are not shown), ``gnotify`` (told when they start a game), ``noplay`` (their
 match requests are refused), ``notify`` (told when they arrive and leave) and
-``channel``. Each is saved for a registered user and kept for the session by a guest. Any
-valid handle may be listed (one may censor a name before it logs in); the name of a
-player online is taken with its case. FICS's public lists are shown as this server knows
+``channel``. Each is saved for a registered user and kept for the session by a guest. As
+in FICS (lists.c), a name added must be a player's, online or registered, and is taken
+with its case; a name no longer a player's may still be taken off. Each list holds at most
+:attr:`~icswire.server.core.net.limits.Limits.max_list` entries (FICS: 200), for guests
+and registered users alike. FICS's public lists are shown as this server knows
 them: ``td`` (the programs that may ``qtell``, set with ``icswire user td NAME``), and the
 titles and ``computer`` empty, since it gives none; changing them is for administrators,
 and FICS refuses it as for a list one may not see. Of the administrators' lists, ``ban``
@@ -129,7 +131,28 @@ async def _change(ctx: Context, args: str, add: bool) -> None:
     elif which == "ban":
         await _change_ban(ctx, item, add)
     else:
-        _change_names(ctx, which, item, add)
+        await _change_names(ctx, which, item, add)
+
+
+def _full(ctx: Context, which: str, size: int) -> bool:
+    """Is the user's list ``which`` of ``size`` entries full? Then FICS's words are said."""
+    cap = ctx.core.limits.max_list
+    if 0 < cap <= size:
+        ctx.reply(f"Sorry, your {which} list is full.")
+        return True
+    return False
+
+
+async def _player_name(ctx: Context, item: str) -> str | None:
+    """The player ``item`` names (online, or registered), with its case; None after FICS's
+    words when there is none."""
+    online = ctx.world.online.get(name_key(item))
+    if online is not None:
+        return online.name
+    found = await asyncio.to_thread(ctx.store.registered_name, item)
+    if found is None:
+        ctx.reply(f'There is no player matching the name "{item}".')
+    return found
 
 
 async def _change_ban(ctx: Context, name: str, add: bool) -> None:
@@ -154,6 +177,8 @@ def _change_channel(ctx: Context, item: str, add: bool) -> None:
         return
     if add and channel in session.channels:
         ctx.reply(f"[{channel}] is already on your channel list.")
+    elif add and _full(ctx, "channel", len(session.channels)):
+        return
     elif not add and channel not in session.channels:
         ctx.reply(f"[{channel}] is not in your channel list.")
     elif add:
@@ -166,22 +191,24 @@ def _change_channel(ctx: Context, item: str, add: bool) -> None:
         ctx.save("remove_channel", channel)
 
 
-def _change_names(ctx: Context, which: str, item: str, add: bool) -> None:
+async def _change_names(ctx: Context, which: str, item: str, add: bool) -> None:
     session = ctx.session
     if check_name(item) is not None:
         ctx.reply(f'"{item}" is not a valid handle.')
         return
-    online = ctx.world.online.get(name_key(item))
-    name = online.name if online is not None else item
     listed = session.notify if which == "notify" else session.lists.setdefault(which, {})
-    key = name_key(name)
+    key = name_key(item)
     if add and key in listed:
         ctx.reply(f"[{listed[key]}] is already on your {which} list.")
         return
     if not add and key not in listed:
-        ctx.reply(f"[{name}] is not in your {which} list.")
+        online = ctx.world.online.get(key)
+        ctx.reply(f"[{online.name if online else item}] is not in your {which} list.")
         return
     if add:
+        name = await _player_name(ctx, item)
+        if name is None or _full(ctx, which, len(listed)):
+            return
         listed[key] = name
         ctx.reply(f"[{name}] added to your {which} list.")
     else:
@@ -215,7 +242,7 @@ async def showlist(ctx: Context, args: str) -> None:
     else:
         items = members(ctx.session, which)
     noun = "channels" if which == "channel" else "names"
-    ctx.reply(
+    ctx.page(
         f"-- {which} list: {len(items)} {noun} --",
         *columns(items, ctx.session.variables["width"]),
     )

@@ -8,7 +8,12 @@ to a user online is shown to him at once. An ICC session with DG_MESSAGELIST_BEG
 and DG_MESSAGELIST_ITEM (95) on gets them too for the messages to it that a ``messages``
 command shows (section 4: "The text form is sent in any case"); an item's time is
 ``HH:MM`` and its date ``YYYY-MM-DD``, both UTC. A censored sender is refused (``NAME is
-censoring you.``).
+censoring you.``). A mailbox holds at most
+:attr:`~icswire.server.core.net.limits.Limits.max_messages` (FICS's MAX_MESSAGES, 40): a
+message to a full one is refused with FICS's ``Couldn't send message to NAME. Message
+buffer full.`` (FICS lets administrators' mailboxes grow; here the cap is everybody's, so
+that a mailbox's listing and its datagrams always fit the output limit). Listings are
+paged (``next``).
 """
 
 from __future__ import annotations
@@ -56,10 +61,10 @@ def _count(n: int, word: str) -> str:
 def _show(ctx: Context, typed: str, heading: str | None, found: list[StoredMessage]) -> None:
     """``heading`` and ``found`` (to the user, who has now read them), for the command
     ``typed``."""
-    ctx.reply(*([heading] if heading else []), *(f"{m.number}. {shown(m)}" for m in found))
+    on_page = ctx.page(*([heading] if heading else []), *(f"{m.number}. {shown(m)}" for m in found))
     session = ctx.session
     ctx.batch.add(session, Datagram(dg.MessagelistBegin(typed)))
-    for m in found:
+    for m in found[: on_page - bool(heading)]:  # those shown now (a long list is paged)
         time_, date = f"{m.sent.astimezone(UTC):%H:%M}", f"{m.sent.astimezone(UTC):%Y-%m-%d}"
         item = dg.MessagelistItem(m.number, m.sender, time_, date, m.text)
         ctx.batch.add(session, Datagram(item))
@@ -118,7 +123,7 @@ async def _some(ctx: Context, word: str) -> None:
         await ctx.core.writes.settled(other)
         sent = await asyncio.to_thread(ctx.store.messages_sent, me, other)
         if sent:
-            ctx.reply(f"Messages to {other}:", *(shown(m) for m in sent))
+            ctx.page(f"Messages to {other}:", *(shown(m) for m in sent))
         else:
             ctx.reply(f"{other} has no messages from you.")
     mine = [m for m in await _mine(ctx) if name_key(m.sender) == name_key(other)]
@@ -142,7 +147,7 @@ async def _registered(ctx: Context, word: str) -> str | None:
     if found is None:
         ctx.reply(f"There is no player matching the name {word}.")
         return None
-    return found[0]
+    return found.name
 
 
 async def _send(ctx: Context, word: str, text: str) -> None:
@@ -155,13 +160,18 @@ async def _send(ctx: Context, word: str, text: str) -> None:
     target = None
     if check_name(word) is None:
         named = online.name if online is not None else word
+        await ctx.core.writes.settled(named)  # the messages on their way are counted
         target = await asyncio.to_thread(ctx.store.message_target, named, session.name)
     if target is None:
         ctx.reply(f"There is no player matching the name {word}.")
         return
-    receiver, censoring = target
-    if censoring or (online is not None and online.censors(session)):
+    receiver = target.name
+    if target.censoring or (online is not None and online.censors(session)):
         ctx.reply(f"{receiver} is censoring you.")
+        return
+    cap = ctx.core.limits.max_messages
+    if 0 < cap <= target.kept:
+        ctx.reply(f"Couldn't send message to {receiver}. Message buffer full.")
         return
     if ctx.too_fast("tell"):
         return

@@ -337,14 +337,17 @@ async def next_(ctx: Context, args: str) -> None:
 async def alias(ctx: Context, args: str) -> None:
     word, expansion = first_word(args)
     aliases = ctx.session.aliases
+    cap = ctx.core.limits.max_aliases
     if not word:
-        ctx.reply("Aliases:", *(f"{w} -> {e}" for w, e in sorted(aliases.items())))
+        ctx.page("Aliases:", *(f"{w} -> {e}" for w, e in sorted(aliases.items())))
     elif not expansion:
         ctx.reply(
             f"{word} -> {aliases[word]}"
             if word in aliases
             else f"You have no alias named '{word}'."
         )
+    elif word.lower() not in aliases and 0 < cap <= len(aliases):
+        ctx.reply(f"You have your maximum of {cap} aliases.")  # FICS's com_alias
     else:
         aliases[word.lower()] = expansion
         ctx.reply(f"Alias '{word}' set.")

@@ -418,9 +418,12 @@ class Context:
     def reply(self, *text: str) -> None:
         self.batch.reply(*text)
 
-    def page(self, *text: str) -> None:
-        """Reply with long text a page at a time (``set height``; ``next`` goes on)."""
-        self.batch.reply(*first_page(self.session, list(text)))
+    def page(self, *text: str) -> int:
+        """Reply with long text a page at a time (``set height``; ``next`` goes on).
+        Returns how many of its lines are on this page."""
+        page = first_page(self.session, list(text))
+        self.batch.reply(*page)
+        return len(text) - len(self.session.more)
 
     def too_fast(self, kind: str) -> bool:
         """Has the user used up its rate of ``kind`` (a token bucket per user and kind,

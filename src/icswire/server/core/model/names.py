@@ -25,6 +25,7 @@ __all__ = [
     "is_reserved",
     "name_error",
     "name_key",
+    "name_skeleton",
 ]
 
 NAME_MIN = 2
@@ -81,3 +82,21 @@ def is_reserved(name: str) -> bool:
 def name_key(name: str) -> str:
     """The case-insensitive identity of a name: what accounts are stored and looked up by."""
     return name.lower()
+
+
+#: What :func:`name_skeleton` makes of the characters that pass for others: once lowercased,
+#: ``1`` and ``i`` (``I``) look like ``l``, and ``0`` like ``o``.
+_LOOK_ALIKE = str.maketrans("1i0", "llo")
+
+
+def name_skeleton(name: str) -> str:
+    """What ``name`` looks like: two names with one skeleton would pass for each other
+    (case aside, ``1``, ``I`` and ``l`` are one letter, and ``0`` and ``O``). A new
+    account's skeleton must be nobody else's.
+
+    >>> name_skeleton("Bi1l") == name_skeleton("BILL") == name_skeleton("Bill") == "blll"
+    True
+    >>> name_skeleton("Tom0") == name_skeleton("tomo")
+    True
+    """
+    return name_key(name).translate(_LOOK_ALIKE)

@@ -47,3 +47,7 @@ class Bucket:
             self.tokens -= 1
             return 0.0
         return (1 - self.tokens) * rate.seconds
+
+    def give_back(self, rate: Rate) -> None:
+        """Return a token taken for something that did not happen."""
+        self.tokens = min(rate.burst, self.tokens + 1)

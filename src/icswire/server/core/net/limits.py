@@ -7,8 +7,15 @@ limits in one place, so an operator (``icswire serve --limit NAME=VALUE``) and t
   address; a connection over a cap is told why and closed.
 - Logging in: :attr:`Limits.login_timeout` seconds for the whole dialogue (FICS:
   ``**** LOGIN TIMEOUT ****``); :attr:`Limits.login_tries` wrong passwords per connection,
-  then it is closed; per address and per account a few failures are free, then each try
-  waits longer (:class:`Backoff`), and a try during the wait is refused unchecked.
+  then it is closed; per address, and per address and account together, a few failures
+  are free, then each try waits longer (:class:`Backoff`), and a try during the wait is
+  refused unchecked; an account that many addresses fail on is slowed (each try answered
+  later), never locked, so that nobody can lock its owner out.
+- Registering (``--open-registration``): a token bucket per address
+  (:attr:`Limits.register_address`) and one for the server (:attr:`Limits.register_total`).
+- What a user stores (FICS's caps, playerdb.h and lists.c): :attr:`Limits.max_aliases`,
+  :attr:`Limits.max_list` names (or channels) on each personal list,
+  :attr:`Limits.max_messages` in a mailbox.
 - Idle users: logged out after :attr:`Limits.idle_timeout` seconds without a command,
   unless they play or examine a game (FICS: 60 minutes).
 - Talking and offers: a token bucket per user and kind (:data:`RATE_KINDS`), and at most
@@ -56,6 +63,12 @@ RATE_KINDS = {
 FD_HEADROOM = 64
 
 
+#: Registrations from one address: 3 at once, then one every 10 minutes.
+REGISTER_ADDRESS = Rate(3, 600.0)
+#: Registrations on the server: 30 at once, then one a minute.
+REGISTER_TOTAL = Rate(30, 60.0)
+
+
 def _default_rates() -> dict[str, Rate]:
     return {
         "tell": Rate(10, 1.0),
@@ -81,7 +94,8 @@ class Limits:
     max_per_address: int = 30
     #: Wrong passwords (or tries refused for waiting) on one connection before it closes.
     login_tries: int = 3
-    #: Failed logins of an address or an account before each try has to wait.
+    #: Failed logins of an address, or of an account from one address, before each try
+    #: from there has to wait.
     free_failures: int = 3
     #: The first wait (seconds); it doubles with each failure after that.
     failure_delay: float = 2.0
@@ -89,6 +103,23 @@ class Limits:
     max_failure_delay: float = 300.0
     #: Seconds after the last failure when an address or account starts afresh.
     forget_failures: float = 3600.0
+    #: Failed logins of an account, from anywhere, before each try of it is answered later
+    #: (slowed, not refused: its owner still gets in).
+    account_failures: int = 10
+    #: The longest an account's try is held back (the hold doubles as the wait does).
+    max_account_delay: float = 10.0
+    #: Registrations from one address: BURST/SECONDS or off (``--open-registration``).
+    register_address: Rate | None = REGISTER_ADDRESS
+    #: Registrations on the whole server.
+    register_total: Rate | None = REGISTER_TOTAL
+    #: Aliases per user (FICS: MAX_ALIASES - 1).
+    max_aliases: int = 29
+    #: Entries on each of a user's lists: notify, censor, gnotify, noplay, channel (FICS's
+    #: MAX_GLOBAL_LIST_SIZE).
+    max_list: int = 200
+    #: Messages kept for one user (FICS: MAX_MESSAGES); a message to a full mailbox is
+    #: refused and its sender told.
+    max_messages: int = 40
     #: Seeks posted at once from one address (each player may have 3).
     seeks_per_address: int = 10
     #: Seconds accepting pauses when the process is out of file descriptors (unless a
@@ -111,15 +142,18 @@ class Limits:
             else:
                 self.rates[name] = rate
             return
-        kinds = {f.name: f.type for f in fields(self) if f.name != "rates"}
+        kinds = {f.name: str(f.type) for f in fields(self) if f.name != "rates"}
         if name not in kinds:
             known = ", ".join(sorted([*kinds, *RATE_KINDS]))
             raise ValueError(f"no limit named {name!r} (limits: {known})")
         parsed: Any
+        if "Rate" in kinds[name]:
+            setattr(self, name, Rate.parse(value))
+            return
         try:
             if name == "max_connections" and value.lower() in ("auto", "none"):
                 parsed = None
-            elif "float" in str(kinds[name]):
+            elif "float" in kinds[name]:
                 parsed = float(value)
             else:
                 parsed = int(value)
@@ -151,10 +185,13 @@ class _Failures:
 
 
 class Backoff:
-    """Failed logins by key (an address, an account): :attr:`Limits.free_failures` are
-    free, then each try waits :attr:`Limits.failure_delay` seconds after the last failure,
-    twice as long after each further one, at most :attr:`Limits.max_failure_delay`; the
-    count is forgotten :attr:`Limits.forget_failures` seconds after the last failure."""
+    """Login tries by key (an address; an address and an account; an account), each
+    counted when it is made, before its password is checked, so that tries made at once
+    cannot all pass as free: a try that then succeeds is taken back (:meth:`succeeded`).
+
+    After ``free`` counted tries a key waits :attr:`Limits.failure_delay` seconds after
+    the last, twice as long after each further one, at most ``longest``; the count is
+    forgotten :attr:`Limits.forget_failures` seconds after the last try."""
 
     #: Entries kept before forgotten ones are swept out.
     SWEEP_AT = 10_000
@@ -162,28 +199,45 @@ class Backoff:
     def __init__(self) -> None:
         self._failures: dict[str, _Failures] = {}
 
-    def wait(self, key: str, limits: Limits, now: float) -> float:
-        """Seconds before a try of ``key`` is heard (0.0: at once)."""
+    def _found(self, key: str, limits: Limits, now: float) -> _Failures | None:
         found = self._failures.get(key)
-        if found is None:
-            return 0.0
-        if now - found.last > limits.forget_failures > 0:
+        if found is not None and now - found.last > limits.forget_failures > 0:
             del self._failures[key]
+            return None
+        return found
+
+    def delay(self, key: str, limits: Limits, now: float, free: int, longest: float) -> float:
+        """The whole delay ``key`` has earned (0.0: none), from its last try."""
+        found = self._found(key, limits, now)
+        over = (found.count if found else 0) - free
+        if over < 0 or limits.failure_delay <= 0:
             return 0.0
-        over = found.count - limits.free_failures
-        if over <= 0 or limits.failure_delay <= 0:
-            return 0.0
-        delay = min(limits.failure_delay * 2.0 ** min(over - 1, 32), limits.max_failure_delay)
-        return max(0.0, found.last + delay - now)
+        return min(limits.failure_delay * 2.0 ** min(over, 32), longest)
+
+    def wait(self, key: str, limits: Limits, now: float) -> float:
+        """Seconds before a try of ``key`` is heard (0.0: at once), with
+        :attr:`Limits.free_failures` free and :attr:`Limits.max_failure_delay` the most."""
+        delay = self.delay(key, limits, now, limits.free_failures, limits.max_failure_delay)
+        found = self._failures.get(key)
+        return max(0.0, found.last + delay - now) if found and delay else 0.0
 
     def failed(self, key: str, limits: Limits, now: float) -> None:
-        found = self._failures.get(key)
-        if found is None or now - found.last > limits.forget_failures > 0:
+        """Count a try of ``key`` (as failed until :meth:`succeeded` says otherwise)."""
+        found = self._found(key, limits, now)
+        if found is None:
             found = self._failures[key] = _Failures(0, now)
         found.count += 1
         found.last = now
         if len(self._failures) > self.SWEEP_AT:
             self._sweep(limits, now)
+
+    def succeeded(self, key: str) -> None:
+        """A counted try of ``key`` turned out right: it is no failure."""
+        found = self._failures.get(key)
+        if found is not None:
+            found.count -= 1
+            if found.count <= 0:
+                del self._failures[key]
 
     def forget(self, key: str) -> None:
         self._failures.pop(key, None)

@@ -16,7 +16,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import Connection, Table, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from icswire.server.core.model.names import name_error, name_key
+from icswire.server.core.model.names import name_error, name_key, name_skeleton
 from icswire.server.core.storage.database import Database
 from icswire.server.core.storage.schema import (
     PERSONAL_LISTS,
@@ -30,7 +30,7 @@ from icswire.server.core.storage.schema import (
     users,
 )
 
-__all__ = ["Account", "Accounts", "UnknownUser", "UserExists", "user_id"]
+__all__ = ["Account", "Accounts", "LooksLike", "UnknownUser", "UserExists", "user_id"]
 
 
 class UnknownUser(LookupError):
@@ -39,6 +39,15 @@ class UnknownUser(LookupError):
     def __init__(self, name: str) -> None:
         super().__init__(f"no such user: {name}")
         self.name = name
+
+
+class LooksLike(ValueError):
+    """A new name would pass for an account's (:func:`~.names.name_skeleton`)."""
+
+    def __init__(self, name: str, existing: str) -> None:
+        super().__init__(f"{name} looks too much like {existing}")
+        self.name = name
+        self.existing = existing
 
 
 class UserExists(ValueError):
@@ -88,11 +97,14 @@ class Accounts(Database):
         return self._hasher.hash(password)
 
     def add_user(self, name: str, password: str) -> None:
-        """Register ``name``; ValueError if the name is invalid or taken or no password."""
+        """Register ``name``; ValueError if the name is invalid or no password,
+        :class:`UserExists` if it is taken, :class:`LooksLike` if it would pass for an
+        account's (its :func:`~.names.name_skeleton` is another's: ``Bi1l`` for ``Bill``)."""
         reason = name_error(name)
         if reason is not None:
             raise ValueError(f"invalid name {name!r}: {reason}")
         password_hash = self._hash(password)
+        skeleton = name_skeleton(name)
         try:
             with self._begin() as conn:
                 existing = conn.scalar(
@@ -100,16 +112,26 @@ class Accounts(Database):
                 )
                 if existing is not None:
                     raise UserExists(str(existing))
+                alike = conn.scalar(select(users.c.name).where(users.c.skeleton == skeleton))
+                if alike is not None:
+                    raise LooksLike(name, str(alike))
                 conn.execute(
                     insert(users).values(
                         name_key=name_key(name),
                         name=name,
                         password_hash=password_hash,
                         created=datetime.now(UTC),
+                        skeleton=skeleton,
                     )
                 )
         except IntegrityError:  # registered by someone else in the meantime
             raise UserExists(name) from None
+
+    def registered_name(self, name: str) -> str | None:
+        """The account ``name`` names, as registered (its case), or None."""
+        with self._begin() as conn:
+            found = conn.scalar(select(users.c.name).where(users.c.name_key == name_key(name)))
+        return None if found is None else str(found)
 
     def set_password(self, name: str, password: str) -> None:
         """Replace the password of ``name``."""

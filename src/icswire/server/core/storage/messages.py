@@ -7,14 +7,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, func, insert, select, update
 
 from icswire.server.core.model.names import name_key
 from icswire.server.core.storage.accounts import user_id
 from icswire.server.core.storage.database import Database
 from icswire.server.core.storage.schema import user_lists, user_messages, users
 
-__all__ = ["Messages", "StoredMessage"]
+__all__ = ["MessageTarget", "Messages", "StoredMessage"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,12 +29,23 @@ class StoredMessage:
     unread: bool
 
 
+@dataclass(frozen=True, slots=True)
+class MessageTarget:
+    """The registered user a message goes to."""
+
+    name: str
+    """As registered."""
+    censoring: bool
+    """Whether the sender is on the receiver's censor list."""
+    kept: int
+    """The messages the receiver has now."""
+
+
 class Messages(Database):
     """Messages to registered users, in the order they were sent."""
 
-    def message_target(self, name: str, sender: str) -> tuple[str, bool] | None:
-        """Whom a message to ``name`` goes to: the registered name and whether its censor
-        list holds ``sender``; None when ``name`` is not registered."""
+    def message_target(self, name: str, sender: str) -> MessageTarget | None:
+        """Whom a message to ``name`` goes to; None when ``name`` is not registered."""
         with self._begin() as conn:
             row = conn.execute(
                 select(users.c.id, users.c.name).where(users.c.name_key == name_key(name))
@@ -48,7 +59,12 @@ class Messages(Database):
                     user_lists.c.name_key == name_key(sender),
                 )
             )
-        return str(row.name), censored is not None
+            kept = conn.scalar(
+                select(func.count())
+                .select_from(user_messages)
+                .where(user_messages.c.user_id == row.id)
+            )
+        return MessageTarget(str(row.name), censored is not None, int(kept or 0))
 
     def send_message(self, sender: str, receiver: str, text: str, sent: datetime) -> None:
         """Keep a message from ``sender`` to the registered ``receiver`` (unread)."""

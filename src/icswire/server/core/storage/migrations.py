@@ -2,32 +2,45 @@
 
 Nothing here states the schema again: the tables a database lacks are created from
 :data:`~.schema.metadata`, and each column added to a table since databases were made with
-it is added as :mod:`.schema` defines it (its DDL compiled from the column).
+it is added as :mod:`.schema` defines it (its DDL compiled from the column), with the
+indexes :mod:`.schema` gives it. A column whose value is computed from others is then
+filled where it is NULL: rows made before it, or by an older icswire.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Column, Connection, inspect, text
+from sqlalchemy import Column, Connection, inspect, select, text, update
 from sqlalchemy.schema import CreateColumn
 
-from icswire.server.core.storage.schema import games, metadata
+from icswire.server.core.model.names import name_skeleton
+from icswire.server.core.storage.schema import games, metadata, users
 
 __all__ = ["ADDED_COLUMNS", "migrate"]
 
-ADDED_COLUMNS: tuple[Column[Any], ...] = (games.c.variant, games.c.private)
+ADDED_COLUMNS: tuple[Column[Any], ...] = (games.c.variant, games.c.private, users.c.skeleton)
 """Columns added to existing tables, oldest first. Each is nullable: the rows a database
 already has get NULL (a game's ``variant`` NULL is the variant of its wild number, which
 every game stored before the column was; ``private`` NULL is a game nobody made private,
-as no game could be before the column)."""
+as no game could be before the column; a user's ``skeleton`` is then filled)."""
+
+
+def _fill_skeletons(conn: Connection) -> None:
+    rows = conn.execute(select(users.c.id, users.c.name).where(users.c.skeleton.is_(None)))
+    for row in rows.all():
+        conn.execute(
+            update(users).where(users.c.id == row.id).values(skeleton=name_skeleton(row.name))
+        )
 
 
 def migrate(conn: Connection) -> None:
-    """Create the missing tables, then add the missing :data:`ADDED_COLUMNS`."""
+    """Create the missing tables, add the missing :data:`ADDED_COLUMNS` (and their
+    indexes), then fill the users' NULL skeletons."""
     metadata.create_all(conn)
     for column in ADDED_COLUMNS:
         _add_column(conn, column)
+    _fill_skeletons(conn)
 
 
 def _add_column(conn: Connection, column: Column[Any]) -> None:
@@ -37,3 +50,6 @@ def _add_column(conn: Connection, column: Column[Any]) -> None:
     name = conn.dialect.identifier_preparer.format_table(table)
     spec = CreateColumn(column).compile(dialect=conn.dialect)
     conn.execute(text(f"ALTER TABLE {name} ADD COLUMN {spec}"))
+    for index in table.indexes:
+        if column in index.columns.values():
+            index.create(conn, checkfirst=True)

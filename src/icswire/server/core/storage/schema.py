@@ -89,6 +89,9 @@ users = Table(
     Column("name", String(NAME_MAX), nullable=False),
     Column("password_hash", Text, nullable=False),
     Column("created", UTCDateTime, nullable=False),
+    # names.name_skeleton(name): what the name looks like; no new account may share it
+    # (not unique: accounts made before the column may already)
+    Column("skeleton", String(NAME_MAX), nullable=True, index=True),
 )
 
 

@@ -23,7 +23,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from icswire.server.core.storage.accounts import Account, Accounts, UnknownUser, UserExists
+from icswire.server.core.storage.accounts import (
+    Account,
+    Accounts,
+    LooksLike,
+    UnknownUser,
+    UserExists,
+)
 from icswire.server.core.storage.admin import Admin, Ban, NewsItem
 from icswire.server.core.storage.database import (
     DEFAULT_DATABASE,
@@ -70,6 +76,7 @@ __all__ = [
     "SQLITE_FILE",
     "Account",
     "Ban",
+    "LooksLike",
     "MoveTexts",
     "NewsItem",
     "Progress",
