@@ -225,6 +225,24 @@ async def test_wrong_passwords_sent_at_once_get_only_the_free_ones_checked(
     assert await attempt(owner, "Victim right") == "**** Starting FICS session as Victim ****"
 
 
+async def test_right_passwords_sent_at_once_from_one_address_all_get_in(
+    server: Server,
+) -> None:
+    """Eight members of a club behind one address log in at the same instant: tries
+    beyond the free three wait for those being checked instead of being refused."""
+    names = [f"Member{n}" for n in range(8)]
+    for name in names:
+        await asyncio.to_thread(server.store.add_user, name, f"pw{name}")
+    members = [await from_address(server, "127.0.0.2") for _ in names]
+    for member in members:
+        await member.expect(lambda e: isinstance(e, Prompt))  # login:
+    for name, member in zip(names, members, strict=True):
+        member.writer.write(f"{name} pw{name}\n".encode())
+    await asyncio.gather(*(member.writer.drain() for member in members))
+    outcomes = await asyncio.gather(*(heard(member) for member in members))
+    assert outcomes == [f"**** Starting FICS session as {name} ****" for name in names]
+
+
 async def test_failures_from_many_addresses_slow_an_account_but_let_its_owner_in(
     server: Server,
 ) -> None:
@@ -356,7 +374,7 @@ async def test_password_checks_never_hold_up_everybody_elses_database_calls(
         concurrent.futures.ThreadPoolExecutor(4, "default")
     )
     server.store.add_user("Dan", "secret")
-    server.limits.free_failures = 100  # tries in flight count as failures until they pass
+    server.limits.free_failures = 100  # beyond the free tries, the others would wait
     release, running, most = threading.Event(), [0], [0]
     lock = threading.Lock()
     check = server.store.check_password

@@ -23,8 +23,9 @@ connection. An address with ``free_failures`` recent failures, on any accounts o
 waits longer after each (:class:`~icswire.server.core.net.limits.Backoff`), and a password
 sent from it during the wait is refused unchecked; every try is counted before its
 password is checked (:func:`_admit`), so tries sent at once get no more than the free
-ones checked. An account is never locked: another address is not refused because of this
-one's failures, but once ``account_failures`` tries failed on an account from anywhere,
+ones checked (the others wait for those to be decided, then pass if they were right).
+An account is never locked: another address is not refused because of this one's
+failures, but once ``account_failures`` tries failed on an account from anywhere,
 each try of it is held back a little (at most ``max_account_delay`` seconds), which slows
 guessing from many addresses and only delays its owner. The counts are this node's: in a
 cluster each node throttles the tries it hears. Guests cannot take the server's names or a
@@ -122,16 +123,25 @@ def _admit(core: Core, session: Session, account: Account) -> str | float:
 
 
 async def _password(core: Core, session: Session, account: Account, password: str) -> bool:
-    """Check ``password`` (unless this address must wait), counting the try first."""
-    admitted = _admit(core, session, account)
-    if isinstance(admitted, str):
-        _failed(session, LoginFailed.SOMETHING_WRONG, text=admitted)
-        return False
-    if admitted > 0:
-        await asyncio.sleep(admitted)
-    if await core.password_work(core.store.check_password, account.name, password):
-        failures = core.state(Backoff)
-        by_address, by_pair, by_account = _keys(session, account)
+    """Check ``password`` (unless this address must wait), counting the try first. A try
+    refused only because of tries of this address still being checked waits until one is
+    decided and asks again: right passwords sent at once from one address (a club behind
+    one router) all get in, wrong ones get no more than the free ones checked."""
+    failures = core.state(Backoff)
+    by_address, by_pair, by_account = _keys(session, account)
+    while isinstance(admitted := _admit(core, session, account), str):
+        if not failures.in_flight(by_address):
+            _failed(session, LoginFailed.SOMETHING_WRONG, text=admitted)
+            return False
+        await failures.one_decided(by_address)
+    failures.checking(by_address)
+    try:
+        if admitted > 0:
+            await asyncio.sleep(admitted)
+        right = await core.password_work(core.store.check_password, account.name, password)
+    finally:
+        failures.decided(by_address)
+    if right:
         failures.forget(by_pair)
         failures.succeeded(by_address)
         failures.succeeded(by_account)

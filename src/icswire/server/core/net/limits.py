@@ -31,6 +31,7 @@ the bots and clients they use (XBoard's zippy seeks after each game), far below 
 
 from __future__ import annotations
 
+import asyncio
 import math
 import resource
 from dataclasses import dataclass, field, fields
@@ -198,6 +199,37 @@ class Backoff:
 
     def __init__(self) -> None:
         self._failures: dict[str, _Failures] = {}
+        #: Tries of a key whose passwords are being checked, and an event set when one of
+        #: them is decided.
+        self._checking: dict[str, int] = {}
+        self._decided: dict[str, asyncio.Event] = {}
+
+    def checking(self, key: str) -> None:
+        """A counted try of ``key`` is being checked."""
+        self._checking[key] = self._checking.get(key, 0) + 1
+
+    def decided(self, key: str) -> None:
+        """A try of ``key`` that was being checked passed or failed."""
+        left = self._checking.get(key, 0) - 1
+        if left > 0:
+            self._checking[key] = left
+        else:
+            self._checking.pop(key, None)
+        event = self._decided.pop(key, None)
+        if event is not None:
+            event.set()
+
+    def in_flight(self, key: str) -> bool:
+        """Whether tries of ``key`` are being checked: a count that refuses a try may
+        still fall when they turn out right."""
+        return key in self._checking
+
+    async def one_decided(self, key: str) -> None:
+        """Wait until a try of ``key`` being checked passes or fails."""
+        event = self._decided.get(key)
+        if event is None:
+            event = self._decided[key] = asyncio.Event()
+        await event.wait()
 
     def _found(self, key: str, limits: Limits, now: float) -> _Failures | None:
         found = self._failures.get(key)
