@@ -14,7 +14,7 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from sqlalchemy import Connection, create_engine, event, make_url
 from sqlalchemy.exc import DBAPIError, DisconnectionError, OperationalError
@@ -22,6 +22,9 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.pool import StaticPool
 
 from icswire.server.core.storage.migrations import migrate
+
+if TYPE_CHECKING:
+    from icswire.server.core.storage.fencing import Fence
 
 __all__ = [
     "DEFAULT_DATABASE",
@@ -104,6 +107,9 @@ def _sqlite_begin(connection: Connection) -> None:
 class Database:
     """An open database, its schema brought up to date (:func:`~.migrations.migrate`): the
     base of each part of the :class:`~.store.Store`, which it gives :meth:`_begin`."""
+
+    #: The epoch a cluster's node writes its games under (:mod:`.fencing`); None alone.
+    fence: Fence | None = None
 
     def __init__(self, url: str, busy_timeout: float = 10.0) -> None:
         parsed = make_url(_normalize_url(url))
