@@ -233,6 +233,8 @@ async def test_the_bus_down_for_everybody_loses_no_result_and_no_presence(
         assert (found.status, found.score, found.moves) == (
             ResultStatus.WIN, "1-0", ("e4", "e5", "Nf3"),
         )  # fmt: skip
+        epochs = [await asyncio.to_thread(a.store.epoch, name) for name in "abc"]
+        assert epochs == [1, 1, 1]  # nobody was declared dead
         for client in (ann, bob, cid):
             await client.close()
     finally:
@@ -270,6 +272,7 @@ async def test_a_node_cut_off_the_bus_is_fenced_and_comes_back(
 
         link.restore()
         await presence_is_back(cid, ann)
+        assert a.cluster is not None and a.cluster.epoch == 3  # declared dead, joined again
         await bob.send("resume Ann")
         await ann.expect_text("Bob")
         await ann.send("accept")

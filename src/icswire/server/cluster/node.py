@@ -74,6 +74,9 @@ FORWARD_TIMEOUT = 10.0
 LIST_TIMEOUT = 2.0
 #: Seconds a stopping node waits for its last writes to the registry.
 STOP_PATIENCE = 2
+#: Seconds between two tries to reach NATS again: the nodes come back within this of
+#: each other, and each gives the others this long more than ``dead_after`` to be heard.
+RECONNECT_WAIT = 2
 NOT_ANSWERING = "The server that holds that is not answering; try again in a moment."
 #: Runs one forwarded line for a replica: (level 1 command number, block code, output).
 LineRunner = Callable[[User, str], Awaitable[tuple[int, int | None]]]
@@ -230,6 +233,7 @@ class Cluster:
                 self.url,
                 name=f"icswire-{self.node}",
                 max_reconnect_attempts=-1,
+                reconnect_time_wait=RECONNECT_WAIT,
                 error_cb=on_error,
                 disconnected_cb=self._lost_bus,
                 reconnected_cb=self._back_on_bus,
@@ -956,27 +960,32 @@ class Cluster:
                 self._writes.put_nowait(("seeks", str(index), node.encode()))
 
     async def _lost_bus(self) -> None:
+        if self._nc is None or self._nc.is_closed:  # the node stops
+            return
         self.connected = False
         log.warning("cluster: NATS at %s is gone: nobody is declared dead until it is back",
                     shown(self.url))  # fmt: skip
 
     async def _back_on_bus(self) -> None:
         """NATS is back: every node alive before has a fresh ``dead_after`` to be heard
-        (they come back one by one), and this node catches up with the registry and writes
-        its own facts again."""
-        now = time.monotonic()
+        (and the time they may take to come back too), and this node catches up with the
+        registry and writes its own facts again."""
+        later = time.monotonic() + RECONNECT_WAIT
         for node in self.alive:
-            self.alive[node] = now
+            self.alive[node] = later
         self.connected = True
         log.warning("cluster: NATS at %s is back", shown(self.url))
         if self._catching_up is None or self._catching_up.done():
             self._catching_up = asyncio.create_task(self._catch_up())
 
     async def _catch_up(self) -> None:
-        try:
-            await self._watch_registry()
-        except Exception:
-            log.exception("cluster: could not read the registry again")
+        while True:  # JetStream may need a moment after its server started again
+            try:
+                await self._watch_registry()
+                break
+            except Exception as exc:
+                log.warning("cluster: cannot read the registry again yet: %r", exc)
+                await asyncio.sleep(self.heartbeat)
         self._publish_all()
 
     def _end_lost_games(self, games: dict[int, dict[str, Any]]) -> None:
