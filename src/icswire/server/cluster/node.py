@@ -32,6 +32,14 @@ ratings a game there changed) and sends them to the home as they change, capture
 they change, each with a number (``seq``) that grows. The home merges each node's part
 and writes, with the facts, the last ``seq`` it applied of each node (``acks``): a write
 older than a node's last change is one that node does not take its own facts from.
+
+**Fencing.** PostgreSQL decides what becomes of a node the others stop hearing: the node
+writes its games under an epoch it takes when it joins; the leader declares it dead by
+taking that epoch in the transaction that adjourns its games, and a write under an epoch
+taken is refused (:mod:`~icswire.server.core.storage.fencing`). A node learns it was
+declared dead from such a refusal or from its row (read each heartbeat): its games end as
+adjourned and it joins again. Cut off from NATS, a node declares nobody dead; when NATS is
+back, every node reads the registry through and writes its own entries again.
 """
 
 from __future__ import annotations
@@ -903,26 +911,27 @@ class Cluster:
         """Take a new epoch in the database: this node's games are written under it."""
         loop = asyncio.get_running_loop()
         store = self.core.store
-        self.epoch = await asyncio.to_thread(store.join, self.node)
+        self.epoch = epoch = await asyncio.to_thread(store.join, self.node)
 
         def refused() -> None:  # in the store's thread
-            loop.call_soon_threadsafe(self._fenced)
+            loop.call_soon_threadsafe(self._fenced, epoch)
 
-        store.fence = Fence(self.node, self.epoch, refused)
+        store.fence = Fence(self.node, epoch, refused)
 
     async def _check_fence(self) -> None:
         """Each heartbeat, whether the cluster declared this node dead: a node with no
         write to be refused (no game going, or NATS down) learns it too."""
         while True:
             await asyncio.sleep(self.heartbeat)
+            epoch = self.epoch
             with contextlib.suppress(StoreUnavailable):
-                if await asyncio.to_thread(self.core.store.epoch, self.node) != self.epoch:
-                    self._fenced()
+                if await asyncio.to_thread(self.core.store.epoch, self.node) != epoch:
+                    self._fenced(epoch)
 
-    def _fenced(self) -> None:
-        """The cluster declared this node dead (a write was refused, or its epoch is not
-        its row's any more): join again, once however often told."""
-        if self._rejoining is None or self._rejoining.done():
+    def _fenced(self, epoch: int) -> None:
+        """The cluster declared this node dead at ``epoch`` (a write was refused, or the
+        epoch is not its row's any more): join again, once however often told."""
+        if epoch == self.epoch and (self._rejoining is None or self._rejoining.done()):
             self._rejoining = asyncio.create_task(self._rejoin())
 
     async def _rejoin(self) -> None:
