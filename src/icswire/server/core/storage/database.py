@@ -11,10 +11,11 @@ from __future__ import annotations
 import contextlib
 import functools
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Self
+from typing import Any, Self
 
 from sqlalchemy import Connection, create_engine, event, make_url
 from sqlalchemy.exc import DBAPIError, DisconnectionError, OperationalError
@@ -23,13 +24,11 @@ from sqlalchemy.pool import StaticPool
 
 from icswire.server.core.storage.migrations import migrate
 
-if TYPE_CHECKING:
-    from icswire.server.core.storage.fencing import Fence
-
 __all__ = [
     "DEFAULT_DATABASE",
     "SQLITE_FILE",
     "Database",
+    "Fence",
     "StoreUnavailable",
     "database_url",
     "unavailable",
@@ -48,6 +47,16 @@ class StoreUnavailable(Exception):
     The same call may succeed later; nothing was written by it. Every other error of a
     :class:`~.store.Store` method (an unknown name, a bad value) would fail again the same way.
     """
+
+
+@dataclass
+class Fence:
+    """The epoch a cluster's node writes its games under (:mod:`.fencing`), and what it is
+    told (in the store's thread) when a write was refused."""
+
+    node: str
+    epoch: int
+    fenced: Callable[[], None] | None = None
 
 
 def unavailable(exc: BaseException) -> bool:

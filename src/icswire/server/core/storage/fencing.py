@@ -13,13 +13,11 @@ declaration sees it; so a game the cluster adjourned stays as the cluster left i
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from sqlalchemy import Connection, insert, select, update
 
-from icswire.server.core.storage.database import Database, StoreUnavailable
+from icswire.server.core.storage.database import Database, Fence, StoreUnavailable
 from icswire.server.core.storage.schema import nodes
 
 __all__ = ["Fence", "Fenced", "Nodes", "hold"]
@@ -29,16 +27,6 @@ class Fenced(StoreUnavailable):
     """This node of a cluster was declared dead: its epoch is not its row's any more, and
     the write was refused (it will never be taken). A kind of :class:`StoreUnavailable`
     for the callers that only need to know that nothing was written."""
-
-
-@dataclass
-class Fence:
-    """The epoch a node writes under, and what it is told (in the store's thread) when a
-    write was refused."""
-
-    node: str
-    epoch: int
-    fenced: Callable[[], None] | None = None
 
 
 def hold(conn: Connection, fence: Fence | None) -> None:
