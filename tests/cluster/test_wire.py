@@ -165,7 +165,7 @@ def test_every_kind_round_trips() -> None:
         wire.Ack(),
         wire.ListGames(),
         wire.Games(((1, False, "row", "icc row"), (2, True, "", ""))),
-        wire.Heartbeat("a1", 1714000000.25),
+        wire.Heartbeat("a1", 1714000000.25, 3),
         wire.Deliver(()),
     ]
     events = set(EVENT_KINDS.values())
@@ -187,7 +187,9 @@ BAD = [
     b"\x80\x04pickle",
     b"not json",
     b"[1, 2]",
-    json.dumps({"v": 2, "kind": "run", "number": 1, "home": "a", "name": "f", "line": "x"}),
+    json.dumps(
+        {"v": wire.VERSION + 1, "kind": "run", "number": 1, "home": "a", "name": "f", "line": "x"}
+    ),
     json.dumps({"kind": "run", "number": 1, "home": "a", "name": "f", "line": "x"}),
     envelope("exec", code="import os"),
     envelope("kick", name="fred"),  # a kind, but not the one this subject takes

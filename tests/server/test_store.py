@@ -362,7 +362,7 @@ def test_for_data_dir_creates_the_folder_and_keeps_accounts(tmp_path: Path) -> N
         assert store.list_users() == ["Fred"]
 
 
-def test_the_schema_is_the_ten_tables() -> None:
+def test_the_schema_is_these_tables() -> None:
     assert set(metadata.tables) == {
         "server_lists",
         "users",
@@ -380,4 +380,5 @@ def test_the_schema_is_the_ten_tables() -> None:
         "best_ratings",
         "user_presence",
         "journal_games",
+        "nodes",
     }

@@ -33,11 +33,14 @@ CHANGEABLE = ("state", "state_game", "observing", "ratings")
 PLAIN = frozenset({"name", "registered", "admin", "level1", "state", "state_game", "timeseal"})
 
 
-def facts_of(session: User, node: str) -> dict[str, Any]:
-    """Everything other nodes need of ``session``, whose home is ``node``, as JSON data."""
+def facts_of(session: User, node: str, epoch: int = 0) -> dict[str, Any]:
+    """Everything other nodes need of ``session``, whose home is ``node`` (writing under
+    ``epoch``: a node that declares it dead removes only the entries of that epoch), as
+    JSON data."""
     now_wall, now = time.time(), time.monotonic()
     return {
         "node": node,
+        "epoch": epoch,
         "name": session.name,
         "registered": session.registered,
         "admin": session.admin,

@@ -20,7 +20,7 @@ logged):
   (:class:`~.wire.Changes`);
 - ``P.node.ID.kick``: request/reply, a registered user logging in elsewhere takes over;
 - ``P.node.ID.games``: request/reply, the games node ID lists;
-- ``P.heartbeat``: each node's id, every :attr:`Cluster.heartbeat` seconds.
+- ``P.heartbeat``: each node's id and epoch, every :attr:`Cluster.heartbeat` seconds.
 
 JetStream key-value buckets: ``P_users`` (name key -> facts; a name is created once in
 the whole cluster), ``P_games`` (game number -> its node and stored id), ``P_seeks``
@@ -32,6 +32,14 @@ ratings a game there changed) and sends them to the home as they change, capture
 they change, each with a number (``seq``) that grows. The home merges each node's part
 and writes, with the facts, the last ``seq`` it applied of each node (``acks``): a write
 older than a node's last change is one that node does not take its own facts from.
+
+**Fencing.** PostgreSQL decides what becomes of a node the others stop hearing: the node
+writes its games under an epoch it takes when it joins; the leader declares it dead by
+taking that epoch in the transaction that adjourns its games, and a write under an epoch
+taken is refused (:mod:`~icswire.server.core.storage.fencing`). A node learns it was
+declared dead from such a refusal or from its row (read each heartbeat): its games end as
+adjourned and it joins again. Cut off from NATS, a node declares nobody dead; when NATS is
+back, every node reads the registry through and writes its own entries again.
 """
 
 from __future__ import annotations
@@ -55,10 +63,11 @@ from icswire.server.cluster import facts as facts_
 from icswire.server.cluster import wire
 from icswire.server.cluster.access import Access, ClusterRefused, refusal, shown
 from icswire.server.core.model.names import name_key
-from icswire.server.core.model.tables import ListedGame, Table
+from icswire.server.core.model.tables import LOST_WITH_ITS_SERVER, ListedGame, Table
 from icswire.server.core.model.users import User
 from icswire.server.core.net.session import Session
 from icswire.server.core.render.batch import Batch, Data, Message, lines
+from icswire.server.core.storage.store import Fence, Fenced, StoreUnavailable
 
 if TYPE_CHECKING:
     from nats.aio.msg import Msg
@@ -73,6 +82,9 @@ FORWARD_TIMEOUT = 10.0
 LIST_TIMEOUT = 2.0
 #: Seconds a stopping node waits for its last writes to the registry.
 STOP_PATIENCE = 2
+#: Seconds between two tries to reach NATS again: the nodes come back within this of
+#: each other, and each gives the others this long more than ``dead_after`` to be heard.
+RECONNECT_WAIT = 2
 NOT_ANSWERING = "The server that holds that is not answering; try again in a moment."
 #: Runs one forwarded line for a replica: (level 1 command number, block code, output).
 LineRunner = Callable[[User, str], Awaitable[tuple[int, int | None]]]
@@ -153,6 +165,17 @@ class Cluster:
         #: Whether this node adjourns the games a stopped cluster left in progress: no
         #: node alive started before it (nodes that start together: the first of them).
         self.recovers = True
+        #: The epoch this node writes its games under (:mod:`~icswire.server.core.storage.
+        #: fencing`), and each other node's, as its heartbeats say.
+        self.epoch = 0
+        self.epochs: dict[str, int] = {}
+        #: Whether this node is connected to NATS now: cut off, it declares nobody dead.
+        self.connected = False
+        self._watchers: list[tuple[Any, asyncio.Task[None]]] = []
+        #: Joining the cluster again after it declared this node dead, while it does.
+        self._rejoining: asyncio.Task[None] | None = None
+        #: Catching up with the registry after NATS came back, while it does.
+        self._catching_up: asyncio.Task[None] | None = None
 
     # -- starting and stopping -----------------------------------------------------------
 
@@ -162,7 +185,9 @@ class Cluster:
     async def start(self) -> None:
         """Connect, open the buckets, read who is online and which games are played,
         hear the other nodes for a heartbeat's time (:attr:`recovers` tells what it heard)."""
+        await self._take_epoch()
         self._nc = nc = await self._connect()
+        self.connected = True
         js = nc.jetstream()
         self._users = await js.create_key_value(bucket=f"{self.prefix}_users", history=1)
         self._games_kv = await js.create_key_value(bucket=f"{self.prefix}_games", history=1)
@@ -173,16 +198,14 @@ class Cluster:
         await nc.subscribe(self.subject("node", self.node, "changes"), cb=self._on_changes)
         await nc.subscribe(self.subject("node", self.node, "kick"), cb=self._on_kick)
         await nc.subscribe(self.subject("node", self.node, "games"), cb=self._on_games)
-        for bucket, apply in (
-            (self._users, self._user_entry),
-            (self._games_kv, self._game_entry),
-            (self._seeks_kv, self._seek_entry),
+        await self._watch_registry()
+        for work in (
+            self._beat(),
+            self._send(),
+            self._write(),
+            self._check_alive(),
+            self._check_fence(),
         ):
-            watcher: Any = await bucket.watchall()
-            while (entry := await watcher.updates(timeout=10)) is not None:
-                apply(entry)
-            self._tasks.append(asyncio.create_task(self._watch(watcher, apply)))
-        for work in (self._beat(), self._send(), self._write(), self._check_alive()):
             self._tasks.append(asyncio.create_task(work))
         await asyncio.sleep(self.heartbeat * 1.5)
         me = (self.started, self.node)
@@ -218,7 +241,10 @@ class Cluster:
                 self.url,
                 name=f"icswire-{self.node}",
                 max_reconnect_attempts=-1,
+                reconnect_time_wait=RECONNECT_WAIT,
                 error_cb=on_error,
+                disconnected_cb=self._lost_bus,
+                reconnected_cb=self._back_on_bus,
                 **self.access.connect_options(),
             )
         )
@@ -239,10 +265,12 @@ class Cluster:
         return client
 
     async def stop(self) -> None:
-        for task in self._tasks:
+        tasks = [*self._tasks, *(task for _, task in self._watchers)]
+        tasks += [t for t in (self._rejoining, self._catching_up) if t is not None]
+        for task in tasks:
             task.cancel()
-        if self._tasks:  # none if it never joined
-            await asyncio.wait(self._tasks, timeout=STOP_PATIENCE)
+        if tasks:  # none if it never joined
+            await asyncio.wait(tasks, timeout=STOP_PATIENCE)
         if self._nc is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._drain_writes(), STOP_PATIENCE)
@@ -262,7 +290,7 @@ class Cluster:
         if self._users is None:
             raise RuntimeError("the cluster node is not started")
         key = name_key(session.name)
-        found = facts_.facts_of(session, self.node)
+        found = facts_.facts_of(session, self.node, self.epoch)
         data = facts_.encode(found)
         for _ in range(20):
             try:
@@ -367,7 +395,7 @@ class Cluster:
 
     def _put_facts(self, session: User) -> None:
         key = name_key(session.name)
-        found = facts_.facts_of(session, self.node)
+        found = facts_.facts_of(session, self.node, self.epoch)
         claims = self._claims.get(key)
         if claims:
             found["acks"] = {node: change.seq for node, change in sorted(claims.items())}
@@ -631,12 +659,16 @@ class Cluster:
         """Take game number ``number`` in the whole cluster (False: another node has it)."""
         if self._games_kv is None:
             raise RuntimeError("the cluster node is not started")
+        if not self.connected:  # cut off: a number taken here could be taken elsewhere
+            raise StoreUnavailable(f"NATS at {shown(self.url)} is away: no game number")
         entry = {"node": self.node, "id": None, "white": "", "black": ""}
         try:
             await self._games_kv.create(str(number), facts_.encode(entry))
         except KeyWrongLastSequenceError:
             self.games.setdefault(number, {"node": "?", "id": None})
             return False
+        except Exception as exc:  # NATS did not answer
+            raise StoreUnavailable(f"NATS at {shown(self.url)}: {exc!r}") from exc
         self.games[number] = entry
         return True
 
@@ -715,6 +747,63 @@ class Cluster:
         else:
             await kv.put(key, value)
 
+    async def _watch_registry(self) -> None:
+        """Read the registry's buckets through, then follow them (again, after NATS came
+        back: what the old watchers missed is read, and what went meanwhile goes here)."""
+        for old, task in self._watchers:
+            task.cancel()
+            with contextlib.suppress(Exception):
+                await old.stop()
+        self._watchers = []
+        for bucket, apply, forget in (
+            (self._users, self._user_entry, self._users_gone),
+            (self._games_kv, self._game_entry, self._games_gone),
+            (self._seeks_kv, self._seek_entry, self._seeks_gone),
+        ):
+            if bucket is None:
+                raise RuntimeError("the cluster node is not started")
+            watcher: Any = await bucket.watchall()
+            found: dict[str, bytes] = {}
+            while (entry := await watcher.updates(timeout=10)) is not None:
+                apply(entry)
+                if entry.operation not in ("DEL", "PURGE") and entry.value:
+                    found[entry.key] = entry.value
+            forget(found)
+            self._watchers.append((watcher, asyncio.create_task(self._watch(watcher, apply))))
+
+    def _users_gone(self, found: dict[str, bytes]) -> None:
+        """After reading the users' bucket through: replicas of names not in it leave;
+        entries of ours for users no longer here go."""
+        world = self.core.world
+        for key, replica in list(world.online.items()):
+            if replica.remote is not None and key not in found:
+                self._forget_sent(key)
+                self.core.registry.player_left(replica)
+                world.forget(replica)
+        for key, value in found.items():
+            if facts_.decode(value)["node"] != self.node:
+                continue
+            user = world.online.get(key)
+            if key not in self._reserved and (user is None or user.remote is not None):
+                self._writes.put_nowait(("users", key, None))
+
+    def _games_gone(self, found: dict[str, bytes]) -> None:
+        for number, entry in list(self.games.items()):
+            if entry.get("node") != self.node and str(number) not in found:
+                del self.games[number]
+        for key, value in found.items():
+            ours = facts_.decode(value)["node"] == self.node
+            if ours and self.games.get(int(key), {}).get("node") != self.node:
+                self._writes.put_nowait(("games", key, None))
+
+    def _seeks_gone(self, found: dict[str, bytes]) -> None:
+        for index, node in list(self.seeks.items()):
+            if node != self.node and str(index) not in found:
+                del self.seeks[index]
+        for key, value in found.items():
+            if value == self.node.encode() and self.seeks.get(int(key)) != self.node:
+                self._writes.put_nowait(("seeks", key, None))
+
     async def _watch(self, watcher: Any, apply: Callable[[KeyValue.Entry], None]) -> None:
         async for entry in watcher:
             if entry is not None:
@@ -728,9 +817,9 @@ class Cluster:
     async def _beat(self) -> None:
         if self._nc is None:
             raise RuntimeError("the cluster node is not started")
-        beat = wire.encode(wire.Heartbeat(self.node, self.started))
         while True:
-            await self._nc.publish(self.subject("heartbeat"), beat)
+            beat = wire.Heartbeat(self.node, self.started, self.epoch)
+            await self._nc.publish(self.subject("heartbeat"), wire.encode(beat))
             await asyncio.sleep(self.heartbeat)
 
     async def _on_heartbeat(self, msg: Msg) -> None:
@@ -738,11 +827,14 @@ class Cluster:
         if beat is not None and beat.node != self.node:
             self.alive[beat.node] = time.monotonic()
             self.started_at[beat.node] = beat.started
+            self.epochs[beat.node] = beat.epoch
             self._peer(beat.node)
 
     async def _check_alive(self) -> None:
         while True:
             await asyncio.sleep(self.heartbeat / 2)
+            if not self.connected:  # cut off: whether the others died cannot be told
+                continue
             now = time.monotonic()
             for node, seen in list(self.alive.items()):
                 if now - seen > self.dead_after:
@@ -781,16 +873,129 @@ class Cluster:
         """The leader's part of a node's death: its games adjourned in the database, then
         its entries out of the registry."""
         ids = [e["id"] for e in games.values() if e.get("id")]
-        if ids:
-            adjourned = await asyncio.to_thread(self.core.store.interrupted_to_adjourned, ids)
-            log.warning("%d games of node %s adjourned", adjourned, node)
+        epoch = self.epochs.get(node, 0)
+        while True:  # its epoch taken and its games adjourned, in one transaction
+            try:
+                adjourned = await asyncio.to_thread(self.core.store.declare_dead, node, epoch, ids)
+                break
+            except Fenced:  # this node was declared dead itself: it declares nothing
+                return
+            except StoreUnavailable as exc:
+                log.warning("node %s is not declared dead yet: %s", node, exc)
+                await asyncio.sleep(self.dead_after)
+        log.warning("node %s (epoch %d) declared dead: %d games adjourned", node, epoch, adjourned)
         # every node sees the death within a check of ours; only then do its entries go
-        # (a node that heard of their removal first would take them for a normal end)
+        # (a node that heard of their removal first would take them for a normal end);
+        # those it wrote again since, joined again (another epoch), stay
         await asyncio.sleep(self.dead_after)
         for session in gone:
-            self._writes.put_nowait(("users", name_key(session.name), None))
-        for number in games:
-            self._writes.put_nowait(("games", str(number), None))
+            key = name_key(session.name)
+            await self._delete_if(self._users, key, lambda f: f.get("epoch") == epoch)
+        for number, entry in games.items():
+            await self._delete_if(self._games_kv, str(number), entry.__eq__)
+
+    async def _delete_if(
+        self, kv: KeyValue | None, key: str, stale: Callable[[dict[str, Any]], bool]
+    ) -> None:
+        """Delete ``key`` of a dead node, if its entry is still the ``stale`` one."""
+        if kv is None:
+            raise RuntimeError("the cluster node is not started")
+        with contextlib.suppress(Exception):  # gone already, or written again meanwhile
+            entry = await kv.get(key)
+            if entry.value and stale(facts_.decode(entry.value)):
+                await kv.delete(key, last=entry.revision)
+
+    # -- fencing, and NATS coming back -----------------------------------------------------
+
+    async def _take_epoch(self) -> None:
+        """Take a new epoch in the database: this node's games are written under it."""
+        loop = asyncio.get_running_loop()
+        store = self.core.store
+        self.epoch = epoch = await asyncio.to_thread(store.join, self.node)
+
+        def refused() -> None:  # in the store's thread
+            loop.call_soon_threadsafe(self._fenced, epoch)
+
+        store.fence = Fence(self.node, epoch, refused)
+
+    async def _check_fence(self) -> None:
+        """Each heartbeat, whether the cluster declared this node dead: a node with no
+        write to be refused (no game going, or NATS down) learns it too."""
+        while True:
+            await asyncio.sleep(self.heartbeat)
+            epoch = self.epoch
+            with contextlib.suppress(StoreUnavailable):
+                if await asyncio.to_thread(self.core.store.epoch, self.node) != epoch:
+                    self._fenced(epoch)
+
+    def _fenced(self, epoch: int) -> None:
+        """The cluster declared this node dead at ``epoch`` (a write was refused, or the
+        epoch is not its row's any more): join again, once however often told."""
+        if epoch == self.epoch and (self._rejoining is None or self._rejoining.done()):
+            self._rejoining = asyncio.create_task(self._rejoin())
+
+    async def _rejoin(self) -> None:
+        """The cluster adjourned this node's games and took its epoch: each game ends here
+        as it ended there (its players and observers told, nothing stored), and the node
+        joins again under a new epoch; its users are written to the registry again."""
+        log.warning("node %s was declared dead by the cluster: its games are adjourned", self.node)
+        batch = Batch(CN.SCN_AUTOMATIC, None)
+        self.core.play.adjourned_by_cluster(batch)
+        batch.flush()
+        while True:
+            try:
+                await self._take_epoch()
+                break
+            except StoreUnavailable as exc:
+                log.warning("node %s cannot join again yet: %s", self.node, exc)
+                await asyncio.sleep(self.dead_after)
+        log.warning("node %s joined the cluster again (epoch %d)", self.node, self.epoch)
+        if self.connected:
+            self._publish_all()
+
+    def _publish_all(self) -> None:
+        """Write every fact of this node to the registry again: its users, games, seeks
+        (the other nodes removed them when they took it for dead, or writes were lost while
+        NATS was away)."""
+        self._written.clear()
+        for session in list(self.core.world.online.values()):
+            if session.logged_in and session.remote is None:
+                self._put_facts(session)
+        for number, entry in self.games.items():
+            if entry.get("node") == self.node and entry.get("id") is not None:
+                self._writes.put_nowait(("games", str(number), facts_.encode(entry)))
+        for index, node in self.seeks.items():
+            if node == self.node:
+                self._writes.put_nowait(("seeks", str(index), node.encode()))
+
+    async def _lost_bus(self) -> None:
+        if self._nc is None or self._nc.is_closed:  # the node stops
+            return
+        self.connected = False
+        log.warning("cluster: NATS at %s is gone: nobody is declared dead until it is back",
+                    shown(self.url))  # fmt: skip
+
+    async def _back_on_bus(self) -> None:
+        """NATS is back: every node alive before has a fresh ``dead_after`` to be heard
+        (and the time they may take to come back too), and this node catches up with the
+        registry and writes its own facts again."""
+        later = time.monotonic() + RECONNECT_WAIT
+        for node in self.alive:
+            self.alive[node] = later
+        self.connected = True
+        log.warning("cluster: NATS at %s is back", shown(self.url))
+        if self._catching_up is None or self._catching_up.done():
+            self._catching_up = asyncio.create_task(self._catch_up())
+
+    async def _catch_up(self) -> None:
+        while True:  # JetStream may need a moment after its server started again
+            try:
+                await self._watch_registry()
+                break
+            except Exception as exc:
+                log.warning("cluster: cannot read the registry again yet: %r", exc)
+                await asyncio.sleep(self.heartbeat)
+        self._publish_all()
 
     def _end_lost_games(self, games: dict[int, dict[str, Any]]) -> None:
         """Our users in the games of a dead node: the game is adjourned; they are told."""
@@ -801,7 +1006,7 @@ class Cluster:
             for number, entry in games.items():
                 said = (
                     f"{{Game {number} ({entry.get('white')} vs. {entry.get('black')}) "
-                    "Game adjourned when its server went down} *"
+                    f"{LOST_WITH_ITS_SERVER}}} *"
                 )
                 if session.state in ("P", "E") and session.state_game == number:
                     session.state, session.state_game = "X", 0

@@ -3,7 +3,7 @@
 Every NATS message one node sends another (docs/cluster.md, "Wire format") is one JSON
 object, UTF-8, the **envelope**::
 
-    {"v": 1, "kind": "run", "number": 7, "home": "a1", "name": "fred", "line": "e4"}
+    {"v": 2, "kind": "run", "number": 7, "home": "a1", "name": "fred", "line": "e4"}
 
 ``v`` is :data:`VERSION`; ``kind`` names one of :data:`KINDS`, and the other members are
 that kind's fields. A kind is a frozen dataclass of plain values registered with
@@ -93,8 +93,9 @@ from icswire.server.core.render.diagrams import RecentMove
 
 log = logging.getLogger("icswire.cluster")
 
-#: The format's version: a node drops a message of another version.
-VERSION = 1
+#: The format's version: a node drops a message of another version (2: a heartbeat has
+#: the node's epoch).
+VERSION = 2
 
 T = TypeVar("T")
 Encode = Callable[[Any], Any]
@@ -771,7 +772,9 @@ class Games:
 @kind("heartbeat")
 @dataclasses.dataclass(frozen=True)
 class Heartbeat:
-    """``P.heartbeat``: a node is alive; when it started (wall clock, seconds)."""
+    """``P.heartbeat``: a node is alive; when it started (wall clock, seconds), and the
+    epoch it writes its games under (the one another node fences if it declares it dead)."""
 
     node: str
     started: float
+    epoch: int

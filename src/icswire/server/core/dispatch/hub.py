@@ -299,6 +299,11 @@ class PlayService(Protocol):
         """Whether ``session`` plays a game or one is being created for it."""
         ...
 
+    def adjourned_by_cluster(self, batch: Batch) -> None:
+        """This node of a cluster was declared dead: its games end as the cluster ended
+        them in the database (adjourned), the players and observers told, nothing stored."""
+        ...
+
     async def flush(self) -> None:
         """Wait until every game's moves and results are stored; StoreUnavailable when the
         database does not answer (they are kept, and stored once it does)."""

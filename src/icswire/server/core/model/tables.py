@@ -24,6 +24,10 @@ if TYPE_CHECKING:
     from icswire.server.core.render.movelist import Movelist
 
 
+#: How a game ends when the node that held it is lost to its cluster (docs/cluster.md,
+#: "Failure"): its description, as the players and observers everywhere are told it.
+LOST_WITH_ITS_SERVER = "Game adjourned when its server went down"
+
 #: FICS's names of this server's rating types, where they differ from the lower-case name.
 FICS_TYPES = {"Bullet": "lightning", "Chess960": "wild/fr"}
 

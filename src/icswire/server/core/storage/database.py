@@ -11,7 +11,8 @@ from __future__ import annotations
 import contextlib
 import functools
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
@@ -27,6 +28,7 @@ __all__ = [
     "DEFAULT_DATABASE",
     "SQLITE_FILE",
     "Database",
+    "Fence",
     "StoreUnavailable",
     "database_url",
     "unavailable",
@@ -45,6 +47,16 @@ class StoreUnavailable(Exception):
     The same call may succeed later; nothing was written by it. Every other error of a
     :class:`~.store.Store` method (an unknown name, a bad value) would fail again the same way.
     """
+
+
+@dataclass
+class Fence:
+    """The epoch a cluster's node writes its games under (:mod:`.fencing`), and what it is
+    told (in the store's thread) when a write was refused."""
+
+    node: str
+    epoch: int
+    fenced: Callable[[], None] | None = None
 
 
 def unavailable(exc: BaseException) -> bool:
@@ -104,6 +116,9 @@ def _sqlite_begin(connection: Connection) -> None:
 class Database:
     """An open database, its schema brought up to date (:func:`~.migrations.migrate`): the
     base of each part of the :class:`~.store.Store`, which it gives :meth:`_begin`."""
+
+    #: The epoch a cluster's node writes its games under (:mod:`.fencing`); None alone.
+    fence: Fence | None = None
 
     def __init__(self, url: str, busy_timeout: float = 10.0) -> None:
         parsed = make_url(_normalize_url(url))

@@ -14,9 +14,10 @@ from icswire.protocol.codes import AbortMode, AdjournMode, ResultStatus
 from icswire.server.core.model.names import name_key
 from icswire.server.core.storage.accounts import user_id
 from icswire.server.core.storage.database import Database
+from icswire.server.core.storage.fencing import hold
 from icswire.server.core.storage.ratings import rate_game
 from icswire.server.core.storage.records import GameRecord, RatingChange
-from icswire.server.core.storage.schema import games, journal_games, users
+from icswire.server.core.storage.schema import games, journal_games, nodes, users
 
 __all__ = [
     "ADJOURNED_BY_SHUTDOWN",
@@ -35,10 +36,11 @@ BUGHOUSE_WILD = 24
 
 _FINISHED = (ResultStatus.WIN, ResultStatus.DRAW)
 
-#: :meth:`Store.save_progress_many`'s update, built once and executed with many rows.
+#: :meth:`Store.save_progress_many`'s update, built once and executed with many rows:
+#: a game in progress only (one adjourned by a cluster stays as the cluster left it).
 _SAVE_PROGRESS = (
     update(games)
-    .where(games.c.id == bindparam("p_id"))
+    .where(games.c.id == bindparam("p_id"), games.c.status.is_(None))
     .values(
         moves=bindparam("p_moves"),
         clocks=bindparam("p_clocks"),
@@ -108,7 +110,11 @@ class UnknownGame(LookupError):
 
 
 class Games(Database):
-    """Stored games by id, and each player's history, adjourned games and journal."""
+    """Stored games by id, and each player's history, adjourned games and journal.
+
+    In a cluster, every write of a game (its start, progress, seats, end and ratings,
+    adjournments) is made under the node's :attr:`fence`: refused with
+    :class:`~.fencing.Fenced` once the node was declared dead (:mod:`.fencing`)."""
 
     def start_game(self, record: GameRecord, resumes: int | None = None) -> int:
         """Store a game that begins now and return its id.
@@ -120,6 +126,7 @@ class Games(Database):
         """
         now = datetime.now(UTC)
         with self._begin() as conn:
+            hold(conn, self.fence)
             game_id = conn.scalar(
                 insert(games)
                 .values(
@@ -198,6 +205,7 @@ class Games(Database):
             for save in saves
         ]
         with self._begin() as conn:
+            hold(conn, self.fence)
             result = conn.execute(_SAVE_PROGRESS, rows)
             if conn.dialect.supports_sane_multi_rowcount and result.rowcount == len(rows):
                 return []
@@ -223,6 +231,7 @@ class Games(Database):
             "updated": datetime.now(UTC),
         }
         with self._begin() as conn:
+            hold(conn, self.fence)
             result = conn.execute(update(games).where(games.c.id == game_id).values(values))
             if result.rowcount == 0:
                 raise UnknownGame(game_id)
@@ -270,6 +279,7 @@ class Games(Database):
             values["clocks"] = _join_ints(final.clocks)
             values["times"] = _join_ints(final.times)
         with self._begin() as conn:
+            hold(conn, self.fence)
             row = conn.execute(
                 select(games.c.status, games.c.white, games.c.black, games.c.rating_type)
                 .where(games.c.id == game_id)
@@ -336,33 +346,24 @@ class Games(Database):
         bughouse board (wild 24) cannot go on without its partner board: it is aborted
         instead (status 3, mode 2, "aborted by system shutdown").
         """
-        in_progress: Any = games.c.status.is_(None)
-        if ids is not None:
-            in_progress = in_progress & games.c.id.in_(list(ids))
         with self._begin() as conn:
-            aborted = conn.execute(
-                update(games)
-                .where(in_progress, games.c.wild == BUGHOUSE_WILD)
-                .values(
-                    status=ResultStatus.ABORTED,
-                    mode=AbortMode.SHUTDOWN,
-                    color=0,
-                    score="*",
-                    ended=games.c.updated,
-                )
+            hold(conn, self.fence)
+            return _adjourn(conn, ids)
+
+    def declare_dead(self, node: str, epoch: int, ids: Collection[int]) -> int:
+        """Node ``node`` of a cluster, last known at ``epoch``, is dead: in one transaction
+        its epoch is taken (its later writes are refused, :mod:`.fencing`) and its games
+        ``ids`` still in progress are adjourned as :meth:`interrupted_to_adjourned` does;
+        how many were. Made under this node's own fence: a node declared dead itself
+        declares nobody dead. A node that joined again since (another epoch) keeps it."""
+        with self._begin() as conn:
+            hold(conn, self.fence)
+            conn.execute(
+                update(nodes)
+                .where(nodes.c.name == node, nodes.c.epoch == epoch)
+                .values(epoch=epoch + 1)
             )
-            result = conn.execute(
-                update(games)
-                .where(in_progress)
-                .values(
-                    status=ResultStatus.ADJOURNED,
-                    mode=ADJOURNED_BY_SHUTDOWN,
-                    color=0,
-                    score="*",
-                    ended=games.c.updated,
-                )
-            )
-            return int(aborted.rowcount) + int(result.rowcount)
+            return _adjourn(conn, ids) if ids else 0
 
     def resume_done(self, game_id: int) -> None:
         """Mark the adjourned game ``game_id`` as resumed: :meth:`adjourned` lists it no more.
@@ -425,6 +426,36 @@ class Games(Database):
                 )
             )
             return result.rowcount > 0
+
+
+def _adjourn(conn: Connection, ids: Collection[int] | None) -> int:
+    """:meth:`Games.interrupted_to_adjourned`'s updates, in ``conn``'s transaction."""
+    in_progress: Any = games.c.status.is_(None)
+    if ids is not None:
+        in_progress = in_progress & games.c.id.in_(list(ids))
+    aborted = conn.execute(
+        update(games)
+        .where(in_progress, games.c.wild == BUGHOUSE_WILD)
+        .values(
+            status=ResultStatus.ABORTED,
+            mode=AbortMode.SHUTDOWN,
+            color=0,
+            score="*",
+            ended=games.c.updated,
+        )
+    )
+    result = conn.execute(
+        update(games)
+        .where(in_progress)
+        .values(
+            status=ResultStatus.ADJOURNED,
+            mode=ADJOURNED_BY_SHUTDOWN,
+            color=0,
+            score="*",
+            ended=games.c.updated,
+        )
+    )
+    return int(aborted.rowcount) + int(result.rowcount)
 
 
 def _join_moves(moves: Sequence[str]) -> str:

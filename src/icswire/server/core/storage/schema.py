@@ -36,6 +36,7 @@ __all__ = [
     "journal_games",
     "metadata",
     "news",
+    "nodes",
     "ratings",
     "server_lists",
     "user_aliases",
@@ -301,3 +302,14 @@ journal_games = Table(
     PrimaryKeyConstraint("user_id", "slot"),
 )
 """Each registered user's journal (``jsave``, ``journal``): a stored game per slot a-z."""
+
+nodes = Table(
+    "nodes",
+    metadata,
+    Column("name", String(64), primary_key=True),
+    Column("epoch", Integer, nullable=False),
+    Column("joined", UTCDateTime, nullable=False),
+)
+"""The nodes of a cluster sharing this database (docs/cluster.md, "Failure"): each node's
+``epoch`` grows when it joins and when the cluster declares it dead; a node writes its games
+only while the epoch it took is still its row's (:mod:`.fencing`)."""

@@ -37,6 +37,7 @@ from icswire.server.core.storage.database import (
     StoreUnavailable,
     database_url,
 )
+from icswire.server.core.storage.fencing import Fence, Fenced, Nodes
 from icswire.server.core.storage.games import (
     ADJOURNED_BY_SHUTDOWN,
     Games,
@@ -56,6 +57,7 @@ from icswire.server.core.storage.schema import (
     journal_games,
     metadata,
     news,
+    nodes,
     ratings,
     server_lists,
     user_aliases,
@@ -76,6 +78,8 @@ __all__ = [
     "SQLITE_FILE",
     "Account",
     "Ban",
+    "Fence",
+    "Fenced",
     "LooksLike",
     "MoveTexts",
     "NewsItem",
@@ -94,6 +98,7 @@ __all__ = [
     "journal_games",
     "metadata",
     "news",
+    "nodes",
     "ratings",
     "server_lists",
     "user_aliases",
@@ -107,8 +112,9 @@ __all__ = [
 ]
 
 
-class Store(Accounts, Admin, Messages, Games, Ratings):
-    """Accounts, settings, lists, messages, games and ratings in one database.
+class Store(Accounts, Admin, Messages, Games, Ratings, Nodes):
+    """Accounts, settings, lists, messages, games and ratings in one database (and a
+    cluster's nodes, :mod:`.fencing`).
 
     Names are looked up case-insensitively (:func:`~icswire.server.core.model.names.name_key`);
     methods that need an account raise :class:`UnknownUser` when there is none. Any method

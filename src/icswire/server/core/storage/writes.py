@@ -10,9 +10,12 @@ When the database does not answer (:class:`~icswire.server.core.storage.store.St
 locked, stopped, unreachable, out of space) the job stays at the head of the queue and is
 tried again after a pause that doubles from :attr:`WriteQueue.first_delay` up to
 :attr:`WriteQueue.max_delay`, for as long as the server runs. The jobs behind it wait:
-nothing is dropped and nothing overtakes. Any other error is a defect of the job itself
-(it would fail again the same way): it is logged with its traceback and dropped, so it
-cannot hold everything else back forever.
+nothing is dropped and nothing overtakes. A write a cluster's node makes after it was
+declared dead (:class:`~icswire.server.core.storage.fencing.Fenced`) will never be taken:
+it is dropped and logged, the users it concerns are told (:data:`FENCED`), and the node,
+told by its store, ends its games as the cluster did. Any other error
+is a defect of the job itself (it would fail again the same way): it is logged with its
+traceback and dropped, so it cannot hold everything else back forever.
 
 A job may carry a ``key``: a later job with the same key carries everything the earlier one
 would write (a newer snapshot of the same row), so it takes the waiting job's place in the
@@ -47,9 +50,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from icswire.server.core.model.names import name_key
-from icswire.server.core.storage.store import StoreUnavailable
+from icswire.server.core.storage.store import Fenced, StoreUnavailable
 
-__all__ = ["KEPT", "NOT_ANSWERING", "NOT_SAVED", "SAVED", "WriteQueue"]
+__all__ = ["FENCED", "KEPT", "NOT_ANSWERING", "NOT_SAVED", "SAVED", "WriteQueue"]
 
 log = logging.getLogger("icswire.server")
 
@@ -66,6 +69,12 @@ SAVED = "The database is back; everything you did is saved."
 
 NOT_SAVED = "Sorry, something you did could not be saved; the server logged why."
 """Told when a write failed for another reason than the database not answering."""
+
+FENCED = (
+    "This server was cut off from its cluster, which adjourned its games: "
+    "what was played here since is not saved."
+)
+"""Told when a write of a cluster's node declared dead was refused (a game's moves or end)."""
 
 #: Seconds between two log lines saying the database still does not answer.
 LOG_EVERY = 60.0
@@ -279,6 +288,12 @@ class WriteQueue:
             run = job.run if len(batch) == 1 else self._group_run(batch)
             try:
                 result = await asyncio.to_thread(run)
+            except Fenced as exc:  # never taken: the cluster decided without it
+                log.warning("%s is not saved: %s", _what(batch), exc)
+                for written in batch:
+                    self._finish(written)
+                self._say(frozenset().union(*(written.concerns for written in batch)), FENCED)
+                continue
             except StoreUnavailable as exc:
                 self._not_answering(exc)
                 await asyncio.sleep(delay)

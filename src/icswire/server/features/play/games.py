@@ -69,7 +69,7 @@ from icswire.server.core.events.games import (
 )
 from icswire.server.core.model.offers import Offer, Offers
 from icswire.server.core.model.requests import KINDS
-from icswire.server.core.model.tables import Terms
+from icswire.server.core.model.tables import LOST_WITH_ITS_SERVER, Terms
 from icswire.server.core.net.session import Session
 from icswire.server.core.render.batch import Batch, Datagram, Message, Raw, lines
 from icswire.server.core.render.boards import (
@@ -414,6 +414,12 @@ class Game:
 NOT_CREATED = "The game could not be created: the database is not answering. Try again in a moment."
 """Told to both players when a game cannot be stored: it does not start."""
 
+NOT_NUMBERED = (
+    "The game could not be created: the servers of this cluster cannot reach each other. "
+    "Try again in a moment."
+)
+"""Told to both players when a cluster's node cannot claim a game number (NATS is away)."""
+
 
 class Games:
     """Every game being played, by number and by player."""
@@ -531,6 +537,10 @@ class Games:
         self.starting |= {white, black}
         try:
             number = await tables.reserve_claimed()  # no other game gets it meanwhile
+        except StoreUnavailable:  # a cluster's registry did not answer: no number
+            self.starting -= {white, black}
+            batch.add_all((white, black), lines(NOT_NUMBERED))
+            raise
         except BaseException:
             self.starting -= {white, black}
             raise
@@ -943,10 +953,12 @@ class Games:
         color: bool,
         batch: Batch,
         text: str | None = None,
+        store: bool = True,
     ) -> None:
         """End ``game`` with DG_GAMELIST_ITEM's status/mode; ``color`` is the side that
         lost or acted; ``text`` the description in White/Black words, when not the
-        table's (a variant's win). Tells everybody, stores the game, updates ratings."""
+        table's (a variant's win). Tells everybody, stores the game (unless ``store`` is
+        False: the database has its end already), updates ratings."""
         if self.by_number.get(game.number) is not game:
             return
         if game.timer is not None:
@@ -983,11 +995,23 @@ class Games:
             if player in self.core.world.online.values() and player.variables["open"]:
                 self.core.world.availability_changed(player, True, batch, self.by_player.keys())
         self.core.registry.table_ended(game, batch)
-        self._store_end(game, status, mode, color)
+        if store:
+            self._store_end(game, status, mode, color)
         partner = game.partner
         if partner is not None and self.by_number.get(partner.number) is partner:
             # the partnership's result on the other board, where partners' colours swap
-            self.end(partner, *partner_result(status, mode), not color, batch)
+            self.end(partner, *partner_result(status, mode), not color, batch, store=store)
+
+    def adjourned_by_cluster(self, batch: Batch) -> None:
+        """This node of a cluster was declared dead (docs/cluster.md, "Failure"): the
+        cluster adjourned its games in the database (a bughouse board: aborted). Each ends
+        here as the cluster ended it, told as the other nodes told it; nothing is stored."""
+        for game in list(self.by_number.values()):
+            if game.partner is not None:
+                self.end(game, ResultStatus.ABORTED, AbortMode.SHUTDOWN, WHITE, batch, store=False)
+            else:
+                status, mode = ResultStatus.ADJOURNED, AdjournMode.SHUTDOWN
+                self.end(game, status, mode, WHITE, batch, LOST_WITH_ITS_SERVER, store=False)
 
     def _store_end(self, game: Game, status: int, mode: int, color: bool) -> None:
         """Queue the end: the final moves, the result and (rated) both ratings in one
