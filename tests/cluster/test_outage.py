@@ -29,6 +29,8 @@ from icswire.protocol.events import Style12Line, Text
 from icswire.server.app import Server
 from icswire.server.core.storage import store
 from icswire.server.core.storage.store import StoreUnavailable
+from icswire.server.features.accounts import CUT_OFF
+from icswire.server.features.pairing.seeks import NOT_POSTED
 from tests.cluster.conftest import start_node
 from tests.cluster.support import online_everywhere
 from tests.cluster.test_failure import plies
@@ -220,6 +222,12 @@ async def test_the_bus_down_for_everybody_loses_no_result_and_no_presence(
         await asyncio.sleep(OUTAGE)  # each node alone, longer than a death takes
         with pytest.raises(StoreUnavailable):  # no new game: no number can be claimed
             await c.core.tables.claims.claim(2)
+        await cid.send("seek 5 0")  # nor a seek index, nor a name: each is told so
+        await cid.expect_text(NOT_POSTED.split(':')[0])  # the server wraps the rest
+        newcomer = await Client.connect(c.port)
+        await newcomer.send("guest")
+        await newcomer.expect_text(CUT_OFF.split(':')[0])
+        await newcomer.close()
         await ann.send("Nf3")
         await bob.expect(lambda e: isinstance(e, Style12Line) and plies(e) == 3)
         await bob.send("resign")

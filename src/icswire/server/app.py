@@ -40,7 +40,7 @@ from icswire.server.core.net.session import LINGER, Session
 from icswire.server.core.render import table as _event_table  # noqa: F401 (registers how events render)
 from icswire.server.core.render.batch import UNIT_END, Batch, Datagram, Lines, Message, lines
 from icswire.server.core.storage.lock import ServerLock
-from icswire.server.core.storage.store import Account, Store
+from icswire.server.core.storage.store import Account, Store, StoreUnavailable
 from icswire.server.features import (
     accounts,
     admin,
@@ -262,6 +262,8 @@ class Server:
                     if session.has_input():  # typed during the login, or gone meanwhile
                         self._input(session)
                     return
+        except StoreUnavailable:  # a cluster's node cut off from the others
+            accounts.cut_off(session)
         except (ConnectionError, asyncio.CancelledError):
             pass
         await self._finish(session)

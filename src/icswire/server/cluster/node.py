@@ -289,6 +289,7 @@ class Cluster:
         is somebody else's (an unregistered name in use on another node)."""
         if self._users is None:
             raise RuntimeError("the cluster node is not started")
+        self._on_the_bus("no name can be taken")
         key = name_key(session.name)
         found = facts_.facts_of(session, self.node, self.epoch)
         data = facts_.encode(found)
@@ -299,6 +300,8 @@ class Cluster:
                 return True
             except KeyWrongLastSequenceError:
                 pass
+            except Exception as exc:  # NATS did not answer
+                raise StoreUnavailable(f"NATS at {shown(self.url)}: {exc!r}") from exc
             try:
                 owner = facts_.decode((await self._users.get(key)).value or b"{}")["node"]
             except Exception as exc:  # deleted meanwhile: try again
@@ -325,14 +328,24 @@ class Cluster:
             await asyncio.sleep(0.05)
         return False
 
+    def _on_the_bus(self, otherwise: str) -> None:
+        """Raise :class:`StoreUnavailable` (saying ``otherwise``) while this node is cut off
+        from NATS: what is unique in the cluster (a name, a game number, a seek index)
+        cannot be taken then, and the command says so instead of waiting for NATS."""
+        if not self.connected:
+            raise StoreUnavailable(f"NATS at {shown(self.url)} is away: {otherwise}")
+
     async def _reserve_guest(self, key: str) -> bool:
         """Take a guest name the login is about to give (False: another node has it)."""
         if self._users is None:
             raise RuntimeError("the cluster node is not started")
+        self._on_the_bus("no guest name can be taken")
         try:
             await self._users.create(key, facts_.encode({"node": self.node, "reserved": True}))
         except KeyWrongLastSequenceError:
             return False
+        except Exception as exc:  # NATS did not answer
+            raise StoreUnavailable(f"NATS at {shown(self.url)}: {exc!r}") from exc
         self._reserved.add(key)
         return True
 
@@ -659,8 +672,7 @@ class Cluster:
         """Take game number ``number`` in the whole cluster (False: another node has it)."""
         if self._games_kv is None:
             raise RuntimeError("the cluster node is not started")
-        if not self.connected:  # cut off: a number taken here could be taken elsewhere
-            raise StoreUnavailable(f"NATS at {shown(self.url)} is away: no game number")
+        self._on_the_bus("no game number")  # one taken here could be taken elsewhere
         entry = {"node": self.node, "id": None, "white": "", "black": ""}
         try:
             await self._games_kv.create(str(number), facts_.encode(entry))
@@ -706,11 +718,14 @@ class Cluster:
         """Take seek index ``index`` in the whole cluster (False: another node has it)."""
         if self._seeks_kv is None:
             raise RuntimeError("the cluster node is not started")
+        self._on_the_bus("no seek index can be taken")
         try:
             await self._seeks_kv.create(str(index), self.node.encode())
         except KeyWrongLastSequenceError:
             self.seeks.setdefault(index, "?")
             return False
+        except Exception as exc:  # NATS did not answer
+            raise StoreUnavailable(f"NATS at {shown(self.url)}: {exc!r}") from exc
         self.seeks[index] = self.node
         return True
 

@@ -281,6 +281,17 @@ def name_taken(session: Session) -> None:
     _failed(session, LoginFailed.ALREADY_LOGGED_IN, session.name)
 
 
+CUT_OFF = (
+    "**** This server cannot log you in now: the servers of its cluster cannot reach each "
+    "other. Try again in a moment. ****"
+)
+
+
+def cut_off(session: Session) -> None:
+    """A cluster's node cut off from NATS cannot take a name in the whole cluster."""
+    _failed(session, LoginFailed.SOMETHING_WRONG, text=CUT_OFF)
+
+
 async def _enter(session: Session, name: str, guest: bool) -> bool | None:
     """The guest and unregistered-name case: press return to come in as ``name``.
     None once in, False if the connection went away."""

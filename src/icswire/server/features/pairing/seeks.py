@@ -41,6 +41,7 @@ from icswire.server.core.model.partners import partner_of
 from icswire.server.core.model.variables import Value
 from icswire.server.core.render.batch import Batch, Message, lines
 from icswire.server.core.render.pairing import sees_own
+from icswire.server.core.storage.store import StoreUnavailable
 from icswire.server.features.pairing.offers import issue_challenge
 from icswire.server.features.pairing.removing import remove_seek, remove_seeks
 from icswire.server.features.pairing.shown import (
@@ -71,6 +72,11 @@ if TYPE_CHECKING:
 
 
 COMMANDS = CommandSet()
+
+NOT_POSTED = (
+    "Your seek could not be posted: the servers of this cluster cannot reach each other. "
+    "Try again in a moment."
+)
 command = COMMANDS.command
 
 
@@ -126,8 +132,12 @@ async def seek_(ctx: Context, args: str) -> None:
         remove_seek(core, state, old, SEEK_REPLACED, ctx.batch)
     claims = core.seek_claims  # a failed claim counts the index as taken elsewhere
     while (index := state.free_index(claims.elsewhere)) is not None:
-        if await claims.claim(index):
-            break
+        try:
+            if await claims.claim(index):
+                break
+        except StoreUnavailable:  # a cluster's node cut off from the others
+            ctx.reply(NOT_POSTED)
+            return
     if index is None:
         ctx.reply("Sorry, there are too many seeks posted; try again later.")
         return
