@@ -398,6 +398,7 @@ def serve(
     from icswire.server.core.net.limits import Limits
     from icswire.server.core.storage.lock import AlreadyServing
     from icswire.server.core.storage.store import Store, database_url
+    from icswire.server.core.storage.writelog import JOURNAL_FILE, JournalBusy
 
     try:
         access = Access(
@@ -438,11 +439,12 @@ def serve(
                 cluster_name,
                 node,
                 access,
+                directory / JOURNAL_FILE,
             )
         )
     except ClusterRefused as exc:
         raise click.ClickException(f"cannot join the cluster: {exc}") from None
-    except AlreadyServing as exc:
+    except (AlreadyServing, JournalBusy) as exc:
         raise click.ClickException(f"cannot serve: {exc}") from None
     except OSError as exc:
         raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror}") from None

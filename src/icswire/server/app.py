@@ -15,6 +15,7 @@ import gc
 import logging
 import signal
 import time
+from pathlib import Path
 
 from icswire.protocol import datagrams as dg
 from icswire.protocol.block import BlockCode
@@ -92,9 +93,13 @@ class Server:
         cluster_name: str = "icswire",
         node: str | None = None,
         cluster_access: Access | None = None,
+        write_journal: Path | None = None,
     ) -> None:
         self.host = host
         self.port = port
+        #: The write journal (:mod:`~icswire.server.core.storage.writelog`), a file of the
+        #: data directory: what the server acknowledged survives a crash. None: no journal.
+        self.write_journal = write_journal
         self.core = core = Core(
             store, limits=limits or Limits(), open_registration=open_registration
         )
@@ -176,6 +181,8 @@ class Server:
         try:
             if listen:
                 await self._listener.bind(self.host, self.port)
+            if self.write_journal is not None:
+                await self._replay(self.write_journal)
             recovered = 0
             if self.cluster is not None:
                 await self.cluster.start()
@@ -186,6 +193,7 @@ class Server:
             await self._listener.stop()
             if self.cluster is not None:
                 await self.cluster.stop()
+            self.core.writes.close_journal()
             self._release()
             raise
         if recovered:
@@ -195,6 +203,15 @@ class Server:
             self._listener.accept()
             self.port = self._listener.port
             log.info("listening on %s:%d", self.host, self.port)
+
+    async def _replay(self, path: Path) -> None:
+        """Open the write journal and write what it kept from the last run, before any
+        game is adjourned or loaded: the moves, ends and settings acknowledged then."""
+        replayed = self.core.writes.open_journal(path)
+        if replayed:
+            log.info("writing %d writes kept in the write journal %s", replayed, path)
+            await self.core.writes.drained()
+            log.info("the writes kept in the write journal are written")
 
     def attach(self, transport: asyncio.Transport, host: str = "127.0.0.1") -> Session:
         """Connect a user over ``transport``, any transport and not only a socket the
@@ -490,11 +507,22 @@ async def serve(
     cluster_name: str = "icswire",
     node: str | None = None,
     cluster_access: Access | None = None,
+    write_journal: Path | None = None,
 ) -> None:
     """Run a server (a node of ``cluster``, a NATS URL, if given, with ``cluster_access``'s
-    credentials and TLS) until SIGINT or SIGTERM, then shut it down cleanly."""
+    credentials and TLS) until SIGINT or SIGTERM, then shut it down cleanly. What it
+    acknowledged is kept in ``write_journal`` until written (none: not kept)."""
     server = Server(
-        store, host, port, limits, open_registration, cluster, cluster_name, node, cluster_access
+        store,
+        host,
+        port,
+        limits,
+        open_registration,
+        cluster,
+        cluster_name,
+        node,
+        cluster_access,
+        write_journal,
     )
     await server.start()
     # What is loaded by now (modules, the features, the store) lives as long as the

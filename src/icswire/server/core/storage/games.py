@@ -35,10 +35,11 @@ BUGHOUSE_WILD = 24
 
 _FINISHED = (ResultStatus.WIN, ResultStatus.DRAW)
 
-#: :meth:`Store.save_progress_many`'s update, built once and executed with many rows.
+#: :meth:`Store.save_progress_many`'s update, built once and executed with many rows; a
+#: game that has ended (or was adjourned) is not changed by a save of its progress.
 _SAVE_PROGRESS = (
     update(games)
-    .where(games.c.id == bindparam("p_id"))
+    .where(games.c.id == bindparam("p_id"), games.c.status.is_(None))
     .values(
         moves=bindparam("p_moves"),
         clocks=bindparam("p_clocks"),
@@ -180,7 +181,9 @@ class Games(Database):
     def save_progress_many(self, saves: Sequence[Progress]) -> list[int]:
         """Save the progress of several games in one transaction (the write queue gathers
         the saves that wait together); the ids of games that do not exist are returned and
-        the others saved. One statement, executed once for all of them."""
+        the others saved. A game no longer in progress is left as it is: a save made again
+        after a crash (the write journal) never undoes its end. One statement, executed
+        once for all of them."""
         if not saves:
             return []
         now = datetime.now(UTC)
