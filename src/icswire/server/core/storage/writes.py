@@ -185,6 +185,7 @@ class WriteQueue:
         line = self._journal.append(write.kind, write.args) if self._journal else None
         self._put_write(write, what or str(write), concerns, done, line)
         if line is not None:
+            self._compact_if_large()
             self._sync_soon()
 
     def _put_write(
@@ -489,13 +490,21 @@ class WriteQueue:
             journal.clear()
         elif self._done:
             journal.done(self._done)
-            if journal.too_large():
-                waiting = [job for job in self._jobs if job.write is not None]
-                live = [(job.write.kind, job.write.args) for job in waiting if job.write]
-                for job, line in zip(waiting, journal.compact(live), strict=True):
-                    job.lines = [line]
+            self._compact_if_large()
         self._done.clear()
         self._sync_soon()
+
+    def _compact_if_large(self) -> None:
+        """Rewrite the journal with only what waits, once it has grown large (the newer
+        snapshots of the rows while the database does not answer)."""
+        journal = self._journal
+        if journal is None or not journal.too_large():
+            return
+        waiting = [(job, job.write) for job in self._jobs if job.write is not None]
+        lines = journal.compact([(write.kind, write.args) for _, write in waiting])
+        for (job, _), line in zip(waiting, lines, strict=True):
+            job.lines = [line]
+        self._done.clear()  # what was done is no longer in the file
 
     def _sync_soon(self) -> None:
         """Flush the journal to the disk now, off the event loop, and then at most once a
