@@ -398,7 +398,7 @@ def serve(
     from icswire.server.core.net.limits import Limits
     from icswire.server.core.storage.lock import AlreadyServing
     from icswire.server.core.storage.store import Store, database_url
-    from icswire.server.core.storage.writelog import JOURNAL_FILE, JournalBusy
+    from icswire.server.core.storage.writelog import JournalBusy
 
     try:
         access = Access(
@@ -439,7 +439,7 @@ def serve(
                 cluster_name,
                 node,
                 access,
-                directory / JOURNAL_FILE,
+                directory,
             )
         )
     except ClusterRefused as exc:

@@ -12,11 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from icswire.server.app import Server
 from icswire.server.core.storage import jobs, writelog
 from icswire.server.core.storage.games import Progress
 from icswire.server.core.storage.records import GameRecord
 from icswire.server.core.storage.store import SQLITE_FILE, Store, database_url
-from icswire.server.core.storage.writelog import JOURNAL_FILE, JournalBusy, WriteLog
+from icswire.server.core.storage.writelog import JOURNAL_FILE, JournalBusy, WriteLog, node_journal
 from icswire.server.core.storage.writes import WriteQueue
 
 SHUFFLE = ("Nf3", "Nf6", "Ng1", "Ng8")
@@ -159,10 +160,18 @@ async def test_a_kind_the_server_does_not_write_is_never_run(
     assert len([r for r in caplog.records if "unknown write" in r.getMessage()]) == 3
     account = store.load("Whitey")
     assert account is not None and account.settings == {"1": "kept"}
-    assert path.read_text() == ""
+    assert not path.exists()  # a clean stop with nothing waiting leaves no journal
 
 
-def test_every_kind_of_write_made_again_changes_nothing(store: Store) -> None:
+def test_every_kind_of_write_made_again_changes_nothing(database_url: str) -> None:
+    with Store(database_url) as store:
+        for name in ("Whitey", "Blacky"):
+            store.add_user(name, "pw")
+        made_twice(store)
+
+
+def made_twice(store: Store) -> None:
+    """Every kind of write, written and then written again from the journal."""
     game_id = store.start_game(a_record(0))
     other = store.start_game(a_record(0))
     writes = [
@@ -182,7 +191,7 @@ def test_every_kind_of_write_made_again_changes_nothing(store: Store) -> None:
         jobs.account("add_to_list", "Blacky", "censor", "Whitey"),
         jobs.account("journal_save", "Blacky", "a", game_id),
     ]
-    for _ in range(2):  # written, then written again from the journal after a crash
+    for _ in range(2):
         for write in writes:
             again = jobs.Write(**json.loads(json.dumps({"kind": write.kind, "args": write.args})))
             jobs.perform(store, again)
@@ -226,10 +235,63 @@ async def test_what_the_database_did_not_take_waits_in_the_journal_for_the_next_
     assert queue.open_journal(path) >= 3
     await queue.drained()
     await queue.close(1.0)
-    assert path.read_text() == ""
+    assert not path.exists()  # a clean stop with nothing waiting leaves no journal
     game = store.game(game_id)
     assert game is not None and (game.moves, game.score) == (a_record(60).moves, "0-1")
     assert store.rating("Blacky", "Blitz").wins == 1
     assert [m.text for m in store.messages("Blacky")] == ["waits"]
     account = store.load("Whitey")
     assert account is not None and account.settings["2"] == "later"
+
+
+async def test_a_node_takes_over_the_journal_of_a_node_that_is_gone(
+    store: Store, data_dir: Path
+) -> None:
+    gone, alive = data_dir / node_journal("a"), data_dir / node_journal("b/../c")
+    assert alive.name == "writes.b____c.journal"
+    queue = WriteQueue(store=store)
+    queue.open_journal(gone)
+    with locked(data_dir / SQLITE_FILE):
+        queue.put_write(jobs.message("Whitey", "Blacky", "from node a", WHEN))
+        taker = WriteQueue(store=store)
+        taker.open_journal(alive)
+        with pytest.raises(JournalBusy):  # node a still runs
+            taker.adopt_journal(gone)
+        await queue.close(0.1)
+    assert gone.exists()  # kept: what it holds waits
+
+    assert taker.adopt_journal(gone) == 1
+    assert not gone.exists()
+    await taker.drained()
+    await taker.close(1.0)
+    assert [m.text for m in store.messages("Blacky")] == ["from node a"]
+    assert not alive.exists()  # a clean stop with nothing waiting leaves no journal
+
+
+async def test_a_starting_node_writes_its_journal_and_those_of_nodes_that_do_not_run(
+    store: Store, data_dir: Path
+) -> None:
+    for node, text in (("b", "kept by b"), ("gone", "kept by a gone node")):
+        queue = WriteQueue(store=store)
+        queue.open_journal(data_dir / node_journal(node))
+        with locked(data_dir / SQLITE_FILE):
+            queue.put_write(jobs.message("Whitey", "Blacky", text, WHEN))
+            await queue.close(0.1)
+    running = WriteQueue(store=store)
+    running.open_journal(data_dir / node_journal("running"))
+    running.put_write(jobs.message("Whitey", "Blacky", "by the running node", WHEN))
+
+    server = Server(store, cluster="nats://unused", node="b", journal_dir=data_dir)
+    await server._replay(data_dir)  # what start() does before it joins the cluster
+    await running.drained()
+    assert sorted(m.text for m in store.messages("Blacky")) == [
+        "by the running node",
+        "kept by a gone node",
+        "kept by b",
+    ]
+    assert sorted(p.name for p in data_dir.glob("*.journal")) == [
+        "writes.b.journal",
+        "writes.running.journal",  # its node runs: left to it
+    ]
+    await server.core.writes.close(1.0)
+    await running.close(1.0)

@@ -39,16 +39,25 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["JOURNAL_FILE", "JournalBusy", "Pending", "WriteLog"]
+__all__ = ["JOURNAL_FILE", "NODE_JOURNALS", "JournalBusy", "Pending", "WriteLog", "node_journal"]
 
 log = logging.getLogger("icswire.server")
 
 JOURNAL_FILE = "writes.journal"
-"""The journal's name in the data directory."""
+"""The journal's name in the data directory (a cluster's node: :func:`node_journal`)."""
+
+#: The journals of a cluster's nodes in a data directory.
+NODE_JOURNALS = "writes.*.journal"
 
 #: The journal is rewritten (:meth:`WriteLog.compact`) once it is this large and more than
 #: twice what was live at the last rewrite.
 COMPACT_AT = 4 << 20
+
+
+def node_journal(node: str) -> str:
+    """The journal's name of the cluster's node ``node`` (its id made a safe file name)."""
+    safe = "".join(c if c.isascii() and (c.isalnum() or c in "-_") else "_" for c in node)
+    return f"writes.{safe}.journal"
 
 
 class JournalBusy(Exception):
@@ -157,11 +166,19 @@ class WriteLog:
         self.dirty = False
         return os.dup(self._fd)
 
-    def close(self) -> None:
-        """Flush to the disk and let go of the file (what waits stays in it)."""
+    def close(self, remove: bool = False) -> None:
+        """Flush to the disk and let go of the file (what waits stays in it); with
+        ``remove``, delete it first (it holds nothing that waits)."""
+        if remove:
+            self.path.unlink(missing_ok=True)
         with contextlib.suppress(OSError):
             os.fdatasync(self._fd)
         os.close(self._fd)
+
+    def sync_now(self) -> None:
+        """Flush to the disk now, on this thread."""
+        os.fdatasync(self._fd)
+        self.dirty = False
 
     def _write(self, line: str) -> None:
         data = (line + "\n").encode()

@@ -228,6 +228,27 @@ class WriteQueue:
         self._settle_journal()
         return len(pending)
 
+    def adopt_journal(self, path: Path) -> int:
+        """Take the writes waiting in another server's journal at ``path`` (a cluster's
+        node that is not running: else :class:`~.writelog.JournalBusy`) into this queue
+        and this queue's journal, then delete that file; how many."""
+        if self._journal is None:
+            raise RuntimeError("open this queue's own journal first")
+        journal, pending = WriteLog.open(path)
+        try:
+            for entry in pending:
+                write = Write(entry.kind, entry.args)
+                if jobs.known(write):
+                    self.put_write(write, f"{write} (from {path.name})")
+                else:
+                    log.error("the write journal %s holds an unknown write: %s", path, write)
+            self._journal.sync_now()  # they are in this journal, on the disk ...
+        except BaseException:
+            journal.close()
+            raise
+        journal.close(remove=True)  # ... before they leave that one
+        return len(pending)
+
     async def drained(self) -> None:
         """Return once the queue is empty, however long the database takes."""
         if not self._jobs:
@@ -348,7 +369,7 @@ class WriteQueue:
                     "; ".join(kept),
                 )
             lost = [job.what for job in self._jobs if job.write is None]
-            journal.close()
+            journal.close(remove=not kept)
         if lost:
             log.error(
                 "the server stops with %d writes the database did not take (or not yet): %s",
