@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import logging
 import sqlite3
@@ -295,3 +296,26 @@ async def test_a_starting_node_writes_its_journal_and_those_of_nodes_that_do_not
     ]
     await server.core.writes.close(1.0)
     await running.close(1.0)
+
+
+async def test_a_journal_that_cannot_be_written_leaves_the_writes_to_the_queue(
+    store: Store, data_dir: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    queue = WriteQueue(store=store)
+    queue.open_journal(data_dir / JOURNAL_FILE)
+
+    def full(self: WriteLog, line: str) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(WriteLog, "_write", full)
+    for number in range(3):
+        queue.put_write(jobs.account("save_setting", "Whitey", str(number + 1), "still saved"))
+    await queue.drained()
+    await queue.close(1.0)
+    account = store.load("Whitey")
+    assert account is not None and account.settings == {
+        "1": "still saved",
+        "2": "still saved",
+        "3": "still saved",
+    }
+    assert len([r for r in caplog.records if "cannot be written" in r.getMessage()]) == 1

@@ -153,6 +153,8 @@ class WriteLog:
             _sync_folder(self.path.parent)
         except BaseException:
             os.close(fd)
+            temporary.unlink(missing_ok=True)
+            self._live_size = self._size  # tried again once it has doubled
             raise
         os.close(self._fd)
         self._fd = fd
@@ -181,10 +183,16 @@ class WriteLog:
         self.dirty = False
 
     def _write(self, line: str) -> None:
+        """Append ``line`` whole, or raise OSError (a full disk) with nothing of it left."""
         data = (line + "\n").encode()
-        written = os.write(self._fd, data)
-        while written < len(data):  # a regular file takes it whole, but to be sure
-            written += os.write(self._fd, data[written:])
+        try:
+            written = os.write(self._fd, data)
+            while written < len(data):  # a regular file takes it whole, but to be sure
+                written += os.write(self._fd, data[written:])
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.ftruncate(self._fd, self._size)  # no torn line for the next to follow
+            raise
         self._size += len(data)
         self.dirty = True
 

@@ -143,6 +143,7 @@ class WriteQueue:
         self._logged_at = 0.0
         self._closed = False
         self._journal: WriteLog | None = None
+        self._journal_failing = False  # it could not be written; logged once
         self._done: list[int] = []  # journal lines written since it was last told
         self._syncing: asyncio.Task[None] | None = None
         self._drained: list[asyncio.Future[None]] = []
@@ -182,9 +183,15 @@ class WriteQueue:
         """Queue ``write`` for :attr:`store` (journaled first, when there is a journal).
         Its key and whether it is an account's are the write's own; a game's progress is
         grouped with the others. ``what``, ``concerns`` and ``done`` as for :meth:`put`."""
-        line = self._journal.append(write.kind, write.args) if self._journal else None
+        line = None
+        if self._journal is not None:
+            try:
+                line = self._journal.append(write.kind, write.args)
+            except OSError as exc:
+                self._journal_failed(exc)
         self._put_write(write, what or str(write), concerns, done, line)
         if line is not None:
+            self._journal_failing = False
             self._compact_if_large()
             self._sync_soon()
 
@@ -507,13 +514,25 @@ class WriteQueue:
         journal = self._journal
         if journal is None:
             return
-        if not self._jobs:
-            journal.clear()
-        elif self._done:
-            journal.done(self._done)
-            self._compact_if_large()
+        try:
+            if not self._jobs:
+                journal.clear()
+            elif self._done:
+                journal.done(self._done)
+                self._compact_if_large()
+        except OSError as exc:  # not marked: written again after a crash, and idempotent
+            self._journal_failed(exc)
         self._done.clear()
         self._sync_soon()
+
+    def _journal_failed(self, exc: OSError) -> None:
+        if not self._journal_failing:
+            self._journal_failing = True
+            log.error(
+                "the write journal cannot be written (%s): what waits for the database is"
+                " kept in memory only until it can",
+                exc,
+            )
 
     def _compact_if_large(self) -> None:
         """Rewrite the journal with only what waits, once it has grown large (the newer
@@ -522,7 +541,11 @@ class WriteQueue:
         if journal is None or not journal.too_large():
             return
         waiting = [(job, job.write) for job in self._jobs if job.write is not None]
-        lines = journal.compact([(write.kind, write.args) for _, write in waiting])
+        try:
+            lines = journal.compact([(write.kind, write.args) for _, write in waiting])
+        except OSError as exc:  # the old file stays as it was
+            self._journal_failed(exc)
+            return
         for (job, _), line in zip(waiting, lines, strict=True):
             job.lines = [line]
         self._done.clear()  # what was done is no longer in the file
