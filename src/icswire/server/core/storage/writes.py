@@ -253,7 +253,8 @@ class WriteQueue:
         except BaseException:
             journal.close()
             raise
-        journal.close(remove=True)  # ... before they leave that one
+        # ... before they leave that one (kept when this journal could not take them)
+        journal.close(remove=not self._journal_failing)
         return len(pending)
 
     async def drained(self) -> None:
