@@ -398,7 +398,7 @@ def serve(
     from icswire.server.core.net.limits import Limits
     from icswire.server.core.storage.lock import AlreadyServing
     from icswire.server.core.storage.store import Store, database_url
-    from icswire.server.core.storage.writelog import JournalBusy
+    from icswire.server.core.storage.writelog import JournalError
 
     try:
         access = Access(
@@ -444,7 +444,7 @@ def serve(
         )
     except ClusterRefused as exc:
         raise click.ClickException(f"cannot join the cluster: {exc}") from None
-    except (AlreadyServing, JournalBusy) as exc:
+    except (AlreadyServing, JournalError) as exc:
         raise click.ClickException(f"cannot serve: {exc}") from None
     except OSError as exc:
         raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror}") from None

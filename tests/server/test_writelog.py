@@ -12,7 +12,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from icswire.cli import main
 from icswire.server.app import Server
 from icswire.server.core.storage import jobs, writelog
 from icswire.server.core.storage.games import Progress
@@ -319,3 +321,13 @@ async def test_a_journal_that_cannot_be_written_leaves_the_writes_to_the_queue(
         "3": "still saved",
     }
     assert len([r for r in caplog.records if "cannot be written" in r.getMessage()]) == 1
+
+
+def test_serve_says_when_another_server_has_the_journal(data_dir: Path) -> None:
+    journal, _ = WriteLog.open(data_dir / JOURNAL_FILE)
+    try:
+        result = CliRunner().invoke(main, ["serve", "--port", "0", "--data-dir", str(data_dir)])
+    finally:
+        journal.close()
+    assert result.exit_code == 1
+    assert "cannot serve: another server has the write journal" in result.output

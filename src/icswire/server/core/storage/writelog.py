@@ -39,7 +39,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["JOURNAL_FILE", "NODE_JOURNALS", "JournalBusy", "Pending", "WriteLog", "node_journal"]
+__all__ = [
+    "JOURNAL_FILE",
+    "NODE_JOURNALS",
+    "JournalBusy",
+    "JournalError",
+    "Pending",
+    "WriteLog",
+    "node_journal",
+]
 
 log = logging.getLogger("icswire.server")
 
@@ -60,7 +68,11 @@ def node_journal(node: str) -> str:
     return f"writes.{safe}.journal"
 
 
-class JournalBusy(Exception):
+class JournalError(Exception):
+    """The journal cannot be opened (a folder that cannot be written, say)."""
+
+
+class JournalBusy(JournalError):
     """Another server has this journal open."""
 
 
@@ -89,9 +101,12 @@ class WriteLog:
     def open(cls, path: Path) -> tuple[WriteLog, list[Pending]]:
         """Open (create) and lock the journal at ``path``; return it with the writes it
         holds that are not done, oldest first. :class:`JournalBusy` if another server
-        has it."""
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600)
+        has it, :class:`JournalError` if it cannot be opened."""
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600)
+        except OSError as exc:
+            raise JournalError(f"cannot open the write journal {path}: {exc.strerror}") from exc
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
