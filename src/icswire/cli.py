@@ -413,6 +413,7 @@ def serve(
     from icswire.server.core.net.limits import Limits
     from icswire.server.core.storage.lock import AlreadyServing
     from icswire.server.core.storage.store import Store, database_url
+    from icswire.server.core.storage.writelog import JournalError
 
     try:
         access = Access(
@@ -453,11 +454,12 @@ def serve(
                 cluster_name,
                 node,
                 access,
+                directory,
             )
         )
     except ClusterRefused as exc:
         raise click.ClickException(f"cannot join the cluster: {exc}") from None
-    except AlreadyServing as exc:
+    except (AlreadyServing, JournalError) as exc:
         raise click.ClickException(f"cannot serve: {exc}") from None
     except OSError as exc:
         raise ServeError(listen_failure(host, port, exc)) from None

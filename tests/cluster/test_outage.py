@@ -223,10 +223,10 @@ async def test_the_bus_down_for_everybody_loses_no_result_and_no_presence(
         with pytest.raises(StoreUnavailable):  # no new game: no number can be claimed
             await c.core.tables.claims.claim(2)
         await cid.send("seek 5 0")  # nor a seek index, nor a name: each is told so
-        await cid.expect_text(NOT_POSTED.split(':')[0])  # the server wraps the rest
+        await cid.expect_text(NOT_POSTED.split(":")[0])  # the server wraps the rest
         newcomer = await Client.connect(c.port)
         await newcomer.send("guest")
-        await newcomer.expect_text(CUT_OFF.split(':')[0])
+        await newcomer.expect_text(CUT_OFF.split(":")[0])
         await newcomer.close()
         await ann.send("Nf3")
         await bob.expect(lambda e: isinstance(e, Style12Line) and plies(e) == 3)

@@ -11,10 +11,12 @@ output, and ends when none is left. One sweep a second logs out who idles.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
 import signal
 import time
+from pathlib import Path
 
 from icswire.protocol import datagrams as dg
 from icswire.protocol.block import BlockCode
@@ -41,6 +43,12 @@ from icswire.server.core.render import table as _event_table  # noqa: F401 (regi
 from icswire.server.core.render.batch import UNIT_END, Batch, Datagram, Lines, Message, lines
 from icswire.server.core.storage.lock import ServerLock
 from icswire.server.core.storage.store import Account, Store, StoreUnavailable
+from icswire.server.core.storage.writelog import (
+    JOURNAL_FILE,
+    NODE_JOURNALS,
+    JournalBusy,
+    node_journal,
+)
 from icswire.server.features import (
     accounts,
     admin,
@@ -92,9 +100,14 @@ class Server:
         cluster_name: str = "icswire",
         node: str | None = None,
         cluster_access: Access | None = None,
+        journal_dir: Path | None = None,
     ) -> None:
         self.host = host
         self.port = port
+        #: The folder of the write journal (:mod:`~icswire.server.core.storage.writelog`),
+        #: the data directory: what the server acknowledged survives a crash. None: no
+        #: journal.
+        self.journal_dir = journal_dir
         self.core = core = Core(
             store, limits=limits or Limits(), open_registration=open_registration
         )
@@ -176,6 +189,8 @@ class Server:
         try:
             if listen:
                 await self._listener.bind(self.host, self.port)
+            if self.journal_dir is not None:
+                await self._replay(self.journal_dir)
             recovered = 0
             if self.cluster is not None:
                 await self.cluster.start()
@@ -186,6 +201,7 @@ class Server:
             await self._listener.stop()
             if self.cluster is not None:
                 await self.cluster.stop()
+            self.core.writes.close_journal()
             self._release()
             raise
         if recovered:
@@ -195,6 +211,26 @@ class Server:
             self._listener.accept()
             self.port = self._listener.port
             log.info("listening on %s:%d", self.host, self.port)
+
+    async def _replay(self, folder: Path) -> None:
+        """Open the write journal and write what it kept from the last run, before any
+        game is adjourned or loaded: the moves, ends and settings acknowledged then. A
+        cluster's node has a journal of its own in ``folder``, and takes over the
+        journals there of nodes that do not run (their writes are the cluster's)."""
+        writes = self.core.writes
+        if self.cluster is None:
+            replayed = writes.open_journal(folder / JOURNAL_FILE)
+        else:
+            own = folder / node_journal(self.cluster.node)
+            replayed = writes.open_journal(own)
+            for path in sorted(folder.glob(NODE_JOURNALS)):
+                if path != own:
+                    with contextlib.suppress(JournalBusy):  # that node is running
+                        replayed += writes.adopt_journal(path)
+        if replayed:
+            log.info("writing %d writes kept in the write journal", replayed)
+            await writes.drained()
+            log.info("the writes kept in the write journal are written")
 
     def attach(self, transport: asyncio.Transport, host: str = "127.0.0.1") -> Session:
         """Connect a user over ``transport``, any transport and not only a socket the
@@ -492,11 +528,23 @@ async def serve(
     cluster_name: str = "icswire",
     node: str | None = None,
     cluster_access: Access | None = None,
+    journal_dir: Path | None = None,
 ) -> None:
     """Run a server (a node of ``cluster``, a NATS URL, if given, with ``cluster_access``'s
-    credentials and TLS) until SIGINT or SIGTERM, then shut it down cleanly."""
+    credentials and TLS) until SIGINT or SIGTERM, then shut it down cleanly. What it
+    acknowledged is kept in a write journal in ``journal_dir`` until written (none: not
+    kept)."""
     server = Server(
-        store, host, port, limits, open_registration, cluster, cluster_name, node, cluster_access
+        store,
+        host,
+        port,
+        limits,
+        open_registration,
+        cluster,
+        cluster_name,
+        node,
+        cluster_access,
+        journal_dir,
     )
     await server.start()
     # What is loaded by now (modules, the features, the store) lives as long as the

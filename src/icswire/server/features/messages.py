@@ -19,7 +19,6 @@ paged (``next``).
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
@@ -32,6 +31,7 @@ from icswire.server.core.dispatch.numbers import parse_number
 from icswire.server.core.events.talk import MessageReceived
 from icswire.server.core.model.names import check_name, name_key
 from icswire.server.core.render.batch import Batch, Datagram, lines
+from icswire.server.core.storage import jobs
 from icswire.server.core.storage.store import StoredMessage, StoreUnavailable
 
 if TYPE_CHECKING:
@@ -176,9 +176,9 @@ async def _send(ctx: Context, word: str, text: str) -> None:
     if ctx.too_fast("tell"):
         return
     now = datetime.now(UTC)
-    run = functools.partial(ctx.store.send_message, session.name, receiver, text, now)
+    write = jobs.message(session.name, receiver, text, now)
     what = f"send_message({session.name!r}, {receiver!r})"
-    ctx.core.writes.put(run, what, concerns=(session.name, receiver), account=True)
+    ctx.core.writes.put_write(write, what, concerns=(session.name, receiver))
     sent = when(now)
     ctx.reply(f"The following message was sent to {receiver}:", f"{session.name} at {sent}: {text}")
     if online is not None:

@@ -36,6 +36,7 @@ from icswire.server.core.render.people import (
     when_text,
 )
 from icswire.server.core.render.presence import arrival_line
+from icswire.server.core.storage import jobs
 from icswire.server.core.storage.records import RatingRecord
 
 if TYPE_CHECKING:
@@ -463,10 +464,7 @@ def install(core: Core) -> None:
     def left(session: User) -> None:
         if session.registered and session.logged_in and not core.stopping:
             when = datetime.now(UTC)
-            core.writes.put(
-                lambda: core.store.save_logout(session.name, when),
-                f"save_logout({session.name!r})",
-            )
+            core.writes.put_write(jobs.logout(session.name, when))
 
     def started(table: Table, batch: Batch) -> None:
         if not table.examined:

@@ -48,6 +48,7 @@ from icswire.server.core.model.variables import Value
 from icswire.server.core.model.world import World
 from icswire.server.core.net.limits import RATE_KINDS, Bucket, Limits, seconds_text
 from icswire.server.core.render.batch import Batch, lines
+from icswire.server.core.storage import jobs
 from icswire.server.core.storage.writes import WriteQueue
 
 if TYPE_CHECKING:
@@ -343,7 +344,7 @@ class Core:
     writes: WriteQueue = field(init=False)
 
     def __post_init__(self) -> None:
-        self.writes = WriteQueue(self.tell)
+        self.writes = WriteQueue(self.tell, self.store)
 
     def tell(self, name_keys: Iterable[str], text: str) -> None:
         """Say ``text`` to each of these users who is online (a notice of the server)."""
@@ -453,7 +454,5 @@ class Context:
         retried while the database does not answer."""
         if self.session.registered:
             name = self.session.name
-            run = functools.partial(getattr(self.core.store, method), name, *args)
-            described = ", ".join(repr(arg) for arg in args)
-            what = f"{method}({name!r}, {described})"
-            self.core.writes.put(run, what, concerns=(name,), account=True)
+            write = jobs.account(method, name, *args)
+            self.core.writes.put_write(write, concerns=(name,))

@@ -36,8 +36,9 @@ BUGHOUSE_WILD = 24
 
 _FINISHED = (ResultStatus.WIN, ResultStatus.DRAW)
 
-#: :meth:`Store.save_progress_many`'s update, built once and executed with many rows:
-#: a game in progress only (one adjourned by a cluster stays as the cluster left it).
+#: :meth:`Store.save_progress_many`'s update, built once and executed with many rows: a
+#: game in progress only (one that ended, or that a cluster adjourned, stays as it is; a
+#: save replayed from the write journal changes nothing).
 _SAVE_PROGRESS = (
     update(games)
     .where(games.c.id == bindparam("p_id"), games.c.status.is_(None))
@@ -188,7 +189,9 @@ class Games(Database):
     def save_progress_many(self, saves: Sequence[Progress]) -> list[int]:
         """Save the progress of several games in one transaction (the write queue gathers
         the saves that wait together); the ids of games that do not exist are returned and
-        the others saved. One statement, executed once for all of them."""
+        the others saved. A game no longer in progress is left as it is: a save made again
+        after a crash (the write journal) never undoes its end. One statement, executed
+        once for all of them."""
         if not saves:
             return []
         now = datetime.now(UTC)

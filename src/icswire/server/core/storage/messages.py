@@ -67,9 +67,19 @@ class Messages(Database):
         return MessageTarget(str(row.name), censored is not None, int(kept or 0))
 
     def send_message(self, sender: str, receiver: str, text: str, sent: datetime) -> None:
-        """Keep a message from ``sender`` to the registered ``receiver`` (unread)."""
+        """Keep a message from ``sender`` to the registered ``receiver`` (unread). The same
+        message (sender, receiver, time and text) is kept once: a write made again after
+        a crash (:mod:`.jobs`) adds nothing."""
         with self._begin() as conn:
             uid = user_id(conn, receiver)
+            same = select(user_messages.c.id).where(
+                user_messages.c.user_id == uid,
+                user_messages.c.sender_key == name_key(sender),
+                user_messages.c.sent == sent,
+                user_messages.c.text == text,
+            )
+            if conn.execute(same.limit(1)).first() is not None:
+                return
             conn.execute(
                 insert(user_messages).values(
                     user_id=uid,

@@ -33,6 +33,12 @@ per move, and each is still written before what was queued after it.
 The users a job concerns are told once when their writes wait (:data:`KEPT`), and once
 when the last of them is written (:data:`SAVED`). The server's stop waits a bounded time
 for the queue (:meth:`WriteQueue.close`); what it could not write is logged.
+
+The server's writes are data (:class:`~.jobs.Write`, :meth:`WriteQueue.put_write`), and
+with a journal (:meth:`WriteQueue.open_journal`, :mod:`.writelog`) each is appended to a
+local file before the caller goes on to tell the user, and read back at the next start:
+what was acknowledged, or promised with :data:`KEPT`, survives a crash of the process and
+a stop that could not wait for the database.
 """
 
 from __future__ import annotations
@@ -47,10 +53,14 @@ import time
 from collections import Counter, deque
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from icswire.server.core.model.names import name_key
-from icswire.server.core.storage.store import Fenced, StoreUnavailable
+from icswire.server.core.storage import jobs
+from icswire.server.core.storage.jobs import Write
+from icswire.server.core.storage.store import Fenced, Store, StoreUnavailable
+from icswire.server.core.storage.writelog import WriteLog, sync
 
 __all__ = ["FENCED", "KEPT", "NOT_ANSWERING", "NOT_SAVED", "SAVED", "WriteQueue"]
 
@@ -95,6 +105,10 @@ class _Job:
     #: A grouped job: the call that writes a list of items, and this job's item.
     group: Callable[[Sequence[Any]], Any] | None = None
     item: Any = None
+    #: The write it makes, as data (None: a plain call, not journaled) ...
+    write: Write | None = None
+    #: ... and the journal's lines it stands for (a newer snapshot adds its own).
+    lines: list[int] = field(default_factory=list)
 
 
 @dataclass(eq=False)
@@ -106,11 +120,15 @@ class _Barrier:
 class WriteQueue:
     """Store calls that must happen, run in order, retried until the database answers.
 
-    ``tell(name_keys, text)`` tells users (those online) how their writes are doing.
+    ``tell(name_keys, text)`` tells users (those online) how their writes are doing;
+    ``store`` is where :meth:`put_write`'s writes go.
     """
 
-    def __init__(self, tell: Tell | None = None) -> None:
+    def __init__(self, tell: Tell | None = None, store: Store | None = None) -> None:
         self.tell = tell
+        self.store = store
+        #: The group of the games' progress writes (one object: the queue groups by it).
+        self._progress_group = functools.partial(self._write_progress, store)
         #: Seconds before the first try again, doubled after each failure...
         self.first_delay = 0.05
         #: ... up to this.
@@ -133,6 +151,11 @@ class WriteQueue:
         self._failing_since: float | None = None
         self._logged_at = 0.0
         self._closed = False
+        self._journal: WriteLog | None = None
+        self._journal_failing = False  # it could not be written; logged once
+        self._done: list[int] = []  # journal lines written since it was last told
+        self._syncing: asyncio.Task[None] | None = None
+        self._drained: list[asyncio.Future[None]] = []
 
     def __len__(self) -> int:
         """Jobs not written yet."""
@@ -159,6 +182,98 @@ class WriteQueue:
         :meth:`settled` waits for."""
         self._put(run, what, concerns, key, done, account)
 
+    def put_write(
+        self,
+        write: Write,
+        what: str | None = None,
+        concerns: Iterable[str] = (),
+        done: Callable[[Any], None] | None = None,
+    ) -> None:
+        """Queue ``write`` for :attr:`store` (journaled first, when there is a journal).
+        Its key and whether it is an account's are the write's own; a game's progress is
+        grouped with the others. ``what``, ``concerns`` and ``done`` as for :meth:`put`."""
+        line = None
+        if self._journal is not None:
+            try:
+                line = self._journal.append(write.kind, write.args)
+            except OSError as exc:
+                self._journal_failed(exc)
+        self._put_write(write, what or str(write), concerns, done, line)
+        if line is not None:
+            self._journal_failing = False
+            self._compact_if_large()
+            self._sync_soon()
+
+    def _put_write(
+        self,
+        write: Write,
+        what: str,
+        concerns: Iterable[str],
+        done: Callable[[Any], None] | None,
+        line: int | None,
+    ) -> None:
+        if self.store is None:
+            raise RuntimeError("a write queue without a store takes no writes")
+        if write.kind == "progress":
+            run = functools.partial(self._progress_group, [write])
+            group: Callable[[Sequence[Any]], Any] | None = self._progress_group
+        else:
+            run, group = functools.partial(jobs.perform, self.store, write), None
+        account = write.account
+        self._put(run, what, concerns, write.key, done, account, group, write, write, line)
+
+    @staticmethod
+    def _write_progress(store: Store | None, writes: Sequence[Write]) -> None:
+        if store is None:
+            raise RuntimeError("a write queue without a store takes no writes")
+        jobs.perform_progress(store, writes)
+
+    def open_journal(self, path: Path) -> int:
+        """Keep every :meth:`put_write` in the journal at ``path`` from now on, and queue
+        again the writes it holds that were not written (a crash, a stop that could not
+        wait); how many. :class:`~.writelog.JournalBusy` if another server has it."""
+        journal, pending = WriteLog.open(path)
+        self._journal = journal
+        for entry in pending:
+            write = Write(entry.kind, entry.args)
+            if not jobs.known(write):
+                log.error("the write journal holds an unknown write, skipped: %s", write)
+                self._done.append(entry.n)
+                continue
+            self._put_write(write, f"{write} (from the journal)", (), None, entry.n)
+        self._settle_journal()
+        return len(pending)
+
+    def adopt_journal(self, path: Path) -> int:
+        """Take the writes waiting in another server's journal at ``path`` (a cluster's
+        node that is not running: else :class:`~.writelog.JournalBusy`) into this queue
+        and this queue's journal, then delete that file; how many."""
+        if self._journal is None:
+            raise RuntimeError("open this queue's own journal first")
+        journal, pending = WriteLog.open(path)
+        try:
+            for entry in pending:
+                write = Write(entry.kind, entry.args)
+                if jobs.known(write):
+                    self.put_write(write, f"{write} (from {path.name})")
+                else:
+                    log.error("the write journal %s holds an unknown write: %s", path, write)
+            self._journal.sync_now()  # they are in this journal, on the disk ...
+        except BaseException:
+            journal.close()
+            raise
+        # ... before they leave that one (kept when this journal could not take them)
+        journal.close(remove=not self._journal_failing)
+        return len(pending)
+
+    async def drained(self) -> None:
+        """Return once the queue is empty, however long the database takes."""
+        if not self._jobs:
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._drained.append(future)
+        await future
+
     def put_grouped(
         self,
         group: Callable[[Sequence[Any]], Any],
@@ -183,21 +298,27 @@ class WriteQueue:
         account: bool,
         group: Callable[[Sequence[Any]], Any] | None = None,
         item: Any = None,
+        write: Write | None = None,
+        line: int | None = None,
     ) -> None:
         if self._closed:
             log.error("the server has stopped: %s is not saved", what)
             return
         names = frozenset(name_key(name) for name in concerns)
+        lines = [] if line is None else [line]
         waiting = self._waiting.get(key) if key is not None else None
         if waiting is not None:  # the newer snapshot takes the waiting one's place
             waiting.run, waiting.what, waiting.done = run, what, done
-            waiting.group, waiting.item = group, item
+            waiting.group, waiting.item, waiting.write = group, item, write
+            waiting.lines += lines
             added = names - waiting.concerns
             waiting.concerns |= added
             self._pending.update(added)
         else:
             self._seq += 1
-            job = _Job(run, what, names, key, done, self._seq, account, group=group, item=item)
+            job = _Job(
+                run, what, names, key, done, self._seq, account, 0, group, item, write, lines
+            )
             self._jobs.append(job)
             if account:
                 self._account_writes.update(names)
@@ -240,7 +361,8 @@ class WriteQueue:
 
     async def close(self, timeout: float) -> list[str]:
         """Stop: wait up to ``timeout`` seconds for the queue to be written, then give up
-        what is left. Returns what was given up (also logged as an error)."""
+        what is left. Returns what was given up (also logged as an error); with a journal
+        nothing is: what is left stays in it for the next start (logged)."""
         worker = self._worker
         if worker is not None and not worker.done():
             with contextlib.suppress(TimeoutError):
@@ -250,6 +372,21 @@ class WriteQueue:
                 await worker
         self._closed = True
         lost = [job.what for job in self._jobs]
+        journal, self._journal = self._journal, None
+        if journal is not None:
+            if self._syncing is not None:
+                self._syncing.cancel()
+            kept = [job.what for job in self._jobs if job.write is not None]
+            if kept:
+                log.warning(
+                    "the server stops with %d writes the database did not take (or not yet);"
+                    " they are kept in the write journal %s for the next start: %s",
+                    len(kept),
+                    journal.path,
+                    "; ".join(kept),
+                )
+            lost = [job.what for job in self._jobs if job.write is None]
+            journal.close(remove=not kept)
         if lost:
             log.error(
                 "the server stops with %d writes the database did not take (or not yet): %s",
@@ -262,7 +399,17 @@ class WriteQueue:
             if not barrier.future.done():
                 barrier.future.set_exception(StoreUnavailable("the server has stopped"))
         self._barriers.clear()
+        for future in self._drained:
+            if not future.done():
+                future.set_exception(StoreUnavailable("the server has stopped"))
+        self._drained.clear()
         return lost
+
+    def close_journal(self) -> None:
+        """Let go of the journal without writing anything (a start that failed)."""
+        journal, self._journal = self._journal, None
+        if journal is not None:
+            journal.close()
 
     # -- the worker ------------------------------------------------------------------------
 
@@ -282,6 +429,7 @@ class WriteQueue:
                     del self._waiting[job.key]
                 elif newest is not None:  # it failed, and a newer snapshot waits
                     self._finish(job)
+                    self._settle_journal()
                     continue
             batch = self._batch(job)
             job.tries += 1
@@ -293,6 +441,7 @@ class WriteQueue:
                 for written in batch:
                     self._finish(written)
                 self._say(frozenset().union(*(written.concerns for written in batch)), FENCED)
+                self._settle_journal()
                 continue
             except StoreUnavailable as exc:
                 self._not_answering(exc)
@@ -304,6 +453,7 @@ class WriteQueue:
                 for written in batch:
                     self._finish(written)
                     self._say(written.concerns, NOT_SAVED)
+                self._settle_journal()
                 continue
             delay = self.first_delay
             if self._failing_since is not None:
@@ -320,6 +470,7 @@ class WriteQueue:
                     except Exception:
                         log.exception("after saving %s", written.what)
                 self._finish(written)
+            self._settle_journal()
 
     def _batch(self, head: _Job) -> list[_Job]:
         """``head``, and the jobs of its group that stand behind it (they run now: a newer
@@ -345,6 +496,7 @@ class WriteQueue:
     def _finish(self, job: _Job) -> None:
         """``job`` leaves the queue: written, given up for a newer one, or dropped."""
         self._jobs.popleft()
+        self._done += job.lines
         for name in job.concerns:
             if job.account:
                 self._account_writes[name] -= 1
@@ -365,6 +517,69 @@ class WriteQueue:
             self._barriers.remove(barrier)
             if not barrier.future.done():
                 barrier.future.set_result(None)
+        if not self._jobs:
+            drained, self._drained = self._drained, []
+            for future in drained:
+                if not future.done():
+                    future.set_result(None)
+
+    # -- the journal -----------------------------------------------------------------------
+
+    def _settle_journal(self) -> None:
+        """Tell the journal what was written: emptied when nothing waits, the lines done
+        marked otherwise (rewritten with what waits when it has grown large)."""
+        journal = self._journal
+        if journal is None:
+            return
+        try:
+            if not self._jobs:
+                journal.clear()
+            elif self._done:
+                journal.done(self._done)
+                self._compact_if_large()
+        except OSError as exc:  # not marked: written again after a crash, and idempotent
+            self._journal_failed(exc)
+        self._done.clear()
+        self._sync_soon()
+
+    def _journal_failed(self, exc: OSError) -> None:
+        if not self._journal_failing:
+            self._journal_failing = True
+            log.error(
+                "the write journal cannot be written (%s): what waits for the database is"
+                " kept in memory only until it can",
+                exc,
+            )
+
+    def _compact_if_large(self) -> None:
+        """Rewrite the journal with only what waits, once it has grown large (the newer
+        snapshots of the rows while the database does not answer)."""
+        journal = self._journal
+        if journal is None or not journal.too_large():
+            return
+        waiting = [(job, job.write) for job in self._jobs if job.write is not None]
+        try:
+            lines = journal.compact([(write.kind, write.args) for _, write in waiting])
+        except OSError as exc:  # the old file stays as it was
+            self._journal_failed(exc)
+            return
+        for (job, _), line in zip(waiting, lines, strict=True):
+            job.lines = [line]
+        self._done.clear()  # what was done is no longer in the file
+
+    def _sync_soon(self) -> None:
+        """Flush the journal to the disk now, off the event loop, and then at most once a
+        tick (:attr:`group_tick`) while lines come."""
+        if self._syncing is None or self._syncing.done():
+            self._syncing = asyncio.get_running_loop().create_task(self._sync())
+
+    async def _sync(self) -> None:
+        while self._journal is not None and self._journal.dirty:
+            try:
+                await asyncio.to_thread(sync, self._journal.sync_handle())
+            except OSError:
+                log.exception("the write journal could not be flushed to the disk")
+            await asyncio.sleep(self.group_tick)
 
     def _not_answering(self, exc: StoreUnavailable) -> None:
         now = time.monotonic()

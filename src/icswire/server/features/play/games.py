@@ -16,12 +16,11 @@ resigns} 1-0``) and DG_MY_GAME_STARTED / DG_MY_GAME_RESULT / DG_GAME_RESULT.
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 import random
 import re
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
@@ -94,6 +93,7 @@ from icswire.server.core.render.texts import (
     kind_text,
     rating_text,
 )
+from icswire.server.core.storage import jobs
 from icswire.server.core.storage.records import GameRecord
 from icswire.server.core.storage.store import MoveTexts, Progress, StoreUnavailable
 from icswire.server.features.play.bughouse import partner_result
@@ -429,16 +429,8 @@ class Games:
         self.by_number: dict[int, Game] = {}
         self.by_player: dict[User, Game] = {}
         self.starting: set[User] = set()  # a game is being stored for them
-        #: The write queue's group of progress saves (one object: the queue groups by it).
-        self._save_progress_group = self._save_progress_many
 
     # -- saving: through the core's write queue, in order, retried, off the hot path ------
-
-    def _save_progress_many(self, saves: Sequence[Progress]) -> None:
-        """The store's call for the saves that wait together, in the write queue's thread."""
-        missing = self.core.store.save_progress_many(saves)
-        if missing:
-            log.error("the progress of games %s was not saved: they are not stored", missing)
 
     def save_progress(self, game: Game) -> None:
         """Save ``game``'s moves and clocks (after every move: it survives a crash). The
@@ -449,13 +441,11 @@ class Games:
         texts.follow(game.moves)  # one move more: a word more each, the rest as it was
         clocks = game.clock_ms[WHITE], game.clock_ms[BLACK]
         played = Progress(game.game_id, texts.moves, texts.clocks, texts.times, *clocks)
-        self.core.writes.put_grouped(
-            self._save_progress_group,
-            played,
+        self.core.writes.put_write(
+            jobs.progress(played),
             f"game {game.game_id} ({game.white.name} vs. {game.black.name}) "
             f"at ply {len(game.moves)}",
             concerns=game.player_names(),
-            key=("game", game.game_id),
         )
 
     async def flush(self) -> None:
@@ -862,12 +852,12 @@ class Games:
             self.drop_request(game, offer, batch)
         if game.game_id is None:
             raise RuntimeError("the game is not stored yet")
-        run = functools.partial(
-            self.core.store.seat_players, game.game_id, game.white.name, game.black.name,
-            game.white_rating, game.black_rating,
+        write = jobs.seat(
+            game.game_id, game.white.name, game.black.name, game.white_rating,
+            game.black_rating,
         )  # fmt: skip
-        self.core.writes.put(
-            run,
+        self.core.writes.put_write(
+            write,
             f"game {game.game_id}: {game.white.name} now White, {game.black.name} Black",
             concerns=game.player_names(),
         )
@@ -1022,16 +1012,14 @@ class Games:
         clocks = game.clock_ms[WHITE], game.clock_ms[BLACK]
         loser = 1 if color == WHITE else 0
         score = _score(status, color)
-        run = functools.partial(
-            self.core.store.finish_game, game.game_id, status, mode, loser, score, "?",
-            *clocks, final=final, rate=game.terms.rated,
-        )  # fmt: skip
-        self.core.writes.put(
-            run,
+        write = jobs.finish(
+            game.game_id, status, mode, loser, score, "?", *clocks, final, game.terms.rated
+        )
+        self.core.writes.put_write(
+            write,
             f"the end of game {game.game_id} ({game.white.name} vs. {game.black.name},"
             f" {score}, {len(final.moves)} plies)",
             concerns=game.player_names(),
-            key=("game", game.game_id),
             done=lambda changes: announce_ratings(self.core, game, changes),
         )
 
