@@ -45,7 +45,6 @@ from icswire.protocol.events import Text
 
 DG_SHOUT = 32
 LEVEL2 = "level2settings=" + "0" * DG_SHOUT + "1"
-STARTING = "**** Starting FICS session as "
 SHOUTED = "(shouted to "
 TARGET_N = 5000
 TARGET_SECONDS = 1.0
@@ -60,6 +59,7 @@ from harness import (  # noqa: E402
     SetupError,
     raise_fd_limit,
     start_server,
+    started_as,
 )
 
 # -- the clients ------------------------------------------------------------------------
@@ -112,9 +112,9 @@ class Client:
             self.started.set_exception(ConnectionError("the server closed the connection"))
 
     def on_event(self, event: object) -> None:
-        if isinstance(event, Text) and event.text.startswith(STARTING):
+        if isinstance(event, Text) and (name := started_as(event.text)) is not None:
             if self.started is not None and not self.started.done():
-                self.started.set_result(event.text.removeprefix(STARTING).split(" ")[0])
+                self.started.set_result(name)
             return
         shout = self.shout
         if shout is None:

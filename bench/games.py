@@ -79,7 +79,6 @@ PLAYER_DGS = frozenset(
 PLAYER_LEVEL2 = "level2settings=" + "".join(
     "1" if n in PLAYER_DGS else "0" for n in range(max(PLAYER_DGS) + 1)
 )
-STARTING = "**** Starting FICS session as "
 CHALLENGE = "Challenge: "
 ILLEGAL = "Illegal move"
 NO_SUCH_GAME = "There is no such game."
@@ -100,6 +99,7 @@ from harness import (  # noqa: E402
     SetupError,
     raise_fd_limit,
     start_server,
+    started_as,
 )
 
 # -- games as the bench sees them ---------------------------------------------------------
@@ -188,8 +188,8 @@ class Client(asyncio.Protocol):
         started = self.started
         if started is None or started.done() or type(event) is not Text:
             return
-        if event.text.startswith(STARTING):
-            started.set_result(event.text.removeprefix(STARTING).split(" ")[0].removesuffix("(U)"))
+        if (name := started_as(event.text)) is not None:
+            started.set_result(name.removesuffix("(U)"))
 
     async def close(self) -> None:
         if self.transport is None or self.lost is None:

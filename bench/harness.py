@@ -48,6 +48,20 @@ NO_LIMITS = [
 ]
 
 
+#: The line that ends a login: FICS's, or ICC's for a session that turned level 1 or 2 on
+#: at the login prompt.
+STARTING = ("**** Starting FICS session as ", "**** Starting ICC session as ")
+
+
+def started_as(text: str) -> str | None:
+    """The name a login's last line gives (``Name(U)`` of ``... session as Name(U) ****``),
+    or None when ``text`` is no such line."""
+    for prefix in STARTING:
+        if text.startswith(prefix):
+            return text.removeprefix(prefix).split(" ")[0]
+    return None
+
+
 def process_cpu_seconds(pid: int) -> float:
     """User + system CPU time of process ``pid`` so far (Linux /proc); NaN if it is gone."""
     try:

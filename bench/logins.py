@@ -46,11 +46,11 @@ from harness import (
     raise_fd_limit,
     start_floor,
     start_server,
+    started_as,
 )
 from icswire.protocol.decoder import Decoder
 from icswire.protocol.events import Text
 
-STARTING = "**** Starting FICS session as "
 LOGIN_TIMEOUT = 120.0
 FD_SLACK = 200
 TARGET_RATIO = 1.5
@@ -85,7 +85,7 @@ class Client:
                 for event in self.decoder.feed(data):
                     if (
                         isinstance(event, Text)
-                        and event.text.startswith(STARTING)
+                        and started_as(event.text) is not None
                         and self.started is not None
                         and not self.started.done()
                     ):

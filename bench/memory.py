@@ -38,11 +38,11 @@ from harness import (
     raise_fd_limit,
     start_floor,
     start_server,
+    started_as,
 )
 from icswire.protocol.decoder import Decoder
 from icswire.protocol.events import Text
 
-STARTING = "**** Starting FICS session as "
 LOGIN_TIMEOUT = 120.0
 FD_SLACK = 200
 TARGET_KIB = 4.0
@@ -65,7 +65,7 @@ async def idle_user(port: int, holders: list[asyncio.StreamWriter]) -> None:
         data = await asyncio.wait_for(reader.read(65536), LOGIN_TIMEOUT)
         if not data:
             raise ConnectionError("the server closed the connection")
-        if any(isinstance(e, Text) and e.text.startswith(STARTING) for e in decoder.feed(data)):
+        if any(isinstance(e, Text) and started_as(e.text) for e in decoder.feed(data)):
             holders.append(writer)
             return
     raise TimeoutError("no session start")

@@ -159,7 +159,6 @@ CHATTER_DGS = frozenset({DG_KIBITZ, DG_CHANNEL_TELL, DG_PERSONAL_TELL, DG_SHOUT}
 MESSAGE_DGS = {DG_PERSONAL_TELL: "tell", DG_CHANNEL_TELL: "channel", DG_SHOUT: "shout"}
 MESSAGE_DGS[DG_KIBITZ] = "kibitz"
 CHANNELS = tuple(range(50, 60))
-STARTING = "**** Starting FICS session as "
 LOGIN_PROMPT = "login: "
 NORMAL_TC = "5 0"
 FLAG_TC = "1 0"
@@ -184,6 +183,7 @@ from harness import (  # noqa: E402
     SetupError,
     raise_fd_limit,
     start_server,
+    started_as,
 )
 
 
@@ -675,10 +675,9 @@ class Conn(asyncio.Protocol):
             self.soak.fail("stray boards", f"{self.label}: {event!r}"[:200])
 
     def _before_session(self, text: str) -> None:
-        if text.startswith(STARTING):
-            name = text.removeprefix(STARTING).split(" ")[0].removesuffix("(U)")
+        if (name := started_as(text)) is not None:
             assert self.started is not None
-            self.started.set_result(name)
+            self.started.set_result(name.removesuffix("(U)"))
         elif text:
             self.last_text = text
 
@@ -1539,8 +1538,8 @@ class HostileConn:
         kind = type(event)
         if kind is Text:
             text = event.text
-            if text.startswith(STARTING) and not self.started.done():
-                self.name = text.removeprefix(STARTING).split(" ")[0].removesuffix("(U)")
+            if (name := started_as(text)) is not None and not self.started.done():
+                self.name = name.removesuffix("(U)")
                 self.started.set_result(self.name)
             if self._unit is not None:
                 self._unit[1].append(text)
