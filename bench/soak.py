@@ -1411,6 +1411,10 @@ class Chatter(Conn):
             return
         if CHATTER_QUIET.match(text) or self.soak.shutting_down:
             return
+        if any(form.fullmatch(text) for _, form in FORMS):  # another's talk (a hostile
+            # client's, in no payload's form) answers none of my commands
+            self.soak.note("other lines to chatters", f"{self.label}: {text[:100]!r}")
+            return
         if self.pending:  # any other line answers the oldest command (a refusal, a limit)
             sent = self.pending.popleft()
             sent.declined = text
