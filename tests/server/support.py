@@ -13,8 +13,11 @@ socket's bytes would. :func:`connect` gives a socket client when the server list
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
-from collections.abc import Callable, Iterable
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
 from typing import Any, ClassVar
 
 from icswire.boards.tracker import GameTracker
@@ -295,3 +298,15 @@ async def connect(server: Server, datagrams: Iterable[int] = ()) -> Client:
     if server.port:
         return await Client.connect(server.port, datagrams)
     return MemoryClient(server, datagrams)
+
+
+@contextlib.contextmanager
+def locked(path: Path) -> Iterator[None]:
+    """The database's write lock, held by another connection until the block ends."""
+    locker = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    locker.execute("BEGIN EXCLUSIVE")
+    try:
+        yield
+    finally:
+        locker.execute("COMMIT")
+        locker.close()

@@ -17,7 +17,6 @@ import os
 import pwd
 import shutil
 import socket
-import sqlite3
 import subprocess
 import tempfile
 import threading
@@ -40,7 +39,7 @@ from icswire.server.core.storage.writes import KEPT, NOT_ANSWERING, SAVED
 from icswire.server.features.play.games import NOT_CREATED, Game
 
 from .client import Client
-from .support import bits
+from .support import bits, locked
 
 pytestmark = pytest.mark.sockets  # end to end, as a deployed server runs into a failing database
 
@@ -140,18 +139,6 @@ async def until(check: Callable[[], Any], timeout: float = 30.0) -> Any:
 
 
 # -- a locked SQLite file ---------------------------------------------------------------------
-
-
-@contextlib.contextmanager
-def locked(path: Path) -> Iterator[None]:
-    """The database's write lock, held by another connection until the block ends."""
-    locker = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-    locker.execute("BEGIN EXCLUSIVE")
-    try:
-        yield
-    finally:
-        locker.execute("COMMIT")
-        locker.close()
 
 
 @pytest.fixture

@@ -10,7 +10,6 @@ database: every ply, the result and both ratings, the message, the note.
 from __future__ import annotations
 
 import contextlib
-import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,7 +20,7 @@ from icswire.server.core.storage.store import SQLITE_FILE, Store, database_url
 from icswire.server.core.storage.writelog import JOURNAL_FILE
 
 from .client import Client
-from .support import bits
+from .support import bits, locked
 from .test_crash import ServerProcess
 
 pytestmark = pytest.mark.sockets
@@ -41,18 +40,6 @@ def server(tmp_path: Path) -> Iterator[ServerProcess]:
     process.start()
     yield process
     process.stop()
-
-
-@contextlib.contextmanager
-def locked(path: Path) -> Iterator[None]:
-    """The database's write lock, held by another connection until the block ends."""
-    locker = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-    locker.execute("BEGIN EXCLUSIVE")
-    try:
-        yield
-    finally:
-        locker.execute("COMMIT")
-        locker.close()
 
 
 async def login(server: ServerProcess, name: str) -> Client:

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import json
 import logging
-import sqlite3
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -22,6 +20,8 @@ from icswire.server.core.storage.records import GameRecord
 from icswire.server.core.storage.store import SQLITE_FILE, Store, database_url
 from icswire.server.core.storage.writelog import JOURNAL_FILE, JournalBusy, WriteLog, node_journal
 from icswire.server.core.storage.writes import WriteQueue
+
+from .support import locked
 
 SHUFFLE = ("Nf3", "Nf6", "Ng1", "Ng8")
 WHEN = datetime(2026, 11, 28, 3, 4, 5, 678901, tzinfo=UTC)
@@ -77,17 +77,6 @@ def store(data_dir: Path) -> Iterator[Store]:
         for name in ("Whitey", "Blacky"):
             store.add_user(name, "pw")
         yield store
-
-
-@contextlib.contextmanager
-def locked(path: Path) -> Iterator[None]:
-    locker = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-    locker.execute("BEGIN EXCLUSIVE")
-    try:
-        yield
-    finally:
-        locker.execute("COMMIT")
-        locker.close()
 
 
 def test_the_writes_not_done_come_back_in_order_and_a_torn_last_line_is_skipped(
