@@ -120,6 +120,19 @@ def _check_name(data: Mapping[str, Any], spec_name: str, dg: int) -> None:
         raise BadObject("name", f"expected {spec_name!r} (the name of DG {dg}), got {_show(name)}")
 
 
+def _check_slots(values: Mapping[str, Any], slots: Slots, where: str, unknown: str) -> None:
+    """Each of ``values`` of the type of its slot, none unknown (``unknown`` says so), and
+    every required slot there."""
+    for name, value in values.items():
+        slot = slots.get(name)
+        if slot is None:
+            raise BadObject(f"{where}.{name}", f"{unknown} ({_listing(slots)})")
+        _check(value, slot.type, f"{where}.{name}")
+    for name, slot in slots.items():
+        if slot.required and name not in values:
+            raise BadObject(f"{where}.{name}", f"missing: expected {_describe(slot.type)}")
+
+
 def _check_fields(data: Mapping[str, Any], slots: Slots, what: str) -> None:
     if "fields" not in data:
         raise BadObject("fields", f"missing: expected the fields of {what}")
@@ -127,14 +140,7 @@ def _check_fields(data: Mapping[str, Any], slots: Slots, what: str) -> None:
     if not isinstance(fields, Mapping):
         expected = f"expected a JSON object (the fields of {what})"
         raise BadObject("fields", f"{expected}, got {_show(fields)}")
-    for name, value in fields.items():
-        slot = slots.get(name)
-        if slot is None:
-            raise BadObject(f"fields.{name}", f"{what} has no such field ({_listing(slots)})")
-        _check(value, slot.type, f"fields.{name}")
-    for name, slot in slots.items():
-        if slot.required and name not in fields:
-            raise BadObject(f"fields.{name}", f"missing: expected {_describe(slot.type)}")
+    _check_slots(fields, slots, "fields", f"{what} has no such field")
 
 
 @functools.cache
@@ -232,14 +238,7 @@ def _fits_record(value: Any, cls: type, where: str) -> bool:
         value = dict(zip(slots, value, strict=False))
     elif not isinstance(value, Mapping):
         return False
-    for name, item in value.items():
-        slot = slots.get(name)
-        if slot is None:
-            raise BadObject(f"{where}.{name}", f"no such field ({_listing(slots)})")
-        _check(item, slot.type, f"{where}.{name}")
-    for name, slot in slots.items():
-        if slot.required and name not in value:
-            raise BadObject(f"{where}.{name}", f"missing: expected {_describe(slot.type)}")
+    _check_slots(value, slots, where, "no such field")
     return True
 
 
