@@ -25,6 +25,7 @@ __all__ = [
     "UNTIMED_MS",
     "GameRun",
     "clocks_of",
+    "fresh_board",
     "full_moves",
     "is_my_turn",
     "kibitz_text",
@@ -97,6 +98,24 @@ def clocks_of(mine: MyGame) -> Clocks:
     white = clock("W", game.white_clock_ms)
     black = clock("B", game.black_clock_ms)
     return Clocks(white, black, increment)
+
+
+def fresh_board(mine: MyGame) -> chess.Board:
+    """The game's position on a board of its own, its moves replayed from the start.
+
+    Not ``game.board.copy()``: python-chess's crazyhouse boards share their pockets with
+    the states of their move stack, and a copy shares those states, so popping moves on
+    a copy (``can_claim_threefold_repetition``, an engine going back to the root) would
+    change the client's board. A game not replayed gives its position without moves."""
+    game = mine.game
+    if not game.replayed:
+        return game.board.copy(stack=False)
+    board = game.start.copy(stack=False)
+    for played in game.moves:
+        if played.move is None:
+            return game.board.copy(stack=False)
+        board.push(played.move)
+    return board
 
 
 def wire_move(board: chess.Board, move: chess.Move) -> str:

@@ -37,10 +37,11 @@ from typing import Any, Final
 from icswire.boards.variants import UnsupportedVariantError, variant_of
 from icswire.bot.challenges import Challenge, challenges_to
 from icswire.bot.config import BotConfig
-from icswire.bot.engine import EngineError, EnginePlayer
+from icswire.bot.engine import Choice, EngineError, EnginePlayer
 from icswire.bot.games import (
     GameRun,
     clocks_of,
+    fresh_board,
     full_moves,
     is_my_turn,
     kibitz_text,
@@ -64,6 +65,8 @@ log = logging.getLogger("icswire.bot")
 IDLE_WAKE: Final = 5.0
 #: Results a game is saved with: finished games, as the server's history keeps them.
 RESULTS: Final = ("1-0", "0-1", "1/2-1/2")
+#: Seconds a failed engine is given to quit before another is started.
+ENGINE_CLOSE: Final = 5.0
 #: What a command that got no answer, or a connection that dropped under it, raises.
 _COMMAND_ERRORS: Final = (TimeoutError, ConnectionError, OSError, RuntimeError)
 
@@ -80,11 +83,11 @@ async def run_bot(config: BotConfig, *, stop: asyncio.Event | None = None) -> No
     """Run one bot until ``stop`` is set, its owner tells it ``quit``, or the connection
     ends for good. The engine starts first (:class:`~icswire.bot.engine.EngineError` if
     it cannot), then the login (:class:`~icswire.client.LoginError` if refused)."""
-    engine = await EnginePlayer.open(config.engine)
+    session = BotSession(config, await EnginePlayer.open(config.engine))
     try:
-        await BotSession(config, engine).run(stop)
+        await session.run(stop)
     finally:
-        await engine.close()
+        await session.engine.close()
 
 
 class BotSession:
@@ -100,6 +103,8 @@ class BotSession:
         self.runs: dict[int, GameRun] = {}
         self.games_played = 0
         self.seeking = False
+        #: Set once logged in (the first time).
+        self.logged_in = asyncio.Event()
         self._ics: Connection | None = None
         self._wake = asyncio.Event()
         self._tells: deque[tuple[str, str]] = deque()
@@ -136,6 +141,7 @@ class BotSession:
             self.dialect,
             self.engine.name,
         )
+        self.logged_in.set()
         reader = asyncio.create_task(self._read())
         try:
             await self._resume_adjourned()
@@ -353,7 +359,7 @@ class BotSession:
         try:
             await self._play(run, position)
         except EngineError as exc:
-            log.error("game %d: the engine failed (%s): resigning", run.number, exc)
+            log.error("game %d: the engine failed again (%s): resigning", run.number, exc)
             if self._still(run, position):
                 await self._run("resign")
         finally:
@@ -374,17 +380,17 @@ class BotSession:
 
     async def _play(self, run: GameRun, position: str) -> None:
         mine = run.mine
-        board = mine.game.board.copy()
-        if board.can_claim_draw() and run.judge.accepts_draw():
+        if fresh_board(mine).can_claim_draw() and run.judge.accepts_draw():
             log.info("game %d: claiming a draw (repetition or 50 moves)", run.number)
             await self._run("draw")  # the game ends, or goes on if the server disagrees
         async with self._search:
             if not self._still(run, position):
                 return
-            choice = await self.engine.choose(board, clocks_of(mine))
+            choice = await self._choose(mine)
         if not self._still(run, position):
             log.info("game %d: the position changed while thinking; thinking again", run.number)
             return
+        board = fresh_board(mine)
         run.last = choice
         run.judge.record(full_moves(mine), choice.score)
         if run.judge.should_resign():
@@ -408,6 +414,20 @@ class BotSession:
             evaluation = score_text(choice.score)
             log.info("game %d: offering a draw (evaluation %s)", run.number, evaluation)
             await self._send("draw")
+
+    async def _choose(self, mine: MyGame) -> Choice:
+        """The engine's move; an engine that fails is started again and asked once more
+        (:class:`~icswire.bot.engine.EngineError` if it fails again)."""
+        try:
+            return await self.engine.choose(fresh_board(mine), clocks_of(mine))
+        except EngineError as exc:
+            number = mine.game.number
+            log.warning("game %d: the engine failed (%s): starting it again", number, exc)
+        with contextlib.suppress(EngineError, OSError, TimeoutError):
+            await asyncio.wait_for(self.engine.close(), ENGINE_CLOSE)
+        self.engine = await EnginePlayer.open(self.config.engine)
+        await self.engine.new_game()
+        return await self.engine.choose(fresh_board(mine), clocks_of(mine))
 
     # -- challenges ----------------------------------------------------------------------
 
