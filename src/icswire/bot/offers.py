@@ -24,7 +24,9 @@ __all__ = ["Offer", "offers_to_me"]
 @dataclass(frozen=True)
 class Offer:
     """One standing offer of the opponent: ``kind`` is ``draw``, ``takeback`` (``plies``
-    half-moves), ``abort``, ``adjourn`` or another request of the server's."""
+    half-moves), ``abort``, ``adjourn`` or another request of the server's. ``key`` is
+    the same for as long as the offer stands (ICC's offers have no number: an offer
+    made again once the first is gone has the same key)."""
 
     game: int
     kind: str
@@ -45,15 +47,15 @@ def offers_to_me(mine: MyGame, dialect: str) -> list[Offer]:
 
 def _icc_offers(mine: MyGame, record: Any) -> list[Offer]:
     side = "b" if mine.relation == "PW" else "w"  # the opponent's flags
-    number, ply = mine.game.number, len(mine.game.moves)
+    number = mine.game.number
     found = []
     for kind in ("draw", "abort", "adjourn"):
         if getattr(record, f"{side}{kind}"):
-            key = ("icc", number, kind, ply)
+            key: Hashable = ("icc", number, kind)
             found.append(Offer(number, kind, 0, key, kind, f"decline {kind}"))
     plies = int(getattr(record, f"{side}takeback") or 0)
     if plies > 0:
-        key = ("icc", number, "takeback", plies, ply)
+        key = ("icc", number, "takeback", plies)
         found.append(Offer(number, "takeback", plies, key, f"takeback {plies}", "decline takeback"))
     return found
 

@@ -144,7 +144,7 @@ class BotSession:
         self.logged_in.set()
         reader = asyncio.create_task(self._read())
         try:
-            await self._resume_adjourned()
+            await self._settle_in()
             while True:
                 await self._step()
                 if self._done():
@@ -212,10 +212,14 @@ class BotSession:
         log.info("reconnected to %s as %s", self.site, self.ics.name)
         self.seeking = False
         self._answered.clear()
-        await self._resume_adjourned()
+        await self._settle_in()
 
-    async def _resume_adjourned(self) -> None:
-        """A registered bot asks to resume its adjourned games (with whoever is here)."""
+    async def _settle_in(self) -> None:
+        """Once logged in: on FICS, arrivals as ``<wa>`` lines (``iset pin``), whose
+        title flags tell guests from registered players; then a registered bot asks to
+        resume its adjourned games (with whoever of its opponents is here)."""
+        if self.dialect == "fics":
+            await self._run("iset pin 1")
         if self.config.password is None or self.leaving is not Leaving.STAYING:
             return
         answer = await self._run("resume")
@@ -306,7 +310,9 @@ class BotSession:
     # -- offers --------------------------------------------------------------------------
 
     async def _answer_offers(self, run: GameRun) -> None:
-        for offer in offers_to_me(run.mine, self.dialect):
+        offers = offers_to_me(run.mine, self.dialect)
+        run.answered &= {offer.key for offer in offers}  # an offer gone may come again
+        for offer in offers:
             if offer.key in run.answered:
                 continue
             run.answered.add(offer.key)
