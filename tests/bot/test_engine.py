@@ -216,6 +216,22 @@ async def test_one_second_on_the_clock_is_a_quick_move() -> None:
 
 
 @needs_stockfish
+async def test_a_pondering_engine_moves_again_and_closes(caplog: pytest.LogCaptureFixture) -> None:
+    player = await EnginePlayer.open(stockfish(nodes=2000, ponder=True))
+    try:
+        board = chess.Board()
+        with caplog.at_level(logging.DEBUG, logger="chess.engine"):
+            for _ in range(3):
+                choice = await player.choose(board, CLOCKS)
+                board.push(choice.move)
+                reply = next(iter(board.legal_moves))
+                board.push(choice.pv[1] if len(choice.pv) > 1 else reply)
+        assert any("go ponder" in record.getMessage() for record in caplog.records)
+    finally:
+        await player.close()
+
+
+@needs_stockfish
 async def test_movetime_caps_a_long_clock() -> None:
     player = await EnginePlayer.open(stockfish(movetime=0.3))
     try:
