@@ -34,6 +34,7 @@ __all__ = [
     "OfferRules",
     "ResignRules",
     "Seek",
+    "config_from_toml",
     "default_config",
     "load_config",
 ]
