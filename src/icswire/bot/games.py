@@ -22,7 +22,6 @@ from icswire.bot.rules import GameJudge
 from icswire.client.state import MyGame
 
 __all__ = [
-    "UNTIMED_MS",
     "GameRun",
     "clocks_of",
     "fresh_board",
@@ -33,8 +32,6 @@ __all__ = [
     "wire_move",
 ]
 
-#: The clock an engine is told it has in an untimed game (its own limits still apply).
-UNTIMED_MS: Final = 10 * 60 * 1000
 #: Scores at or beyond this are mates (:class:`~icswire.bot.engine.Choice`'s convention).
 MATE: Final = 100_000
 _MATE_ZONE: Final = MATE - 1000
@@ -83,12 +80,12 @@ def full_moves(mine: MyGame) -> int:
 
 def clocks_of(mine: MyGame) -> Clocks:
     """Both clocks now (running down since the server last said) and the increment; an
-    untimed game's clocks are :data:`UNTIMED_MS`."""
+    untimed game's are all 0, as ICS shows them (:attr:`Clocks.untimed`)."""
     game = mine.game
     increment = (game.increment_seconds or 0) * 1000
     if game.initial_minutes == 0 and not increment:
-        return Clocks(UNTIMED_MS, UNTIMED_MS, 0)
-    start = (game.initial_minutes or 0) * 60_000 or UNTIMED_MS
+        return Clocks(0, 0, 0)
+    start = (game.initial_minutes or 0) * 60_000
 
     def clock(color: str, known: int | None) -> int:
         now = mine.clock_ms(color)

@@ -34,7 +34,7 @@ from collections import deque
 from collections.abc import Sequence
 from typing import Any, Final
 
-from icswire.boards.variants import UnsupportedVariantError, variant_of
+from icswire.boards.variants import UnsupportedVariantError
 from icswire.bot.challenges import Challenge, challenges_to
 from icswire.bot.config import BotConfig
 from icswire.bot.engine import Choice, EngineError, EnginePlayer
@@ -271,8 +271,6 @@ class BotSession:
             game.variant.name if game.variant is not None else f"wild {game.wild}",
             "white" if run.white else "black",
         )
-        with contextlib.suppress(*_COMMAND_ERRORS):
-            await self.engine.new_game()
         if self.config.greeting:
             await self._run(f"say {self.config.greeting}")
 
@@ -424,16 +422,15 @@ class BotSession:
     async def _choose(self, mine: MyGame) -> Choice:
         """The engine's move; an engine that fails is started again and asked once more
         (:class:`~icswire.bot.engine.EngineError` if it fails again)."""
+        game = mine.game  # keys the engine's game: one for each of the server's
         try:
-            return await self.engine.choose(fresh_board(mine), clocks_of(mine))
+            return await self.engine.choose(fresh_board(mine), clocks_of(mine), game=game)
         except EngineError as exc:
-            number = mine.game.number
-            log.warning("game %d: the engine failed (%s): starting it again", number, exc)
+            log.warning("game %d: the engine failed (%s): starting it again", game.number, exc)
         with contextlib.suppress(EngineError, OSError, TimeoutError):
             await asyncio.wait_for(self.engine.close(), ENGINE_CLOSE)
         self.engine = await EnginePlayer.open(self.config.engine)
-        await self.engine.new_game()
-        return await self.engine.choose(fresh_board(mine), clocks_of(mine))
+        return await self.engine.choose(fresh_board(mine), clocks_of(mine), game=game)
 
     # -- challenges ----------------------------------------------------------------------
 
@@ -481,10 +478,9 @@ class BotSession:
         if variant is None:
             return False
         try:
-            board = variant_of(variant).new_board()
+            return self.engine.plays_variant(variant)
         except (UnsupportedVariantError, ValueError):
             return False
-        return self.engine.plays(board)
 
     # -- seeks ---------------------------------------------------------------------------
 
