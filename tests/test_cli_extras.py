@@ -74,6 +74,17 @@ def test_the_codec_commands_work_without_the_server_extra(command: str) -> None:
     assert status == 0, err
 
 
+def test_the_bot_command_needs_no_server_extra() -> None:
+    """A bot is a client: ``icswire bot`` runs where only ``pip install icswire`` did,
+    and its help loads none of the heavy modules (the server, its database stack)."""
+    status, out, err, imported = run_cli(
+        "bot", "--help", blocked=("sqlalchemy", "argon2", "psycopg")
+    )
+    assert status == 0, err
+    assert "--engine" in out
+    assert imported == []
+
+
 @pytest.mark.parametrize(
     ("args", "command"),
     [
@@ -113,5 +124,5 @@ def test_help_lists_every_command_without_the_server_extra() -> None:
     status, out, _, _ = run_cli("--help", blocked=("sqlalchemy", "argon2"))
     assert status == 0
     listed = [line.split()[0] for line in out.split("Commands:")[1].splitlines() if line.strip()]
-    assert listed == ["connect", "decode", "encode", "pgn", "serve", "user"]
+    assert listed == ["bot", "connect", "decode", "encode", "pgn", "serve", "user"]
     assert "needs the server extra" in out.split("user", 1)[1]
