@@ -208,6 +208,21 @@ def san_move(*sans: str) -> Callable[[chess.Board], chess.Move]:
     return lambda board: board.parse_san(left.pop(0))
 
 
+def prefer(*sans: str) -> Callable[[chess.Board], chess.Move]:
+    """A chooser that plays ``sans`` in turn while they are legal, then random moves."""
+    left = list(sans)
+
+    def choose(board: chess.Board) -> chess.Move:
+        if left:
+            try:
+                return board.parse_san(left.pop(0))
+            except ValueError:
+                left.clear()
+        return random_move(board)
+
+    return choose
+
+
 def wire(board: chess.Board, move: chess.Move) -> str:
     if board.is_castling(move):
         return "o-o" if board.is_kingside_castling(move) else "o-o-o"

@@ -15,6 +15,7 @@ from .play import (
     bot_config,
     needs_stockfish,
     pgn_files,
+    prefer,
     random_move,
     register,
     robot,
@@ -45,13 +46,14 @@ async def test_a_dropped_bot_resumes_its_adjourned_game_and_finishes_it(
         server, "Fishy", stockfish(), dialect=bot_dialect, pgn_dir=str(tmp_path / "games")
     )
     async with running(config) as bot, robot(server, "Robo", "fics") as robo:
-        await robo.run("match Fishy 2 0 unrated black")
+        await robo.run("match Fishy 2 0 unrated white")
         await until(robo.game)
+        opening = prefer("Nf3", "Nc3", "d3")  # no mate before the cut
         for _ in range(3):
-            await robo.move(random_move)
+            await robo.move(opening)
         first = robo.game()
         assert first is not None
-        await until(lambda: len(first.game.moves) == 7)  # the bot moved: its turn is over
+        await until(lambda: len(first.game.moves) == 6)  # the bot moved: its turn is over
         if cut == "server":
             server.world.online["fishy"].abort()
         else:
@@ -66,13 +68,14 @@ async def test_a_dropped_bot_resumes_its_adjourned_game_and_finishes_it(
         await until(lambda: robo.game() is not None and robo.game() is not first)
         second = robo.game()
         assert second is not None
-        await until(lambda: len(second.game.moves) >= 7)
+        await until(lambda: len(second.game.moves) >= 6)
         await robo.play_out(random_move)
         await until(lambda: bot.games_played == 1 and any(tmp_path.glob("games/*.pgn")))
     (record,) = await stored(server, "Fishy")
     (pgn,) = pgn_files(tmp_path / "games")
     same_game(pgn, record)
-    assert len(record.moves) > 7
+    assert len(record.moves) > 6
     messages = [r.getMessage() for r in caplog.records]
     assert "game 1 interrupted (the connection dropped)" in messages
     assert any(m.startswith("reconnected to") for m in messages)
+    assert "game 1 continues: Robo vs Fishy at move 4, the bot plays black" in messages

@@ -109,6 +109,8 @@ class BotSession:
         self._wake = asyncio.Event()
         self._tells: deque[tuple[str, str]] = deque()
         self._answered: set[object] = set()  # challenges answered (their keys)
+        #: Games adjourned or cut off with the connection, by (white, black) lowercase.
+        self._interrupted: dict[tuple[str, str], GameRun] = {}
         self._search = asyncio.Lock()  # one search at a time on the engine
         self._reconnects = 0
         self._closed = False
@@ -248,17 +250,35 @@ class BotSession:
         if self.leaving is Leaving.NOW and not self._resigned_all:
             self._resigned_all = True
             for run in self._active():
-                log.info("game %d: resigning (told to quit now)", run.number)
-                await self._run("resign")
+                early = len(run.mine.game.moves) < 2  # a game not begun is aborted
+                log.info(
+                    "game %d: %s (told to quit now)",
+                    run.number,
+                    "aborting" if early else "resigning",
+                )
+                await self._run("abort" if early else "resign")
         for run in self._active():
             await self._answer_offers(run)
             self._maybe_think(run)
 
     async def _started(self, mine: MyGame) -> None:
         game = mine.game
+        self.seeking = False  # the server takes a player's seeks off when a game starts
+        before = self._interrupted.pop((game.white.lower(), game.black.lower()), None)
+        if before is not None:  # resumed, or still running after a reconnection
+            run = GameRun(mine, before.judge, before.takebacks_granted, last=before.last)
+            self.runs[game.number] = run
+            log.info(
+                "game %d continues: %s vs %s at move %d, the bot plays %s",
+                game.number,
+                game.white,
+                game.black,
+                game.board.fullmove_number,  # (FICS: the moves before come later)
+                "white" if run.white else "black",
+            )
+            return
         run = GameRun(mine, GameJudge(self.config.draw, self.config.resign))
         self.runs[game.number] = run
-        self.seeking = False  # the server takes a player's seeks off when a game starts
         kind = f"{'rated' if game.rated else 'unrated'} {game.rating_type or 'game'}"
         log.info(
             "game %d started: %s vs %s, %s %s+%s, %s, the bot plays %s",
@@ -276,7 +296,6 @@ class BotSession:
 
     async def _finished(self, run: GameRun) -> None:
         run.ended = True
-        self.games_played += 1
         game = run.mine.game
         log.info(
             "game %d ended: %s vs %s %s (%s)",
@@ -286,7 +305,12 @@ class BotSession:
             game.result,
             game.result_description or "no reason given",
         )
-        if self.config.pgn_dir is not None and game.result in RESULTS:
+        if game.result not in RESULTS:  # aborted, or adjourned: to be resumed
+            if "adjourn" in (game.result_description or "").lower():
+                self._interrupted[game.white.lower(), game.black.lower()] = run
+            return
+        self.games_played += 1
+        if self.config.pgn_dir is not None:
             try:
                 path = save_game(self.config.pgn_dir, game, self.site)
             except OSError as exc:
@@ -297,9 +321,12 @@ class BotSession:
             await self._run(f"say {self.config.farewell}")
 
     async def _gone(self, run: GameRun) -> None:
-        """The game left the state: finished, or lost with the connection."""
+        """The game left the state: finished, or lost with the connection (then it is
+        continued if it comes back, resumed or still running)."""
         if not run.ended:
             run.ended = True
+            game = run.mine.game
+            self._interrupted[game.white.lower(), game.black.lower()] = run
             log.info("game %d interrupted (the connection dropped)", run.number)
         if run.thinking is not None:
             run.thinking.cancel()
@@ -519,7 +546,7 @@ class BotSession:
             reply = "Leaving once my games are over."
         elif command is Command.QUIT_NOW:
             self.leaving = Leaving.NOW
-            reply = "Resigning my games and leaving now."
+            reply = "Resigning my games (aborting those not begun) and leaving now."
         elif command is Command.STATUS:
             reply = self.status()
         else:
