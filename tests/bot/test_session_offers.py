@@ -7,7 +7,7 @@ import logging
 
 import pytest
 
-from icswire.bot.config import DrawRules, OfferRules
+from icswire.bot.config import DrawRules, OfferRules, ResignRules
 from icswire.server.app import Server
 
 from .play import bot_config, needs_stockfish, register, robot, running, san_move, stockfish, until
@@ -117,3 +117,36 @@ def _declined(caplog: pytest.LogCaptureFixture, kind: str) -> bool:
 def _requests(server: Server, number: int) -> bool:
     """Whether a request stands in the server's game ``number``."""
     return bool(server.games.by_number[number].requests)
+
+
+@pytest.mark.parametrize("bot_dialect", ["fics", "icc"])
+async def test_the_bot_offers_a_draw_and_resigns_by_its_evaluation(
+    server: Server, caplog: pytest.LogCaptureFixture, bot_dialect: str
+) -> None:
+    """Rules any evaluation meets: a draw offered after its first move (the robot takes
+    it), then, in the next game, a resignation instead of its first move."""
+    caplog.set_level(logging.INFO, "icswire.bot")
+    await register(server, "Drawer", "Quitter", "Robo")
+    offers = DrawRules(offer_after=0, offer_within=100_000, offer_for=1)
+    drawer = bot_config(server, "Drawer", stockfish(), dialect=bot_dialect, draw=offers)
+    gives_up = ResignRules(below=100_000, moves=1)
+    quitter = bot_config(server, "Quitter", stockfish(), dialect=bot_dialect, resign=gives_up)
+    async with running(drawer), running(quitter), robot(server, "Robo", "fics") as robo:
+        await robo.run("match Drawer 1 0 unrated white")
+        await until(robo.game)
+        await robo.move(san_move("e4"))
+        await until(lambda: any(o.type == "draw" for o in robo.state.pending.values()))
+        mine = robo.game()
+        assert mine is not None and len(mine.game.moves) == 2  # offered with its move
+        await robo.run("accept draw")
+        await until(robo.over)
+        assert mine.game.result == "1/2-1/2"
+        await robo.run("match Quitter 1 0 unrated white")
+        await until(lambda: robo.game() is not None)
+        await robo.move(san_move("e4"))
+        await until(lambda: robo.game() is None)
+        last = robo.state.finished[-1].game
+        assert (last.result, last.moves[-1].san) == ("1-0", "e4")
+    messages = [r.getMessage() for r in caplog.records]
+    assert "game 1: offering a draw (evaluation" in " ".join(messages)
+    assert any(m.startswith("game 1: resigning (evaluation") for m in messages)

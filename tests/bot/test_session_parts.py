@@ -4,6 +4,7 @@ owner's commands, PGN files, and the engine's own board."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import chess
@@ -13,6 +14,7 @@ import pytest
 
 from icswire.boards import variants
 from icswire.boards.game import Game
+from icswire.boards.moves import move_from_wire
 from icswire.bot.challenges import challenges_to, fics_variant, parse_fics_terms
 from icswire.bot.config import Seek
 from icswire.bot.engine import Choice
@@ -222,3 +224,25 @@ def test_the_engines_board_is_its_own() -> None:
         assert played.move is not None
         replay.push(played.move)
     assert replay.fen() == before
+
+
+@pytest.mark.parametrize("name", ["chess", "fr", "wild/0", "wild/1", "crazyhouse", "suicide"])
+def test_every_move_on_the_wire_is_read_back_by_the_server(name: str) -> None:
+    """What icswire's server makes of the line (``move_from_wire``) is the move, along
+    random games of each variant: castling (Fischer random's and wild 0/1's king on the
+    d file included), promotions, drops."""
+    rng = random.Random(name)
+    variant = variants.variant_of(name)
+    castlings = 0
+    for _ in range(12):
+        board = variant.new_board(rng)
+        for _ in range(80):
+            moves = list(board.legal_moves)
+            if not moves or board.is_game_over():
+                break
+            for move in moves:
+                assert move_from_wire(board, wire_move(board, move)) == move, (board.fen(), move)
+                castlings += board.is_castling(move)
+            board.push(rng.choice(moves))
+    if name != "suicide":
+        assert castlings > 0

@@ -8,7 +8,8 @@ the loop wakes at every event and brings the bot in line with it, in this order:
    forgot and asks to resume its adjourned games (``resume``): icswire's server adjourns
    a game between two registered players when one's connection drops (other games are
    aborted before move 2, forfeited after); a game the server kept running comes back in
-   the state and is simply played on;
+   the state and is played on. Either way the game continues with what the bot knew of
+   it (its evaluations, the takebacks granted), as an adjourned game resumed does;
 2. its owner's tells (:mod:`~icswire.bot.owner`);
 3. its games (relation PW/PB): a new one is greeted (``say``); a finished one is saved as
    PGN (:mod:`~icswire.bot.pgnfiles`) and bidden farewell; the opponent's offers are
@@ -21,7 +22,8 @@ the loop wakes at every event and brings the bot in line with it, in this order:
 5. seeks: posted while it has room for a game and is not paused or quitting, removed
    otherwise, posted again when a game ends.
 
-Every decision is one line of the ``icswire.bot`` logger.
+Every decision is one line of the ``icswire.bot`` logger. ``stop`` (:func:`run_bot`)
+logs out at once, leaving the games to the server; the owner's ``quit`` waits for them.
 """
 
 from __future__ import annotations
