@@ -89,9 +89,6 @@ def bot(
         level=logging.DEBUG if verbose else logging.INFO,
         format="%(asctime)s %(name)s %(message)s",
     )
-    logging.getLogger("chess.engine").setLevel(logging.ERROR)  # engines are chatty
-    if not verbose:
-        logging.getLogger("asyncio").setLevel(logging.WARNING)
     try:
         asyncio.run(run_bot(config))
     except LoginError as exc:
