@@ -28,6 +28,7 @@ from icswire.server.core.events.pairing import (
     SeekPosted,
     SeeksRemoved,
 )
+from icswire.server.core.model.titles import flags
 from icswire.server.core.render.alerts import BELL, name_for
 from icswire.server.core.render.batch import EventMessage, render_parts
 
@@ -80,12 +81,12 @@ def seek_announcement(ad: SeekAd, provisional: bool = False) -> str:
 
 def seekinfo_line(ad: SeekAd, own: bool = False) -> str:
     """FICS's ``<s>`` line (``<sn>`` with ``own``): titles as two hex digits (1
-    unregistered), the rating with its provshow character (`` `` established, ``P``
-    provisional), FICS's type name."""
+    unregistered, 2 computer), the rating with its provshow character (`` `` established,
+    ``P`` provisional), FICS's type name."""
     color = {-1: "?", 1: "W", 0: "B"}[ad.color]
     return ivars.format_seek(
         ivars.Seek(
-            ad.index, ad.name, f"{0 if ad.registered else 1:02x}", ad.rating,
+            ad.index, ad.name, f"{flags(ad.registered, ad.titles):02x}", ad.rating,
             " " if ad.note == 2 else "P", ad.initial, ad.increment, ad.rated, ad.fics_type,
             color, ad.low, ad.high, ad.automatic, ad.formula, own=own,
         )
