@@ -191,3 +191,54 @@ async def test_taken_off_the_list_the_title_goes_at_the_next_login(server: Serve
     assert shown(await guest.command("showlist computer"))[0] == "-- computer list: 0 names --"
     for client in (deep, guest):
         await client.close()
+
+
+async def test_a_challenge_with_a_computer_says_so(server: Server) -> None:
+    await computer(server)
+    deep = await login(server, "Deep", "pw")
+    zoe = await login(server, "Zoe")
+    assert shown(await zoe.command("match Deep 5 0 u")) == [
+        "Issuing: Zoe (----) Deep (----) unrated blitz 5 0.",
+        "--** Deep is a computer **--",
+    ]
+    await deep.expect(lambda e: isinstance(e, Text) and e.text.startswith("Challenge: Zoe"))
+    await zoe.command("withdraw")
+    await deep.command("match Zoe 3 0 u")
+    await zoe.expect(lambda e: isinstance(e, Text) and e.text.startswith("Challenge: Deep"))
+    notice = await zoe.expect(lambda e: isinstance(e, Text) and e.text.startswith("--**"))
+    assert notice.text == "--** Deep is a computer **--"
+    await zoe.command("accept")
+    await deep.command("kibitz good luck")
+    said = await zoe.expect(lambda e: isinstance(e, Text) and "kibitzes" in e.text)
+    assert said.text == "Deep(----)(C)[1] kibitzes: good luck"  # FICS: the rating, then (C)
+    for client in (deep, zoe):
+        await client.close()
+
+
+async def test_a_computer_keeps_twelve_seeks_counted_on_no_address(server: Server) -> None:
+    await computer(server)
+    server.limits.seeks_per_address = 2
+    deep = await login(server, "Deep", "pw")
+    for minutes in range(1, 13):  # at once: no seek rate for a computer
+        assert shown(await deep.command(f"seek {minutes} 0 u"))[0].startswith("Your seek has")
+    assert shown(await deep.command("seek 20 0 u")) == ["You can only have 12 active seeks."]
+    zoe = await login(server, "Zoe")  # from the same address
+    await zoe.settle()
+    assert shown(await zoe.command("seek 30 0"))[0].startswith("Your seek has been posted")
+    assert shown(await zoe.command("seek 40 0"))[0].startswith("Your seek has been posted")
+    assert shown(await zoe.command("seek 50 0")) == [
+        "Sorry, there are already 2 seeks from your address; try again later."
+    ]
+    for client in (deep, zoe):
+        await client.close()
+
+
+async def test_a_computer_never_idles_out(server: Server) -> None:
+    await computer(server)
+    server.limits.idle_timeout = 0.3
+    deep = await login(server, "Deep", "pw")
+    idler = await login(server, "Idler")
+    await idler.expect(lambda e: isinstance(e, Text) and "Auto-logout" in e.text)
+    await asyncio.sleep(0.6)  # twice the idle time
+    assert list(server.world.online) == ["deep"]
+    await deep.close()

@@ -352,8 +352,8 @@ class Server:
 
     async def _idle_sweep(self) -> None:
         """Log out who sent no line for :attr:`Limits.idle_timeout` seconds while neither
-        playing nor examining (FICS's rule): one look over the users every
-        :data:`IDLE_SWEEP` seconds, not a timer per user."""
+        playing nor examining, unless a computer (FICS's rule): one look over the users
+        every :data:`IDLE_SWEEP` seconds, not a timer per user."""
         while True:
             idle = self.limits.idle_timeout
             await asyncio.sleep(min(IDLE_SWEEP, idle / 10) if idle else IDLE_SWEEP)
@@ -366,6 +366,7 @@ class Server:
                     isinstance(session, Session)
                     and now - session.last_input >= idle
                     and session.state not in ("P", "E")
+                    and not session.is_computer  # FICS spares computers
                     and not (session.leaving or session.closed)
                 ):
                     session.send_raw(f"\r\n{idle_logout(idle)}\r\n".encode())

@@ -72,7 +72,7 @@ def facts(offer: Proposal) -> Facts:
         "registered": int(you.registered),
         "timeseal": int(bool(you.timeseal)),
         "private": int(bool(me.variables["private"] or you.variables["private"])),
-        "computer": int("computer" in you.title_lists and you.registered),
+        "computer": int(you.is_computer),
         "abuser": 0,
         "assessloss": loss,
         "assessdraw": draw,

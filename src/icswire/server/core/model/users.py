@@ -91,6 +91,11 @@ class User:
         return title_field(self.registered, self.title_lists)
 
     @property
+    def is_computer(self) -> bool:
+        """Whether this is a computer: a registered user on the server's computer list."""
+        return self.registered and "computer" in self.title_lists
+
+    @property
     def title_marks(self) -> str:
         """FICS's marks of this user's titles after its name (``(C)``), none for a guest."""
         return marks(self.titles) if self.title_lists and self.registered else ""

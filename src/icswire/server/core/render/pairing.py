@@ -177,6 +177,11 @@ def challenge_text(event: ChallengeMade, reader: User | None = None) -> str:
     )
 
 
+def computer_notice(name: str, titles: str) -> tuple[str, ...]:
+    """FICS's ``--** NAME is a computer **--`` under a challenge that involves one."""
+    return (f"--** {name} is a computer **--",) if "C" in titles.split() else ()
+
+
 def match_record(event: ChallengeMade, receiver: User) -> dg.Match:
     """DG_MATCH (29) as ``receiver`` gets it (the assessment only with DG 85 on)."""
     assess: tuple[int | None, int | None, int | None] = (None, None, None)
@@ -219,6 +224,7 @@ class ChallengeMessage(EventMessage):
         if self._told(receiver):
             said = (
                 f"Challenge: {challenge_text(self.event, receiver)}",
+                *computer_notice(self.event.challenger, self.event.challenger_titles),
                 'You can "accept" or "decline", or propose different parameters.',
             )
             data = BELL.render(receiver) + render_parts((), said, receiver)
