@@ -1,0 +1,1 @@
+"""The ``icswire bot`` package (its session and command come from the botplay branch)."""
