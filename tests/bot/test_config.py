@@ -195,6 +195,18 @@ def test_overrides_replace_the_file_and_none_changes_nothing(tmp_path: Path) -> 
     assert load_config(no_engine, command="stockfish").engine.command == ("stockfish",)
 
 
+def test_a_relative_command_override_is_the_working_directorys(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = write(tmp_path, '[engine]\ncommand = ["./in-file"]\n')
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    assert load_config(path).engine.command == (str(tmp_path / "in-file"),)
+    config = load_config(path, command="./bin/sjeng -q")
+    assert config.engine.command == (str(elsewhere / "bin" / "sjeng"), "-q")
+
+
 def test_default_config_takes_overrides_checked_like_the_file() -> None:
     config = default_config(
         ["sjeng"], "xboard", port=5002, challenges=ChallengeRules(max_games=3), seeks=[Seek(1, 0)]
@@ -240,6 +252,7 @@ def test_default_config_takes_overrides_checked_like_the_file() -> None:
         ("[server]\nowner = 'me'\n[engine]\ncommand=['x']\n", r"^server.owner: unknown key"),
         ("[server]\nuser = ''\n[engine]\ncommand=['x']\n", r"^server.user: must not be empty"),
         ("server = 3\n[engine]\ncommand=['x']\n", r"^server: must be a table"),
+        ("engine = 'stockfish'\n", r"^engine: must be a table"),
         ("[bot]\nkibitz = 'yes'\n[engine]\ncommand=['x']\n", r"^bot.kibitz: must be true or"),
         (
             "[challenges]\nvariants = ['chess', 'chess960']\n[engine]\ncommand=['x']\n",

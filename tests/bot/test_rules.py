@@ -28,9 +28,7 @@ FACTS = ChallengeFacts(
 )
 
 
-def judge(
-    rules: ChallengeRules = DEFAULTS, games_now: int = 0, **changes: object
-) -> str | None:
+def judge(rules: ChallengeRules = DEFAULTS, games_now: int = 0, **changes: object) -> str | None:
     facts = dataclasses.replace(FACTS, **changes)  # type: ignore[arg-type]
     return judge_challenge(rules, facts, games_now, engine_plays=True)
 

@@ -34,6 +34,7 @@ __all__ = [
     "OfferRules",
     "ResignRules",
     "Seek",
+    "config_from_toml",
     "default_config",
     "load_config",
 ]
@@ -408,15 +409,30 @@ def config_from_toml(
     if not isinstance(seeks, list):
         raise ConfigError(f"seeks: must be an array of tables ([[seeks]]), not {seeks!r}")
     values["seeks"] = tuple(_build(Seek, f"seeks[{i}]", seek, base) for i, seek in enumerate(seeks))
-    engine = dict(data.get("engine", {}))
-    for name in ENGINE_OVERRIDES:
-        if overrides.get(name) is not None:
-            engine[name] = overrides[name]
+    engine_table = data.get("engine", {})
+    if not isinstance(engine_table, Mapping):
+        raise ConfigError(f"engine: must be a table, not {engine_table!r}")
+    engine = dict(engine_table)
+    if overrides.get("protocol") is not None:
+        engine["protocol"] = overrides["protocol"]
+    if overrides.get("command") is not None:
+        engine["command"] = _from_here(overrides["command"])
     if "command" not in engine:
         raise ConfigError("engine.command: missing (the program to run, e.g. ['stockfish'])")
     values["engine"] = _build(EngineConfig, "engine", engine, base)
     others = {k: v for k, v in overrides.items() if k not in ENGINE_OVERRIDES}
     return _replace(BotConfig(**values), others)
+
+
+def _from_here(command: Any) -> Any:
+    """A command given outside the file: a relative program path is the working
+    directory's, not the file's."""
+    words = shlex.split(command) if isinstance(command, str) else command
+    if not isinstance(words, list | tuple) or not words or not isinstance(words[0], str):
+        return words  # checked, and refused, as the file's command is
+    if "/" in words[0]:
+        return [str(Path.cwd() / Path(words[0]).expanduser()), *words[1:]]
+    return words
 
 
 def default_config(
