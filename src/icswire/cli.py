@@ -1,4 +1,5 @@
-"""The ``icswire`` command line: ``decode``, ``encode``, ``pgn``, ``serve``, ``user``, ``connect``.
+"""The ``icswire`` command line: ``decode``, ``encode``, ``pgn``, ``serve``, ``user``, ``connect``,
+``bot``.
 
 ``icswire decode [FILE|-] [--datagrams LIST] [--block-mode]`` prints one JSON object per
 event;
@@ -6,6 +7,8 @@ event;
 event whose fields do not give back its bytes (a datagram in another form than icswire's,
 an error too long to keep whole) carries them as ``"raw"`` (:mod:`icswire.protocol.jsonl`),
 so ``decode | encode`` reproduces any stream byte for byte.
+``icswire bot HOST [PORT] --engine CMD`` runs a computer account with a chess engine
+(docs/bot.md).
 
 Start-up stays small: a command imports only what it uses (``decode`` and ``pgn`` never
 load the server's database stack, ``pgn`` loads tqdm only for a progress bar). Without the
@@ -172,7 +175,9 @@ def decode_stream(
     yield drain(decoder.close())
 
 
-@click.group(cls=LazyGroup, lazy={"user": "icswire.server.admin:user"})
+@click.group(
+    cls=LazyGroup, lazy={"user": "icswire.server.admin:user", "bot": "icswire.bot.cli:bot"}
+)
 @click.version_option(package_name="icswire")
 def main() -> None:
     """icswire: the ICC/FICS chess-server protocol, both sides of the wire."""
