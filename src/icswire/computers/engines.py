@@ -153,7 +153,7 @@ def parse_computers(
             same = next((c for c in computers if c.name.lower() == computer.name.lower()), None)
             if same is None:
                 computers.append(computer)
-            elif same.command != computer.command:
+            elif same != computer:
                 raise ComputerSpecError(
                     f"two engines would play as {computer.name}: {same.command[0]} and"
                     f" {computer.command[0]}"

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 
 import icswire.bot as bot
 from icswire.bot.config import BotConfig, ChallengeRules, EngineConfig, Seek
+from icswire.bot.engine import EngineError
 from icswire.client import LoginError
 from icswire.computers.accounts import AccountTaken, ready_account
 from icswire.computers.engines import Computer, parse_computers
@@ -179,7 +180,7 @@ class House:
             began = time.monotonic()
             try:
                 await self._run(config)
-            except (LoginError, OSError, bot.EngineError) as exc:
+            except (LoginError, OSError, EngineError) as exc:
                 log.error("computer %s failed: %s", name, exc or type(exc).__name__)
             except Exception:  # a bug: logged whole, and the server plays on
                 log.exception("computer %s failed", name)
