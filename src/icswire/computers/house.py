@@ -152,19 +152,22 @@ class House:
         for line in self.missing:
             log.warning("computer opponents: %s", line)
         host = _loopback_if_any(server.host)
+        configs = []
         for computer in self.computers:
             try:
                 password = await asyncio.to_thread(ready_account, server.store, computer.name)
             except (AccountTaken, StoreUnavailable, ValueError) as exc:
                 log.warning("computer opponents: %s not started: %s", computer.name, exc)
                 continue
-            config = bot_config(computer, password, host, server.port, self._folder(computer))
-            task = asyncio.get_running_loop().create_task(
-                self._keep(computer.name, config), name=f"computer {computer.name}"
+            configs.append(
+                bot_config(computer, password, host, server.port, self._folder(computer))
             )
-            self._tasks[computer.name] = task
-            self.started.append(computer.name)
+        self.started = [config.user for config in configs]
         log.info("computer opponents: %s", ", ".join(self.started) or "none started")
+        loop = asyncio.get_running_loop()
+        for config in configs:
+            name = config.user
+            self._tasks[name] = loop.create_task(self._keep(name, config), name=f"computer {name}")
 
     def _folder(self, computer: Computer) -> Path | None:
         if self.work_dir is None:
@@ -185,9 +188,10 @@ class House:
             except Exception:  # a bug: logged whole, and the server plays on
                 log.exception("computer %s failed", name)
             else:
-                if self._stop.is_set():
-                    break
-                log.warning("computer %s left the server", name)
+                if not self._stop.is_set():
+                    log.warning("computer %s left the server", name)
+            if self._stop.is_set():
+                break
             if time.monotonic() - began >= STEADY:
                 wait = self.first_retry
             log.info("computer %s starts again in %g s", name, wait)
