@@ -14,6 +14,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -279,6 +280,8 @@ def test_serve_computer_says_what_it_started_and_stops_its_bots(tmp_path: Path) 
     server = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
     assert server.stderr is not None
     said: list[str] = []
+    watchdog = threading.Timer(60, server.kill)  # a server that hangs ends the reading
+    watchdog.start()
     try:
         for line in server.stderr:  # the log: until the bot logged in
             said.append(line.split(" ", 2)[-1].strip())  # without the date and time
@@ -288,6 +291,7 @@ def test_serve_computer_says_what_it_started_and_stops_its_bots(tmp_path: Path) 
         said += [line.split(" ", 2)[-1].strip() for line in server.stderr]
         assert server.wait(30) == 0
     finally:
+        watchdog.cancel()
         server.kill()
     assert "computer opponents: StockfishEasy" in said
     assert (
