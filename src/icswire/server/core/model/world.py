@@ -85,6 +85,7 @@ class World:
             session.state,
             session.state_game,
             self.uids.get(name_key(session.name), 0),
+            session.titles,
         )
 
     def arrive(self, session: User, greeting: Message) -> None:

@@ -2,15 +2,15 @@
 shouts heard, ratings and partnerships.
 
 An arrival reaches a receiver as what it asked for, in this order: DG_PLAYER_ARRIVED (1)
-with a (rating, annotation) pair per rating DG it has on and the open (10), state (11) and
-uid (131) parts it has on; DG_PLAYER_ARRIVED_SIMPLE (55); FICS's ``[X has connected.]``
-(``set pin``) and ``<wa>`` (``iset pin``); to those with the user on their notify list a
-bell and DG_NOTIFY_ARRIVED (64, the same parts) or ``Notification: X has arrived.``; to
-those on the user's notify list who set ``notifiedby``, a bell and FICS's "isn't on your
-notify list" line; DG_SEES_SHOUTS (45); the channels shared, as DG_CHANNELS_SHARED (46) or
-else DG_PEOPLE_IN_MY_CHANNEL (27). A departure likewise, with DG_PLAYER_LEFT (2) and
-DG_NOTIFY_LEFT (65). Who receives an event is the feature's decision; each part goes only
-to the receivers whose settings ask for it.
+with a (rating, annotation) pair per rating DG it has on and the titles (9), open (10),
+state (11) and uid (131) parts it has on; DG_PLAYER_ARRIVED_SIMPLE (55); FICS's ``[X has
+connected.]`` (``set pin``) and ``<wa>`` (``iset pin``); to those with the user on their
+notify list a bell and DG_NOTIFY_ARRIVED (64, the same parts) or ``Notification: X has
+arrived.``; to those on the user's notify list who set ``notifiedby``, a bell and FICS's
+"isn't on your notify list" line; DG_SEES_SHOUTS (45); the channels shared, as
+DG_CHANNELS_SHARED (46) or else DG_PEOPLE_IN_MY_CHANNEL (27). A departure likewise, with
+DG_PLAYER_LEFT (2) and DG_NOTIFY_LEFT (65). Who receives an event is the feature's
+decision; each part goes only to the receivers whose settings ask for it.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from icswire.server.core.events.presence import (
     StateChanged,
 )
 from icswire.server.core.model.names import name_key
+from icswire.server.core.model.titles import flags
 from icswire.server.core.render.alerts import BELL, name_for
 from icswire.server.core.render.batch import EventMessage, render_parts
 
@@ -60,7 +61,7 @@ RATING_TYPES: tuple[tuple[str, int], ...] = (
 _RATING_DG: dict[str, int] = dict(RATING_TYPES)
 _RATING_TYPE_OF: dict[int, str] = {number: label for label, number in RATING_TYPES}
 #: The DGs that choose DG_PLAYER_ARRIVED's and DG_NOTIFY_ARRIVED's parts.
-ARRIVAL_PARTS: frozenset[int] = frozenset({*RATING_DGS, DG.OPEN, DG.STATE, DG.UID})
+ARRIVAL_PARTS: frozenset[int] = frozenset({*RATING_DGS, DG.TITLES, DG.OPEN, DG.STATE, DG.UID})
 
 #: The ratings of a ``<wa>`` line, in FICS's order (blitz, standard, lightning, wild,
 #: bughouse, crazyhouse, suicide, losers, atomic): this server's rating type of each.
@@ -94,14 +95,15 @@ def ratstr(player: Player, rating_type: str) -> str:
 
 def arrival_line(player: Player) -> str:
     """``<wa>`` (FICS ``iset pin``, help ``new_features``): the name, the ``who`` status
-    character (`` `` open, ``:`` not open), two hex digits of title flags (1 unregistered)
-    and the ratings, each with its provshow character (`` `` established, ``P`` not)."""
+    character (`` `` open, ``:`` not open), two hex digits of title flags (1 unregistered,
+    2 computer) and the ratings, each with its provshow character (`` `` established,
+    ``P`` not)."""
     ratings = []
     for label in ARRIVAL_RATINGS:
         rating, note = player.rating(label) if player.registered else (0, 0)
         ratings.append((rating, " " if note == 2 else "P"))
     status = " " if player.open else ":"
-    titles = f"{0 if player.registered else 1:02X}"
+    titles = f"{flags(player.registered, player.titles):02X}"
     return ivars.format_player_arrived(
         ivars.PlayerArrived(player.name, status, titles, tuple(ratings))
     )
@@ -109,7 +111,7 @@ def arrival_line(player: Player) -> str:
 
 def arrived_record(player: Player, on: frozenset[int], kind: int) -> Any:
     """DG_PLAYER_ARRIVED / DG_NOTIFY_ARRIVED for a receiver with DGs ``on``: a (rating,
-    annotation) pair per rating DG it has on, then open, state and uid parts."""
+    annotation) pair per rating DG it has on, then titles, open, state and uid parts."""
     ratings = tuple(
         Rating(number, *player.rating(_RATING_TYPE_OF.get(number, "")))
         for number in RATING_DGS
@@ -119,6 +121,7 @@ def arrived_record(player: Player, on: frozenset[int], kind: int) -> Any:
     return record_class(
         player.name,
         ratings,
+        player.titles if DG.TITLES in on else None,
         player.open if DG.OPEN in on else None,
         player.state if DG.STATE in on else None,
         player.game if DG.STATE in on else None,
