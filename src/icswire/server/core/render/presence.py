@@ -84,6 +84,14 @@ def rating_dg(rating_type: str) -> int | None:
     return _RATING_DG.get(rating_type)
 
 
+def rating_record(player: Player, number: int) -> Any:
+    """The rating DG ``number`` (DG_BULLET, 3 ... DG_CHESS960, 151) of ``player``: its
+    rating and annotation in that type, ``0 0`` where it has none (as DG_PLAYER_ARRIVED's
+    pair for that DG says)."""
+    rating, note = player.rating(_RATING_TYPE_OF[number])
+    return dg.RECORDS[number](player.name, rating, note)
+
+
 def ratstr(player: Player, rating_type: str) -> str:
     """FICS's ``ratstrii``: ``%4d``, ``----`` registered without one, ``++++`` a guest."""
     rating = player.rating(rating_type)[0] if player.registered else 0
