@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from icswire.protocol import datagrams as dg
 from icswire.protocol import ivars
-from icswire.protocol.datagrams import DG, RATING_DGS, Rating, encode_datagram
+from icswire.protocol.datagrams import DG, RATING_DGS, DatagramRecord, Rating, encode_datagram
 from icswire.server.core.events.presence import (
     Arrived,
     AvailabilityChanged,
@@ -84,12 +84,12 @@ def rating_dg(rating_type: str) -> int | None:
     return _RATING_DG.get(rating_type)
 
 
-def rating_record(player: Player, number: int) -> Any:
+def rating_record(player: Player, number: int) -> DatagramRecord:
     """The rating DG ``number`` (DG_BULLET, 3 ... DG_CHESS960, 151) of ``player``: its
     rating and annotation in that type, ``0 0`` where it has none (as DG_PLAYER_ARRIVED's
     pair for that DG says)."""
     rating, note = player.rating(_RATING_TYPE_OF[number])
-    return dg.RECORDS[number](player.name, rating, note)
+    return dg.record_as(number, dg.Bullet(player.name, rating, note))
 
 
 def ratstr(player: Player, rating_type: str) -> str:
