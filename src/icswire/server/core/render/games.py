@@ -39,12 +39,14 @@ if TYPE_CHECKING:
 
 
 def game_started(header: GameHeader) -> dg.GameStarted:
-    """DG_GAME_STARTED (12) of a played game."""
+    """DG_GAME_STARTED (12) of a played game (White's time control, then Black's: the
+    same, as this server plays no time odds)."""
     h = header
     return dg.GameStarted(
         h.game, h.white, h.black, h.wild, h.rating_type, h.rated, h.initial, h.increment,
         h.initial, h.increment, True, "", h.white_rating, h.black_rating, h.game_id,
-        h.white_titles, h.black_titles, False, False, h.holdings, "", False,
+        h.white_titles, h.black_titles, h.irregular_legality, h.irregular_semantics,
+        h.holdings, "", h.promote_to_king,
     )  # fmt: skip
 
 

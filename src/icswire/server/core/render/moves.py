@@ -4,8 +4,9 @@ clocks changed, a piece passed in bughouse.
 A move reaches a receiver as the DGs it has on: DG_SEND_MOVES (24) with exactly the parts
 asked for (33-36, 113), both clocks as DG_MSEC (56), DG_MY_TURN (55) to the player to move,
 DG_BUGHOUSE_HOLDINGS (37) in games with holdings, DG_MOVE_LAG (144) to both players when
-the mover has timestamping, and DG_JBOARD (49) where a style 12 board goes; then the board
-in the receiver's style (or FICS's delta board, ``iset compressmove``).
+the mover has timestamping, DG_SET_BOARD (84) after the move in games of irregular
+semantics, and DG_JBOARD (49) where a style 12 board goes; then the board in the
+receiver's style (or FICS's delta board, ``iset compressmove``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import chess
 
+from icswire.boards.variants import variant_of
 from icswire.protocol import datagrams as dg
 from icswire.protocol.bughouse import Bughouse, format_b1
 from icswire.protocol.datagrams import DG, encode_datagram
@@ -28,7 +30,7 @@ from icswire.server.core.events.games import (
     TakenBack,
 )
 from icswire.server.core.render.batch import NEWLINE, EventMessage, render_parts
-from icswire.server.core.render.boards import BoardFacts, PositionBoard
+from icswire.server.core.render.boards import BoardFacts, PositionBoard, set_board_record
 from icswire.server.core.render.diagrams import RecentMove
 
 if TYPE_CHECKING:
@@ -116,6 +118,17 @@ class ShowsBoard(EventMessage):
         return self.board_bytes(receiver)
 
 
+def position_set_board(position: GamePosition, on: frozenset[int]) -> Any | None:
+    """DG_SET_BOARD (84) of ``position`` for a receiver with the DGs ``on``, in a game of
+    irregular semantics (:func:`~icswire.server.core.render.boards.set_board_record`)."""
+    variant = variant_of(position.variant)
+    if DG.SET_BOARD not in on or not variant.irregular_semantics:
+        return None
+    view = position.view
+    board64 = "".join(view.ranks)
+    return set_board_record(position.game, board64, view.side_to_move, variant.chess960, on)
+
+
 def _clocks(position: GamePosition) -> tuple[Any, Any]:
     """DG_MSEC of both clocks, the side to move's running if the clock ticks."""
     white_runs = position.ticking and position.white_to_move
@@ -184,6 +197,9 @@ class MoveMessage(ShowsBoard):
                     event.variation if DG.IS_VARIATION in on else None,
                 )
             )
+        set_board = position_set_board(position, on)
+        if set_board is not None:
+            found.append(set_board)
         if DG.MSEC in on:
             mover_is_white = not position.white_to_move
             mover = COLOR_LETTER[mover_is_white]
@@ -229,6 +245,9 @@ class TakebackMessage(ShowsBoard):
         found: list[Any] = []
         if DG.TAKEBACK in on:
             found.append(dg.Takeback(position.game, self.event.plies))
+        set_board = position_set_board(position, on)
+        if set_board is not None:
+            found.append(set_board)
         if DG.MSEC in on:
             found += _clocks(position)
         return render_parts(found, (), receiver) + self.board_bytes(receiver)

@@ -298,8 +298,9 @@ class Game:
     def history(self) -> GameHistory:
         """The moves so far and the clocks (the side to move's runs), as plain data."""
         return game_history(
-            self.number, self.start, self.start_fen, self.moves, self.clock_ms, self.board.turn
-        )
+            self.number, self.start, self.start_fen, self.moves, self.clock_ms, self.board.turn,
+            self.terms.game_variant, self.board,
+        )  # fmt: skip
 
     def send_history(self, session: User, batch: Batch) -> None:
         """DG_MOVE_LIST or DG_POSITION_BEGIN(2) + moves, and the clocks (DG_MSEC)."""
@@ -393,10 +394,12 @@ class Game:
     def header(self) -> GameHeader:
         """What DG_GAME_STARTED's form says of this game."""
         t = self.terms
+        variant = t.game_variant
         return GameHeader(
             self.number, self.white.name, self.black.name, t.wild, t.rating_type, t.rated,
             t.initial, t.increment, self.white_rating, self.black_rating, self.game_id or 0,
             self.white.titles, self.black.titles, t.wild in (CRAZYHOUSE, BUGHOUSE),
+            variant.irregular_legality, variant.irregular_semantics, variant.promote_to_king,
         )  # fmt: skip
 
     def game_record(self) -> dg.GameStarted:
