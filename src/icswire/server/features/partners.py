@@ -105,7 +105,7 @@ async def _withdraw(sender: User, receiver: User, ctx: Context) -> None:
     ctx.batch.add(receiver, lines(f"{sender.name} withdraws the partnership offer."))
 
 
-@command("partner", CN.CN_PARTNER, "partner [name]")
+@command("partner", CN.CN_PARTNER, "partner [name]", bare_cn=CN.CN_PARTNER0)
 async def partner(ctx: Context, args: str) -> None:
     core, session, batch = ctx.core, ctx.session, ctx.batch
     state = _state(core)
