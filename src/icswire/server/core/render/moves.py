@@ -3,6 +3,8 @@ clocks changed, a piece passed in bughouse.
 
 A move reaches a receiver as the DGs it has on: DG_SEND_MOVES (24) with exactly the parts
 asked for (33-36, 113), both clocks as DG_MSEC (56), DG_MY_TURN (55) to the player to move,
+DG_SOUND's (53) SOUND_MOVE to the player to move if DG_SEND_MOVES is off ("SOUND_MOVE should
+probably not be sent if you get DG_SEND_MOVES"),
 DG_BUGHOUSE_HOLDINGS (37) in games with holdings, DG_MOVE_LAG (144) to both players when
 the mover has timestamping, DG_SET_BOARD (84) after the move in games of irregular
 semantics, and DG_JBOARD (49) where a style 12 board goes; then the board in the
@@ -19,6 +21,7 @@ import chess
 from icswire.boards.variants import variant_of
 from icswire.protocol import datagrams as dg
 from icswire.protocol.bughouse import Bughouse, format_b1
+from icswire.protocol.codes import Sound
 from icswire.protocol.datagrams import DG, encode_datagram
 from icswire.protocol.ivars import DeltaBoard, format_delta_board
 from icswire.server.core.events.games import (
@@ -37,6 +40,8 @@ if TYPE_CHECKING:
     from icswire.server.core.model.users import User
 
 COLOR_LETTER = {chess.WHITE: "W", chess.BLACK: "B"}
+#: What the player to move gets besides the others: DG_MY_TURN, DG_SOUND's SOUND_MOVE.
+_TO_MOVE = frozenset({DG.MY_TURN, DG.SOUND})
 #: DG_JBOARD's status: a played game (icc-formats.txt, DG_JBOARD).
 PLAYED = 1
 #: Style 12's last move before the first.
@@ -160,7 +165,8 @@ class MoveMessage(ShowsBoard):
         on = receiver.level2 & self.datagram_kinds
         if on:
             to_move = self.position.relation(receiver.name) == 1
-            dgs: Hashable = (on, to_move and DG.MY_TURN in on, self._is_player(receiver))
+            told = to_move and bool(on & _TO_MOVE)
+            dgs: Hashable = (on, told, self._is_player(receiver))
         else:  # most observers: no DG at all
             dgs = on
         if self._compressed(receiver):
@@ -207,8 +213,11 @@ class MoveMessage(ShowsBoard):
             to_move_ms = position.white_ms if position.white_to_move else position.black_ms
             found.append(dg.Msec(number, mover, event.clock_ms, False))
             found.append(dg.Msec(number, waiting, to_move_ms, True))
-        if DG.MY_TURN in on and position.relation(receiver.name) == 1:
-            found.append(dg.MyTurn(number))
+        if on & _TO_MOVE and position.relation(receiver.name) == 1:
+            if DG.MY_TURN in on:
+                found.append(dg.MyTurn(number))
+            if DG.SOUND in on and DG.SEND_MOVES not in on:  # DG_SOUND: not with the move
+                found.append(dg.Sound(Sound.MOVE))
         holdings = position.holdings if DG.BUGHOUSE_HOLDINGS in on else None
         if holdings is not None:
             found.append(dg.BughouseHoldings(number, *holdings))

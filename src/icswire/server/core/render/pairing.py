@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from icswire.protocol import datagrams as dg
 from icswire.protocol import ivars
+from icswire.protocol.codes import Sound
 from icswire.protocol.datagrams import DG
 from icswire.server.core.events.pairing import (
     ChallengeMade,
@@ -28,7 +29,7 @@ from icswire.server.core.events.pairing import (
     SeekPosted,
     SeeksRemoved,
 )
-from icswire.server.core.render.alerts import BELL, name_for
+from icswire.server.core.render.alerts import BELL, name_for, sound
 from icswire.server.core.render.batch import EventMessage, render_parts
 
 if TYPE_CHECKING:
@@ -196,8 +197,8 @@ def match_record(event: ChallengeMade, receiver: User) -> dg.Match:
 
 
 class ChallengeMessage(EventMessage):
-    """A bell and the ``Challenge:`` lines to the challenged when the challenge is new;
-    then DG_MATCH."""
+    """A bell (DG_SOUND's SOUND_CHALLENGE) and the ``Challenge:`` lines to the challenged
+    when the challenge is new; then DG_MATCH."""
 
     event: ChallengeMade
 
@@ -220,7 +221,8 @@ class ChallengeMessage(EventMessage):
                 f"Challenge: {challenge_text(self.event, receiver)}",
                 'You can "accept" or "decline", or propose different parameters.',
             )
-            data = BELL.render(receiver) + render_parts((), said, receiver)
+            data = BELL.render(receiver) + sound(receiver, Sound.CHALLENGE)
+            data += render_parts((), said, receiver)
         if DG.MATCH in receiver.level2:
             data += render_parts((match_record(self.event, receiver),), (), receiver)
         return data

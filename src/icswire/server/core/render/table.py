@@ -34,7 +34,7 @@ TABLE: dict[type[Event], tuple[type[EventMessage], frozenset[int]]] = {
         frozenset({
             DG.SEND_MOVES, DG.MOVE_ALGEBRAIC, DG.MOVE_SMITH, DG.MOVE_TIME, DG.MOVE_CLOCK,
             DG.IS_VARIATION, DG.MSEC, DG.MY_TURN, DG.BUGHOUSE_HOLDINGS, DG.MOVE_LAG, DG.JBOARD,
-            *SET_BOARD,
+            DG.SOUND, *SET_BOARD,
         }),
     ),
     games.BoardShown: (moves.BoardMessage, frozenset({DG.JBOARD})),
@@ -49,12 +49,12 @@ TABLE: dict[type[Event], tuple[type[EventMessage], frozenset[int]]] = {
         lifecycle.StartMessage,
         frozenset({
             DG.GAME_STARTED, DG.MY_GAME_STARTED, DG.FLIP, *HISTORY, DG.MY_RELATION_TO_GAME,
-            DG.PLAYERS_IN_MY_GAME, DG.PGN_TAG, DG.PSTAT, DG.JBOARD, DG.MY_TURN,
+            DG.PLAYERS_IN_MY_GAME, DG.PGN_TAG, DG.PSTAT, DG.JBOARD, DG.MY_TURN, DG.SOUND,
         }),
     ),
     games.GameEnded: (
         lifecycle.EndMessage,
-        frozenset({DG.GAME_RESULT, DG.MY_GAME_RESULT, DG.MY_RELATION_TO_GAME}),
+        frozenset({DG.GAME_RESULT, DG.MY_GAME_RESULT, DG.MY_RELATION_TO_GAME, DG.SOUND}),
     ),
     games.GameChanged: (
         lifecycle.ChangeMessage,
@@ -63,7 +63,7 @@ TABLE: dict[type[Event], tuple[type[EventMessage], frozenset[int]]] = {
     games.ObserverJoined: (lifecycle.JoinedMessage, frozenset({DG.PLAYERS_IN_MY_GAME})),
     games.ObserverLeft: (lifecycle.LeftMessage, frozenset({DG.PLAYERS_IN_MY_GAME})),
     games.OffersChanged: (lifecycle.OffersMessage, frozenset({DG.OFFERS_IN_MY_GAME})),
-    games.RequestMade: (lifecycle.RequestMessage, frozenset()),
+    games.RequestMade: (lifecycle.RequestMessage, frozenset({DG.SOUND})),
     games.RequestAnswered: (lifecycle.AnswerMessage, frozenset()),
     games.ClockPaused: (lifecycle.PausedMessage, frozenset()),
     talk.Told: (talk_render.TellMessage, frozenset({DG.PERSONAL_TELL, DG.PERSONAL_TELL_ECHO})),
@@ -77,12 +77,12 @@ TABLE: dict[type[Event], tuple[type[EventMessage], frozenset[int]]] = {
         seen.ArrivedMessage,
         frozenset({
             DG.PLAYER_ARRIVED, DG.PLAYER_ARRIVED_SIMPLE, DG.NOTIFY_ARRIVED, DG.SEES_SHOUTS,
-            DG.CHANNELS_SHARED, DG.PEOPLE_IN_MY_CHANNEL,
+            DG.CHANNELS_SHARED, DG.PEOPLE_IN_MY_CHANNEL, DG.SOUND,
         }),
     ),
     presence.Departed: (
         seen.DepartedMessage,
-        frozenset({DG.PLAYER_LEFT, DG.NOTIFY_LEFT, DG.PEOPLE_IN_MY_CHANNEL}),
+        frozenset({DG.PLAYER_LEFT, DG.NOTIFY_LEFT, DG.PEOPLE_IN_MY_CHANNEL, DG.SOUND}),
     ),
     presence.StateChanged: (seen.StateMessage, frozenset({DG.STATE, DG.NOTIFY_STATE})),
     presence.OpenChanged: (seen.OpenMessage, frozenset({DG.OPEN, DG.NOTIFY_OPEN})),
@@ -110,7 +110,7 @@ TABLE: dict[type[Event], tuple[type[EventMessage], frozenset[int]]] = {
     pairing.SeekListed: (paired.SeekLineMessage, frozenset()),
     pairing.SeeksRemoved: (paired.SeeksRemovedMessage, frozenset({DG.SEEK_REMOVED})),
     pairing.ChallengeMade: (
-        paired.ChallengeMessage, frozenset({DG.MATCH, DG.MATCH_ASSESSMENT})
+        paired.ChallengeMessage, frozenset({DG.MATCH, DG.MATCH_ASSESSMENT, DG.SOUND})
     ),
     pairing.ChallengeRemoved: (paired.ChallengeRemovedMessage, frozenset({DG.MATCH_REMOVED})),
     pairing.OfferPending: (paired.OfferPendingMessage, frozenset()),
