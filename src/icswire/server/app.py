@@ -64,6 +64,7 @@ from icswire.server.features import (
     partners,
     people,
     play,
+    pstat,
     registration,
     settings,
     watching,
@@ -130,6 +131,7 @@ class Server:
             admin,
             news,
             partners,
+            pstat,
         )
         for feature in features:
             feature.install(core)
