@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from icswire.protocol import datagrams as dg
 from icswire.protocol.level1 import CommandNumber as CN
-from icswire.server.core.dispatch.hub import CommandSet, Context
+from icswire.server.core.dispatch.hub import CommandSet, Context, Route
 from icswire.server.core.model.names import name_key
 from icswire.server.core.model.ratings import RATING_TYPES
 from icswire.server.core.render.batch import Datagram
@@ -88,7 +88,7 @@ def _text(p1: str, p2: str, past: list[GameRecord]) -> list[str]:
     return rows
 
 
-@command("pstat", CN.CN_PSTAT, USAGE)
+@command("pstat", CN.CN_PSTAT, USAGE, route=Route.IN_GAME)  # alone: the game's node
 async def pstat(ctx: Context, args: str) -> None:
     words = args.split()
     if len(words) > 2:
