@@ -66,6 +66,7 @@ from icswire.server.features import (
     partners,
     people,
     play,
+    pstat,
     registration,
     settings,
     watching,
@@ -141,6 +142,7 @@ class Server:
             admin,
             news,
             partners,
+            pstat,
         )
         for feature in features:
             feature.install(core)

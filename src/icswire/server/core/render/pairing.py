@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from icswire.protocol import datagrams as dg
 from icswire.protocol import ivars
+from icswire.protocol.codes import Sound
 from icswire.protocol.datagrams import DG
 from icswire.server.core.events.pairing import (
     ChallengeMade,
@@ -29,7 +30,7 @@ from icswire.server.core.events.pairing import (
     SeeksRemoved,
 )
 from icswire.server.core.model.titles import flags
-from icswire.server.core.render.alerts import BELL, name_for
+from icswire.server.core.render.alerts import BELL, name_for, sound
 from icswire.server.core.render.batch import EventMessage, render_parts
 
 if TYPE_CHECKING:
@@ -202,8 +203,8 @@ def match_record(event: ChallengeMade, receiver: User) -> dg.Match:
 
 
 class ChallengeMessage(EventMessage):
-    """A bell and the ``Challenge:`` lines to the challenged when the challenge is new;
-    then DG_MATCH."""
+    """A bell (DG_SOUND's SOUND_CHALLENGE) and the ``Challenge:`` lines to the challenged
+    when the challenge is new; then DG_MATCH."""
 
     event: ChallengeMade
 
@@ -227,7 +228,8 @@ class ChallengeMessage(EventMessage):
                 *computer_notice(self.event.challenger, self.event.challenger_titles),
                 'You can "accept" or "decline", or propose different parameters.',
             )
-            data = BELL.render(receiver) + render_parts((), said, receiver)
+            data = BELL.render(receiver) + sound(receiver, Sound.CHALLENGE)
+            data += render_parts((), said, receiver)
         if DG.MATCH in receiver.level2:
             data += render_parts((match_record(self.event, receiver),), (), receiver)
         return data
