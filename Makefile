@@ -1,9 +1,13 @@
 # Two commands on a fresh machine: `make run` (the main job) and `make test` (everything CI runs).
 # `make run PORT=5001` listens on another port; `make run ARGS='--open-registration'` passes
-# any other `icswire serve` option (`icswire serve --help` lists them).
+# any other `icswire serve` option (`icswire serve --help` lists them). With stockfish
+# installed (in PATH or /usr/games) the server runs computer opponents
+# (`--computer stockfish`); `make run COMPUTER=` runs none, `COMPUTER='--computer sjeng'` others.
 PYTHON ?= python3
 PORT ?= 5000
 ARGS ?=
+STOCKFISH := $(or $(shell command -v stockfish 2>/dev/null),$(wildcard /usr/games/stockfish))
+COMPUTER ?= $(if $(STOCKFISH),--computer stockfish)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
@@ -17,7 +21,12 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/icswire serve --port $(PORT) $(ARGS)
+ifneq ($(strip $(COMPUTER)),)
+	@echo "computer opponents: icswire serve $(strip $(COMPUTER)) ('sought' lists their seeks, 'play N' takes one)"
+else ifeq ($(STOCKFISH),)
+	@echo "no chess engine found, so no computer opponents: apt install stockfish (or make run COMPUTER='--computer PATH')"
+endif
+	$(BIN)/icswire serve $(strip --port $(PORT) $(COMPUTER) $(ARGS))
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench

@@ -310,8 +310,11 @@ def test_make_run_takes_a_port_and_arguments_and_make_test_says_why_tests_skip()
         )
         return done.stdout.splitlines()[-1]
 
+    engine = shutil.which("stockfish") or Path("/usr/games/stockfish").is_file()
+    computer = " --computer stockfish" if engine else ""  # computer opponents when installed
     assert planned("run", "PORT=5001", "ARGS=--open-registration").endswith(
-        "icswire serve --port 5001 --open-registration"
+        f"icswire serve --port 5001{computer} --open-registration"
     )
-    assert planned("run").endswith("icswire serve --port 5000 ")
+    assert planned("run").endswith(f"icswire serve --port 5000{computer}")
+    assert planned("run", "COMPUTER=").endswith("icswire serve --port 5000")
     assert planned("unit").endswith("pytest -rs")

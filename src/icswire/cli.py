@@ -391,6 +391,16 @@ def _size(stream: BinaryIO) -> int | None:
     type=click.Path(exists=True, dir_okay=False),
     help="the key of --cluster-tls-cert (PEM), if not in the certificate's file",
 )
+@click.option(
+    "--computer",
+    "computers",
+    multiple=True,
+    metavar="ENGINE[,ENGINE...]",
+    help="computer opponents playing on the server from its process (repeatable): a known"
+    " engine (stockfish, sjeng: in PATH or /usr/games), a UCI engine's PATH or xboard:PATH;"
+    " three accounts each (StockfishEasy, StockfishMedium, Stockfish), or ENGINE:LEVEL"
+    " (easy, medium, strong) for one. See docs/server.md, 'Computer opponents'.",
+)
 def serve(
     host: str,
     port: int,
@@ -407,6 +417,7 @@ def serve(
     cluster_tls_ca: str | None,
     cluster_tls_cert: str | None,
     cluster_tls_key: str | None,
+    computers: tuple[str, ...],
 ) -> None:
     """Run the chess server until SIGINT or SIGTERM."""
     import asyncio
@@ -440,6 +451,15 @@ def serve(
             raise click.BadParameter(str(exc), param_hint="--limit") from None
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     directory = Path(data_dir)
+    companions = []
+    if computers:
+        from icswire.computers.engines import ComputerSpecError
+        from icswire.computers.house import House
+
+        try:
+            companions.append(House.from_option(",".join(computers), directory / "computers"))
+        except ComputerSpecError as exc:
+            raise click.BadParameter(str(exc), param_hint="--computer") from None
     directory.mkdir(parents=True, exist_ok=True)
     try:
         store = Store(database_url(directory, database))
@@ -460,6 +480,7 @@ def serve(
                 node,
                 access,
                 directory,
+                companions,
             )
         )
     except ClusterRefused as exc:

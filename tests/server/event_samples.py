@@ -26,7 +26,23 @@ _ALICE_PLAYER = presence.Player(
 _GUEST_PLAYER = presence.Player("GuestABCD", False, (), False, "X", 0, 0)
 
 _HEADER = games.GameHeader(
-    7, "Alice", "Bob", 0, "Blitz", True, 3, 0, 1500, 1620, 42, "", "(GM)", False
+    7,
+    "Alice",
+    "Bob",
+    0,
+    "Blitz",
+    True,
+    3,
+    0,
+    1500,
+    1620,
+    42,
+    "",
+    "(GM)",
+    False,
+    False,
+    False,
+    False,
 )
 _HISTORY = games.GameHistory(7, None, "*", (("e4", "e2e4", 1_500, 178_500),), 178_500, 180_000, "B")
 _WILD_HISTORY = games.GameHistory(

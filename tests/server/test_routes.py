@@ -15,7 +15,7 @@ from icswire.server.core.storage.store import Store, database_url
 IN_GAME = {
     "draw", "abort", "adjourn", "pause", "unpause", "switch", "resign", "flag",
     "moretime", "takeback", "ptime", "accept", "decline", "withdraw", "pending",
-    "flip", "kibitz", "whisper", "refresh", "moves", "allobservers",
+    "flip", "kibitz", "whisper", "refresh", "moves", "allobservers", "pstat",
 }  # fmt: skip
 OF_A_GAME = {"observe", "unobserve", "allobservers", "moves", "refresh"}
 OBSERVED_GAME = {"kibitz", "whisper", "unobserve"}

@@ -115,6 +115,16 @@ class Variant:
     the board class's own. ``pgn_variant`` is the PGN ``Variant`` tag (None for chess);
     ``pgn_replayable`` tells whether python-chess replays a game from that tag and the
     ``FEN`` tag by the same rules. ``rated`` is False for games ICC never rates.
+
+    The flags of DG_GAME_STARTED (icc-formats.txt, DG 12): ``irregular_legality`` "if there
+    are legal moves that wouldn't be legal in chess" (drops, castling from a wild setup or
+    a Fischer random one, a king left en prise, captured or made by promotion);
+    ``irregular_semantics`` "for atomic chess and other variants where you can't update
+    the board based on the last move by usual rules" (explosions, and castlings that are
+    not chess's: "fischer-random (which is irregular only in its castling moves, but that's
+    enough)", DG_SET_BOARD); ``promote_to_king`` "if it may sometimes be legal to promote a
+    pawn to a king". Losers and the setups without castling (wild 2 to 8) allow only chess
+    moves, three-check too.
     """
 
     name: str
@@ -131,6 +141,9 @@ class Variant:
     draw_setup: Callable[[random.Random], str] | None = None
     chess960: bool = False
     rated: bool = True
+    irregular_legality: bool = False
+    irregular_semantics: bool = False
+    promote_to_king: bool = False
 
     def __repr__(self) -> str:
         return f"<Variant {self.name}>"
@@ -188,10 +201,12 @@ CHESS: Final = Variant(
 WILD0: Final = Variant(
     "wild/0", "Reversed king and queen", WildCastleBoard, fics_type="wild/0",
     pgn_variant="wild/0", pgn_replayable=False, start_fen=setups.WILD0,
+    irregular_legality=True, irregular_semantics=True,
 )  # fmt: skip
 WILD1: Final = Variant(
     "wild/1", "Shuffle both", WildCastleBoard, wild=1, fics_type="wild/1",
     pgn_variant="wild/1", pgn_replayable=False, draw_setup=setups.wild1,
+    irregular_legality=True, irregular_semantics=True,
 )  # fmt: skip
 WILD2: Final = Variant(
     "wild/2", "Shuffle mirror", NoCastleBoard, wild=2, fics_type="wild/2",
@@ -225,16 +240,19 @@ CHESS960: Final = Variant(
     "fr", "Fischer random", chess.Board, wild=22, fics_type="wild/fr",
     spellings=("fr", "chess960", "fischerrandom"), icc_rating="Chess960",
     pgn_variant="Chess960", draw_setup=setups.chess960, chess960=True,
+    irregular_legality=True, irregular_semantics=True,
 )  # fmt: skip
 CRAZYHOUSE: Final = Variant(
     "crazyhouse", "Crazyhouse", chess.variant.CrazyhouseBoard, wild=23,
     fics_type="crazyhouse", spellings=("crazyhouse", "zh"), icc_rating="Crazyhouse",
     fics_rating="crazyhouse", pgn_variant="Crazyhouse",
+    irregular_legality=True,
 )  # fmt: skip
 BUGHOUSE: Final = Variant(
     "bughouse", "Bughouse", BughouseBoard, wild=24, fics_type="bughouse",
     spellings=("bughouse", "wild bughouse"), icc_rating="Bughouse", fics_rating="bughouse",
     pgn_variant="Bughouse", pgn_replayable=False,
+    irregular_legality=True,
 )  # fmt: skip
 LOSERS: Final = Variant(
     "losers", "Losers", LosersBoard, wild=17, fics_type="losers", spellings=("losers",),
@@ -243,18 +261,22 @@ LOSERS: Final = Variant(
 SUICIDE: Final = Variant(
     "suicide", "Suicide", FicsSuicideBoard, fics_type="suicide", spellings=("suicide",),
     icc_rating="Losers", fics_rating="suicide", pgn_variant="Suicide",
+    irregular_legality=True, promote_to_king=True,
 )  # fmt: skip
 GIVEAWAY: Final = Variant(
     "giveaway", "Giveaway", chess.variant.GiveawayBoard, wild=26, spellings=("giveaway",),
     icc_rating="Losers", fics_rating="suicide", pgn_variant="Giveaway",
+    irregular_legality=True, promote_to_king=True,
 )  # fmt: skip
 ATOMIC: Final = Variant(
     "atomic", "Atomic", chess.variant.AtomicBoard, fics_type="atomic", fics_rating="atomic",
     pgn_variant="Atomic",
+    irregular_legality=True, irregular_semantics=True,
 )  # fmt: skip
 ICC_ATOMIC: Final = Variant(
     "icc-atomic", "Atomic (no check)", IccAtomicBoard, wild=27, fics_rating="atomic",
     pgn_variant="wild/27", pgn_replayable=False,
+    irregular_legality=True, irregular_semantics=True,
 )  # fmt: skip
 THREE_CHECK: Final = Variant(
     "three-check", "Three-check", chess.variant.ThreeCheckBoard, wild=25,

@@ -175,6 +175,8 @@ def _arrived(state: State, r: Any) -> None:
     player = state.players.setdefault(r.playername, Player(r.playername))
     for rating in r.ratings:
         player.ratings[rating.dg] = (rating.rating, rating.annotation)
+    if r.titles is not None:
+        player.titles = r.titles
     if r.open is not None:
         player.open = r.open
     if r.state is not None:

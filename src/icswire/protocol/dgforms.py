@@ -15,7 +15,8 @@ Kinds
   ``P`` DG_PSTAT's ``|``-separated records.
 Modifiers
   ``@N`` present only when the receiver has DG N on (else None): DG_SEND_MOVES' parts
-  (33-36, 113), DG_PLAYER_ARRIVED's open/state/uid (10, 11, 131), DG_MATCH's assessment (85);
+  (33-36, 113), DG_PLAYER_ARRIVED's titles/open/state/uid (9, 10, 11, 131), DG_MATCH's
+  assessment (85);
   ``?`` a trailing field older servers leave out (None when absent);
   ``*`` the rest of the fields, as a tuple.
 
@@ -226,7 +227,7 @@ _GAME = (
     " promote_to_king:b?"
 )
 _RESULT = "gamenumber:i become_examined:b result_code:w score:w description:q eco:w?"
-_ARRIVED = "playername:w ratings:R open:b@10 state:w@11 state_game:i@11 uid:i@131"
+_ARRIVED = "playername:w ratings:R titles:s@9 open:b@10 state:w@11 state_game:i@11 uid:i@131"
 _MOVE = "gamenumber:i algebraic:w@33 smith:w@34 time:i@35 clock:i@36 variation:i@113"
 _RATING = "playername:w rating:i annotation:i"
 _GAMENUMBER = "gamenumber:i"

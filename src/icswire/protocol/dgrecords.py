@@ -153,6 +153,7 @@ if TYPE_CHECKING:
     class PlayerArrivedFields(NamedTuple):
         playername: str
         ratings: tuple[Rating, ...]
+        titles: str | None = None
         open: bool | None = None
         state: str | None = None
         state_game: int | None = None
@@ -160,7 +161,7 @@ if TYPE_CHECKING:
         extra: tuple[str, ...] = ()
 
     class PlayerArrived(PlayerArrivedFields, DatagramRecord):
-        """DG_PLAYER_ARRIVED (1): playername ratings open state state_game uid extra"""
+        """DG_PLAYER_ARRIVED (1): playername ratings titles open state state_game uid extra"""
 
     class PlayerLeftFields(NamedTuple):
         playername: str
@@ -900,6 +901,7 @@ if TYPE_CHECKING:
     class NotifyArrivedFields(NamedTuple):
         playername: str
         ratings: tuple[Rating, ...]
+        titles: str | None = None
         open: bool | None = None
         state: str | None = None
         state_game: int | None = None
@@ -907,7 +909,7 @@ if TYPE_CHECKING:
         extra: tuple[str, ...] = ()
 
     class NotifyArrived(NotifyArrivedFields, DatagramRecord):
-        """DG_NOTIFY_ARRIVED (64): playername ratings open state state_game uid extra"""
+        """DG_NOTIFY_ARRIVED (64): playername ratings titles open state state_game uid extra"""
 
     class NotifyLeftFields(NamedTuple):
         playername: str

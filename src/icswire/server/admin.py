@@ -1,12 +1,14 @@
 """``icswire user``: administer accounts from the shell.
 
 ``icswire user add NAME`` (asks for the password twice unless ``--password`` gives it),
-``passwd NAME``, ``list`` (administrators marked ``(admin)``), ``remove NAME``,
-``admin NAME [on|off]`` (the administrator flag: shown without ``on`` or ``off``) and
-``td NAME [--remove]`` (the server's list of tournament directors' programs, which may
-``qtell``). Each takes ``--data-dir`` and ``--database`` like ``icswire serve``, so both
-find the same accounts. Errors (an invalid or taken name, an unknown user, a database
-that cannot be opened) are one line on stderr and exit status 1.
+``passwd NAME``, ``list`` (administrators marked ``(admin)``), ``remove NAME``, ``admin
+NAME [on|off]`` (the administrator flag: shown without ``on`` or ``off``), ``td NAME
+[--remove]`` (the server's list of tournament directors' programs, which may ``qtell``)
+and ``computer NAME [--remove]`` (the server's list of computer accounts, shown
+``NAME(C)``; ``icswire serve --computer`` puts its own there). Each takes ``--data-dir``
+and ``--database`` like ``icswire serve``, so both find the same accounts. Errors (an
+invalid or taken name, an unknown user, a database that cannot be opened) are one line
+on stderr and exit status 1.
 """
 
 from __future__ import annotations
@@ -162,7 +164,22 @@ def admin(name: str, flag: str | None, data_dir: Path, database: str | None) -> 
 def td(name: str, remove: bool, data_dir: Path, database: str | None) -> None:
     """Put the registered NAME on the server's td list (tournament directors' programs,
     which may qtell), or take it off with --remove."""
+    _server_list("td", name, remove, data_dir, database)
+
+
+@user.command()
+@click.argument("name")
+@click.option("--remove", is_flag=True, help="Take NAME off the list instead.")
+@_database_options
+def computer(name: str, remove: bool, data_dir: Path, database: str | None) -> None:
+    """Put the registered NAME on the server's computer list (programs that play: shown
+    NAME(C), the formula's "computer" is 1 for them), or take it off with --remove. It
+    counts from NAME's next login."""
+    _server_list("computer", name, remove, data_dir, database)
+
+
+def _server_list(which: str, name: str, remove: bool, data_dir: Path, database: str | None) -> None:
     with _open_store(data_dir, database) as store:
-        changed = store.set_on_server_list("td", name, not remove)
+        changed = store.set_on_server_list(which, name, not remove)
     done = "removed from" if remove else "added to"
-    click.echo(f"{name} {done} the td list." if changed else f"{name}: nothing to change.")
+    click.echo(f"{name} {done} the {which} list." if changed else f"{name}: nothing to change.")

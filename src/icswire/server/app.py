@@ -16,7 +16,9 @@ import gc
 import logging
 import signal
 import time
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Protocol
 
 from icswire.protocol import datagrams as dg
 from icswire.protocol.block import BlockCode
@@ -64,6 +66,7 @@ from icswire.server.features import (
     partners,
     people,
     play,
+    pstat,
     registration,
     settings,
     watching,
@@ -78,6 +81,15 @@ WRITE_PATIENCE = 20.0
 #: Seconds between two sweeps over the users for who idled too long (at most; less
 #: for an idle timeout under ten of them).
 IDLE_SWEEP = 1.0
+
+
+class Companion(Protocol):
+    """What runs beside a server in its process (``serve --computer``'s bots): started
+    once the server listens, stopped before the server stops."""
+
+    async def start(self, server: Server) -> None: ...
+
+    async def stop(self) -> None: ...
 
 
 def idle_logout(seconds: float) -> str:
@@ -130,6 +142,7 @@ class Server:
             admin,
             news,
             partners,
+            pstat,
         )
         for feature in features:
             feature.install(core)
@@ -352,8 +365,8 @@ class Server:
 
     async def _idle_sweep(self) -> None:
         """Log out who sent no line for :attr:`Limits.idle_timeout` seconds while neither
-        playing nor examining (FICS's rule): one look over the users every
-        :data:`IDLE_SWEEP` seconds, not a timer per user."""
+        playing nor examining, unless a computer (FICS's rule): one look over the users
+        every :data:`IDLE_SWEEP` seconds, not a timer per user."""
         while True:
             idle = self.limits.idle_timeout
             await asyncio.sleep(min(IDLE_SWEEP, idle / 10) if idle else IDLE_SWEEP)
@@ -366,6 +379,7 @@ class Server:
                     isinstance(session, Session)
                     and now - session.last_input >= idle
                     and session.state not in ("P", "E")
+                    and not session.is_computer  # FICS spares computers
                     and not (session.leaving or session.closed)
                 ):
                     session.send_raw(f"\r\n{idle_logout(idle)}\r\n".encode())
@@ -529,11 +543,13 @@ async def serve(
     node: str | None = None,
     cluster_access: Access | None = None,
     journal_dir: Path | None = None,
+    companions: Sequence[Companion] = (),
 ) -> None:
     """Run a server (a node of ``cluster``, a NATS URL, if given, with ``cluster_access``'s
     credentials and TLS) until SIGINT or SIGTERM, then shut it down cleanly. What it
     acknowledged is kept in a write journal in ``journal_dir`` until written (none: not
-    kept)."""
+    kept). ``companions`` start once it listens and stop (in the reverse order) before it
+    does."""
     server = Server(
         store,
         host,
@@ -554,12 +570,21 @@ async def serve(
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
+    started: list[Companion] = []
     try:
+        for companion in companions:
+            await companion.start(server)
+            started.append(companion)
         await stop.wait()
     finally:
         log.info("shutting down")
+        for companion in reversed(started):
+            try:
+                await companion.stop()
+            except Exception:  # the server stops all the same
+                log.exception("stopping %r failed", companion)
         await server.stop()
         store.close()
 
 
-__all__ = ["Server", "serve"]
+__all__ = ["Companion", "Server", "serve"]

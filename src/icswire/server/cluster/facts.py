@@ -44,6 +44,7 @@ def facts_of(session: User, node: str, epoch: int = 0) -> dict[str, Any]:
         "name": session.name,
         "registered": session.registered,
         "admin": session.admin,
+        "title_lists": sorted(session.title_lists),
         "level1": session.level1,
         "level2": sorted(session.level2),
         "variables": dict(session.variables),
@@ -82,7 +83,7 @@ def apply(session: User, facts: dict[str, Any]) -> None:
     """Set a replica's fields from ``facts``."""
     now_wall, now = time.time(), time.monotonic()
     for key, value in facts.items():
-        if key in ("level2", "channels", "observing"):
+        if key in ("level2", "channels", "observing", "title_lists"):
             setattr(session, key, frozenset(value))
         elif key == "variables":
             session.variables = VARIABLES.shared(value)

@@ -94,8 +94,9 @@ from icswire.server.core.render.diagrams import RecentMove
 log = logging.getLogger("icswire.cluster")
 
 #: The format's version: a node drops a message of another version (2: a heartbeat has
-#: the node's epoch).
-VERSION = 2
+#: the node's epoch; 3: a user carries the title lists it is on, a game's start its
+#: variant's irregular-legality/semantics and promote-to-king flags).
+VERSION = 3
 
 T = TypeVar("T")
 Encode = Callable[[Any], Any]

@@ -45,6 +45,7 @@ from icswire.protocol.datagrams import DG, encode_datagram
 from icswire.protocol.level1 import Level1
 from icswire.server.core.dispatch.numbers import parse_number
 from icswire.server.core.model.names import check_name, is_reserved, name_key
+from icswire.server.core.model.titles import TITLE_LISTS
 from icswire.server.core.model.users import User
 from icswire.server.core.model.variables import VARIABLES
 from icswire.server.core.net.limits import Backoff, seconds_text
@@ -249,6 +250,7 @@ async def _dialogue(core: Core, session: Session) -> Account | bool | None:
         if right:
             session.name, session.registered = account.name, True
             session.admin = account.admin
+            session.title_lists = frozenset(account.server_lists).intersection(TITLE_LISTS)
             session.ratings.update({kind: shown_rating(r) for kind, r in ratings.items()})
             return account
         tries -= 1
@@ -262,9 +264,12 @@ def greeting(session: User) -> str:
     faces"): FICS clients (XBoard, eboard, PyChess in FICS mode) wait for FICS's
     ``**** Starting FICS session as NAME ****`` and read the name from it, so it stays as
     FICS writes it; a session that turned level 1 or level 2 on at ``login:`` talks ICC and
-    is greeted as an ICC session (its clients learn the name from DG_WHO_AM_I)."""
+    is greeted as an ICC session (its clients learn the name from DG_WHO_AM_I). Only a
+    guest's ``(U)`` follows the name: clients take the name from this line, and most of
+    them strip only that."""
     server = "ICC" if session.talks_icc else "FICS"
-    return f"**** Starting {server} session as {session.display_name} ****"
+    name = session.name if session.registered else f"{session.name}(U)"
+    return f"**** Starting {server} session as {name} ****"
 
 
 def take_over(session: Session, old: User) -> None:

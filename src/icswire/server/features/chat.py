@@ -250,7 +250,7 @@ async def _shout(ctx: Context, text: str, kind: int, variable: ShoutVariable) ->
     ctx.reply(f"({'s-shouted' if kind == SSHOUT else 'shouted'} to {len(listeners)} players)")
 
 
-@command("shout", CN.CN_SHOUT, "shout <message>")
+@command("shout", CN.CN_SHOUT, "shout <message>", bare_cn=CN.CN_SHOUT0)
 async def shout(ctx: Context, args: str) -> None:
     await _shout(ctx, args.strip(), SHOUT, "shout")
 
@@ -340,6 +340,7 @@ async def qtell(ctx: Context, args: str) -> None:
             return
         if ctx.too_fast("channel"):
             return
+        ctx.batch.command_cn(CN.CN_CHANNELQTELL)  # a qtell to a channel (section 3)
         members = ctx.world.channels.get(channel, set())
         receivers = [m for m in members if m is not session and not m.censors(session)]
         target = str(channel)

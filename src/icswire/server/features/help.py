@@ -217,7 +217,7 @@ def unknown(word: str, hidden: frozenset[str] = frozenset()) -> list[str]:
     return answer
 
 
-@command("help", CN.CN_HELP, "help [topic]")
+@command("help", CN.CN_HELP, "help [topic]", bare_cn=CN.CN_HELP0)
 async def help_(ctx: Context, args: str) -> None:
     word = args.split()[0] if args.split() else ""  # what follows the topic is ignored
     registry, admin = ctx.core.registry, ctx.session.admin

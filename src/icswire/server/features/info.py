@@ -1,12 +1,25 @@
-"""What time it is, ping and leaving: ``date``, ``ping``, ``quit``."""
+"""What time it is, ping and leaving: ``date``, ``ping``, ``quit``; and the pings the
+server sends on its own.
+
+DG_ACK_PING (75) is "sent to TD when the server gets a ping back on a ping that it sent on
+its own (because the player was idle for 10+ seconds). Also sent to opponents"
+(icc-formats.txt): a player of a game who has typed nothing for :data:`IDLE_PING` seconds
+is pinged (once at a time, again after each such stretch) when an opponent has
+DG_ACK_PING on, and the answer goes to the opponent, in a unit of its own (SCN_ACK_PING,
+``$server$``). This server runs no tournaments, so no TD follows a player.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import statistics
+import time
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from icswire.protocol import datagrams as dg
+from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.dispatch.hub import CommandSet, Context
 from icswire.server.core.model.zones import SERVER, date_text
@@ -15,6 +28,7 @@ from icswire.server.core.render.batch import Batch, Datagram, lines
 
 if TYPE_CHECKING:
     from icswire.server.core.dispatch.hub import Core
+    from icswire.server.core.model.tables import Table
     from icswire.server.core.model.users import User
 
 COMMANDS = CommandSet()
@@ -23,6 +37,26 @@ command = COMMANDS.command
 
 class PingSamples(dict["User", list[int]]):
     """Each user's ping times so far (for ``ping``'s average)."""
+
+    def add(self, user: User, lag: int) -> tuple[int, int]:
+        """Keep ``lag`` (unless ``user`` has left: its samples are forgotten); the mean and
+        the variance of its samples so far."""
+        samples = [] if user.closed else self.setdefault(user, [])
+        samples.append(lag)
+        variance = int(statistics.pvariance(samples)) if len(samples) > 1 else 0
+        return int(statistics.fmean(samples)), variance
+
+
+@dataclass
+class IdlePings:
+    """The games whose idle players are pinged (their next look), and who is being pinged."""
+
+    timers: dict[Table, asyncio.TimerHandle] = field(default_factory=dict)
+    pinging: set[User] = field(default_factory=set)
+
+
+#: Seconds a player of a game types nothing before the server pings him (DG_ACK_PING).
+IDLE_PING = 10.0
 
 
 @command("date", CN.CN_DATE, "date")
@@ -63,11 +97,7 @@ async def _answer_ping(core: Core, issuer: User, target: Session) -> None:
         batch.add(issuer, lines(f"{target.name} did not answer the ping."))
         batch.flush()
         return
-    # a user who left meanwhile has had its samples forgotten: none are kept again
-    samples = [] if target.closed else core.state(PingSamples).setdefault(target, [])
-    samples.append(int(lag))
-    mean = int(statistics.fmean(samples))
-    variance = int(statistics.pvariance(samples)) if len(samples) > 1 else 0
+    mean, variance = core.state(PingSamples).add(target, int(lag))
     batch.add(issuer, lines(f"Ping time for {target.name}: {int(lag)} ms (average {mean} ms)"))
     batch.add(issuer, Datagram(dg.AckPing(target.name, int(lag), mean, variance)))
     batch.flush()
@@ -79,9 +109,64 @@ async def quit_(ctx: Context, args: str) -> None:
     ctx.session.leaving = True
 
 
+# -- the server's own pings ---------------------------------------------------------------
+
+
+def _watch(core: Core, table: Table) -> None:
+    """Look at ``table``'s players in :data:`IDLE_PING` seconds."""
+    loop = asyncio.get_running_loop()
+    handle = loop.call_later(IDLE_PING, _look, core, table)
+    core.state(IdlePings).timers[table] = handle
+
+
+def _look(core: Core, table: Table) -> None:
+    """Ping the players of ``table`` who have been idle :data:`IDLE_PING` seconds."""
+    pings = core.state(IdlePings)
+    if core.stopping or pings.timers.pop(table, None) is None:
+        return
+    now = time.monotonic()
+    seats = table.seats()
+    for player in seats:
+        if not isinstance(player, Session) or player.closed or player in pings.pinging:
+            continue  # a replica's connection is on its own node
+        told = any(DG.ACK_PING in s.level2 for s in seats if s is not player)
+        if told and now - player.last_input >= IDLE_PING:  # nobody to tell: no ping
+            pings.pinging.add(player)
+            core.spawn(_idle_ping(core, player, table))
+    _watch(core, table)
+
+
+async def _idle_ping(core: Core, player: Session, table: Table) -> None:
+    """One ping of an idle player; its answer to the opponents (DG_ACK_PING)."""
+    try:
+        lag = await player.ping(PING_TIMEOUT)
+    finally:
+        core.state(IdlePings).pinging.discard(player)
+    if lag is None or table not in core.state(IdlePings).timers:
+        return  # no answer, or the game is over
+    mean, variance = core.state(PingSamples).add(player, int(lag))
+    opponents = [s for s in table.seats() if s is not player]
+    batch = Batch(CN.SCN_ACK_PING, None)
+    batch.add_all(opponents, Datagram(dg.AckPing(player.name, int(lag), mean, variance)))
+    batch.flush()
+
+
+def _game_started(core: Core, table: Table) -> None:
+    if not table.examined:
+        _watch(core, table)
+
+
+def _game_ended(core: Core, table: Table) -> None:
+    handle = core.state(IdlePings).timers.pop(table, None)
+    if handle is not None:
+        handle.cancel()
+
+
 def install(core: Core) -> None:
     def forget_pings(session: User) -> None:
         core.state(PingSamples).pop(session, None)
 
     core.registry.add_commands(COMMANDS)
     core.registry.left.append(forget_pings)
+    core.registry.game_started.append(lambda table, batch: _game_started(core, table))
+    core.registry.game_ended.append(lambda table, batch: _game_ended(core, table))

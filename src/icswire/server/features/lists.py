@@ -10,9 +10,11 @@ in FICS (lists.c), a name added must be a player's, online or registered, and is
 with its case; a name no longer a player's may still be taken off. Each list holds at most
 :attr:`~icswire.server.core.net.limits.Limits.max_list` entries (FICS: 200), for guests
 and registered users alike. FICS's public lists are shown as this server knows
-them: ``td`` (the programs that may ``qtell``, set with ``icswire user td NAME``), and the
-titles and ``computer`` empty, since it gives none; changing them is for administrators,
-and FICS refuses it as for a list one may not see. Of the administrators' lists, ``ban``
+them: the server's own (:data:`~icswire.server.core.storage.schema.SERVER_LISTS`): ``td``
+(the programs that may ``qtell``, set with ``icswire user td NAME``) and ``computer``
+(the programs that play, ``icswire user computer NAME``: shown ``Name(C)``), and the
+titles it gives none of empty; changing them is for administrators (from the shell), and
+FICS refuses it as for a list one may not see. Of the administrators' lists, ``ban``
 is kept (names that may not log in), for administrators only.
 """
 
@@ -33,6 +35,7 @@ from icswire.server.core.model.names import check_name, name_key
 from icswire.server.core.model.tables import FICS_TYPES
 from icswire.server.core.render.batch import Batch, Datagram, lines
 from icswire.server.core.render.presence import ratstr
+from icswire.server.core.storage.store import SERVER_LISTS
 
 if TYPE_CHECKING:
     from icswire.server.core.dispatch.hub import Core
@@ -235,8 +238,8 @@ async def showlist(ctx: Context, args: str) -> None:
     which = _find_list(ctx, word, change=False)
     if which is None:
         return
-    if which == "td":
-        items = await asyncio.to_thread(ctx.store.server_list, "td")
+    if which in SERVER_LISTS:
+        items = await asyncio.to_thread(ctx.store.server_list, which)
     elif which == "ban":
         items = [ban.name for ban in await asyncio.to_thread(ctx.store.list_bans)]
     else:

@@ -79,7 +79,7 @@ async def _mine(ctx: Context) -> list[StoredMessage]:
     return await asyncio.to_thread(ctx.store.messages, ctx.session.name)
 
 
-@command("messages", CN.CN_MESSAGE, "messages [u|N|NAME [text]]")
+@command("messages", CN.CN_MESSAGE, "messages [u|N|NAME [text]]", bare_cn=CN.CN_MESSAGE0)
 async def messages(ctx: Context, args: str) -> None:
     if not ctx.session.registered:
         ctx.reply(UNREGISTERED)

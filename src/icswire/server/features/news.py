@@ -50,7 +50,7 @@ def _index_line(item: NewsItem) -> str:
     return f"{item.id:4} ({item.posted:%a, %b %d %Y}) {item.title}"
 
 
-@COMMANDS.command("news", CN.CN_NEWS, "news [all|number]")
+@COMMANDS.command("news", CN.CN_NEWS, "news [all|number]", bare_cn=CN.CN_NEWS0)
 async def news(ctx: Context, args: str) -> None:
     word = args.strip().lower()
     if word and word != "all":

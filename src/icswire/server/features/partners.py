@@ -6,7 +6,8 @@ one of the numbered offers (``<pf>``/``<pt>``, kind ``partner``), so ``accept N`
 it; ``partner NAME`` to
 someone who offered first accepts. ``partner`` alone ends the partnership. A player has
 one partner at a time, and a partnership ends when either partner leaves. Forming and
-ending send DG_PARTNERSHIP (44: "name name forming") to both partners.
+ending send DG_PARTNERSHIP (44: "name name forming") to both partners; an offer goes with
+DG_SOUND's SOUND_OFFER (53).
 
 ``ptell TEXT`` tells the partner: ``NAME (your partner) tells you: TEXT``, or
 DG_PERSONAL_TELL with type 2 ("ptell (from bughouse partner)"), and
@@ -18,6 +19,8 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING
 
+from icswire.protocol import datagrams as dg
+from icswire.protocol.codes import Sound
 from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.dispatch.hub import CommandSet, Context
@@ -26,7 +29,7 @@ from icswire.server.core.events.talk import PTELL, Speaker, Told
 from icswire.server.core.model.names import name_key
 from icswire.server.core.model.offers import Offers
 from icswire.server.core.model.partners import Partners
-from icswire.server.core.render.batch import Batch, lines
+from icswire.server.core.render.batch import Batch, Datagram, lines
 
 if TYPE_CHECKING:
     from icswire.server.core.dispatch.hub import Core
@@ -105,7 +108,7 @@ async def _withdraw(sender: User, receiver: User, ctx: Context) -> None:
     ctx.batch.add(receiver, lines(f"{sender.name} withdraws the partnership offer."))
 
 
-@command("partner", CN.CN_PARTNER, "partner [name]")
+@command("partner", CN.CN_PARTNER, "partner [name]", bare_cn=CN.CN_PARTNER0)
 async def partner(ctx: Context, args: str) -> None:
     core, session, batch = ctx.core, ctx.session, ctx.batch
     state = _state(core)
@@ -150,6 +153,7 @@ async def partner(ctx: Context, args: str) -> None:
         withdraw=partial(_withdraw, session, receiver),
     )
     ctx.reply(f"Making a partnership offer to {receiver.name}.")
+    batch.add(receiver, Datagram(dg.Sound(Sound.OFFER)))  # DG_SOUND: an offer
     batch.add(
         receiver,
         lines(

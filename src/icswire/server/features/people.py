@@ -21,6 +21,7 @@ from icswire.server.core.dispatch.hub import CommandSet, Context
 from icswire.server.core.dispatch.numbers import is_digits, parse_number
 from icswire.server.core.model.names import name_key
 from icswire.server.core.model.ratings import PROVISIONAL_GAMES
+from icswire.server.core.model.titles import marks, title_field
 from icswire.server.core.model.variables import NOTES
 from icswire.server.core.model.zones import local
 from icswire.server.core.render.people import (
@@ -167,8 +168,10 @@ def who_lines(
         playing = player in core.play.by_player
         symbol = status_symbol(player, playing, now - player.last_input)
         rating = "     " if request.shown is None else f"{ratstr(player, request.shown):<4}{symbol}"
-        admin = "(*)" if player.admin else ""  # FICS marks administrators so
-        entries.append(f"{rating}{player.display_name}{admin}")
+        # FICS (lasker's AddPlayerLists): the administrator's (*), then the titles' marks
+        admin = "(*)" if player.admin else ""
+        guest = "" if player.registered else "(U)"
+        entries.append(f"{rating}{player.name}{guest}{admin}{player.title_marks}")
     width = viewer.variables["width"]
     return [
         "",
@@ -271,7 +274,7 @@ async def show_finger(ctx: Context, name: str, ratings: bool, notes: bool) -> No
     icc = ctx.session.talks_icc
     store = ctx.store
     if player is not None:
-        shown, registered = player.display_name, player.registered
+        name, shown, registered = player.name, player.display_name, player.registered
         now = time.monotonic()
         on = span_text(int(now - player.connected_at))
         idle = span_text(int(now - player.last_input))
@@ -283,17 +286,18 @@ async def show_finger(ctx: Context, name: str, ratings: bool, notes: bool) -> No
         if account is None:
             ctx.reply(f'There is no player matching the name "{name}".')
             return
-        shown, registered = account.name, True
+        name, registered = account.name, True
+        shown = name + marks(title_field(True, account.server_lists))
         last = await asyncio.to_thread(store.last_logout, account.name)
         seen = when_text(local(last, ctx.session.variables["tzone"])) if last else ""
         head = [f"Last disconnected: {seen}" if last else "(Never connected.)"]
         texts = [(n, account.settings[n]) for n in NOTES if account.settings.get(n)]
     rows = [f"Finger of {shown}:", "", *head, ""]
     if not registered:
-        rows += [f"{shown.removesuffix('(U)')} is NOT a registered player.", ""]
+        rows += [f"{name} is NOT a registered player.", ""]
     elif ratings:
-        records = await asyncio.to_thread(store.ratings, shown)
-        bests = await asyncio.to_thread(store.best_ratings, shown)
+        records = await asyncio.to_thread(store.ratings, name)
+        bests = await asyncio.to_thread(store.best_ratings, name)
         table = icc_finger_rows(records, bests) if icc else finger_rows(records, bests)
         rows += [*table, ""]
     if player is not None:

@@ -184,7 +184,13 @@ def unobserve(session: User, game: Table, batch: Batch) -> None:
     batch.add_all(list(game.audience()), ObserverLeft(number, session.name))
 
 
-@command("observe", CN.CN_OBSERVE, "observe <game number|name>", route=Route.OF_A_GAME)
+@command(
+    "observe",
+    CN.CN_OBSERVE,
+    "observe <game number|name>",
+    route=Route.OF_A_GAME,
+    bare_cn=CN.CN_OBSERVE0,
+)
 async def observe_(ctx: Context, args: str) -> None:
     if not args.strip():
         ctx.reply("Usage: observe <game number|name>")
@@ -247,7 +253,7 @@ def _stop_following(ctx: Context) -> None:
         ctx.reply("You will not follow any player's games.")
 
 
-@command("follow", CN.CN_FOLLOW, "follow [name]")
+@command("follow", CN.CN_FOLLOW, "follow [name]", bare_cn=CN.CN_FOLLOW0)
 async def follow(ctx: Context, args: str) -> None:
     session, follows = ctx.session, ctx.core.state(Watchers).follows
     name = args.strip()

@@ -105,6 +105,13 @@ class Command:
     admin: bool = False
     #: Where it runs in a cluster.
     route: Route = Route.HERE
+    #: The level 1 number of the command typed without arguments, where Appendix 1 has
+    #: one ("CN_FOLLOW0 is for follow with no arguments. Similarly CN_OBSERVE0 etc.").
+    bare_cn: int | None = None
+
+    def cn_for(self, args: str) -> int:
+        """The level 1 command number of this command run with ``args``."""
+        return self.bare_cn if self.bare_cn is not None and not args.strip() else self.cn
 
 
 class CommandSet:
@@ -114,10 +121,16 @@ class CommandSet:
         self._commands: list[Command] = []
 
     def command(
-        self, name: str, cn: int, usage: str, admin: bool = False, route: Route = Route.HERE
+        self,
+        name: str,
+        cn: int,
+        usage: str,
+        admin: bool = False,
+        route: Route = Route.HERE,
+        bare_cn: int | None = None,
     ) -> Callable[[Handler], Handler]:
         def register(handler: Handler) -> Handler:
-            self._commands.append(Command(name, cn, handler, usage, admin, route))
+            self._commands.append(Command(name, cn, handler, usage, admin, route, bare_cn))
             return handler
 
         return register

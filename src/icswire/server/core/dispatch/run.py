@@ -45,7 +45,7 @@ async def dispatch(core: Core, session: User, text: str, open_unit: OpenUnit) ->
             return batch, True
     word, _, args = text.partition(" ")
     found = registry.find_command(word, admin=session.admin)
-    cn, code = command_frame(found)
+    cn, code = command_frame(found, args)
     batch = open_unit(cn, code, (word, args.strip()))
     await run_command(core, session, batch, found, word, args.strip())
     return batch, False
@@ -70,9 +70,10 @@ async def run_command(
     core.world.touch(session)
 
 
-def command_frame(found: Command | list[str]) -> tuple[int, int]:
-    """The level 1 command number and the block code of a command, or of a word that is
-    none (unknown or ambiguous: ``unknown`` may change both)."""
+def command_frame(found: Command | list[str], args: str = "") -> tuple[int, int]:
+    """The level 1 command number and the block code of a command run with ``args`` (its
+    "0" form without them: CN_FOLLOW0 ...), or of a word that is none (unknown or
+    ambiguous: ``unknown`` may change both)."""
     if isinstance(found, Command):
-        return found.cn, block_code(found.name)
+        return found.cn_for(args), block_code(found.name)
     return CN.SCN_BAD, BlockCode.BLKCMD_NULL

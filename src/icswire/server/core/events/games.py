@@ -172,8 +172,10 @@ class PiecePassed(Event):
 @dataclass(frozen=True, slots=True)
 class GameHeader:
     """What DG_GAME_STARTED's form (12, 15, 18, 40, 100) says of a played game: the
-    players, their ratings and titles, the wild, rating type and time control, the stored
-    game's id and whether the variant has holdings."""
+    players, their ratings and titles, the wild, rating type and time control (both
+    players have the same: the server has no time odds), the stored game's id, whether the
+    variant has holdings, and its irregular-legality, irregular-semantics and
+    promote-to-king flags (:class:`~icswire.boards.variants.Variant`)."""
 
     game: int
     white: str
@@ -189,6 +191,9 @@ class GameHeader:
     white_titles: str
     black_titles: str
     holdings: bool
+    irregular_legality: bool
+    irregular_semantics: bool
+    promote_to_king: bool
 
 
 @kind
@@ -198,7 +203,10 @@ class GameHistory:
     DG_MOVE_LIST, and DG_MSEC): ``fen`` the initial position, None for chess's usual one,
     ``board64`` it as DG_MOVE_LIST's 64 characters (``*`` for chess's), ``moves`` as (SAN,
     SMITH, milliseconds taken, clock after), both clocks and the one that runs ("W", "B"
-    or None)."""
+    or None). In a game of irregular semantics (atomic, Fischer random, wild castling)
+    ``set_board`` is DG_SET_BOARD's (84) 64-character board and side to move after the
+    moves, None in others; ``fischer_random`` says it is wild 22's, which a client with
+    DG_KNOWS_FISCHER_RANDOM (132) does without."""
 
     game: int
     fen: str | None
@@ -207,6 +215,8 @@ class GameHistory:
     white_ms: int
     black_ms: int
     running: str | None
+    set_board: tuple[str, str] | None = None
+    fischer_random: bool = False
 
 
 @kind

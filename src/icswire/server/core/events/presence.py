@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from icswire.server.core.events.base import Event, kind
+from icswire.server.core.model.titles import marks
 
 
 @kind
@@ -19,7 +20,8 @@ from icswire.server.core.events.base import Event, kind
 class Player:
     """A user's facts others see: ``ratings`` are (rating type, rating, annotation) of every
     rating type it has one of (annotation 2 established, as DG_PLAYER_ARRIVED's), ``state``
-    and ``game`` DG_STATE's (P playing, E examining, X none), ``uid`` DG_UID's (0 none)."""
+    and ``game`` DG_STATE's (P playing, E examining, X none), ``uid`` DG_UID's (0 none),
+    ``titles`` the titles field of DGs (``U`` a guest, ``C`` a computer)."""
 
     name: str
     registered: bool
@@ -28,10 +30,13 @@ class Player:
     state: str
     game: int
     uid: int
+    titles: str = ""
 
     @property
     def display_name(self) -> str:
-        return self.name if self.registered else f"{self.name}(U)"
+        if not self.registered:
+            return f"{self.name}(U)"
+        return self.name + marks(self.titles)
 
     def rating(self, rating_type: str) -> tuple[int, int]:
         """(rating, annotation) of ``rating_type``, (0, 0) for none."""

@@ -2,8 +2,9 @@
 ``formula``), evaluated with the offer's values: FICS's ``GameMatchesFormula``.
 
 The formula's owner is "my" side (``myrating``), the one who offers is "you"
-(``rating``, ``registered``, ``timeseal``); the terms give the rest. ``computer`` and
-``abuser`` are 0: this server keeps no such lists.
+(``rating``, ``registered``, ``timeseal``, ``computer``: 1 when the other is on the
+server's ``computer`` list); the terms give the rest. ``abuser`` is 0: this server keeps
+no such list.
 """
 
 from __future__ import annotations
@@ -71,7 +72,7 @@ def facts(offer: Proposal) -> Facts:
         "registered": int(you.registered),
         "timeseal": int(bool(you.timeseal)),
         "private": int(bool(me.variables["private"] or you.variables["private"])),
-        "computer": 0,
+        "computer": int(you.is_computer),
         "abuser": 0,
         "assessloss": loss,
         "assessdraw": draw,

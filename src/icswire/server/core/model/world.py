@@ -32,7 +32,7 @@ from icswire.server.core.model.names import name_key
 from icswire.server.core.model.users import User
 from icswire.server.core.model.variables import IVARIABLES, VARIABLES, Value, value_of
 from icswire.server.core.render.batch import Batch, Datagram, Message
-from icswire.server.core.render.presence import RATING_TYPES, arrived_record
+from icswire.server.core.render.presence import RATING_TYPES, arrived_record, rating_record
 
 #: The wild variants this server plays, by ICC number (DG_WILD_KEY, 116).
 WILD_NAMES: tuple[tuple[int, str], ...] = tuple(
@@ -85,6 +85,7 @@ class World:
             session.state,
             session.state_game,
             self.uids.get(name_key(session.name), 0),
+            session.titles,
         )
 
     def arrive(self, session: User, greeting: Message) -> None:
@@ -294,7 +295,8 @@ class World:
                 add(session, Datagram(dg.PlayerArrivedSimple(player.name)))
         elif number in RATING_DGS and DG.PLAYER_ARRIVED in session.level2 and not at_login:
             for player in everyone():
-                add(session, Datagram(dg.record_as(number, dg.Bullet(player.name, 0, 0))))
+                if player.registered:  # DG_BULLET: "Shouldn't get rating DGs for unregs"
+                    add(session, Datagram(rating_record(self.player(player), number)))
         elif number == DG.NOTIFY_ARRIVED:
             for player in others():
                 if name_key(player.name) in session.notify:
@@ -331,9 +333,11 @@ class World:
         elif number == DG.WILD_KEY:
             for index, label in WILD_NAMES:
                 add(session, Datagram(dg.WildKey(index, label)))
-        elif number == DG.NEW_MY_RATING:
-            value = 0 if session.registered else -1
-            ratings = tuple(value for _ in RATING_TYPES)
+        elif number == DG.NEW_MY_RATING:  # -1 unregistered, 0 no games in that type
+            mine = self.player(session)
+            ratings = tuple(
+                mine.rating(label)[0] if mine.registered else -1 for label, _ in RATING_TYPES
+            )
             add(session, Datagram(dg.NewMyRating(ratings)))
         elif number == DG.DUMMY_RESPONSE:
             add(session, Datagram(dg.DummyResponse()))

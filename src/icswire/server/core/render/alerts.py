@@ -1,9 +1,10 @@
 """What ``set bell`` and ``set highlight`` add to the text a user is sent.
 
 ``bell``: FICS's ``Bell()``, a control-G before a challenge and a notification (the
-terminal beeps). ``highlight``: FICS's ``pprintf_highlight``, the names that matter in a
-line (the challenger in ``Challenge:``, the arrival in a notification) wrapped in ANSI
-attributes, one per bit of the value: 1 reverse, 2 bold, 4 underline, 8 dim.
+terminal beeps); DG_SOUND (53) says the reason to clients that have it on (:func:`sound`).
+``highlight``: FICS's ``pprintf_highlight``, the names that matter in a line (the
+challenger in ``Challenge:``, the arrival in a notification) wrapped in ANSI attributes,
+one per bit of the value: 1 reverse, 2 bold, 4 underline, 8 dim.
 
 >>> highlighted("Fred", 3)
 '\\x1b[7m\\x1b[1mFred\\x1b[0m'
@@ -15,13 +16,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from icswire.protocol import datagrams as dg
+from icswire.protocol.codes import Sound
+from icswire.protocol.datagrams import DG, encode_datagram
 from icswire.protocol.level1 import Level1
 from icswire.server.core.render.batch import Data
 
 if TYPE_CHECKING:
     from icswire.server.core.model.users import User
 
-__all__ = ["BELL", "Ring", "highlighted", "name_for"]
+__all__ = ["BELL", "Ring", "highlighted", "name_for", "sound"]
 
 _ATTRIBUTES = ((1, "\x1b[7m"), (2, "\x1b[1m"), (4, "\x1b[4m"), (8, "\x1b[2m"))
 _RESET = "\x1b[0m"
@@ -56,3 +60,11 @@ class Ring(Data):
 
 #: The one bell every feature adds before what it rings for.
 BELL = Ring()
+
+
+def sound(receiver: User, code: Sound) -> bytes:
+    """DG_SOUND (53) ``code`` to a receiver who has it on, nothing to the others. It
+    "accompanies some or all bells": it goes with what the server rings for (a
+    challenge, an offer, a game's start and end, a notification...) whether or not the
+    receiver set ``bell``: which sound to make is its client's choice."""
+    return encode_datagram(dg.Sound(code)) if DG.SOUND in receiver.level2 else b""

@@ -14,6 +14,7 @@ DG_POSITION_BEGIN(2) (101/110), and both clocks as DG_MSEC (56).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -25,6 +26,7 @@ from icswire.boards.positions import (
     style10_of,
     style12_from_view,
 )
+from icswire.boards.variants import CHESS, Variant
 from icswire.protocol import datagrams as dg
 from icswire.protocol.bughouse import Bughouse, format_b1
 from icswire.protocol.codes import IsVariation
@@ -267,14 +269,24 @@ def game_history(
     moves: Sequence[ServerMove],
     clocks: dict[bool, int],
     running: bool | None = None,
+    variant: Variant = CHESS,
+    now: chess.Board | None = None,
 ) -> GameHistory:
     """A game's moves and clocks as plain data (``running``: the side whose clock runs).
 
     The initial position is left out (``*``, an empty FEN) only for chess's: a wild's own
     fixed start (wild 5, 8, 8a...) is given too, as DG_MOVE_LIST says it is "unless ...
-    it's a wild game"."""
+    it's a wild game". A ``variant`` of irregular semantics has the position after the
+    moves for DG_SET_BOARD: ``now``, else ``start`` with the moves played."""
     if start_fen is None and start.board_fen() != chess.STARTING_BOARD_FEN:
         start_fen = start.fen()
+    set_board = None
+    if variant.irregular_semantics:
+        if now is None:
+            now = start.copy(stack=False)
+            for move in moves:
+                now.push(move.move)
+        set_board = board_to_64(now), COLOR_LETTER[now.turn]
     return GameHistory(
         number,
         start_fen,
@@ -283,12 +295,28 @@ def game_history(
         clocks[WHITE],
         clocks[BLACK],
         None if running is None else COLOR_LETTER[running],
+        set_board,
+        variant.chess960,
     )
+
+
+def set_board_record(
+    number: int, board64: str, side: str, fischer_random: bool, on: AbstractSet[int]
+) -> DatagramRecord | None:
+    """DG_SET_BOARD (84) of a game of irregular semantics, for a receiver with the DGs
+    ``on``: "only to be sent for irregular-semantics games such as atomic chess or
+    fischer-random" (icc-formats.txt), and a Fischer random one (wild 22) not to a client
+    with DG_KNOWS_FISCHER_RANDOM (132) on, which "can therefore update the board just
+    given DG_SEND_MOVE"."""
+    if DG.SET_BOARD not in on or (fischer_random and DG.KNOWS_FISCHER_RANDOM in on):
+        return None
+    return dg.SetBoard(number, board64, side)
 
 
 def history_records(on: frozenset[int], history: GameHistory) -> list[Any]:
     """What a client needs to set up a game, in the DGs ``on``: DG_POSITION_BEGIN(2) and
-    the moves (DG_PAST_MOVE, DG_SEND_MOVES: each only if on), or DG_MOVE_LIST, and both
+    the moves (DG_PAST_MOVE, DG_SEND_MOVES: each only if on), or DG_MOVE_LIST, the
+    position they lead to in a game of irregular semantics (DG_SET_BOARD), and both
     clocks (DG_MSEC)."""
     number, moves = history.game, history.moves
     found: list[DatagramRecord] = []
@@ -302,6 +330,11 @@ def history_records(on: frozenset[int], history: GameHistory) -> list[Any]:
     elif DG.MOVE_LIST in on:
         infos = tuple([dg.MoveInfo(*_parts(on, move, variation)) for move in moves])
         found.append(dg.MoveList(number, history.board64, infos))
+    if history.set_board is not None:
+        board64, side = history.set_board
+        record = set_board_record(number, board64, side, history.fischer_random, on)
+        if record is not None:
+            found.append(record)
     if DG.MSEC in on:
         found.append(dg.Msec(number, "W", history.white_ms, history.running == "W"))
         found.append(dg.Msec(number, "B", history.black_ms, history.running == "B"))
@@ -330,8 +363,10 @@ def line_datagrams(
     moves: Sequence[ServerMove],
     clocks: dict[bool, int],
     running: bool | None = None,
+    variant: Variant = CHESS,
+    now: chess.Board | None = None,
 ) -> None:
     """:func:`history_records` of a game, to ``session``."""
-    history = game_history(number, start, start_fen, moves, clocks, running)
+    history = game_history(number, start, start_fen, moves, clocks, running, variant, now)
     for record in history_records(session.level2, history):
         batch.add(session, Datagram(record))

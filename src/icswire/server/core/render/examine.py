@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 import chess
 
+from icswire.boards.positions import board_to_64
+from icswire.boards.variants import variant_of
 from icswire.protocol import datagrams as dg
 from icswire.protocol.codes import BoardInfoType, IsVariation
 from icswire.protocol.datagrams import DG
@@ -27,7 +29,7 @@ from icswire.server.core.events.examine import (
     ExaminerLeft,
 )
 from icswire.server.core.render.batch import EventMessage, render_parts
-from icswire.server.core.render.boards import BoardFacts, PositionBoard
+from icswire.server.core.render.boards import BoardFacts, PositionBoard, set_board_record
 from icswire.server.core.render.diagrams import RecentMove
 
 if TYPE_CHECKING:
@@ -49,6 +51,17 @@ def examined_board(position: ExaminedPosition) -> PositionBoard:
         lambda receiver: position.flipped_for(receiver.name, bool(receiver.variables["flip"])),
         copy=False,
     )
+
+
+def examined_set_board(position: ExaminedPosition, on: frozenset[int]) -> Any | None:
+    """DG_SET_BOARD (84) of ``position`` for a receiver with the DGs ``on``, in a game of
+    irregular semantics (:func:`~icswire.server.core.render.boards.set_board_record`)."""
+    variant = variant_of(position.variant)
+    if DG.SET_BOARD not in on or not variant.irregular_semantics:
+        return None
+    board = position.position()
+    side = "W" if board.turn == chess.WHITE else "B"
+    return set_board_record(position.game, board_to_64(board), side, variant.chess960, on)
 
 
 def moves_plural(count: int) -> str:
@@ -125,6 +138,9 @@ class ForwardMessage(ShowsExaminedBoard):
                         variation,
                     )
                 )
+        set_board = examined_set_board(self.position, on)
+        if set_board is not None:
+            records.append(set_board)
         return render_parts(records, (), receiver) + render_parts(
             (), self._said(receiver), receiver
         )
@@ -136,13 +152,16 @@ class BackwardMessage(ShowsExaminedBoard):
     event: ExaminedBackward
 
     def before_key(self, receiver: User) -> Hashable:
-        return DG.BACKWARD in receiver.level2
+        return receiver.level2 & self.datagram_kinds
 
     def before(self, receiver: User) -> bytes:
         event, number = self.event, self.position.game
-        records: Sequence[Any] = ()
+        records: list[Any] = []
         if event.steps and DG.BACKWARD in receiver.level2:
-            records = (dg.Backward(number, event.steps),)
+            records.append(dg.Backward(number, event.steps))
+        set_board = examined_set_board(self.position, receiver.level2)
+        if set_board is not None:
+            records.append(set_board)
         if event.reverted:
             said = f"Game {number}: {event.examiner} reverts to the main line."
         else:

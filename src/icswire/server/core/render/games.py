@@ -15,6 +15,7 @@ from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
 from icswire.protocol import datagrams as dg
+from icswire.protocol.codes import Sound
 from icswire.protocol.datagrams import DG, DatagramRecord
 from icswire.server.core.events.games import (
     ClockPaused,
@@ -30,6 +31,7 @@ from icswire.server.core.events.games import (
 )
 from icswire.server.core.model.ratings import RATING_TYPES
 from icswire.server.core.model.requests import ASKED, KINDS
+from icswire.server.core.render.alerts import sound
 from icswire.server.core.render.batch import EventMessage, Lines, render_parts
 from icswire.server.core.render.boards import history_records
 from icswire.server.core.render.moves import ShowsBoard
@@ -39,12 +41,14 @@ if TYPE_CHECKING:
 
 
 def game_started(header: GameHeader) -> dg.GameStarted:
-    """DG_GAME_STARTED (12) of a played game."""
+    """DG_GAME_STARTED (12) of a played game (White's time control, then Black's: the
+    same, as this server plays no time odds)."""
     h = header
     return dg.GameStarted(
         h.game, h.white, h.black, h.wild, h.rating_type, h.rated, h.initial, h.increment,
         h.initial, h.increment, True, "", h.white_rating, h.black_rating, h.game_id,
-        h.white_titles, h.black_titles, False, False, h.holdings, "", False,
+        h.white_titles, h.black_titles, h.irregular_legality, h.irregular_semantics,
+        h.holdings, "", h.promote_to_king,
     )  # fmt: skip
 
 
@@ -101,6 +105,7 @@ class StartMessage(ShowsBoard):
         if receiver.ivariables["gameinfo"]:
             text.append(event.info)
         found: list[Any] = [
+            dg.Sound(Sound.START),
             started_record(header, DG.MY_GAME_STARTED),
             dg.Flip(number, not white),
             *history_records(on, event.history),
@@ -140,10 +145,13 @@ class EndMessage(EventMessage):
             f" {event.score}"
         )
 
+    def _playing(self, receiver: User) -> bool:
+        return receiver.name in (self.event.white, self.event.black)
+
     def key(self, receiver: User) -> Hashable:
         on = receiver.level2 & self.datagram_kinds
         if receiver.name in self.event.audience:
-            return True, on
+            return True, on, self._playing(receiver)
         return False, on, bool(receiver.variables["gin"] or receiver.ivariables["allresults"])
 
     def render(self, receiver: User) -> bytes:
@@ -153,7 +161,8 @@ class EndMessage(EventMessage):
         if receiver.name not in event.audience:
             heard = receiver.variables["gin"] or receiver.ivariables["allresults"]
             return render_parts(listed, (self._said,) if heard else (), receiver)
-        found = [dg.MyGameResult(*fields), dg.MyRelationToGame(event.game, "X")]
+        found: list[Any] = [dg.Sound(Sound.END)] if self._playing(receiver) else []
+        found += [dg.MyGameResult(*fields), dg.MyRelationToGame(event.game, "X")]
         mine = [record for record in found if record.dg in on]
         return render_parts((), (self._said,), receiver) + render_parts(mine + listed, (), receiver)
 
@@ -242,20 +251,22 @@ class RequestMessage(EventMessage):
     event: RequestMade
 
     def key(self, receiver: User) -> Hashable:
-        return receiver.name == self.event.opponent
+        opponent = receiver.name == self.event.opponent
+        return opponent, opponent and DG.SOUND in receiver.level2
 
     def render(self, receiver: User) -> bytes:
         e = self.event
         if receiver.name != e.opponent:
             note = KINDS[e.request].note_text(e.params)
             return Lines((f"Game {e.game}: {e.name} {note}",)).render(receiver)
+        offered = sound(receiver, Sound.OFFER)
         if e.counter:
             said: tuple[str, ...] = (
                 f"{e.name} proposes a different number ({e.params}) of half-move(s).",
             )
         else:
             said = tuple([text.format(name=e.name, n=e.params) for text in ASKED[e.request]])
-        return Lines(said).render(receiver)
+        return offered + Lines(said).render(receiver)
 
 
 class AnswerMessage(EventMessage):

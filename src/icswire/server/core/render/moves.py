@@ -3,9 +3,12 @@ clocks changed, a piece passed in bughouse.
 
 A move reaches a receiver as the DGs it has on: DG_SEND_MOVES (24) with exactly the parts
 asked for (33-36, 113), both clocks as DG_MSEC (56), DG_MY_TURN (55) to the player to move,
+DG_SOUND's (53) SOUND_MOVE to the player to move if DG_SEND_MOVES is off ("SOUND_MOVE should
+probably not be sent if you get DG_SEND_MOVES"),
 DG_BUGHOUSE_HOLDINGS (37) in games with holdings, DG_MOVE_LAG (144) to both players when
-the mover has timestamping, and DG_JBOARD (49) where a style 12 board goes; then the board
-in the receiver's style (or FICS's delta board, ``iset compressmove``).
+the mover has timestamping, DG_SET_BOARD (84) after the move in games of irregular
+semantics, and DG_JBOARD (49) where a style 12 board goes; then the board in the
+receiver's style (or FICS's delta board, ``iset compressmove``).
 """
 
 from __future__ import annotations
@@ -15,8 +18,10 @@ from typing import TYPE_CHECKING, Any
 
 import chess
 
+from icswire.boards.variants import variant_of
 from icswire.protocol import datagrams as dg
 from icswire.protocol.bughouse import Bughouse, format_b1
+from icswire.protocol.codes import Sound
 from icswire.protocol.datagrams import DG, encode_datagram
 from icswire.protocol.ivars import DeltaBoard, format_delta_board
 from icswire.server.core.events.games import (
@@ -28,13 +33,15 @@ from icswire.server.core.events.games import (
     TakenBack,
 )
 from icswire.server.core.render.batch import NEWLINE, EventMessage, render_parts
-from icswire.server.core.render.boards import BoardFacts, PositionBoard
+from icswire.server.core.render.boards import BoardFacts, PositionBoard, set_board_record
 from icswire.server.core.render.diagrams import RecentMove
 
 if TYPE_CHECKING:
     from icswire.server.core.model.users import User
 
 COLOR_LETTER = {chess.WHITE: "W", chess.BLACK: "B"}
+#: What the player to move gets besides the others: DG_MY_TURN, DG_SOUND's SOUND_MOVE.
+_TO_MOVE = frozenset({DG.MY_TURN, DG.SOUND})
 #: DG_JBOARD's status: a played game (icc-formats.txt, DG_JBOARD).
 PLAYED = 1
 #: Style 12's last move before the first.
@@ -116,6 +123,17 @@ class ShowsBoard(EventMessage):
         return self.board_bytes(receiver)
 
 
+def position_set_board(position: GamePosition, on: frozenset[int]) -> Any | None:
+    """DG_SET_BOARD (84) of ``position`` for a receiver with the DGs ``on``, in a game of
+    irregular semantics (:func:`~icswire.server.core.render.boards.set_board_record`)."""
+    variant = variant_of(position.variant)
+    if DG.SET_BOARD not in on or not variant.irregular_semantics:
+        return None
+    view = position.view
+    board64 = "".join(view.ranks)
+    return set_board_record(position.game, board64, view.side_to_move, variant.chess960, on)
+
+
 def _clocks(position: GamePosition) -> tuple[Any, Any]:
     """DG_MSEC of both clocks, the side to move's running if the clock ticks."""
     white_runs = position.ticking and position.white_to_move
@@ -147,7 +165,8 @@ class MoveMessage(ShowsBoard):
         on = receiver.level2 & self.datagram_kinds
         if on:
             to_move = self.position.relation(receiver.name) == 1
-            dgs: Hashable = (on, to_move and DG.MY_TURN in on, self._is_player(receiver))
+            told = to_move and bool(on & _TO_MOVE)
+            dgs: Hashable = (on, told, self._is_player(receiver))
         else:  # most observers: no DG at all
             dgs = on
         if self._compressed(receiver):
@@ -184,6 +203,9 @@ class MoveMessage(ShowsBoard):
                     event.variation if DG.IS_VARIATION in on else None,
                 )
             )
+        set_board = position_set_board(position, on)
+        if set_board is not None:
+            found.append(set_board)
         if DG.MSEC in on:
             mover_is_white = not position.white_to_move
             mover = COLOR_LETTER[mover_is_white]
@@ -191,8 +213,11 @@ class MoveMessage(ShowsBoard):
             to_move_ms = position.white_ms if position.white_to_move else position.black_ms
             found.append(dg.Msec(number, mover, event.clock_ms, False))
             found.append(dg.Msec(number, waiting, to_move_ms, True))
-        if DG.MY_TURN in on and position.relation(receiver.name) == 1:
-            found.append(dg.MyTurn(number))
+        if on & _TO_MOVE and position.relation(receiver.name) == 1:
+            if DG.MY_TURN in on:
+                found.append(dg.MyTurn(number))
+            if DG.SOUND in on and DG.SEND_MOVES not in on:  # DG_SOUND: not with the move
+                found.append(dg.Sound(Sound.MOVE))
         holdings = position.holdings if DG.BUGHOUSE_HOLDINGS in on else None
         if holdings is not None:
             found.append(dg.BughouseHoldings(number, *holdings))
@@ -229,6 +254,9 @@ class TakebackMessage(ShowsBoard):
         found: list[Any] = []
         if DG.TAKEBACK in on:
             found.append(dg.Takeback(position.game, self.event.plies))
+        set_board = position_set_board(position, on)
+        if set_board is not None:
+            found.append(set_board)
         if DG.MSEC in on:
             found += _clocks(position)
         return render_parts(found, (), receiver) + self.board_bytes(receiver)

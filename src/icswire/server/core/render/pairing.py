@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from icswire.protocol import datagrams as dg
 from icswire.protocol import ivars
+from icswire.protocol.codes import Sound
 from icswire.protocol.datagrams import DG
 from icswire.server.core.events.pairing import (
     ChallengeMade,
@@ -28,7 +29,8 @@ from icswire.server.core.events.pairing import (
     SeekPosted,
     SeeksRemoved,
 )
-from icswire.server.core.render.alerts import BELL, name_for
+from icswire.server.core.model.titles import flags
+from icswire.server.core.render.alerts import BELL, name_for, sound
 from icswire.server.core.render.batch import EventMessage, render_parts
 
 if TYPE_CHECKING:
@@ -80,12 +82,12 @@ def seek_announcement(ad: SeekAd, provisional: bool = False) -> str:
 
 def seekinfo_line(ad: SeekAd, own: bool = False) -> str:
     """FICS's ``<s>`` line (``<sn>`` with ``own``): titles as two hex digits (1
-    unregistered), the rating with its provshow character (`` `` established, ``P``
-    provisional), FICS's type name."""
+    unregistered, 2 computer), the rating with its provshow character (`` `` established,
+    ``P`` provisional), FICS's type name."""
     color = {-1: "?", 1: "W", 0: "B"}[ad.color]
     return ivars.format_seek(
         ivars.Seek(
-            ad.index, ad.name, f"{0 if ad.registered else 1:02x}", ad.rating,
+            ad.index, ad.name, f"{flags(ad.registered, ad.titles):02x}", ad.rating,
             " " if ad.note == 2 else "P", ad.initial, ad.increment, ad.rated, ad.fics_type,
             color, ad.low, ad.high, ad.automatic, ad.formula, own=own,
         )
@@ -176,6 +178,11 @@ def challenge_text(event: ChallengeMade, reader: User | None = None) -> str:
     )
 
 
+def computer_notice(name: str, titles: str) -> tuple[str, ...]:
+    """FICS's ``--** NAME is a computer **--`` under a challenge that involves one."""
+    return (f"--** {name} is a computer **--",) if "C" in titles.split() else ()
+
+
 def match_record(event: ChallengeMade, receiver: User) -> dg.Match:
     """DG_MATCH (29) as ``receiver`` gets it (the assessment only with DG 85 on)."""
     assess: tuple[int | None, int | None, int | None] = (None, None, None)
@@ -196,8 +203,8 @@ def match_record(event: ChallengeMade, receiver: User) -> dg.Match:
 
 
 class ChallengeMessage(EventMessage):
-    """A bell and the ``Challenge:`` lines to the challenged when the challenge is new;
-    then DG_MATCH."""
+    """A bell (DG_SOUND's SOUND_CHALLENGE) and the ``Challenge:`` lines to the challenged
+    when the challenge is new; then DG_MATCH."""
 
     event: ChallengeMade
 
@@ -218,9 +225,11 @@ class ChallengeMessage(EventMessage):
         if self._told(receiver):
             said = (
                 f"Challenge: {challenge_text(self.event, receiver)}",
+                *computer_notice(self.event.challenger, self.event.challenger_titles),
                 'You can "accept" or "decline", or propose different parameters.',
             )
-            data = BELL.render(receiver) + render_parts((), said, receiver)
+            data = BELL.render(receiver) + sound(receiver, Sound.CHALLENGE)
+            data += render_parts((), said, receiver)
         if DG.MATCH in receiver.level2:
             data += render_parts((match_record(self.event, receiver),), (), receiver)
         return data

@@ -2,15 +2,16 @@
 shouts heard, ratings and partnerships.
 
 An arrival reaches a receiver as what it asked for, in this order: DG_PLAYER_ARRIVED (1)
-with a (rating, annotation) pair per rating DG it has on and the open (10), state (11) and
-uid (131) parts it has on; DG_PLAYER_ARRIVED_SIMPLE (55); FICS's ``[X has connected.]``
-(``set pin``) and ``<wa>`` (``iset pin``); to those with the user on their notify list a
-bell and DG_NOTIFY_ARRIVED (64, the same parts) or ``Notification: X has arrived.``; to
-those on the user's notify list who set ``notifiedby``, a bell and FICS's "isn't on your
-notify list" line; DG_SEES_SHOUTS (45); the channels shared, as DG_CHANNELS_SHARED (46) or
-else DG_PEOPLE_IN_MY_CHANNEL (27). A departure likewise, with DG_PLAYER_LEFT (2) and
-DG_NOTIFY_LEFT (65). Who receives an event is the feature's decision; each part goes only
-to the receivers whose settings ask for it.
+with a (rating, annotation) pair per rating DG it has on and the titles (9), open (10),
+state (11) and uid (131) parts it has on; DG_PLAYER_ARRIVED_SIMPLE (55); FICS's ``[X has
+connected.]`` (``set pin``) and ``<wa>`` (``iset pin``); to those with the user on their
+notify list a bell and DG_NOTIFY_ARRIVED (64, the same parts) or DG_SOUND's SOUND_HELLO
+(53) and ``Notification: X has arrived.``; to those on the user's notify list who set
+``notifiedby``, a bell, SOUND_HELLO and FICS's "isn't on your notify list" line;
+DG_SEES_SHOUTS (45); the channels shared, as DG_CHANNELS_SHARED (46) or else
+DG_PEOPLE_IN_MY_CHANNEL (27). A departure likewise, with DG_PLAYER_LEFT (2) and
+DG_NOTIFY_LEFT (65) or SOUND_GOODBYE. Who receives an event is the feature's decision;
+each part goes only to the receivers whose settings ask for it.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from typing import TYPE_CHECKING, Any
 
 from icswire.protocol import datagrams as dg
 from icswire.protocol import ivars
-from icswire.protocol.datagrams import DG, RATING_DGS, Rating, encode_datagram
+from icswire.protocol.codes import Sound
+from icswire.protocol.datagrams import DG, RATING_DGS, DatagramRecord, Rating, encode_datagram
 from icswire.server.core.events.presence import (
     Arrived,
     AvailabilityChanged,
@@ -34,7 +36,8 @@ from icswire.server.core.events.presence import (
     StateChanged,
 )
 from icswire.server.core.model.names import name_key
-from icswire.server.core.render.alerts import BELL, name_for
+from icswire.server.core.model.titles import flags
+from icswire.server.core.render.alerts import BELL, name_for, sound
 from icswire.server.core.render.batch import EventMessage, render_parts
 
 if TYPE_CHECKING:
@@ -60,7 +63,7 @@ RATING_TYPES: tuple[tuple[str, int], ...] = (
 _RATING_DG: dict[str, int] = dict(RATING_TYPES)
 _RATING_TYPE_OF: dict[int, str] = {number: label for label, number in RATING_TYPES}
 #: The DGs that choose DG_PLAYER_ARRIVED's and DG_NOTIFY_ARRIVED's parts.
-ARRIVAL_PARTS: frozenset[int] = frozenset({*RATING_DGS, DG.OPEN, DG.STATE, DG.UID})
+ARRIVAL_PARTS: frozenset[int] = frozenset({*RATING_DGS, DG.TITLES, DG.OPEN, DG.STATE, DG.UID})
 
 #: The ratings of a ``<wa>`` line, in FICS's order (blitz, standard, lightning, wild,
 #: bughouse, crazyhouse, suicide, losers, atomic): this server's rating type of each.
@@ -84,6 +87,14 @@ def rating_dg(rating_type: str) -> int | None:
     return _RATING_DG.get(rating_type)
 
 
+def rating_record(player: Player, number: int) -> DatagramRecord:
+    """The rating DG ``number`` (DG_BULLET, 3 ... DG_CHESS960, 151) of ``player``: its
+    rating and annotation in that type, ``0 0`` where it has none (as DG_PLAYER_ARRIVED's
+    pair for that DG says)."""
+    rating, note = player.rating(_RATING_TYPE_OF[number])
+    return dg.record_as(number, dg.Bullet(player.name, rating, note))
+
+
 def ratstr(player: Player, rating_type: str) -> str:
     """FICS's ``ratstrii``: ``%4d``, ``----`` registered without one, ``++++`` a guest."""
     rating = player.rating(rating_type)[0] if player.registered else 0
@@ -94,14 +105,15 @@ def ratstr(player: Player, rating_type: str) -> str:
 
 def arrival_line(player: Player) -> str:
     """``<wa>`` (FICS ``iset pin``, help ``new_features``): the name, the ``who`` status
-    character (`` `` open, ``:`` not open), two hex digits of title flags (1 unregistered)
-    and the ratings, each with its provshow character (`` `` established, ``P`` not)."""
+    character (`` `` open, ``:`` not open), two hex digits of title flags (1 unregistered,
+    2 computer) and the ratings, each with its provshow character (`` `` established,
+    ``P`` not)."""
     ratings = []
     for label in ARRIVAL_RATINGS:
         rating, note = player.rating(label) if player.registered else (0, 0)
         ratings.append((rating, " " if note == 2 else "P"))
     status = " " if player.open else ":"
-    titles = f"{0 if player.registered else 1:02X}"
+    titles = f"{flags(player.registered, player.titles):02X}"
     return ivars.format_player_arrived(
         ivars.PlayerArrived(player.name, status, titles, tuple(ratings))
     )
@@ -109,7 +121,7 @@ def arrival_line(player: Player) -> str:
 
 def arrived_record(player: Player, on: frozenset[int], kind: int) -> Any:
     """DG_PLAYER_ARRIVED / DG_NOTIFY_ARRIVED for a receiver with DGs ``on``: a (rating,
-    annotation) pair per rating DG it has on, then open, state and uid parts."""
+    annotation) pair per rating DG it has on, then titles, open, state and uid parts."""
     ratings = tuple(
         Rating(number, *player.rating(_RATING_TYPE_OF.get(number, "")))
         for number in RATING_DGS
@@ -119,6 +131,7 @@ def arrived_record(player: Player, on: frozenset[int], kind: int) -> Any:
     return record_class(
         player.name,
         ratings,
+        player.titles if DG.TITLES in on else None,
         player.open if DG.OPEN in on else None,
         player.state if DG.STATE in on else None,
         player.game if DG.STATE in on else None,
@@ -130,10 +143,11 @@ def _text(line: str, receiver: User) -> bytes:
     return render_parts((), (line,), receiver)
 
 
-def _unlisted(name: str, receiver: User, verb: str) -> bytes:
-    """FICS's ``notifiedby`` line, with the name highlighted as the receiver set."""
+def _unlisted(name: str, receiver: User, verb: str, code: Sound) -> bytes:
+    """FICS's ``notifiedby`` line, with the name highlighted as the receiver set, after
+    its bell (DG_SOUND ``code``)."""
     line = f"Notification: {name_for(receiver, name)} has {verb} and isn't on your notify list."
-    return BELL.render(receiver) + _text(line, receiver)
+    return BELL.render(receiver) + sound(receiver, code) + _text(line, receiver)
 
 
 class _Coming(EventMessage):
@@ -206,13 +220,14 @@ class ArrivedMessage(_Coming):
             parts.append(_text(arrival_line(self.player), receiver))
         if self.watching(receiver):
             parts.append(BELL.render(receiver))
-            if DG.NOTIFY_ARRIVED in on:
+            if DG.NOTIFY_ARRIVED in on:  # "implies a SOUND_HELLO that usually isn't sent"
                 record = arrived_record(self.player, on, DG.NOTIFY_ARRIVED)
                 parts.append(encode_datagram(record))
             else:
+                parts.append(sound(receiver, Sound.HELLO))
                 parts.append(_text(f"Notification: {name} has arrived.", receiver))
         elif self.notified(receiver):
-            parts.append(_unlisted(name, receiver, "arrived"))
+            parts.append(_unlisted(name, receiver, "arrived", Sound.HELLO))
         if self.event.shouts and DG.SEES_SHOUTS in on:
             parts.append(encode_datagram(dg.SeesShouts(name, self.event.shouts)))
         shared = self.shared(receiver)
@@ -249,12 +264,13 @@ class DepartedMessage(_Coming):
             parts.append(_text(line, receiver))
         if self.watching(receiver):
             parts.append(BELL.render(receiver))
-            if DG.NOTIFY_LEFT in on:
+            if DG.NOTIFY_LEFT in on:  # "please infer a SOUND_GOODBYE, because one is not sent"
                 parts.append(encode_datagram(dg.NotifyLeft(name)))
             else:
+                parts.append(sound(receiver, Sound.GOODBYE))
                 parts.append(_text(f"Notification: {name} has departed.", receiver))
         elif self.notified(receiver):
-            parts.append(_unlisted(name, receiver, "departed"))
+            parts.append(_unlisted(name, receiver, "departed", Sound.GOODBYE))
         if DG.PEOPLE_IN_MY_CHANNEL in on:
             for channel in self.shared(receiver):
                 parts.append(encode_datagram(dg.PeopleInMyChannel(channel, name, False)))

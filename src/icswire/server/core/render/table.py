@@ -16,10 +16,15 @@ from icswire.server.core.render import presence as seen
 from icswire.server.core.render import talk as talk_render
 from icswire.server.core.render.batch import RENDERERS, EventMessage
 
+#: DG_SET_BOARD (84) in games of irregular semantics, and the setting that withholds it
+#: in Fischer random ones (DG_KNOWS_FISCHER_RANDOM, 132).
+SET_BOARD = frozenset({DG.SET_BOARD, DG.KNOWS_FISCHER_RANDOM})
+
 #: The DGs of a game's moves so far (render/boards.py's ``history_records``).
 HISTORY = frozenset({
     DG.POSITION_BEGIN, DG.POSITION_BEGIN2, DG.PAST_MOVE, DG.SEND_MOVES, DG.MOVE_LIST,
     DG.MOVE_ALGEBRAIC, DG.MOVE_SMITH, DG.MOVE_TIME, DG.MOVE_CLOCK, DG.IS_VARIATION, DG.MSEC,
+    *SET_BOARD,
 })  # fmt: skip
 
 #: event kind -> (its message class, the DGs it may send besides the text forms).
@@ -29,10 +34,13 @@ TABLE: dict[type[Event], tuple[type[EventMessage], frozenset[int]]] = {
         frozenset({
             DG.SEND_MOVES, DG.MOVE_ALGEBRAIC, DG.MOVE_SMITH, DG.MOVE_TIME, DG.MOVE_CLOCK,
             DG.IS_VARIATION, DG.MSEC, DG.MY_TURN, DG.BUGHOUSE_HOLDINGS, DG.MOVE_LAG, DG.JBOARD,
+            DG.SOUND, *SET_BOARD,
         }),
     ),
     games.BoardShown: (moves.BoardMessage, frozenset({DG.JBOARD})),
-    games.TakenBack: (moves.TakebackMessage, frozenset({DG.TAKEBACK, DG.MSEC, DG.JBOARD})),
+    games.TakenBack: (
+        moves.TakebackMessage, frozenset({DG.TAKEBACK, DG.MSEC, DG.JBOARD, *SET_BOARD})
+    ),
     games.ClocksChanged: (moves.ClocksMessage, frozenset({DG.MSEC, DG.JBOARD})),
     games.PiecePassed: (
         moves.PassMessage, frozenset({DG.BUGHOUSE_PASS, DG.BUGHOUSE_HOLDINGS})
@@ -41,12 +49,12 @@ TABLE: dict[type[Event], tuple[type[EventMessage], frozenset[int]]] = {
         lifecycle.StartMessage,
         frozenset({
             DG.GAME_STARTED, DG.MY_GAME_STARTED, DG.FLIP, *HISTORY, DG.MY_RELATION_TO_GAME,
-            DG.PLAYERS_IN_MY_GAME, DG.PGN_TAG, DG.PSTAT, DG.JBOARD, DG.MY_TURN,
+            DG.PLAYERS_IN_MY_GAME, DG.PGN_TAG, DG.PSTAT, DG.JBOARD, DG.MY_TURN, DG.SOUND,
         }),
     ),
     games.GameEnded: (
         lifecycle.EndMessage,
-        frozenset({DG.GAME_RESULT, DG.MY_GAME_RESULT, DG.MY_RELATION_TO_GAME}),
+        frozenset({DG.GAME_RESULT, DG.MY_GAME_RESULT, DG.MY_RELATION_TO_GAME, DG.SOUND}),
     ),
     games.GameChanged: (
         lifecycle.ChangeMessage,
@@ -55,7 +63,7 @@ TABLE: dict[type[Event], tuple[type[EventMessage], frozenset[int]]] = {
     games.ObserverJoined: (lifecycle.JoinedMessage, frozenset({DG.PLAYERS_IN_MY_GAME})),
     games.ObserverLeft: (lifecycle.LeftMessage, frozenset({DG.PLAYERS_IN_MY_GAME})),
     games.OffersChanged: (lifecycle.OffersMessage, frozenset({DG.OFFERS_IN_MY_GAME})),
-    games.RequestMade: (lifecycle.RequestMessage, frozenset()),
+    games.RequestMade: (lifecycle.RequestMessage, frozenset({DG.SOUND})),
     games.RequestAnswered: (lifecycle.AnswerMessage, frozenset()),
     games.ClockPaused: (lifecycle.PausedMessage, frozenset()),
     talk.Told: (talk_render.TellMessage, frozenset({DG.PERSONAL_TELL, DG.PERSONAL_TELL_ECHO})),
@@ -69,12 +77,12 @@ TABLE: dict[type[Event], tuple[type[EventMessage], frozenset[int]]] = {
         seen.ArrivedMessage,
         frozenset({
             DG.PLAYER_ARRIVED, DG.PLAYER_ARRIVED_SIMPLE, DG.NOTIFY_ARRIVED, DG.SEES_SHOUTS,
-            DG.CHANNELS_SHARED, DG.PEOPLE_IN_MY_CHANNEL,
+            DG.CHANNELS_SHARED, DG.PEOPLE_IN_MY_CHANNEL, DG.SOUND,
         }),
     ),
     presence.Departed: (
         seen.DepartedMessage,
-        frozenset({DG.PLAYER_LEFT, DG.NOTIFY_LEFT, DG.PEOPLE_IN_MY_CHANNEL}),
+        frozenset({DG.PLAYER_LEFT, DG.NOTIFY_LEFT, DG.PEOPLE_IN_MY_CHANNEL, DG.SOUND}),
     ),
     presence.StateChanged: (seen.StateMessage, frozenset({DG.STATE, DG.NOTIFY_STATE})),
     presence.OpenChanged: (seen.OpenMessage, frozenset({DG.OPEN, DG.NOTIFY_OPEN})),
@@ -84,9 +92,11 @@ TABLE: dict[type[Event], tuple[type[EventMessage], frozenset[int]]] = {
     presence.PartnershipChanged: (seen.PartnershipMessage, frozenset({DG.PARTNERSHIP})),
     examine.ExaminedBoard: (examined.ExaminedBoardMessage, frozenset()),
     examine.ExaminedForward: (
-        examined.ForwardMessage, frozenset({DG.SEND_MOVES, *MOVE_PART_DGS})
+        examined.ForwardMessage, frozenset({DG.SEND_MOVES, *MOVE_PART_DGS, *SET_BOARD})
     ),
-    examine.ExaminedBackward: (examined.BackwardMessage, frozenset({DG.BACKWARD})),
+    examine.ExaminedBackward: (
+        examined.BackwardMessage, frozenset({DG.BACKWARD, *SET_BOARD})
+    ),
     examine.ExaminerJoined: (examined.JoinedMessage, frozenset({DG.PLAYERS_IN_MY_GAME})),
     examine.ExaminerLeft: (examined.LeftMessage, frozenset({DG.PLAYERS_IN_MY_GAME})),
     examine.ExaminedGameGone: (
@@ -100,7 +110,7 @@ TABLE: dict[type[Event], tuple[type[EventMessage], frozenset[int]]] = {
     pairing.SeekListed: (paired.SeekLineMessage, frozenset()),
     pairing.SeeksRemoved: (paired.SeeksRemovedMessage, frozenset({DG.SEEK_REMOVED})),
     pairing.ChallengeMade: (
-        paired.ChallengeMessage, frozenset({DG.MATCH, DG.MATCH_ASSESSMENT})
+        paired.ChallengeMessage, frozenset({DG.MATCH, DG.MATCH_ASSESSMENT, DG.SOUND})
     ),
     pairing.ChallengeRemoved: (paired.ChallengeRemovedMessage, frozenset({DG.MATCH_REMOVED})),
     pairing.OfferPending: (paired.OfferPendingMessage, frozenset()),

@@ -28,6 +28,7 @@ from icswire.server.core.events.talk import (
     Shouted,
     Told,
 )
+from icswire.server.core.model.titles import UNREGISTERED, marks
 from icswire.server.core.render.batch import EventMessage, render_parts
 
 if TYPE_CHECKING:
@@ -102,15 +103,20 @@ class CShoutMessage(EventMessage):
 
 
 class KibitzMessage(_Said):
-    """:class:`Kibitzed`: ``NAME(RATING)[GAME] kibitzes: TEXT`` (``whispers``) or
-    DG_KIBITZ (26)."""
+    """:class:`Kibitzed`: ``NAME(RATING)[GAME] kibitzes: TEXT`` (``whispers``; a titled
+    speaker's marks after the rating, ``Deep(2000)(C)``) or DG_KIBITZ (26)."""
 
     event: Kibitzed
 
     def line(self) -> str:
         event = self.event
         verb = "kibitzes" if event.kibitz else "whispers"
-        return f"{event.speaker.display}({event.rating})[{event.game}] {verb}: {event.text}"
+        speaker = event.speaker
+        if speaker.titles not in ("", UNREGISTERED.mark):  # FICS: Deep(2000)(C)
+            who = f"{speaker.name}({event.rating}){marks(speaker.titles)}"
+        else:
+            who = f"{speaker.display}({event.rating})"
+        return f"{who}[{event.game}] {verb}: {event.text}"
 
     def record(self) -> Any:
         event = self.event

@@ -21,6 +21,7 @@ from icswire.server.core.storage.database import Database
 from icswire.server.core.storage.schema import (
     PERSONAL_LISTS,
     admins,
+    server_lists,
     user_aliases,
     user_channels,
     user_lists,
@@ -76,6 +77,8 @@ class Account:
     """Whether the account has the administrator flag."""
     lists: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """The :data:`PERSONAL_LISTS` that are not empty, each sorted case-insensitively."""
+    server_lists: tuple[str, ...] = ()
+    """The server's lists the account is on (:data:`~.schema.SERVER_LISTS`), sorted."""
 
 
 def user_id(conn: Connection, name: str) -> int:
@@ -210,6 +213,9 @@ class Accounts(Database):
                 )
             )
             admin = conn.scalar(select(admins.c.user_id).where(admins.c.user_id == uid))
+            on_lists = conn.scalars(
+                select(server_lists.c.list).where(server_lists.c.user_id == uid)
+            )
             listed: dict[str, list[tuple[str, str]]] = {}
             for which, member, key in conn.execute(
                 select(user_lists.c.list, user_lists.c.name, user_lists.c.name_key).where(
@@ -226,6 +232,7 @@ class Accounts(Database):
                 aliases={str(a): str(e) for a, e in aliases},
                 admin=admin is not None,
                 lists={k: tuple(m for _, m in sorted(v)) for k, v in sorted(listed.items())},
+                server_lists=tuple(sorted(str(which) for which in on_lists)),
             )
 
     def _save_pair(

@@ -324,6 +324,25 @@ class Games(Database):
             rows = conn.execute(query).all()
         return [_game_record(row) for row in reversed(rows)]
 
+    def between(self, one: str, other: str) -> list[GameRecord]:
+        """The finished games (won or drawn) of ``one`` and ``other`` against each other,
+        oldest first: their record (DG_PSTAT, ``pstat``)."""
+        a, b = name_key(one), name_key(other)
+        query = (
+            select(games)
+            .where(
+                or_(
+                    (games.c.white_key == a) & (games.c.black_key == b),
+                    (games.c.white_key == b) & (games.c.black_key == a),
+                ),
+                games.c.status.in_(_FINISHED),
+            )
+            .order_by(games.c.ended, games.c.id)
+        )
+        with self._begin() as conn:
+            rows = conn.execute(query).all()
+        return [_game_record(row) for row in rows]
+
     def adjourned(self, name: str) -> list[GameRecord]:
         """The adjourned games of ``name`` not resumed yet, oldest first."""
         key = name_key(name)

@@ -13,14 +13,24 @@ rating of one rating type.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import Literal
 
 from icswire.boards.variants import Variant, variant_of
+from icswire.protocol.codes import ResultStatus
 from icswire.server.core.model.names import name_key
 from icswire.server.core.model.ratings import Glicko, annotation, update
 
-__all__ = ["GameRecord", "RatingChange", "RatingRecord", "shown_rating"]
+__all__ = [
+    "GameRecord",
+    "RatingChange",
+    "RatingRecord",
+    "record_against",
+    "result_for",
+    "shown_rating",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,3 +138,33 @@ def shown_rating(record: RatingRecord) -> tuple[int, int]:
     if not record.games:
         return 0, 0
     return round(record.glicko.rating), annotation(record.glicko, record.games)
+
+
+def result_for(record: GameRecord, name: str) -> Literal["won", "lost", "drawn"] | None:
+    """How a game ended for its player ``name``: None unless it was won or drawn."""
+    if record.status == ResultStatus.DRAW:
+        return "drawn"
+    if record.status != ResultStatus.WIN:
+        return None
+    white = name_key(record.white) == name_key(name)
+    return "won" if (record.score == "1-0") == white else "lost"
+
+
+def record_against(
+    p1: str, p2: str, rating_type: str, past: Iterable[GameRecord]
+) -> tuple[int, int, int, int, int, int]:
+    """DG_PSTAT's (142) counts of one rating type: ``p1``'s wins, losses and draws against
+    ``p2`` as White, then as Black, among the games ``past``."""
+    counts = [0] * 6
+    players = {name_key(p1), name_key(p2)}
+    for record in past:
+        if record.rating_type != rating_type:
+            continue
+        if {name_key(record.white), name_key(record.black)} != players:
+            continue
+        result = result_for(record, p1)
+        if result is not None:
+            base = 0 if name_key(record.white) == name_key(p1) else 3
+            counts[base + ("won", "lost", "drawn").index(result)] += 1
+    won, lost, drawn, black_won, black_lost, black_drawn = counts
+    return won, lost, drawn, black_won, black_lost, black_drawn

@@ -24,6 +24,7 @@ from sqlalchemy import (
 )
 
 from icswire.server.core.model.names import NAME_MAX
+from icswire.server.core.model.titles import TITLE_LISTS
 
 __all__ = [
     "PERSONAL_LISTS",
@@ -143,9 +144,10 @@ user_lists = Table(
 )
 """Who is on each user's censor, gnotify and noplay list: the name as added."""
 
-SERVER_LISTS = ("td",)
+SERVER_LISTS = ("td", *TITLE_LISTS)
 """The server's own lists of registered users kept in :data:`server_lists`: ``td``, the
-tournament directors' programs that may ``qtell``."""
+tournament directors' programs that may ``qtell``, and those that give a title
+(:data:`~icswire.server.core.model.titles.TITLE_LISTS`: ``computer``)."""
 
 server_lists = Table(
     "server_lists",

@@ -279,11 +279,13 @@ class ExaminedGame:
 
     def game_record(self) -> dg.GameStarted:
         """DG_GAME_STARTED (12) of this game: played-game 0, the ex-string."""
+        variant = self.game_variant
         return dg.GameStarted(
             self.number, self.white, self.black, self.wild, self.rating_type, self.rated,
             self.initial, self.increment, self.initial, self.increment, False, self.ex_string,
-            self.white_rating, self.black_rating, self.game_id, "", "", False, False,
-            self.wild in (CRAZYHOUSE, BUGHOUSE), "", False,
+            self.white_rating, self.black_rating, self.game_id, "", "",
+            variant.irregular_legality, variant.irregular_semantics,
+            self.wild in (CRAZYHOUSE, BUGHOUSE), "", variant.promote_to_king,
         )  # fmt: skip
 
     def send_history(self, session: User, batch: Batch) -> None:
@@ -296,6 +298,8 @@ class ExaminedGame:
             self.start_fen,
             self.line[: self.ply],
             self.clocks(),
+            variant=self.game_variant,
+            now=self.board,
         )
 
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import chess
 
 from icswire.boards.bughouse import supply_drop
-from icswire.boards.positions import BUGHOUSE, CRAZYHOUSE, strength
+from icswire.boards.positions import BUGHOUSE, CRAZYHOUSE, board_to_64, strength
 from icswire.protocol import datagrams as dg
 from icswire.protocol.codes import ResultStatus
 from icswire.protocol.level1 import CommandNumber as CN
@@ -35,6 +35,7 @@ from icswire.server.core.render.boards import (
     isolated_board,
     line_datagrams,
     recent_moves,
+    set_board_record,
 )
 from icswire.server.core.render.gamelists import (
     HISTORY_SIZE,
@@ -227,11 +228,13 @@ async def _find_record(ctx: Context, args: str) -> GameRecord | None:
 
 def _isolated_record(record: GameRecord) -> dg.IsolatedBoard:
     """DG_ISOLATED_BOARD (40) of a stored game: game number -1."""
+    variant = record.game_variant
     return dg.IsolatedBoard(
         -1, record.white, record.black, record.wild, record.rating_type, record.rated,
         record.initial, record.increment, record.initial, record.increment, True, "",
-        record.white_rating, record.black_rating, record.id or 0, "", "", False, False,
-        record.wild in (CRAZYHOUSE, BUGHOUSE), "", False,
+        record.white_rating, record.black_rating, record.id or 0, "", "",
+        variant.irregular_legality, variant.irregular_semantics,
+        record.wild in (CRAZYHOUSE, BUGHOUSE), "", variant.promote_to_king,
     )  # fmt: skip
 
 
@@ -256,7 +259,8 @@ async def smoves(ctx: Context, args: str) -> None:
     session, batch = ctx.session, ctx.batch
     batch.add(session, Datagram(_isolated_record(record)))
     start_fen = record.game_variant.setup_fen(start)
-    line_datagrams(batch, session, -1, start, start_fen, moves, _final_clocks(record))
+    clocks = _final_clocks(record)
+    line_datagrams(batch, session, -1, start, start_fen, moves, clocks, variant=record.game_variant)
     result = _stored_result(record)
     if result is not None:
         batch.add(session, result)
@@ -302,6 +306,12 @@ async def sposition(ctx: Context, args: str) -> None:
         supply_drop(board, made.move)
         board.push(made.move)
     ctx.batch.add(ctx.session, Datagram(_isolated_record(record)))
+    variant = record.game_variant
+    if variant.irregular_semantics:
+        side = COLOR_LETTER[board.turn]
+        found = set_board_record(-1, board_to_64(board), side, variant.chess960, ctx.session.level2)
+        if found is not None:
+            ctx.batch.add(ctx.session, Datagram(found))
     result = _stored_result(record)
     if result is not None:
         ctx.batch.add(ctx.session, result)

@@ -58,6 +58,7 @@ def closed(core: Core, session: User, batch: Batch) -> None:
     CN.CN_MATCH,
     "match NAME [TIME INC] [rated|unrated] [white|black] [wild N]",
     route=Route.TO_A_PLAYER,
+    bare_cn=CN.CN_MATCH0,
 )
 async def match(ctx: Context, args: str) -> None:
     session = ctx.session

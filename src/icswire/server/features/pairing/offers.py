@@ -3,7 +3,8 @@
 
 The receiver of a challenge gets the line XBoard's zippy mode recognises, ``Challenge: A
 (----) B (----) unrated blitz 5 0.`` (a rating is ``----`` when its player has none), and
-the challenger ``Issuing: ...``; both get DG_MATCH (29), whose assessment (loss, draw,
+the challenger ``Issuing: ...`` (each with FICS's ``--** NAME is a computer **--`` when the
+other is one); both get DG_MATCH (29), whose assessment (loss, draw,
 win: the Glicko-2 change of the DG's receiver, 0 0 0 for unrated games) is there only for
 those with DG_MATCH_ASSESSMENT (85) on. A player has at most one challenge to another; a
 new one replaces it. Challenging a player who already challenged you with the same terms
@@ -25,6 +26,7 @@ from icswire.server.core.model.names import name_key
 from icswire.server.core.model.offers import Offer, Offers
 from icswire.server.core.model.tables import Terms
 from icswire.server.core.render.batch import lines
+from icswire.server.core.render.pairing import computer_notice
 from icswire.server.core.storage.records import GameRecord
 from icswire.server.features.pairing.removing import remove_challenge
 from icswire.server.features.pairing.shown import challenge_made, challenge_text
@@ -136,7 +138,10 @@ async def issue_challenge(
     offer.withdraw = partial(_refuse_challenge, new, True)
     made = challenge_made(new, new=True)
     batch.add(receiver, made)
-    ctx.reply(f"Issuing: {challenge_text(new, session)}")
+    ctx.reply(
+        f"Issuing: {challenge_text(new, session)}",
+        *computer_notice(made.receiver, made.receiver_titles),
+    )
     batch.add(session, made)
 
 

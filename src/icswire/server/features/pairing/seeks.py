@@ -5,10 +5,12 @@ A seek is an open offer to anybody: ``seek TIME INC [rated|unrated] [white|black
 variables give the time control (FICS's 2 12); INC defaults to 0; a seek is rated as the
 seeker's ``rated`` variable says (unrated for a guest), for either colour, wild 0, for
 ratings 0-9999 and automatic unless it says otherwise. Seeks are numbered 1..1999
-(DG_SEEK, 50); a player keeps at most :data:`MAX_SEEKS` of them, and seeking again with
+(DG_SEEK, 50); a player keeps at most :data:`~.state.MAX_SEEKS` of them, and seeking again with
 the same terms replaces the old ad (DG_SEEK_REMOVED reason 4). One address posts at most
 :attr:`~icswire.server.core.net.limits.Limits.seeks_per_address` (10) at once, so that many
-guests from one machine cannot fill the table for everybody else. A new automatic seek
+guests from one machine cannot fill the table for everybody else. A computer (the server's
+computer list) keeps up to :data:`~.state.MAX_COMPUTER_SEEKS`, posted at once (no rate), and its
+seeks count against no address: the server's own connect from the server's. A new automatic seek
 that matches an automatic seek already posted (same time, increment, rated, wild; colours
 that fit together; each player within the other's rating range) starts the game at once
 and is never posted.
@@ -55,7 +57,6 @@ from icswire.server.features.pairing.shown import (
 from icswire.server.features.pairing.starting import colors, start_game
 from icswire.server.features.pairing.state import (
     GUESTS_UNRATED,
-    MAX_SEEKS,
     SEEK_REMOVED,
     SEEK_REPLACED,
     Pairing,
@@ -63,6 +64,7 @@ from icswire.server.features.pairing.state import (
     bughouse_problem,
     is_playing,
     same_player,
+    seek_cap,
 )
 from icswire.server.features.pairing.terms import checked_terms, dialect_of, parse_options
 
@@ -102,12 +104,13 @@ async def seek_(ctx: Context, args: str) -> None:
     if terms.game_variant is BUGHOUSE and (mine is None or is_playing(state, core, mine)):
         ctx.reply("You need a partner who is not playing to seek bughouse.")
         return
-    if ctx.too_fast("seek"):
+    if not session.is_computer and ctx.too_fast("seek"):  # a computer posts its seeks at once
         return
     new = Seek(0, session, terms, asked.color, asked.low, asked.high, asked.manual, asked.formula)
     replaced = [s for s in state.seeks_of(session) if s.same_ad(new)]
-    if not replaced and len(state.seeks_of(session)) >= MAX_SEEKS:
-        ctx.reply(f"You can only have {MAX_SEEKS} active seeks.")
+    cap = seek_cap(session)
+    if not replaced and len(state.seeks_of(session)) >= cap:
+        ctx.reply(f"You can only have {cap} active seeks.")
         return
     for old in sorted(state.seeks.values(), key=lambda s: s.index):
         if (
@@ -125,7 +128,11 @@ async def seek_(ctx: Context, args: str) -> None:
             await start_game(core, ctx.batch, white, black, terms)
             return
     cap = core.limits.seeks_per_address
-    if cap and len(state.seeks_from(session.host)) - len(replaced) >= cap:
+    if (
+        cap
+        and not session.is_computer
+        and len(state.seeks_from(session.host)) - len(replaced) >= cap
+    ):
         ctx.reply(f"Sorry, there are already {cap} seeks from your address; try again later.")
         return
     for old in replaced:

@@ -94,14 +94,20 @@ def _seek_words(seek: Seek) -> str:
     return " ".join(parts)
 
 
+def _titled(player: User) -> str:
+    """The name with its titles' marks (``Stockfish(C)``), as FICS's ``sought`` shows it."""
+    return player.name + player.title_marks
+
+
 def sought_row(seek: Seek, reader: User) -> str:
     t = seek.terms
     rating = _seek_rating(seek.seeker, t.rating_type, provshow(reader))
     color = {None: "", WHITE: "[white]", BLACK: "[black]"}[seek.color]
     flags = ("m" if seek.manual else "") + ("f" if seek.formula else "")
     return (
-        f"{seek.index:3} {rating:>4} {seek.seeker.name:<17} {t.initial:3} {t.increment:3}"
-        f" {'rated' if t.rated else 'unrated':<7} {t.rating_type.lower():<10} {color:<7}"
+        f"{seek.index:3} {rating:>4} {_titled(seek.seeker):<17} {t.initial:3}"
+        f" {t.increment:3} {'rated' if t.rated else 'unrated':<7} {t.rating_type.lower():<10}"
+        f" {color:<7}"
         f" {seek.low:4}-{seek.high:<4} {flags}"
     ).rstrip()
 
@@ -115,7 +121,8 @@ def icc_sought_row(seek: Seek) -> str:
     color = {None: "", WHITE: "[white]", BLACK: "[black]"}[seek.color]
     flags = ("m" if seek.manual else "") + ("f" if seek.formula else "")
     return (
-        f"{seek.index:3} {rating or '':>4} {seek.seeker.name:<17} {t.initial:3} {t.increment:3}"
+        f"{seek.index:3} {rating or '':>4} {_titled(seek.seeker):<17} {t.initial:3}"
+        f" {t.increment:3}"
         f" {'rated' if t.rated else 'unrated':<7} {kind:<10} {color:<7}"
         f" {seek.low:4}-{seek.high:<4} {flags}"
     ).rstrip()

@@ -26,6 +26,14 @@ MAX_SEEK_INDEX = 1999
 
 #: How many seeks one player may have posted at once (FICS's limit).
 MAX_SEEKS = 3
+#: How many a computer may (the server's computer list): each common time control, rated
+#: for registered players and unrated for guests, in chess and a variant or two.
+MAX_COMPUTER_SEEKS = 12
+
+
+def seek_cap(player: User) -> int:
+    """How many seeks ``player`` may have posted at once."""
+    return MAX_COMPUTER_SEEKS if player.is_computer else MAX_SEEKS
 
 
 MAX_MINUTES = 999
@@ -106,8 +114,11 @@ class Pairing:
         return [s for s in self.seeks.values() if s.seeker is session]
 
     def seeks_from(self, host: str) -> list[Seek]:
-        """The seeks posted from one address (Limits.seeks_per_address)."""
-        return [s for s in self.seeks.values() if s.seeker.host == host]
+        """The seeks posted from one address (Limits.seeks_per_address), but computers':
+        the server's own connect from its address, and are capped each on their own."""
+        return [
+            s for s in self.seeks.values() if s.seeker.host == host and not s.seeker.is_computer
+        ]
 
     def free_index(self, elsewhere: Container[int] = ()) -> int | None:
         """The lowest index no seek has, here or (``elsewhere``) on another node."""

@@ -20,7 +20,7 @@ import logging
 import random
 import re
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
@@ -94,7 +94,7 @@ from icswire.server.core.render.texts import (
     rating_text,
 )
 from icswire.server.core.storage import jobs
-from icswire.server.core.storage.records import GameRecord
+from icswire.server.core.storage.records import GameRecord, record_against
 from icswire.server.core.storage.store import MoveTexts, Progress, StoreUnavailable
 from icswire.server.features.play.bughouse import partner_result
 from icswire.server.features.play.endings import ending
@@ -298,8 +298,9 @@ class Game:
     def history(self) -> GameHistory:
         """The moves so far and the clocks (the side to move's runs), as plain data."""
         return game_history(
-            self.number, self.start, self.start_fen, self.moves, self.clock_ms, self.board.turn
-        )
+            self.number, self.start, self.start_fen, self.moves, self.clock_ms, self.board.turn,
+            self.terms.game_variant, self.board,
+        )  # fmt: skip
 
     def send_history(self, session: User, batch: Batch) -> None:
         """DG_MOVE_LIST or DG_POSITION_BEGIN(2) + moves, and the clocks (DG_MSEC)."""
@@ -393,10 +394,12 @@ class Game:
     def header(self) -> GameHeader:
         """What DG_GAME_STARTED's form says of this game."""
         t = self.terms
+        variant = t.game_variant
         return GameHeader(
             self.number, self.white.name, self.black.name, t.wild, t.rating_type, t.rated,
             t.initial, t.increment, self.white_rating, self.black_rating, self.game_id or 0,
             self.white.titles, self.black.titles, t.wild in (CRAZYHOUSE, BUGHOUSE),
+            variant.irregular_legality, variant.irregular_semantics, variant.promote_to_king,
         )  # fmt: skip
 
     def game_record(self) -> dg.GameStarted:
@@ -554,7 +557,7 @@ class Games:
             past: list[GameRecord] = []
             if any(DG.PSTAT in p.level2 for p in (white, black)):
                 try:
-                    past = await asyncio.to_thread(store.history, white.name, 1000)
+                    past = await asyncio.to_thread(store.between, white.name, black.name)
                 except StoreUnavailable as exc:  # DG_PSTAT counts nothing then
                     log.warning("no history for DG_PSTAT: %s", exc)
         finally:
@@ -596,8 +599,8 @@ class Games:
             game_info_line(game),
             tuple(game.pgn_tags()),
             (
-                pstat(white.name, black.name, t.rating_type, past),
-                pstat(black.name, white.name, t.rating_type, past),
+                record_against(white.name, black.name, t.rating_type, past),
+                record_against(black.name, white.name, t.rating_type, past),
             ),
         )
         batch.add_all(game.players, started)
@@ -1053,28 +1056,6 @@ def game_info_line(game: Game) -> str:
         ("m=2", "n=0"),
     )
     return format_game_info(record)
-
-
-def pstat(p1: str, p2: str, rating_type: str, past: Iterable[GameRecord]) -> tuple[int, ...]:
-    """DG_PSTAT's (142) counts at a game's start: p1's wins, losses and draws against p2
-    in this rating type, as White and as Black."""
-    counts = [0] * 6
-    finished = (ResultStatus.WIN, ResultStatus.DRAW)
-    for record in past:
-        if record.rating_type != rating_type or record.status not in finished:
-            continue
-        names = {record.white.lower(), record.black.lower()}
-        if names != {p1.lower(), p2.lower()}:
-            continue
-        as_white = record.white.lower() == p1.lower()
-        base = 0 if as_white else 3
-        if record.score == "1/2-1/2":
-            counts[base + 2] += 1
-        elif (record.score == "1-0") == as_white:
-            counts[base] += 1
-        else:
-            counts[base + 1] += 1
-    return tuple(counts)
 
 
 def _named(text: str, game: Game) -> str:
