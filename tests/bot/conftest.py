@@ -8,15 +8,11 @@ from pathlib import Path
 import pytest
 
 from icswire.server.app import Server
-from icswire.server.core.storage.store import Store
+from tests.server.support import listening
 
 
 @pytest.fixture
 async def server(tmp_path: Path) -> AsyncIterator[Server]:
     """A running server on a free port of 127.0.0.1 over a fresh SQLite file."""
-    store = Store(f"sqlite:///{tmp_path / 'bot.sqlite3'}")
-    running = Server(store, "127.0.0.1", 0)
-    await running.start()
-    yield running
-    await running.stop()
-    store.close()
+    async with listening(tmp_path / "bot.sqlite3") as running:
+        yield running

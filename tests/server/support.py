@@ -16,13 +16,14 @@ import asyncio
 import contextlib
 import itertools
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, ClassVar
 
 from icswire.boards.tracker import GameTracker
 from icswire.protocol.events import IvarLine, Style12Line, Text
 from icswire.server.app import Server
+from icswire.server.core.storage.store import Store
 
 from .client import TIMEOUT, Client
 
@@ -310,3 +311,17 @@ def locked(path: Path) -> Iterator[None]:
     finally:
         locker.execute("COMMIT")
         locker.close()
+
+
+@contextlib.asynccontextmanager
+async def listening(database: Path) -> AsyncIterator[Server]:
+    """A running server on a free port of 127.0.0.1 over a fresh SQLite file ``database``
+    (the end-to-end tests of the client library and the bot, where the wire is the point)."""
+    store = Store(f"sqlite:///{database}")
+    running = Server(store, "127.0.0.1", 0)
+    await running.start()
+    try:
+        yield running
+    finally:
+        await running.stop()
+        store.close()
