@@ -56,6 +56,15 @@ def test_the_documented_example_loads_with_every_table(tmp_path: Path) -> None:
     assert config.draw == DrawRules() and config.offers == OfferRules()
 
 
+def test_the_readmes_example_loads(tmp_path: Path) -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## A computer account", 1)[1]
+    text = section.split("```toml\n", 1)[1].split("```", 1)[0]
+    config = load_config(write(tmp_path, text))
+    assert (config.user, config.engine.skill, config.owner) == ("Fishy", 10, "alice")
+    assert config.challenges.variants == ("chess", "fr") and config.seeks == (Seek(3, 0),)
+
+
 def test_every_key_the_dataclasses_have_is_in_the_example() -> None:
     text = EXAMPLE.read_text()
     tables: list[type] = [EngineConfig, ChallengeRules, Seek, DrawRules, ResignRules, OfferRules]
