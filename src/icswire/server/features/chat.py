@@ -1,6 +1,6 @@
 """Talking: ``tell`` (to a player, a channel, ``.`` the last one told, ``,`` the last
 channel), ``xtell``, ``say``, ``qtell``, ``shout``, ``i``, ``sshout``, ``cshout``,
-``inchannel``.
+``inchannel``; ``lasttells`` (ICC's: the last personal tells one received and sent).
 
 Who hears what follows the receiver's talk variables, FICS's way: ``tell`` and ``ctell``
 (tells and channel tells of unregistered players), ``chanoff`` (no channel tells),
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
@@ -52,19 +53,40 @@ IDLE_NOTE = 180
 ShoutVariable = Literal["shout", "sshout", "cshout"]
 
 
+#: How many personal tells (received and sent) ``lasttells`` keeps for each user.
+LAST_TELLS = 10
+
+
+@dataclass(frozen=True)
+class KeptTell:
+    """A personal tell as ``lasttells`` shows it: when, with whom, the line."""
+
+    at: float  # time.monotonic()
+    other: str  # the name key of the one who told or was told
+    line: str
+
+
 @dataclass
 class Talk:
-    """Whom each user told last (``tell .``), in which channel (``tell ,``), and whom he
-    played last (``say`` after the game)."""
+    """Whom each user told last (``tell .``), in which channel (``tell ,``), whom he
+    played last (``say`` after the game), and his last personal tells (by name key: a
+    registered user finds them again after a lost connection; a guest's go with him)."""
 
     last_told: dict[User, str] = field(default_factory=dict)
     last_channel: dict[User, int] = field(default_factory=dict)
     last_opponent: dict[User, str] = field(default_factory=dict)
+    tells: dict[str, deque[KeptTell]] = field(default_factory=dict)
+
+    def keep(self, key: str, other: str, line: str) -> None:
+        kept = self.tells.setdefault(key, deque(maxlen=LAST_TELLS))
+        kept.append(KeptTell(time.monotonic(), other, line))
 
     def forget(self, session: User) -> None:
         self.last_told.pop(session, None)
         self.last_channel.pop(session, None)
         self.last_opponent.pop(session, None)
+        if not session.registered:
+            self.tells.pop(name_key(session.name), None)
 
 
 def hms(seconds: int) -> str:
@@ -127,7 +149,39 @@ def personal_tell(ctx: Context, receiver: User, text: str, kind: int = TELL) -> 
     ctx.reply(f"(told {receiver.name}{_note(ctx, receiver)})")
     if receiver is not session:  # one telling himself has his echo with the tell
         ctx.batch.add(session, told)
+    _keep(ctx, receiver, text, kind)
     return True
+
+
+def _keep(ctx: Context, receiver: User, text: str, kind: int) -> None:
+    """Keep a tell for ``lasttells``: the receiver's, and the sender's (unless the same)."""
+    talk, session = ctx.core.state(Talk), ctx.session
+    mine, theirs = name_key(session.name), name_key(receiver.name)
+    verb = "says" if kind == SAY else "tells you"
+    talk.keep(theirs, mine, f"{session.display_name} {verb}: {text}")
+    if theirs != mine:
+        said = "said to" if kind == SAY else "told"
+        talk.keep(mine, theirs, f"You {said} {receiver.display_name}: {text}")
+
+
+@command("lasttells", CN.CN_LASTTELLS, "lasttells [name]")
+async def lasttells(ctx: Context, args: str) -> None:
+    """The last :data:`LAST_TELLS` personal tells (tell, xtell, say) one received and
+    sent, oldest first, each with its age; with a name, those with that player only."""
+    name = args.strip()
+    kept = list(ctx.core.state(Talk).tells.get(name_key(ctx.session.name), ()))
+    if name:
+        kept = [t for t in kept if t.other == name_key(name)]
+    with_whom = f" with {name}" if name else ""
+    if not kept:
+        ctx.reply(f"You have no tells{with_whom} to show.")
+        return
+    now = time.monotonic()
+    tells = "tell" if len(kept) == 1 else f"{len(kept)} tells"
+    ctx.reply(
+        f"Your last {tells}{with_whom}, the most recent last:",
+        *(f"  [{hms(int(now - t.at))} ago] {t.line}" for t in kept),
+    )
 
 
 @command("tell", CN.CN_TELL, "tell <name|channel|.|,> <message>")

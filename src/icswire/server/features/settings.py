@@ -1,5 +1,7 @@
 """Variables and aliases: ``vars``, ``ivars``, ``set``, ``style``, ``iset``, ``set-2``,
-``next`` (the next page of long text, ``set height``), ``alias``, ``unalias``.
+``next`` (the next page of long text, ``set height``), ``alias``, ``unalias``; and the
+toggles ``open``, ``rated``, ``bell``, each ``set NAME`` without a value (FICS's
+``com_open`` and ``com_bell`` are that ``set``; ICC has ``rated`` too).
 
 ``set-2 N 1`` turns DG ``N`` on and sends what section 4 says comes with it: the world's
 lists here, the other features' lists through the registry's ``dg_on`` hook.
@@ -270,6 +272,24 @@ async def apply_variable(ctx: Context, variable: Variable, value: Value) -> None
         session.level1 if variable.name == "level1" else value_of(session.variables, variable.name)
     )
     ctx.save("save_setting", variable.name, str(stored) if stored != "" else None)
+
+
+@command("open", CN.CN_OPEN, "open")
+async def open_(ctx: Context, args: str) -> None:
+    """Turn ``open`` (match requests) on or off: ``set open``."""
+    await set_(ctx, "open")
+
+
+@command("rated", CN.CN_RATED, "rated")
+async def rated(ctx: Context, args: str) -> None:
+    """Turn ``rated`` (matches and seeks rated unless told) on or off: ``set rated``."""
+    await set_(ctx, "rated")
+
+
+@command("bell", CN.CN_BELL, "bell")
+async def bell(ctx: Context, args: str) -> None:
+    """Turn ``bell`` on or off: ``set bell``."""
+    await set_(ctx, "bell")
 
 
 @command("style", CN.CN_STYLE, "style <1-13>")

@@ -153,6 +153,7 @@ ABBREVIATIONS = {
     "sh": "shout",
     "in": "inchannel",
     "ranks": "rank",
+    "o": "observe",  # FICS's alias, which "open" would otherwise make ambiguous
 }
 
 #: How many of :meth:`Registry.find_command`'s answers it keeps (the words users type are

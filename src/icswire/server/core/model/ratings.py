@@ -28,8 +28,10 @@ __all__ = [
     "MAX_DEVIATION",
     "PROVISIONAL_GAMES",
     "RATING_TYPES",
+    "Assessment",
     "Glicko",
     "annotation",
+    "assess",
     "expected_minutes",
     "rating_type",
     "update",
@@ -138,6 +140,31 @@ def update(player: Glicko, results: Sequence[tuple[Glicko, float]], tau: float =
         min(GLICKO2_SCALE * new_phi, MAX_DEVIATION),
         new_sigma,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Assessment:
+    """What one game against an opponent would do to a rating (``assess``, DG_MATCH's
+    assessment, the formula's assessloss, assessdraw and assesswin): the change, rounded,
+    for a loss, a draw and a win, and the deviation after the game (a draw's: the three
+    differ only in the volatility's last decimals)."""
+
+    loss: int
+    draw: int
+    win: int
+    deviation: float
+
+
+def assess(mine: Glicko, theirs: Glicko) -> Assessment:
+    """The :class:`Assessment` of a game of ``mine`` against ``theirs``.
+
+    >>> found = assess(Glicko(1500, 350), Glicko(1500, 350))
+    >>> found.loss, found.draw, found.win, round(found.deviation, 1)
+    (-162, 0, 162, 290.3)
+    """
+    after = {score: update(mine, [(theirs, score)]) for score in (0.0, 0.5, 1.0)}
+    loss, draw, win = (round(after[s].rating - mine.rating) for s in (0.0, 0.5, 1.0))
+    return Assessment(loss, draw, win, after[0.5].deviation)
 
 
 def annotation(g: Glicko, games: int) -> int:

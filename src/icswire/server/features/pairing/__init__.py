@@ -12,7 +12,8 @@ Its modules, each with the commands of one job (and the help it follows):
 - ``offers``: a challenge as a pending offer, and ``accept``, ``decline``, ``withdraw``,
   ``pending`` for every offer;
 - ``challenges``: ``match``, ``rematch``, ``set open 0``;
-- ``resume``: ``resume`` and ``match NAME`` of an adjourned game.
+- ``resume``: ``resume`` and ``match NAME`` of an adjourned game;
+- ``assess``: ``assess``, the rating changes a game between two players would make.
 
 Hooks: :func:`~icswire.server.features.pairing.removing.player_left` (a session is going),
 :func:`~icswire.server.features.pairing.shown.send_lists` (DG_SEEK / DG_MATCH just turned
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 from icswire.server.core.dispatch.hub import Core
 from icswire.server.core.model.offers import Offers
-from icswire.server.features.pairing import challenges, offers, resume, seeks
+from icswire.server.features.pairing import assess, challenges, offers, resume, seeks
 from icswire.server.features.pairing.challenges import closed
 from icswire.server.features.pairing.removing import player_left
 from icswire.server.features.pairing.seeks import variable_set
@@ -36,7 +37,7 @@ def install(core: Core) -> None:
     """Pairing on ``core``: its commands and hooks."""
     core.state(Pairing).offers = core.state(Offers)
     registry = core.registry
-    for module in (seeks, challenges, offers, resume):
+    for module in (seeks, challenges, offers, resume, assess):
         registry.add_commands(module.COMMANDS)
     registry.variable_set.append(
         lambda session, name, value, batch, interface: (

@@ -18,7 +18,7 @@ from icswire.boards.variants import BUGHOUSE
 from icswire.protocol.datagrams import DG
 from icswire.server.core.model.names import name_key
 from icswire.server.core.model.partners import partner_of
-from icswire.server.core.model.ratings import update
+from icswire.server.core.model.ratings import assess
 from icswire.server.core.model.tables import Table, Terms
 from icswire.server.core.render.batch import Batch, lines
 from icswire.server.core.render.boards import BLACK, WHITE
@@ -151,11 +151,8 @@ async def rating_changes(
     records = [await asyncio.to_thread(store.rating, p.name, kind) for p in players]
     found = []
     for index in (0, 1):
-        mine, theirs = records[index].glicko, records[1 - index].glicko
-        loss, draw, win = (
-            round(update(mine, [(theirs, s)]).rating - mine.rating) for s in (0, 0.5, 1)
-        )
-        found.append((loss, draw, win))
+        change = assess(records[index].glicko, records[1 - index].glicko)
+        found.append((change.loss, change.draw, change.win))
     return found
 
 

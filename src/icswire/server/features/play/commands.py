@@ -1,5 +1,5 @@
 """Commands of a game in progress: resign, draw, abort, adjourn, takeback, pause,
-unpause, switch, flag, moretime, and bughouse's ptime.
+unpause, switch, flag, moretime, time (the clocks of a game), and bughouse's ptime.
 
 A request (draw, abort, adjourn, takeback, pause, unpause, switch) is one of the server's
 numbered offers (``pending``, ``<pf>``); the other player accepts it with the same command
@@ -315,6 +315,55 @@ async def takeback(ctx: Context, args: str) -> None:
             ctx.reply("There are no moves in your game.")
         return
     await _ask(ctx, game, "takeback", str(plies))
+
+
+@command("time", CN.CN_TIME, "time [game number|name]", route=Route.OF_A_GAME | Route.IN_GAME)
+async def time_(ctx: Context, args: str) -> None:
+    """The clocks of one's game, or of the game a number or a player names (lasker's
+    ``com_time``); an examined game has none. No DG: DG_MSEC (56) lists when it is sent,
+    and a ``time`` command is not one of them."""
+    word = args.split()[0] if args.split() else ""
+    game = _game(ctx) if not word else _named_game(ctx, word)
+    if game is None:
+        return
+    if ctx.session.talks_icc:
+        ctx.reply(_icc_clocks(game))
+    else:
+        ctx.reply(*(_clock_line(game, color) for color in (WHITE, BLACK)))
+
+
+def _named_game(ctx: Context, word: str) -> Game | None:
+    """The game played that ``word`` names (its number, or one of its players); None,
+    with FICS's words, where there is none."""
+    games = _games(ctx)
+    number = parse_number(word)
+    if number is not None:
+        found = games.by_number.get(number)
+        if found is None:
+            ctx.reply("There is no such game.")
+        return found
+    player = ctx.world.find(word)
+    if player is None:
+        ctx.reply(f'No user named "{word}" is logged in.')
+        return None
+    found = games.by_player.get(player)
+    if found is None:
+        ctx.reply(f"{player.name} is not playing a game.")
+    return found
+
+
+def _icc_clocks(game: Game) -> str:
+    """One line for an ICC session: ``Game 7: Alpha 2:58, Beta 3:00 (Alpha to move).``"""
+
+    def clock(color: bool) -> str:
+        milliseconds = game.clock_now(color)
+        seconds = abs(milliseconds) // 1000
+        sign = "-" if milliseconds < 0 and seconds else ""
+        return f"{game.player(color).name} {sign}{seconds // 60}:{seconds % 60:02d}"
+
+    mover = game.player(game.board.turn).name
+    paused = ", clocks paused" if game.paused else ""
+    return f"Game {game.number}: {clock(WHITE)}, {clock(BLACK)} ({mover} to move{paused})."
 
 
 @command("ptime", CN.CN_TIME, "ptime", route=Route.IN_GAME)
