@@ -16,8 +16,9 @@ IN_GAME = {
     "draw", "abort", "adjourn", "pause", "unpause", "switch", "resign", "flag",
     "moretime", "takeback", "ptime", "accept", "decline", "withdraw", "pending",
     "flip", "kibitz", "whisper", "refresh", "moves", "allobservers", "pstat",
+    "time", "assess",
 }  # fmt: skip
-OF_A_GAME = {"observe", "unobserve", "allobservers", "moves", "refresh"}
+OF_A_GAME = {"observe", "unobserve", "allobservers", "moves", "refresh", "time", "assess"}
 OBSERVED_GAME = {"kibitz", "whisper", "unobserve"}
 TO_A_PLAYER = {"match", "resume"}
 TO_A_SEEK = {"play"}
