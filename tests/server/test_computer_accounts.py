@@ -44,7 +44,7 @@ async def login(
 
 
 def test_titles_field_marks_and_bits() -> None:
-    assert title_field(True, frozenset({"computer", "td"})) == "C"  # td gives no title
+    assert title_field(True, frozenset({"computer", "td"})) == "C TD"
     assert title_field(True, frozenset()) == ""
     assert title_field(False, frozenset({"computer"})) == "U"  # a guest is on no list
     assert (marks("C"), marks("U"), marks(""), marks("GM C")) == ("(C)", "(U)", "", "(C)")
