@@ -35,8 +35,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from icswire.protocol import datagrams as dg
-from icswire.protocol.datagrams import DG
 from icswire.protocol.codes import Sound
+from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.dispatch.commands import first_word
 from icswire.server.core.dispatch.hub import CommandSet, Context
