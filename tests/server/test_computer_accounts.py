@@ -44,10 +44,10 @@ async def login(
 
 
 def test_titles_field_marks_and_bits() -> None:
-    assert title_field(True, frozenset({"computer", "td"})) == "C"  # td gives no title
+    assert title_field(True, frozenset({"computer", "td"})) == "C TD"
     assert title_field(True, frozenset()) == ""
     assert title_field(False, frozenset({"computer"})) == "U"  # a guest is on no list
-    assert (marks("C"), marks("U"), marks(""), marks("GM C")) == ("(C)", "(U)", "", "(C)")
+    assert (marks("C"), marks("U"), marks(""), marks("GM C")) == ("(C)", "(U)", "", "(GM)(C)")
     assert (flags(True, "C"), flags(False, "U"), flags(True, "")) == (2, 1, 0)
 
 

@@ -264,11 +264,16 @@ async def test_showlist_names_the_lists_and_shows_each(server: Server) -> None:
     assert await said(alice, "+td Alice") == [
         '"td" is not an appropriate list name or you have insufficient rights.'
     ]
-    assert await said(alice, "=admin") == [
+    assert await said(alice, "=admin") == ["-- admin list: 0 names --"]  # lasker: read by all
+    assert await said(alice, "+admin Alice") == [
         '"admin" is not an appropriate list name or you have insufficient rights.'
     ]
+    assert await said(alice, "=ban") == [
+        '"ban" is not an appropriate list name or you have insufficient rights.'
+    ]
     assert await said(alice, "=xyz") == ['"xyz" does not match any list name.']
-    assert await said(alice, "=c") == ['"c" does not match any list name.']  # ambiguous
+    assert await said(alice, "=w") == ['"w" does not match any list name.']  # ambiguous
+    assert await said(alice, "=c") == ["-- computer list: 0 names --"]  # c: computer
     await said(alice, "+channel 10")
     await said(alice, "+channel 4")
     assert await said(alice, "=ch") == ["-- channel list: 2 channels --", "4   10"]

@@ -4,8 +4,11 @@
 ``passwd NAME``, ``list`` (administrators marked ``(admin)``), ``remove NAME``, ``admin
 NAME [on|off]`` (the administrator flag: shown without ``on`` or ``off``), ``td NAME
 [--remove]`` (the server's list of tournament directors' programs, which may ``qtell``)
-and ``computer NAME [--remove]`` (the server's list of computer accounts, shown
-``NAME(C)``; ``icswire serve --computer`` puts its own there). Each takes ``--data-dir``
+``computer NAME [--remove]`` (the server's list of computer accounts, shown
+``NAME(C)``; ``icswire serve --computer`` puts its own there) and ``title NAME LIST
+[--remove]`` (any list that gives a title: ``gm``, ``im``, ``fm``, ``wgm``, ``wim``,
+``wfm``, ``computer`` or ``c``, ``td``, and ``admin``, the administrator flag). A change
+counts from NAME's next login (in a session, ``+gm NAME`` counts at once). Each takes ``--data-dir``
 and ``--database`` like ``icswire serve``, so both find the same accounts. Errors (an
 invalid or taken name, an unknown user, a database that cannot be opened) are one line
 on stderr and exit status 1.
@@ -22,7 +25,14 @@ import click
 from sqlalchemy import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, SQLAlchemyError
 
-from icswire.server.core.storage.store import Store, StoreUnavailable, UnknownUser, database_url
+from icswire.server.core.model.titles import ADMIN_LIST
+from icswire.server.core.storage.store import (
+    SERVER_LISTS,
+    Store,
+    StoreUnavailable,
+    UnknownUser,
+    database_url,
+)
 
 __all__ = ["DEFAULT_DATA_DIR", "user"]
 
@@ -178,8 +188,28 @@ def computer(name: str, remove: bool, data_dir: Path, database: str | None) -> N
     _server_list("computer", name, remove, data_dir, database)
 
 
+#: The lists ``title`` takes: the server's, the administrator flag, and ``c`` (computer).
+TITLE_CHOICES = (*SERVER_LISTS, ADMIN_LIST, "c")
+
+
+@user.command()
+@click.argument("name")
+@click.argument("which", metavar="LIST", type=click.Choice(TITLE_CHOICES, case_sensitive=False))
+@click.option("--remove", is_flag=True, help="Take NAME off the list instead.")
+@_database_options
+def title(name: str, which: str, remove: bool, data_dir: Path, database: str | None) -> None:
+    """Put the registered NAME on LIST, a list that gives a title (gm, im, fm, wgm, wim,
+    wfm, computer or c, td; admin is the administrator flag), or take it off with
+    --remove. It counts from NAME's next login."""
+    which = "computer" if which.lower() == "c" else which.lower()
+    _server_list(which, name, remove, data_dir, database)
+
+
 def _server_list(which: str, name: str, remove: bool, data_dir: Path, database: str | None) -> None:
     with _open_store(data_dir, database) as store:
-        changed = store.set_on_server_list(which, name, not remove)
+        if which == ADMIN_LIST:
+            changed = store.set_admin(name, not remove)
+        else:
+            changed = store.set_on_server_list(which, name, not remove)
     done = "removed from" if remove else "added to"
     click.echo(f"{name} {done} the {which} list." if changed else f"{name}: nothing to change.")

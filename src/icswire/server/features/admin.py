@@ -117,6 +117,7 @@ async def asetadmin(ctx: Context, args: str) -> None:
     online = ctx.world.online.get(name_key(name))
     if online is not None and online.registered:
         online.admin = on
+        ctx.world.titles_changed(online, ctx.batch)  # the administrator's "*"
         if online is not ctx.session:
             ctx.batch.add(online, lines(f"{ctx.session.name} has made you {what}."))
 

@@ -10,22 +10,33 @@ in FICS (lists.c), a name added must be a player's, online or registered, and is
 with its case; a name no longer a player's may still be taken off. Each list holds at most
 :attr:`~icswire.server.core.net.limits.Limits.max_list` entries (FICS: 200), for guests
 and registered users alike. FICS's public lists are shown as this server knows
-them: the server's own (:data:`~icswire.server.core.storage.schema.SERVER_LISTS`): ``td``
-(the programs that may ``qtell``, set with ``icswire user td NAME``) and ``computer``
-(the programs that play, ``icswire user computer NAME``: shown ``Name(C)``), and the
-titles it gives none of empty; changing them is for administrators (from the shell), and
-FICS refuses it as for a list one may not see. Of the administrators' lists, ``ban``
-is kept (names that may not log in), for administrators only.
+them: the server's own (:data:`~icswire.server.core.storage.schema.SERVER_LISTS`), which
+give their members a title (:mod:`icswire.server.core.model.titles`): ``gm``, ``im``,
+``fm``, ``wgm``, ``wim``, ``wfm``, ``computer`` (``c`` names it too: programs that play,
+shown ``Name(C)``) and ``td`` (the programs that may ``qtell``), and ``admin``, which is
+the administrator flag (``asetadmin``). Anybody may read them (lasker reads even
+``admin`` to anybody); administrators change them with ``+gm NAME``, ``-gm NAME`` (or
+``icswire user title NAME gm`` from the shell), for registered players only, and a change
+counts at once for one online (DG_TITLES to those who list players), as lasker's lists do.
+``blind`` and ``teams`` are shown empty. FICS refuses a change by anybody else as for a
+list one may not see. Of the administrators' lists, ``ban`` is kept (names that may not
+log in), for administrators only.
+
+``showlist LIST`` is text in columns; a client of the ICC kind with DG_STRINGLIST_BEGIN
+(79) on gets it as that DG and one DG_STRINGLIST_ITEM (80) per entry instead (the spec's
+"output of =gm"), and with DG_LIST (96) on, that DG too.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from icswire.protocol import datagrams as dg
 from icswire.protocol.codes import Sound
+from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.dispatch.commands import first_word
 from icswire.server.core.dispatch.hub import CommandSet, Context
@@ -33,9 +44,10 @@ from icswire.server.core.dispatch.numbers import parse_number
 from icswire.server.core.model.channels import CHANNELS
 from icswire.server.core.model.names import check_name, name_key
 from icswire.server.core.model.tables import FICS_TYPES
-from icswire.server.core.render.batch import Batch, Datagram, lines
+from icswire.server.core.model.titles import ADMIN_LIST
+from icswire.server.core.render.batch import Batch, Data, Datagram, lines
 from icswire.server.core.render.presence import ratstr
-from icswire.server.core.storage.store import SERVER_LISTS
+from icswire.server.core.storage.store import SERVER_LISTS, UnknownUser
 
 if TYPE_CHECKING:
     from icswire.server.core.dispatch.hub import Core
@@ -45,12 +57,13 @@ if TYPE_CHECKING:
 COMMANDS = CommandSet()
 command = COMMANDS.command
 
-#: FICS's lists a user may see, in FICS's order (lists.c): the public ones first.
-PUBLIC_LISTS = ("fm", "im", "gm", "wgm", "blind", "teams", "computer", "td")
+#: FICS's lists a user may see, in FICS's order (lists.c): the public ones first, with
+#: ICC's ``wim`` and ``wfm`` after ``wgm``.
+PUBLIC_LISTS = ("fm", "im", "gm", "wgm", "wim", "wfm", "blind", "teams", "computer", "td")
 PERSONAL_LISTS = ("censor", "gnotify", "noplay", "notify", "channel")
-#: Lists FICS has that only administrators may see.
+#: Lists FICS has that only administrators may see (``admin`` but to read).
 ADMIN_LISTS = (
-    "admin",
+    ADMIN_LIST,
     "removedcom",
     "filter",
     "ban",
@@ -65,19 +78,33 @@ ADMIN_LISTS = (
     "c51muzzle",
 )
 ALL_LISTS = (*ADMIN_LISTS, *PUBLIC_LISTS, *PERSONAL_LISTS)
+#: Short names of lists that a prefix would not name alone (``+c NAME``: a computer).
+ALIASES = {"c": "computer"}
+#: The lists administrators keep: the server's own and the administrator flag.
+KEPT_LISTS = frozenset({*SERVER_LISTS, ADMIN_LIST})
+
+
+def _allowed(admin: bool, which: str, change: bool) -> bool:
+    """May a user (an administrator or not) see, or change, the list ``which``?"""
+    if which in PERSONAL_LISTS:
+        return True
+    if which in KEPT_LISTS:
+        return admin or not change
+    if which == "ban":
+        return admin
+    return which in PUBLIC_LISTS and not change  # blind, teams: kept by nobody here
 
 
 def _find_list(ctx: Context, word: str, change: bool) -> str | None:
     """The list ``word`` names (a unique prefix will do), or None after FICS's words."""
-    matches = [name for name in ALL_LISTS if name.startswith(word.lower())] if word else []
+    prefix = word.lower()
+    alias = ALIASES.get(prefix)
+    matches = [alias] if alias else [n for n in ALL_LISTS if n.startswith(prefix)] if word else []
     if len(matches) != 1:
         ctx.reply(f'"{word}" does not match any list name.')
         return None
     found = matches[0]
-    if found in ADMIN_LISTS and not (found == "ban" and ctx.session.admin):
-        ctx.reply(f'"{word}" is not an appropriate list name or you have insufficient rights.')
-        return None
-    if change and found in PUBLIC_LISTS:
+    if not _allowed(ctx.session.admin, found, change):
         ctx.reply(f'"{word}" is not an appropriate list name or you have insufficient rights.')
         return None
     return found
@@ -133,6 +160,8 @@ async def _change(ctx: Context, args: str, add: bool) -> None:
         _change_channel(ctx, item, add)
     elif which == "ban":
         await _change_ban(ctx, item, add)
+    elif which in KEPT_LISTS:
+        await _change_title(ctx, which, item, add)
     else:
         await _change_names(ctx, which, item, add)
 
@@ -170,6 +199,53 @@ async def _change_ban(ctx: Context, name: str, add: bool) -> None:
         ctx.reply(f"[{name}] is not in the ban list.")
     else:
         ctx.reply(f"[{name}] {'added to' if add else 'removed from'} the ban list.")
+
+
+async def _change_title(ctx: Context, which: str, item: str, add: bool) -> None:
+    """A server list or the administrator flag (administrators only): a registered name
+    on it holds its title; one online holds it at once and is told so (lasker)."""
+    if check_name(item) is not None:
+        ctx.reply(f'"{item}" is not a valid handle.')
+        return
+    online = ctx.world.online.get(name_key(item))
+    if online is not None and not online.registered:
+        ctx.reply(f"Only registered players can be on the {which} list.")
+        return
+    name = online.name if online else await asyncio.to_thread(ctx.store.registered_name, item)
+    changed = False
+    if name is not None:
+        try:
+            if which == ADMIN_LIST:
+                changed = await asyncio.to_thread(ctx.store.set_admin, name, add)
+            else:
+                changed = await asyncio.to_thread(ctx.store.set_on_server_list, which, name, add)
+        except UnknownUser:  # removed meanwhile
+            name = None
+    if name is None and add:
+        ctx.reply(f'There is no player matching the name "{item}".')
+    elif not changed and add:
+        ctx.reply(f"[{name}] is already on the {which} list.")
+    elif not changed:
+        ctx.reply(f"[{name or item}] is not in the {which} list.")
+    else:
+        done = "added to" if add else "removed from"
+        ctx.reply(f"[{name}] {done} the {which} list.")
+        if online is not None:
+            _retitle(ctx, online, which, add)
+            if online is not ctx.session:
+                told = f"You have been {done} the {which} list by {ctx.session.name}."
+                ctx.batch.add(online, lines(told))
+
+
+def _retitle(ctx: Context, player: User, which: str, add: bool) -> None:
+    """``player``, online, is on the list ``which`` now (or off it): its titles change."""
+    if which == ADMIN_LIST:
+        player.admin = add
+    elif add:
+        player.title_lists |= {which}
+    else:
+        player.title_lists -= {which}
+    ctx.world.titles_changed(player, ctx.batch)
 
 
 def _change_channel(ctx: Context, item: str, add: bool) -> None:
@@ -240,16 +316,38 @@ async def showlist(ctx: Context, args: str) -> None:
         return
     if which in SERVER_LISTS:
         items = await asyncio.to_thread(ctx.store.server_list, which)
+    elif which == ADMIN_LIST:
+        items = await asyncio.to_thread(ctx.store.list_admins)
     elif which == "ban":
         items = [ban.name for ban in await asyncio.to_thread(ctx.store.list_bans)]
     else:
         items = members(ctx.session, which)
     noun = "channels" if which == "channel" else "names"
-    ctx.page(
-        f"-- {which} list: {len(items)} {noun} --",
-        *columns(items, ctx.session.variables["width"]),
-    )
+    head = f"-- {which} list: {len(items)} {noun} --"
+    if DG.STRINGLIST_BEGIN in ctx.session.level2:
+        ctx.batch.add(ctx.session, StringList(head, tuple(items)))
+    else:
+        ctx.page(head, *columns(items, ctx.session.variables["width"]))
     ctx.batch.add(ctx.session, Datagram(dg.List(which, " ", tuple(items))))
+
+
+@dataclass(frozen=True, eq=False)
+class StringList(Data):
+    """DG_STRINGLIST_BEGIN (79) with the count and ``description``, then one
+    DG_STRINGLIST_ITEM (80) per item: for a receiver with 79 on, the items with it (the
+    spec counts them after the begin; 80 is no setting of its own)."""
+
+    description: str
+    items: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "datagram_kinds", frozenset({DG.STRINGLIST_BEGIN}))
+
+    def datagrams(self, receiver: User) -> Iterable[Any]:
+        if DG.STRINGLIST_BEGIN not in receiver.level2:
+            return ()
+        begin = dg.StringlistBegin(len(self.items), self.description)
+        return (begin, *(dg.StringlistItem(item) for item in self.items))
 
 
 @command("znotify", CN.CN_ZNOTL, "znotify")

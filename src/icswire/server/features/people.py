@@ -21,7 +21,7 @@ from icswire.server.core.dispatch.hub import CommandSet, Context
 from icswire.server.core.dispatch.numbers import is_digits, parse_number
 from icswire.server.core.model.names import name_key
 from icswire.server.core.model.ratings import PROVISIONAL_GAMES
-from icswire.server.core.model.titles import marks, title_field
+from icswire.server.core.model.titles import held, marks, title_field
 from icswire.server.core.model.variables import NOTES
 from icswire.server.core.model.zones import local
 from icswire.server.core.render.people import (
@@ -169,9 +169,7 @@ def who_lines(
         symbol = status_symbol(player, playing, now - player.last_input)
         rating = "     " if request.shown is None else f"{ratstr(player, request.shown):<4}{symbol}"
         # FICS (lasker's AddPlayerLists): the administrator's (*), then the titles' marks
-        admin = "(*)" if player.admin else ""
-        guest = "" if player.registered else "(U)"
-        entries.append(f"{rating}{player.name}{guest}{admin}{player.title_marks}")
+        entries.append(f"{rating}{player.display_name}")
     width = viewer.variables["width"]
     return [
         "",
@@ -287,7 +285,7 @@ async def show_finger(ctx: Context, name: str, ratings: bool, notes: bool) -> No
             ctx.reply(f'There is no player matching the name "{name}".')
             return
         name, registered = account.name, True
-        shown = name + marks(title_field(True, account.server_lists))
+        shown = name + marks(title_field(True, held(account.server_lists, account.admin)))
         last = await asyncio.to_thread(store.last_logout, account.name)
         seen = when_text(local(last, ctx.session.variables["tzone"])) if last else ""
         head = [f"Last disconnected: {seen}" if last else "(Never connected.)"]

@@ -1,20 +1,23 @@
 """Titles: what the server's lists of accounts give their members, and how each face
 shows them.
 
-A title comes from one of the server's own lists (``icswire user computer NAME``), read
-when the user logs in (:attr:`User.title_lists
-<icswire.server.core.model.users.User.title_lists>`). It is shown three ways, all made
-from :data:`TITLES`: FICS's mark after the name in text (``Stockfish(C)`` in ``who``,
-``finger``, ``sought``, tells), ICC's word in the titles fields of datagrams (``C``;
-several are ``{GM C}``), and FICS's title bits in ``<s>`` and ``<wa>`` (``ti=02``).
-A guest has the one pseudo-title ``U`` (unregistered), never one of a list. Another
-title (``gm``, ``im`` ...) is one more entry of :data:`TITLES`: the server list, the
-marks, the bits and ``showlist`` follow from it.
+A title comes from one of the server's own lists (``+gm NAME`` by an administrator, or
+``icswire user title NAME gm`` from the shell), read when the user logs in and changed at
+once by ``addlist``/``sublist`` (:attr:`User.title_lists
+<icswire.server.core.model.users.User.title_lists>`); an administrator's ``*`` comes from
+the administrator flag (the ``admin`` list is that flag: :data:`ADMIN_LIST`). It is shown
+three ways, all made from :data:`TITLES`: FICS's mark after the name in text
+(``alice(GM)``, ``Stockfish(C)`` in ``who``, ``finger``, ``sought``, tells), ICC's word in
+the titles fields of datagrams (``GM``; several are ``{GM TD}``), and FICS's title bits in
+``<s>`` and ``<wa>`` (``ti=04``). A guest has the one pseudo-title ``U`` (unregistered),
+never one of a list.
 
 >>> title_field(True, frozenset({"computer"}))
 'C'
->>> marks("C"), marks("U"), flags(True, "C"), flags(False, "U")
-('(C)', '(U)', 2, 1)
+>>> title_field(True, frozenset({"td", "gm", ADMIN_LIST}))
+'* GM TD'
+>>> marks("C"), marks("U"), marks("* GM TD"), flags(True, "C"), flags(False, "U")
+('(C)', '(U)', '(*)(GM)(TD)', 2, 1)
 """
 
 from __future__ import annotations
@@ -22,7 +25,20 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-__all__ = ["TITLES", "TITLE_LISTS", "UNREGISTERED", "Title", "flags", "marks", "title_field"]
+__all__ = [
+    "ADMIN",
+    "ADMIN_LIST",
+    "CHESS_TITLES",
+    "COMPUTER",
+    "TITLES",
+    "TITLE_LISTS",
+    "UNREGISTERED",
+    "Title",
+    "flags",
+    "held",
+    "marks",
+    "title_field",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,19 +54,46 @@ class Title:
 
 #: A guest's pseudo-title (FICS's ``(U)``, ICC's ``U``, bit 0x01).
 UNREGISTERED = Title("U", 0x01, None)
-#: The titles the server's lists give, in the order they are shown. FICS's other bits
-#: (lasker's ``seek``: GM 0x04, IM 0x08, FM 0x10, WGM 0x20, WIM 0x40, WFM 0x80) are for
-#: the titles a later list adds.
-TITLES: tuple[Title, ...] = (Title("C", 0x02, "computer"),)
-#: The server lists that give a title.
-TITLE_LISTS: tuple[str, ...] = tuple(t.list for t in TITLES if t.list is not None)
+#: The list that is the administrator flag (``asetadmin``, ``icswire user admin``): not a
+#: server list of its own, so that the flag stays the one record of who administers.
+ADMIN_LIST = "admin"
+#: The titles, in the order text shows their marks (lasker's ``AddPlayerLists``: ``(*)``,
+#: ``(C)``, ``(FM)``, ``(IM)``, ``(GM)``, ``(WGM)``, then ICC's ``WIM`` and ``WFM``, and
+#: ``(TD)``). The bits are FICS's (help ``iv_seekinfo``: 0x02 computer, 0x04 GM, 0x08 IM,
+#: 0x10 FM, 0x20 WGM, 0x40 WIM, 0x80 WFM); ``*`` and ``TD`` have none.
+#: An administrator's title, and a computer's.
+ADMIN = Title("*", 0x00, ADMIN_LIST)
+COMPUTER = Title("C", 0x02, "computer")
+TITLES: tuple[Title, ...] = (
+    ADMIN,
+    COMPUTER,
+    Title("FM", 0x10, "fm"),
+    Title("IM", 0x08, "im"),
+    Title("GM", 0x04, "gm"),
+    Title("WGM", 0x20, "wgm"),
+    Title("WIM", 0x40, "wim"),
+    Title("WFM", 0x80, "wfm"),
+    Title("TD", 0x00, "td"),
+)
+#: The server lists that give a title (the administrator flag is not one of them).
+TITLE_LISTS: tuple[str, ...] = tuple(
+    t.list for t in TITLES if t.list is not None and t.list != ADMIN_LIST
+)
+#: The marks of the chess titles (FICS's kibitz shows the first instead of a rating).
+CHESS_TITLES = frozenset({"GM", "IM", "FM", "WGM", "WIM", "WFM"})
 
 _BY_MARK = {t.mark: t for t in (UNREGISTERED, *TITLES)}
 
 
+def held(lists: Collection[str], admin: bool) -> frozenset[str]:
+    """The lists whose titles a user holds: its server lists ``lists``, and
+    :data:`ADMIN_LIST` for an administrator."""
+    return frozenset(lists) | {ADMIN_LIST} if admin else frozenset(lists)
+
+
 def title_field(registered: bool, lists: Collection[str]) -> str:
-    """ICC's titles field of a user on the server lists ``lists``: ``U`` for a guest,
-    else the marks of its titles separated by spaces (``""`` for none)."""
+    """ICC's titles field of a user on the lists ``lists`` (:func:`held`): ``U`` for a
+    guest, else the marks of its titles separated by spaces (``""`` for none)."""
     if not registered:
         return UNREGISTERED.mark
     if not lists:
@@ -59,7 +102,8 @@ def title_field(registered: bool, lists: Collection[str]) -> str:
 
 
 def marks(field: str) -> str:
-    """FICS's marks after a name for the titles field ``field``: ``(C)``, ``(U)``."""
+    """FICS's marks after a name for the titles field ``field``: ``(C)``, ``(*)(GM)``,
+    ``(U)``."""
     return "".join(f"({word})" for word in field.split() if word in _BY_MARK)
 
 

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from icswire.protocol.level1 import Level1
 from icswire.server.core.model.names import name_key
 from icswire.server.core.model.quotas import Bucket
-from icswire.server.core.model.titles import marks, title_field
+from icswire.server.core.model.titles import held, marks, title_field
 from icswire.server.core.model.variables import (
     IVARIABLES,
     VARIABLES,
@@ -50,8 +50,8 @@ class User:
     registered: bool = False
     #: A registered user with the administrator flag (FICS shows ``(*)`` after the name).
     admin: bool = False
-    #: The server lists giving a title that the registered user was on when it logged in
-    #: (:data:`~icswire.server.core.model.titles.TITLE_LISTS`: ``computer``).
+    #: The server lists giving a title that the registered user is on (read at login, kept
+    #: by ``addlist``/``sublist``: :data:`~icswire.server.core.model.titles.TITLE_LISTS`).
     title_lists: frozenset[str] = frozenset()
     logged_in: bool = False
     leaving: bool = False  # quit: no prompt after the last unit
@@ -87,8 +87,9 @@ class User:
     @property
     def titles(self) -> str:
         """The titles field of datagrams: guests are ``U`` (unregistered), a computer
-        ``C`` (:func:`~icswire.server.core.model.titles.title_field`)."""
-        return title_field(self.registered, self.title_lists)
+        ``C``, an administrator grandmaster ``* GM``
+        (:func:`~icswire.server.core.model.titles.title_field`)."""
+        return title_field(self.registered, held(self.title_lists, self.admin))
 
     @property
     def is_computer(self) -> bool:
@@ -97,15 +98,17 @@ class User:
 
     @property
     def title_marks(self) -> str:
-        """FICS's marks of this user's titles after its name (``(C)``), none for a guest."""
-        return marks(self.titles) if self.title_lists and self.registered else ""
+        """FICS's marks of this user's titles after its name (``(C)``, ``(*)(GM)``), none
+        for a guest."""
+        return marks(self.titles) if self.registered else ""
 
     @property
     def display_name(self) -> str:
-        """The name as text shows it: ``Name(U)`` for a guest, ``Name(C)`` for a computer."""
+        """The name as text shows it: ``Name(U)`` for a guest, ``Name(C)`` for a computer,
+        ``Name(GM)`` for a grandmaster."""
         if not self.registered:
             return f"{self.name}(U)"
-        return self.name + self.title_marks if self.title_lists else self.name
+        return self.name + self.title_marks if self.title_lists or self.admin else self.name
 
     def censors(self, other: User) -> bool:
         """Whether ``other`` is on this user's censor list (FICS ``help censor``: their

@@ -227,6 +227,13 @@ class World:
         told.update(self.notify_watchers(player))
         batch.add_all(told, OpenChanged(player.name, bool(player.variables["open"])))
 
+    def titles_changed(self, player: User, batch: Batch) -> None:
+        """DG_TITLES (9) to DG_PLAYER_ARRIVED listeners who have it on, ``player`` too (its
+        titles are in its own list of players); its facts are written again."""
+        self.touch(player)
+        told = self.listening.with_dg(DG.PLAYER_ARRIVED)
+        batch.add_all(told, Datagram(dg.Titles(player.name, player.titles)))
+
     def availability_changed(
         self, player: User, available: bool, batch: Batch, playing: Iterable[User] = ()
     ) -> None:

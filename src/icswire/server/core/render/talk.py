@@ -28,7 +28,7 @@ from icswire.server.core.events.talk import (
     Shouted,
     Told,
 )
-from icswire.server.core.model.titles import UNREGISTERED, marks
+from icswire.server.core.model.titles import ADMIN, CHESS_TITLES, COMPUTER, UNREGISTERED
 from icswire.server.core.render.batch import EventMessage, render_parts
 
 if TYPE_CHECKING:
@@ -104,19 +104,31 @@ class CShoutMessage(EventMessage):
 
 class KibitzMessage(_Said):
     """:class:`Kibitzed`: ``NAME(RATING)[GAME] kibitzes: TEXT`` (``whispers``; a titled
-    speaker's marks after the rating, ``Deep(2000)(C)``) or DG_KIBITZ (26)."""
+    speaker as :meth:`_who` says, ``alice(GM)``, ``Deep(2000)(C)``) or DG_KIBITZ (26)."""
 
     event: Kibitzed
 
     def line(self) -> str:
         event = self.event
         verb = "kibitzes" if event.kibitz else "whispers"
-        speaker = event.speaker
-        if speaker.titles not in ("", UNREGISTERED.mark):  # FICS: Deep(2000)(C)
-            who = f"{speaker.name}({event.rating}){marks(speaker.titles)}"
-        else:
-            who = f"{speaker.display}({event.rating})"
-        return f"{who}[{event.game}] {verb}: {event.text}"
+        return f"{self._who()}[{event.game}] {verb}: {event.text}"
+
+    def _who(self) -> str:
+        """lasker's kibitzer: a chess title instead of the rating (``alice(GM)``, the
+        first of FM, IM, GM, WGM, WIM, WFM), else an administrator's ``(*)``, else the
+        rating, a computer's ``(C)`` after it (``Deep(2000)(C)``)."""
+        speaker, rating = self.event.speaker, self.event.rating
+        words = speaker.titles.split()
+        chess = [word for word in words if word in CHESS_TITLES]
+        if chess:
+            return f"{speaker.name}({chess[0]})"
+        if ADMIN.mark in words:
+            return f"{speaker.name}({ADMIN.mark})"
+        if COMPUTER.mark in words:
+            return f"{speaker.name}({rating})({COMPUTER.mark})"
+        if UNREGISTERED.mark in words:
+            return f"{speaker.display}({rating})"
+        return f"{speaker.name}({rating})"
 
     def record(self) -> Any:
         event = self.event

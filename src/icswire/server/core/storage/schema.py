@@ -144,10 +144,11 @@ user_lists = Table(
 )
 """Who is on each user's censor, gnotify and noplay list: the name as added."""
 
-SERVER_LISTS = ("td", *TITLE_LISTS)
-"""The server's own lists of registered users kept in :data:`server_lists`: ``td``, the
-tournament directors' programs that may ``qtell``, and those that give a title
-(:data:`~icswire.server.core.model.titles.TITLE_LISTS`: ``computer``)."""
+SERVER_LISTS = TITLE_LISTS
+"""The server's own lists of registered users kept in :data:`server_lists`: those that give
+a title (:data:`~icswire.server.core.model.titles.TITLE_LISTS`: ``computer``, ``fm``,
+``im``, ``gm``, ``wgm``, ``wim``, ``wfm``, and ``td``, the tournament directors' programs
+that may ``qtell``). The ``admin`` list is the :data:`admins` table."""
 
 server_lists = Table(
     "server_lists",
@@ -156,7 +157,7 @@ server_lists = Table(
     _user_id_column(),
     PrimaryKeyConstraint("list", "user_id"),
 )
-"""Who is on each of the server's lists (:data:`SERVER_LISTS`), set from the shell."""
+"""Who is on each of the server's lists (:data:`SERVER_LISTS`), set by administrators."""
 
 user_messages = Table(
     "user_messages",
