@@ -1,0 +1,63 @@
+"""DGs a client turns on with ``set-2 N 1`` and then gets on their events (issue 22):
+DG_FEN (70), DG_GAME_MESSAGE (77), DG_IDLE (74), DG_SUGGESTION (63) and DG_QRETRACT (99),
+DG_DISABLE_PREMOVE (141) and DG_UNACCENTED (78), each against its text in
+icc-formats.txt Appendix 2."""
+
+from __future__ import annotations
+
+import chess
+
+from icswire.boards.variants import CHESS
+from icswire.protocol.datagrams import DG
+from icswire.protocol.level1 import CommandNumber as CN
+from icswire.server.app import Server
+from icswire.server.core.model.tables import Terms
+from icswire.server.core.render.batch import Batch
+from icswire.server.features.play.games import Game
+
+from .client import Client
+from .support import bits, connect, grams
+
+
+async def user(server: Server, name: str, *datagrams: int) -> Client:
+    client = await connect(server, datagrams)
+    await client.login(name, None, f"level2settings={bits(*datagrams)}" if datagrams else "")
+    await client.command("set style 13")
+    return client
+
+
+async def start(server: Server, white: str = "whitey", black: str = "blacky") -> Game:
+    """An unrated 5 0 game of chess between two users online."""
+    batch = Batch(CN.CN_MATCH, None)
+    online = server.world.online
+    game = await server.games.start(
+        online[white], online[black], Terms.of(CHESS, False, 5, 0), batch
+    )
+    batch.flush()
+    return game
+
+
+# -- DG_FEN (70) --------------------------------------------------------------------------
+
+
+async def test_fen_comes_where_a_move_list_would(server: Server) -> None:
+    """DG_FEN: "(gamenumber {FEN-string}) Presents the current position ... not sent on
+    every move, but only on the same occasions that DG_MOVE_LIST might be sent": a game's
+    start, observing it (and examining, ``smoves``); never with a move."""
+    white = await user(server, "Whitey", DG.FEN, DG.MY_GAME_STARTED, DG.SEND_MOVES)
+    black = await user(server, "Blacky")
+    watcher = await user(server, "Watcher", DG.FEN, DG.STARTED_OBSERVING)
+    game = await start(server)
+    first = await white.expect_dg(DG.FEN)
+    assert (first.gamenumber, first.fen) == (game.number, chess.STARTING_FEN)
+    await white.send("e4")
+    await white.expect_dg(DG.SEND_MOVES)
+    await black.send("e5")
+    await white.expect_dg(DG.SEND_MOVES)
+    await white.settle()
+    assert len(white.received(DG.FEN)) == 1  # the moves brought none
+    [seen] = grams(await watcher.command("observe whitey"), DG.FEN)
+    after = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2"
+    assert (seen.gamenumber, seen.fen) == (game.number, after)
+    assert chess.Board(seen.fen) == game.board
+    assert not white.errors() and not watcher.errors()
