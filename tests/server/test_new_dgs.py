@@ -16,7 +16,7 @@ from icswire.server.core.render.batch import Batch
 from icswire.server.features.play.games import Game
 
 from .client import Client
-from .support import bits, connect, grams
+from .support import bits, connect, grams, texts
 
 
 async def user(server: Server, name: str, *datagrams: int) -> Client:
@@ -61,3 +61,31 @@ async def test_fen_comes_where_a_move_list_would(server: Server) -> None:
     assert (seen.gamenumber, seen.fen) == (game.number, after)
     assert chess.Board(seen.fen) == game.board
     assert not white.errors() and not watcher.errors()
+
+
+# -- DG_UNACCENTED (78) ----------------------------------------------------------------------
+
+
+async def test_unaccented_folds_latin1_letters_for_who_turns_it_on(server: Server) -> None:
+    """DG_UNACCENTED: "output to you should only contain US ASCII ... Chars 191-254 in the
+    ISO Latin-1 set, which are allowed in messages and so forth, are replaced some similar
+    US ASCII character." Text and datagrams alike; others still get the letters."""
+    plain = await user(server, "Plain", DG.PERSONAL_TELL)
+    accented = await user(server, "Accented", DG.PERSONAL_TELL)
+    teller = await user(server, "Teller")
+    await plain.command(f"set-2 {DG.UNACCENTED} 1")
+    for name in ("Plain", "Accented"):
+        await teller.command(f"tell {name} Ça va, Müller? Æsir ¿Qué?")
+    said = await plain.expect_dg(DG.PERSONAL_TELL)
+    assert said.text == "Ca va, Muller? Asir ?Que?"
+    kept = await accented.expect_dg(DG.PERSONAL_TELL)
+    assert kept.text == "Ça va, Müller? Æsir ¿Qué?"
+    await plain.command(f"set-2 {DG.PERSONAL_TELL} 0")  # the text form is folded too
+    await teller.command("tell Plain Ñandú")
+    line = await plain.expect_text("tells you:")
+    assert line.text.endswith("Nandu")
+    await plain.settle()
+    assert all(text.isascii() for text in texts(plain.events))
+    await plain.command(f"set-2 {DG.UNACCENTED} 0")
+    await teller.command("tell Plain Ñandú")
+    assert (await plain.expect_text("tells you:")).text.endswith("Ñandú")
