@@ -6,6 +6,7 @@ icc-formats.txt Appendix 2."""
 from __future__ import annotations
 
 import chess
+import pytest
 
 from icswire.boards.variants import CHESS
 from icswire.protocol.datagrams import DG
@@ -13,6 +14,7 @@ from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.app import Server
 from icswire.server.core.model.tables import Terms
 from icswire.server.core.render.batch import Batch
+from icswire.server.features import info
 from icswire.server.features.play.games import Game
 
 from .client import Client
@@ -89,3 +91,41 @@ async def test_unaccented_folds_latin1_letters_for_who_turns_it_on(server: Serve
     await plain.command(f"set-2 {DG.UNACCENTED} 0")
     await teller.command("tell Plain Ñandú")
     assert (await plain.expect_text("tells you:")).text.endswith("Ñandú")
+
+
+# -- DG_IDLE (74) ------------------------------------------------------------------------------
+
+
+async def test_idle_goes_to_the_opponent_at_30_60_120_and_on_unidling(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """DG_IDLE: "(name idle-time time-since-read) ... sent ... when idle time goes about 30
+    seconds, then again if it goes over 60 seconds, then 120, etc (keeps doubling). Soon
+    I'll have it sent to the opponent in a game too. It is also sent when the player
+    unidles (by typing or something) after having been idle for more than 30 seconds."
+    The looks come every few milliseconds here, and the player's clock of input is set
+    back instead of waiting."""
+    monkeypatch.setattr(info, "IDLE_PING", 0.02)
+    white = await user(server, "Whitey")
+    black = await user(server, "Blacky", DG.IDLE)
+    watcher = await user(server, "Watcher", DG.IDLE)
+    await start(server)
+    await watcher.command("observe whitey")
+    whitey = server.world.online["whitey"]
+    whitey.last_input -= 31
+    first = await black.expect_dg(DG.IDLE, playername="Whitey")
+    assert 31 <= first.idle_time < 40 and 0 <= first.time_since_read < 40
+    await black.settle(0.1)
+    assert len(black.received(DG.IDLE)) == 1  # once for 30 seconds
+    whitey.last_input -= 30  # 61 seconds
+    second = await black.expect_dg(DG.IDLE, playername="Whitey")
+    assert 61 <= second.idle_time < 70
+    whitey.last_input -= 60  # 121 seconds
+    assert (await black.expect_dg(DG.IDLE)).idle_time >= 121
+    await white.command("date")  # typing again: it unidles
+    back = await black.expect_dg(DG.IDLE, playername="Whitey")
+    assert back.idle_time < 5 and back.time_since_read < 5
+    await black.settle(0.1)
+    assert len(black.received(DG.IDLE)) == 4
+    assert watcher.received(DG.IDLE) == []  # the opponent's, not an observer's
+    assert not black.errors()
