@@ -129,3 +129,21 @@ async def test_idle_goes_to_the_opponent_at_30_60_120_and_on_unidling(
     assert len(black.received(DG.IDLE)) == 4
     assert watcher.received(DG.IDLE) == []  # the opponent's, not an observer's
     assert not black.errors()
+
+
+# -- DG_DISABLE_PREMOVE (141) -------------------------------------------------------------------
+
+
+async def test_disable_premove_cannot_be_turned_off(server: Server) -> None:
+    """DG_DISABLE_PREMOVE: "(gamenumber) This means don't allow premove during this game.
+    (This DG cannot be turned off, once you've turned it on.)" ``set-2 141 0`` leaves it
+    on and DG_SET2 says so; other DGs still turn off."""
+    client = await user(server, "Robot", DG.SET2)
+    [on] = grams(await client.command(f"set-2 {DG.DISABLE_PREMOVE} 1"), DG.SET2)
+    assert (on.dg_code, on.on) == (DG.DISABLE_PREMOVE, True)
+    [still] = grams(await client.command(f"set-2 {DG.DISABLE_PREMOVE} 0"), DG.SET2)
+    assert (still.dg_code, still.on) == (DG.DISABLE_PREMOVE, True)
+    assert DG.DISABLE_PREMOVE in server.world.online["robot"].level2
+    await client.command(f"set-2 {DG.FEN} 1")
+    [off] = grams(await client.command(f"set-2 {DG.FEN} 0"), DG.SET2)
+    assert (off.dg_code, off.on) == (DG.FEN, False)
