@@ -5,6 +5,8 @@ icc-formats.txt Appendix 2."""
 
 from __future__ import annotations
 
+import asyncio
+
 import chess
 import pytest
 
@@ -183,3 +185,65 @@ async def test_game_message_carries_what_a_request_says(server: Server) -> None:
     assert plain.received(DG.GAME_MESSAGE) == []
     assert any("offers a draw" in line for line in texts(plain.events))
     assert not black.errors() and not watcher.errors()
+
+
+# -- DG_SUGGESTION (63) and DG_QRETRACT (99) ------------------------------------------------
+
+
+async def adjourned(server: Server, watcher_dgs: tuple[int, ...]) -> tuple[Client, int]:
+    """Ann and Bob (registered) adjourn a game when Ann disconnects; Bob, with
+    ``watcher_dgs`` on, stays."""
+    for name in ("Ann", "Bob"):
+        await asyncio.to_thread(server.store.add_user, name, "pw")
+    ann = await connect(server)
+    await ann.login("Ann", "pw")
+    bob = await connect(server, watcher_dgs)
+    await bob.login("Bob", "pw", f"level2settings={bits(*watcher_dgs)}")
+    await ann.command("match Bob 3 0 white")
+    await bob.command("accept")
+    await ann.command("e4")
+    await ann.close()
+    await bob.expect_text("Game adjourned when Ann disconnected")
+    await server.games.flush()
+    [record] = await asyncio.to_thread(server.store.adjourned, "Ann")
+    assert record.id is not None
+    return bob, record.id
+
+
+async def test_suggestion_to_resume_when_the_opponent_arrives(server: Server) -> None:
+    """DG_SUGGESTION: "(command-string text-string priority suggester subject id) Sent ...
+    sometimes by server to encourage resumption of adjourned games", to both players;
+    DG_QRETRACT "(id) Retract the DG_SUGGESTION ... with the same id" once the game
+    resumes."""
+    on = (DG.SUGGESTION, DG.RETRACT)
+    bob, game_id = await adjourned(server, on)
+    ann = await connect(server, on)
+    await ann.login("Ann", "pw", f"level2settings={bits(*on)}")
+    told = await bob.expect_dg(DG.SUGGESTION)
+    ident = f"adjourned-{game_id}"
+    assert (told.command, told.priority, told.suggester, told.subject, told.id) == (
+        "resume Ann", 0, "$server$", "Adjourned game", ident,
+    )  # fmt: skip
+    assert "Ann" in told.text and "adjourned game" in told.text
+    mine = await ann.expect_dg(DG.SUGGESTION)
+    assert (mine.command, mine.id) == ("resume Bob", ident)
+    await ann.send(mine.command)  # what the client sends when its user says yes
+    await bob.command("resume Ann")
+    for client in (ann, bob):
+        assert (await client.expect_dg(DG.RETRACT)).id == ident
+    await bob.settle()
+    assert len(bob.received(DG.RETRACT)) == 1
+    assert not ann.errors() and not bob.errors()
+
+
+async def test_suggestion_retracted_when_the_opponent_leaves(server: Server) -> None:
+    on = (DG.SUGGESTION, DG.RETRACT)
+    bob, game_id = await adjourned(server, on)
+    ann = await connect(server)  # takes no suggestions: Bob still gets his
+    await ann.login("Ann", "pw")
+    told = await bob.expect_dg(DG.SUGGESTION, command="resume Ann")
+    await ann.send("quit")
+    gone = await bob.expect_dg(DG.RETRACT)
+    assert gone.id == told.id == f"adjourned-{game_id}"
+    await ann.settle()
+    assert ann.received(DG.SUGGESTION) == []

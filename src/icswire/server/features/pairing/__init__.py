@@ -12,7 +12,9 @@ Its modules, each with the commands of one job (and the help it follows):
 - ``offers``: a challenge as a pending offer, and ``accept``, ``decline``, ``withdraw``,
   ``pending`` for every offer;
 - ``challenges``: ``match``, ``rematch``, ``set open 0``;
-- ``resume``: ``resume`` and ``match NAME`` of an adjourned game.
+- ``resume``: ``resume`` and ``match NAME`` of an adjourned game;
+- ``suggest``: the server's DG_SUGGESTION to resume an adjourned game whose players are
+  both online, and its DG_QRETRACT.
 
 Hooks: :func:`~icswire.server.features.pairing.removing.player_left` (a session is going),
 :func:`~icswire.server.features.pairing.shown.send_lists` (DG_SEEK / DG_MATCH just turned
@@ -24,7 +26,7 @@ from __future__ import annotations
 
 from icswire.server.core.dispatch.hub import Core
 from icswire.server.core.model.offers import Offers
-from icswire.server.features.pairing import challenges, offers, resume, seeks
+from icswire.server.features.pairing import challenges, offers, resume, seeks, suggest
 from icswire.server.features.pairing.challenges import closed
 from icswire.server.features.pairing.removing import player_left
 from icswire.server.features.pairing.seeks import variable_set
@@ -49,3 +51,6 @@ def install(core: Core) -> None:
     )
     registry.dg_on.append(lambda session, number, batch: send_lists(core, session, number, batch))
     registry.left.append(lambda session: player_left(core, session))
+    registry.arrived.append(lambda session, batch: suggest.arrived(core, session, batch))
+    registry.left.append(lambda session: suggest.left(core, session))
+    registry.game_started.append(lambda table, batch: suggest.game_started(core, table, batch))
