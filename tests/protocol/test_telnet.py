@@ -8,7 +8,7 @@ from icswire.protocol.decoder import Decoder
 from icswire.protocol.encoder import encode_event, encode_unit_start
 from icswire.protocol.events import Event, Style12Line, Telnet, Text, UnitStart
 from icswire.protocol.style12 import parse_style12
-from icswire.protocol.telnet import MAX_SUBNEGOTIATION, CommandFilter, escape, unescape
+from icswire.protocol.telnet import MAX_SUBNEGOTIATION, CommandFilter, escape, unaccented, unescape
 
 from .test_decoder import FICS_MS
 
@@ -116,3 +116,14 @@ def test_command_filter_passes_plain_data_untouched() -> None:
 def test_an_unended_subnegotiation_gives_the_stream_back() -> None:
     stray = b"\xff\xfa" + b"x" * (MAX_SUBNEGOTIATION + 1)
     assert filtered([stray, b"tell al hi\n"]) == (b"tell al hi\n", [])
+
+
+def test_unaccented_is_ascii_but_for_telnet_commands() -> None:
+    """DG_UNACCENTED's folding: every latin-1 letter 128-254 (and an escaped 255) becomes
+    one US ASCII character; telnet commands (IAC WILL ECHO) stay as they are."""
+    latin = escape("".join(map(chr, range(256))))
+    folded = unaccented(latin)
+    assert folded.isascii() and len(folded) == 256
+    assert folded[192:256] == b"AAAAAAACEEEEIIIIDNOOOOOxOUUUUYTsaaaaaaaceeeeiiiidnooooo/ouuuuyty"
+    assert unaccented(escape("Éric") + b"\xff\xfb\x01" + escape("ÿ")) == b"Eric\xff\xfb\x01y"
+    assert unaccented(b"plain\r\n") == b"plain\r\n"

@@ -44,10 +44,14 @@ _HEADER = games.GameHeader(
     False,
     False,
 )
-_HISTORY = games.GameHistory(7, None, "*", (("e4", "e2e4", 1_500, 178_500),), 178_500, 180_000, "B")
+_HISTORY = games.GameHistory(
+    7, None, "*", (("e4", "e2e4", 1_500, 178_500),), 178_500, 180_000, "B",
+    "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
+)  # fmt: skip
 _WILD_HISTORY = games.GameHistory(
     8, "rnbqkb1r/pppppppp/5n2/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
     "RNBQKB-RPPPPPPPP----------------------------pppppppprnbqkbnr", (), 120_000, 120_000, None,
+    "rnbqkb1r/pppppppp/5n2/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
 )  # fmt: skip
 
 _SEEK = pairing.SeekAd(

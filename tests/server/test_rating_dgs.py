@@ -74,3 +74,53 @@ async def test_new_my_rating_turned_on_gives_my_ratings(server: Server) -> None:
     await guest.login("Visitor")
     [theirs] = grams(await guest.command(f"set-2 {DG.NEW_MY_RATING} 1"), DG.NEW_MY_RATING)
     assert set(theirs.ratings) == {-1}  # unregistered
+
+
+async def test_my_rating_turned_on_and_after_a_rated_game(server: Server) -> None:
+    """DG_MY_RATING (52): "(bullet-rating blitz-rating standard-rating wild-rating
+    bughouse-rating) Your ratings. -1 if unregistered, 0 if registered but played no
+    games. Sent when turned on, and when rating changes."""
+    await asyncio.to_thread(server.store.add_user, "Newcomer", "pw")
+    early = await connect(server, (DG.MY_RATING,))
+    await early.login("Newcomer", "pw", f"level2settings={bits(DG.MY_RATING)}")
+    await early.settle()
+    [at_login] = early.received(DG.MY_RATING)  # on from the login: turned on then
+    assert tuple(at_login[:5]) == (0, 0, 0, 0, 0)  # registered, no games
+    await early.close()
+    white, _ = await rated_blitz_game(server)
+    [after] = grams(await white.command(f"set-2 {DG.MY_RATING} 1"), DG.MY_RATING)
+    blitz = server.world.online["whitey"].ratings["Blitz"][0]
+    assert 0 < blitz < 1500
+    assert (after.bullet, after.blitz, after.standard, after.wild, after.bughouse) == (
+        0, blitz, 0, 0, 0,
+    )  # fmt: skip
+    guest = await connect(server)
+    await guest.login("Visitor")
+    [theirs] = grams(await guest.command(f"set-2 {DG.MY_RATING} 1"), DG.MY_RATING)
+    assert tuple(theirs[:5]) == (-1, -1, -1, -1, -1)  # unregistered
+
+
+async def test_my_rating_comes_when_the_rating_changes(server: Server) -> None:
+    for name in ("Whitey", "Blacky"):
+        await asyncio.to_thread(server.store.add_user, name, "pw")
+    on = (DG.MY_RATING, DG.NEW_MY_RATING)
+    white, black = await connect(server, on), await connect(server, on)
+    await white.login("Whitey", "pw", f"level2settings={bits(*on)}")
+    await black.login("Blacky", "pw", f"level2settings={bits(*on)}")
+    batch = Batch(CN.CN_MATCH, None)
+    online = server.world.online
+    terms = Terms(rated=True, initial=5, rating_type="Blitz")
+    await server.games.start(online["whitey"], online["blacky"], terms, batch)
+    batch.flush()
+    for ply, san in enumerate(FOOLS_MATE):
+        await (white if ply % 2 == 0 else black).send(san)
+    for client, name in ((white, "whitey"), (black, "blacky")):
+        mine = await client.expect_dg(DG.MY_RATING)
+        rating = online[name].ratings["Blitz"][0]
+        assert (mine.bullet, mine.blitz, mine.standard, mine.wild, mine.bughouse) == (
+            0, rating, 0, 0, 0,
+        )  # fmt: skip
+        await client.settle()
+        [new] = client.received(DG.NEW_MY_RATING)
+        assert new.ratings[1] == rating  # the two say the same
+    assert not white.errors() and not black.errors()

@@ -9,6 +9,9 @@ as such a command and swallow what follows.
 
 from __future__ import annotations
 
+import re
+import unicodedata
+
 IAC = 0xFF
 SB = 0xFA  # subnegotiation begins; it ends at IAC SE
 SE = 0xF0
@@ -21,6 +24,45 @@ def escape(text: str) -> bytes:
     """Text as wire bytes: latin-1, one byte per character, a 255 byte doubled."""
     data = text.encode("latin-1")
     return data.replace(b"\xff", b"\xff\xff") if b"\xff" in data else data
+
+
+def _ascii_like(code: int) -> int:
+    """The US ASCII character most like latin-1 character ``code`` (128-255): the letter
+    under its accent (NFKD), a few by hand, ``?`` for the rest."""
+    char = chr(code)
+    by_hand = {"Æ": "A", "æ": "a", "Ð": "D", "ð": "d", "Ø": "O", "ø": "o", "Þ": "T",
+               "þ": "t", "ß": "s", "×": "x", "÷": "/", "¿": "?", "¡": "!", "«": "<",
+               "»": ">", "\xa0": " ", "\xad": "-"}  # fmt: skip
+    if char in by_hand:
+        return ord(by_hand[char])
+    for part in unicodedata.normalize("NFKD", char):
+        if " " < part < "\x7f":
+            return ord(part)
+    return ord("?")
+
+
+#: Every byte as DG_UNACCENTED's receiver gets it: 128-254 as an ASCII look-alike.
+_UNACCENTED = bytes(range(128)) + bytes(_ascii_like(code) for code in range(128, 255)) + b"\xff"
+#: An IAC IAC pair (a data byte 255, y with diaeresis) or a telnet command (kept as it is).
+_IAC_RUN = re.compile(rb"\xff(\xff|[\xfb-\xfe].|[^\xff]?)", re.DOTALL)
+
+
+def unaccented(data: bytes) -> bytes:
+    """Wire bytes with every latin-1 letter 128-255 made a US ASCII one (``é`` -> ``e``,
+    an escaped ``ÿ`` -> ``y``) and telnet commands left alone: what a receiver who turned
+    DG_UNACCENTED (78) on gets ("output to you should only contain US ASCII (plus the
+    telnet codes for turning echo on and off ...). Chars 191-254 in the ISO Latin-1 set
+    ... are replaced some similar US ASCII character")."""
+    if b"\xff" not in data:
+        return data.translate(_UNACCENTED)
+    pieces = []
+    start = 0
+    for match in _IAC_RUN.finditer(data):
+        pieces.append(data[start : match.start()].translate(_UNACCENTED))
+        pieces.append(b"y" if match.group(1) == b"\xff" else match.group(0))
+        start = match.end()
+    pieces.append(data[start:].translate(_UNACCENTED))
+    return b"".join(pieces)
 
 
 def unescape(text: str) -> str:

@@ -7,6 +7,12 @@ its own (because the player was idle for 10+ seconds). Also sent to opponents"
 is pinged (once at a time, again after each such stretch) when an opponent has
 DG_ACK_PING on, and the answer goes to the opponent, in a unit of its own (SCN_ACK_PING,
 ``$server$``). This server runs no tournaments, so no TD follows a player.
+
+DG_IDLE (74) is "sent to TDs for players in their tournaments when idle time goes about 30
+seconds, then again if it goes over 60 seconds, then 120, etc (keeps doubling) ... Soon
+I'll have it sent to the opponent in a game too. It is also sent when the player unidles":
+here to a game's opponents who have it on, at the same looks (every :data:`IDLE_PING`
+seconds, so up to that late), the unidling at the first look after the player typed.
 """
 
 from __future__ import annotations
@@ -49,14 +55,18 @@ class PingSamples(dict["User", list[int]]):
 
 @dataclass
 class IdlePings:
-    """The games whose idle players are pinged (their next look), and who is being pinged."""
+    """The games whose idle players are pinged (their next look), who is being pinged,
+    and the idle time last told of each player (DG_IDLE: 30, 60, 120... seconds)."""
 
     timers: dict[Table, asyncio.TimerHandle] = field(default_factory=dict)
     pinging: set[User] = field(default_factory=set)
+    told_idle: dict[User, float] = field(default_factory=dict)
 
 
 #: Seconds a player of a game types nothing before the server pings him (DG_ACK_PING).
 IDLE_PING = 10.0
+#: Seconds of idling DG_IDLE first tells of; then twice as many each time.
+IDLE_TOLD = 30.0
 
 
 @command("date", CN.CN_DATE, "date")
@@ -127,6 +137,8 @@ def _look(core: Core, table: Table) -> None:
     now = time.monotonic()
     seats = table.seats()
     for player in seats:
+        if isinstance(player, Session) and not player.closed:
+            _tell_idle(pings, player, [s for s in seats if s is not player], now)
         if not isinstance(player, Session) or player.closed or player in pings.pinging:
             continue  # a replica's connection is on its own node
         told = any(DG.ACK_PING in s.level2 for s in seats if s is not player)
@@ -134,6 +146,29 @@ def _look(core: Core, table: Table) -> None:
             pings.pinging.add(player)
             core.spawn(_idle_ping(core, player, table))
     _watch(core, table)
+
+
+def _tell_idle(pings: IdlePings, player: Session, opponents: list[User], now: float) -> None:
+    """DG_IDLE (74: name idle-time time-since-read) to the opponents who have it on, when
+    ``player``'s idle time passes :data:`IDLE_TOLD` seconds, then twice that, and so on,
+    and once it types again after that ("sent when the player unidles")."""
+    idle = now - player.last_input
+    told = pings.told_idle.get(player, 0.0)
+    if idle >= max(IDLE_TOLD, 2 * told):
+        mark = IDLE_TOLD
+        while 2 * mark <= idle:
+            mark *= 2
+        pings.told_idle[player] = mark
+    elif told and idle < told:  # it typed since it was told of
+        del pings.told_idle[player]
+    else:
+        return
+    listening = [s for s in opponents if DG.IDLE in s.level2]
+    if listening:
+        record = dg.Idle(player.name, int(idle), int(now - player.last_read))
+        batch = Batch(CN.SCN_AUTOMATIC, None)
+        batch.add_all(listening, Datagram(record))
+        batch.flush()
 
 
 async def _idle_ping(core: Core, player: Session, table: Table) -> None:
@@ -157,14 +192,18 @@ def _game_started(core: Core, table: Table) -> None:
 
 
 def _game_ended(core: Core, table: Table) -> None:
-    handle = core.state(IdlePings).timers.pop(table, None)
+    pings = core.state(IdlePings)
+    handle = pings.timers.pop(table, None)
     if handle is not None:
         handle.cancel()
+    for player in table.seats():
+        pings.told_idle.pop(player, None)
 
 
 def install(core: Core) -> None:
     def forget_pings(session: User) -> None:
         core.state(PingSamples).pop(session, None)
+        core.state(IdlePings).told_idle.pop(session, None)
 
     core.registry.add_commands(COMMANDS)
     core.registry.left.append(forget_pings)

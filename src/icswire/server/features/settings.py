@@ -13,6 +13,7 @@ import asyncio
 from typing import TYPE_CHECKING
 
 from icswire.protocol import datagrams as dg
+from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.protocol.level1 import Level1
 from icswire.server.core.dispatch.commands import first_word
@@ -338,8 +339,9 @@ async def set2(ctx: Context, args: str) -> None:
     if dg_number is None or value not in ("0", "1") or dg_number > 255:
         ctx.reply("Usage: set-2 <datagram number> <0|1>")
         return
-    on = value == "1"
     session = ctx.session
+    # DG_DISABLE_PREMOVE "cannot be turned off, once you've turned it on"
+    on = value == "1" or (dg_number == DG.DISABLE_PREMOVE and dg_number in session.level2)
     session.level2 = session.level2 | {dg_number} if on else session.level2 - {dg_number}
     ctx.batch.add(session, Datagram(dg.Set2(dg_number, on)))
     if on:

@@ -206,7 +206,8 @@ class GameHistory:
     or None). In a game of irregular semantics (atomic, Fischer random, wild castling)
     ``set_board`` is DG_SET_BOARD's (84) 64-character board and side to move after the
     moves, None in others; ``fischer_random`` says it is wild 22's, which a client with
-    DG_KNOWS_FISCHER_RANDOM (132) does without."""
+    DG_KNOWS_FISCHER_RANDOM (132) does without. ``now`` is the position after the moves,
+    in FEN (DG_FEN, 70)."""
 
     game: int
     fen: str | None
@@ -215,6 +216,7 @@ class GameHistory:
     white_ms: int
     black_ms: int
     running: str | None
+    now: str
     set_board: tuple[str, str] | None = None
     fischer_random: bool = False
 

@@ -32,7 +32,12 @@ from icswire.server.core.model.names import name_key
 from icswire.server.core.model.users import User
 from icswire.server.core.model.variables import IVARIABLES, VARIABLES, Value, value_of
 from icswire.server.core.render.batch import Batch, Datagram, Message
-from icswire.server.core.render.presence import RATING_TYPES, arrived_record, rating_record
+from icswire.server.core.render.presence import (
+    RATING_TYPES,
+    arrived_record,
+    my_ratings,
+    rating_record,
+)
 
 #: The wild variants this server plays, by ICC number (DG_WILD_KEY, 116).
 WILD_NAMES: tuple[tuple[int, str], ...] = tuple(
@@ -340,12 +345,10 @@ class World:
         elif number == DG.WILD_KEY:
             for index, label in WILD_NAMES:
                 add(session, Datagram(dg.WildKey(index, label)))
-        elif number == DG.NEW_MY_RATING:  # -1 unregistered, 0 no games in that type
-            mine = self.player(session)
-            ratings = tuple(
-                mine.rating(label)[0] if mine.registered else -1 for label, _ in RATING_TYPES
-            )
-            add(session, Datagram(dg.NewMyRating(ratings)))
+        elif number in (DG.NEW_MY_RATING, DG.MY_RATING):  # sent when turned on
+            for record in my_ratings(self.player(session)):
+                if record.dg == number:
+                    add(session, Datagram(record))
         elif number == DG.DUMMY_RESPONSE:
             add(session, Datagram(dg.DummyResponse()))
 

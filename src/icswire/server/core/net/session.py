@@ -27,7 +27,7 @@ import contextlib
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import cast
 
 from icswire.protocol.telnet import CommandFilter
@@ -81,6 +81,9 @@ class Session(User, asyncio.Protocol):
     transport: asyncio.Transport | None = None
     #: The client's timestamp of the line :meth:`pop_line` returned last (timeseal only).
     line_stamp: int | None = None
+    #: When anything was last read from the connection, ping answers included (DG_IDLE's
+    #: time-since-read); :attr:`last_input` is the last line's.
+    last_read: float = field(default_factory=time.monotonic)
     _stuck_since: float | None = None
     #: Bytes wait in the transport for the socket (between pause_ and resume_writing).
     _backlog: bool = False
@@ -209,6 +212,7 @@ class Session(User, asyncio.Protocol):
     def data_received(self, data: bytes) -> None:
         if self.closed:  # lingering: what the peer still sends is dropped
             return
+        self.last_read = time.monotonic()
         if self._sealed is None:
             if self._telnet is not None or _IAC in data:
                 self._telnet = self._telnet or CommandFilter()

@@ -8,7 +8,8 @@ on, the normal form is not generated"), the text is left out for receivers who h
 :class:`Batch` gathers the messages of one command (or one server event) and renders, for
 each receiver, one unit: a level 1 ``^Y[cn issuer[ tag]`` ... ``^Y]`` bracket, or level 0
 text followed by the prompt. Receivers whose settings give the same bytes share them: a
-shout to 5000 people is rendered once per distinct kind of receiver, not 5000 times.
+shout to 5000 people is rendered once per distinct kind of receiver, not 5000 times. A
+receiver with DG_UNACCENTED (78) on gets the unit's latin-1 letters as US ASCII ones.
 """
 
 from __future__ import annotations
@@ -18,9 +19,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from icswire.protocol.block import BLOCK_END, format_header
-from icswire.protocol.datagrams import encode_datagram
+from icswire.protocol.datagrams import DG, encode_datagram
 from icswire.protocol.encoder import encode_text, encode_unit_start
 from icswire.protocol.level1 import Level1
+from icswire.protocol.telnet import unaccented
 from icswire.server.core.events.base import Event
 from icswire.server.core.render.wrap import wrap_line
 
@@ -28,6 +30,8 @@ if TYPE_CHECKING:
     from icswire.server.core.model.users import RemoteNode, User
 
 NEWLINE = "\r\n"
+#: DG_UNACCENTED (78): "not a DG at all, just a variable": its receivers get US ASCII.
+UNACCENTED = int(DG.UNACCENTED)
 #: The end of a top-level level 1 unit. ICC follows it with a newline, and ICC clients
 #: (PyChess's ICC mode, Jin) read a line at a time: without it the last unit of a burst
 #: waits for unrelated output (NOTES.md, "ICC framing").
@@ -224,15 +228,18 @@ class Batch:
                     elsewhere = {}
                 elsewhere.setdefault(receiver.remote, []).append((receiver, is_issuer, messages))
                 continue
+            plain = UNACCENTED in receiver.level2
             key = (
                 receiver.wrap_key(is_issuer),
+                plain,
                 tuple(map(id, messages)),
                 tuple([m.key(receiver) for m in messages]),
             )
             data = shared.get(key)
             if data is None:
                 body = b"".join(m.render(receiver) for m in messages)
-                data = shared[key] = self._wrap(receiver, body, is_issuer)
+                data = self._wrap(receiver, body, is_issuer)
+                shared[key] = data = unaccented(data) if plain else data
             if data:
                 receiver.send_unit(data)
         self._messages.clear()

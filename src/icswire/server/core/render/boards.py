@@ -276,16 +276,18 @@ def game_history(
 
     The initial position is left out (``*``, an empty FEN) only for chess's: a wild's own
     fixed start (wild 5, 8, 8a...) is given too, as DG_MOVE_LIST says it is "unless ...
-    it's a wild game". A ``variant`` of irregular semantics has the position after the
-    moves for DG_SET_BOARD: ``now``, else ``start`` with the moves played."""
+    it's a wild game". The position after the moves (``now``, else ``start`` with the
+    moves played) is given in FEN for DG_FEN, the en passant square after any double push
+    as the FEN standard has it, and for DG_SET_BOARD in a ``variant`` of irregular
+    semantics."""
     if start_fen is None and start.board_fen() != chess.STARTING_BOARD_FEN:
         start_fen = start.fen()
+    if now is None:
+        now = start.copy(stack=False)
+        for move in moves:
+            now.push(move.move)
     set_board = None
     if variant.irregular_semantics:
-        if now is None:
-            now = start.copy(stack=False)
-            for move in moves:
-                now.push(move.move)
         set_board = board_to_64(now), COLOR_LETTER[now.turn]
     return GameHistory(
         number,
@@ -295,6 +297,7 @@ def game_history(
         clocks[WHITE],
         clocks[BLACK],
         None if running is None else COLOR_LETTER[running],
+        now.fen(en_passant="fen"),
         set_board,
         variant.chess960,
     )
@@ -316,8 +319,9 @@ def set_board_record(
 def history_records(on: frozenset[int], history: GameHistory) -> list[Any]:
     """What a client needs to set up a game, in the DGs ``on``: DG_POSITION_BEGIN(2) and
     the moves (DG_PAST_MOVE, DG_SEND_MOVES: each only if on), or DG_MOVE_LIST, the
-    position they lead to in a game of irregular semantics (DG_SET_BOARD), and both
-    clocks (DG_MSEC)."""
+    position they lead to in a game of irregular semantics (DG_SET_BOARD), that position
+    in FEN (DG_FEN: "not sent on every move, but only on the same occasions that
+    DG_MOVE_LIST might be sent") and both clocks (DG_MSEC)."""
     number, moves = history.game, history.moves
     found: list[DatagramRecord] = []
     variation = IsVariation.MOVE_INITIAL
@@ -335,6 +339,8 @@ def history_records(on: frozenset[int], history: GameHistory) -> list[Any]:
         record = set_board_record(number, board64, side, history.fischer_random, on)
         if record is not None:
             found.append(record)
+    if DG.FEN in on:
+        found.append(dg.Fen(number, history.now))
     if DG.MSEC in on:
         found.append(dg.Msec(number, "W", history.white_ms, history.running == "W"))
         found.append(dg.Msec(number, "B", history.black_ms, history.running == "B"))

@@ -95,6 +95,24 @@ def rating_record(player: Player, number: int) -> DatagramRecord:
     return dg.record_as(number, dg.Bullet(player.name, rating, note))
 
 
+#: DG_MY_RATING's (52) rating types, in its order: "bullet-rating blitz-rating
+#: standard-rating wild-rating bughouse-rating" (not DG_RATING_TYPE_KEY's).
+MY_RATING_TYPES: tuple[str, ...] = ("Bullet", "Blitz", "Standard", "Wild", "Bughouse")
+
+
+def my_ratings(player: Player) -> tuple[dg.NewMyRating, dg.MyRating]:
+    """``player``'s own ratings as DG_NEW_MY_RATING (87, DG_RATING_TYPE_KEY's order) and
+    DG_MY_RATING (52, :data:`MY_RATING_TYPES`): "-1 if unregistered, 0 if registered but
+    played no games"."""
+
+    def of(rating_type: str) -> int:
+        return player.rating(rating_type)[0] if player.registered else -1
+
+    new = dg.NewMyRating(tuple(of(label) for label, _ in RATING_TYPES))
+    bullet, blitz, standard, wild, bughouse = (of(label) for label in MY_RATING_TYPES)
+    return new, dg.MyRating(bullet, blitz, standard, wild, bughouse)
+
+
 def ratstr(player: Player, rating_type: str) -> str:
     """FICS's ``ratstrii``: ``%4d``, ``----`` registered without one, ``++++`` a guest."""
     rating = player.rating(rating_type)[0] if player.registered else 0

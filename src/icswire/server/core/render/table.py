@@ -24,7 +24,7 @@ SET_BOARD = frozenset({DG.SET_BOARD, DG.KNOWS_FISCHER_RANDOM})
 HISTORY = frozenset({
     DG.POSITION_BEGIN, DG.POSITION_BEGIN2, DG.PAST_MOVE, DG.SEND_MOVES, DG.MOVE_LIST,
     DG.MOVE_ALGEBRAIC, DG.MOVE_SMITH, DG.MOVE_TIME, DG.MOVE_CLOCK, DG.IS_VARIATION, DG.MSEC,
-    *SET_BOARD,
+    DG.FEN, *SET_BOARD,
 })  # fmt: skip
 
 #: event kind -> (its message class, the DGs it may send besides the text forms).
@@ -63,9 +63,9 @@ TABLE: dict[type[Event], tuple[type[EventMessage], frozenset[int]]] = {
     games.ObserverJoined: (lifecycle.JoinedMessage, frozenset({DG.PLAYERS_IN_MY_GAME})),
     games.ObserverLeft: (lifecycle.LeftMessage, frozenset({DG.PLAYERS_IN_MY_GAME})),
     games.OffersChanged: (lifecycle.OffersMessage, frozenset({DG.OFFERS_IN_MY_GAME})),
-    games.RequestMade: (lifecycle.RequestMessage, frozenset({DG.SOUND})),
-    games.RequestAnswered: (lifecycle.AnswerMessage, frozenset()),
-    games.ClockPaused: (lifecycle.PausedMessage, frozenset()),
+    games.RequestMade: (lifecycle.RequestMessage, frozenset({DG.SOUND, DG.GAME_MESSAGE})),
+    games.RequestAnswered: (lifecycle.AnswerMessage, frozenset({DG.GAME_MESSAGE})),
+    games.ClockPaused: (lifecycle.PausedMessage, frozenset({DG.GAME_MESSAGE})),
     talk.Told: (talk_render.TellMessage, frozenset({DG.PERSONAL_TELL, DG.PERSONAL_TELL_ECHO})),
     talk.ChannelTold: (talk_render.ChannelTellMessage, frozenset({DG.CHANNEL_TELL})),
     talk.Shouted: (talk_render.ShoutMessage, frozenset({DG.SHOUT})),

@@ -13,7 +13,9 @@ Its modules, each with the commands of one job (and the help it follows):
   ``pending`` for every offer;
 - ``challenges``: ``match``, ``rematch``, ``set open 0``;
 - ``resume``: ``resume`` and ``match NAME`` of an adjourned game;
-- ``assess``: ``assess``, the rating changes a game between two players would make.
+- ``assess``: ``assess``, the rating changes a game between two players would make;
+- ``suggest``: the server's DG_SUGGESTION to resume an adjourned game whose players are
+  both online, and its DG_QRETRACT.
 
 Hooks: :func:`~icswire.server.features.pairing.removing.player_left` (a session is going),
 :func:`~icswire.server.features.pairing.shown.send_lists` (DG_SEEK / DG_MATCH just turned
@@ -25,7 +27,7 @@ from __future__ import annotations
 
 from icswire.server.core.dispatch.hub import Core
 from icswire.server.core.model.offers import Offers
-from icswire.server.features.pairing import assess, challenges, offers, resume, seeks
+from icswire.server.features.pairing import assess, challenges, offers, resume, seeks, suggest
 from icswire.server.features.pairing.challenges import closed
 from icswire.server.features.pairing.removing import player_left
 from icswire.server.features.pairing.seeks import variable_set
@@ -50,3 +52,6 @@ def install(core: Core) -> None:
     )
     registry.dg_on.append(lambda session, number, batch: send_lists(core, session, number, batch))
     registry.left.append(lambda session: player_left(core, session))
+    registry.arrived.append(lambda session, batch: suggest.arrived(core, session, batch))
+    registry.left.append(lambda session: suggest.left(core, session))
+    registry.game_started.append(lambda table, batch: suggest.game_started(core, table, batch))
