@@ -100,3 +100,63 @@ async def test_a_registered_user_logs_in_reading_a_line_at_a_time(server: Server
     await client.prompt("fics% ")
     assert b"\xff\xfc\x01" in client.raw  # and on again once the password is in
     await client.close()
+
+
+# -- a game's end ----------------------------------------------------------------------------
+
+
+async def guest(server: Server, name: str) -> LineReader:
+    """``name``, an unregistered user, logged in and at its first prompt."""
+    client = await LineReader.connect(server.port)
+    await client.prompt("login: ")
+    client.send(name)
+    await client.line(rf'Press return to enter the server as "{name}":')
+    client.send("")
+    await client.prompt("fics% ")
+    return client
+
+
+async def command(client: LineReader, line: str, answer: str) -> None:
+    """Send ``line``; wait for the line ``answer`` and the prompt after it."""
+    client.send(line)
+    await client.line(answer)
+    await client.prompt("fics% ")
+
+
+async def playing(server: Server) -> tuple[LineReader, LineReader]:
+    """Anna (White) and Bert in game 1, unrated, each at a prompt."""
+    anna, bert = await guest(server, "Anna"), await guest(server, "Bert")
+    # a command's own reply follows the prompt on its line, on FICS too ("fics% Issuing")
+    await command(anna, "match Bert 5 0 white", r"(fics% )?Issuing: .*")
+    await bert.line(r"Challenge: .*")
+    bert.send("accept")
+    for player in (anna, bert):
+        await player.line(r"\{Game 1 \(Anna vs\. Bert\) Creating unrated blitz match\.\}")
+        await player.prompt("fics% ")
+    return anna, bert
+
+
+@pytest.mark.parametrize(
+    ("command_word", "result"),
+    [("resign", "Anna resigns} 0-1"), ("abort", "Game aborted by Anna at move 1} *")],
+)
+async def test_the_end_of_an_unrated_game_starts_a_line_for_both_players(
+    server: Server, command_word: str, result: str
+) -> None:
+    """The player whose command ended the game gets its end on a line of its own after
+    its prompt, as the other player does; both are told no rating changed (FICS's bytes:
+    ``fics% \\n{Game 107 (gbtami vs. ggbtami) gbtami checkmated} 0-1\\n\\nNo ratings
+    adjustment done.\\nfics% ``, in our line ends)."""
+    anna, bert = await playing(server)
+    anna.raw = bert.raw = b""
+    anna.send(command_word)
+    ended = f"{{Game 1 (Anna vs. Bert) {result}"
+    expected = f"fics% \r\n{ended}\r\n\r\nNo ratings adjustment done.\r\nfics% ".encode()
+    for player in (anna, bert):
+        await player.line(re.escape(ended))  # a line of its own, not after "fics% "
+        await player.line("")
+        await player.line(r"No ratings adjustment done\.")
+        await player.prompt("fics% ")
+        assert (b"fics% " + player.raw).endswith(expected)
+    await anna.close()
+    await bert.close()
