@@ -27,6 +27,7 @@ from icswire.protocol.level1 import Level1
 from icswire.server.cluster.access import Access
 from icswire.server.cluster.node import Cluster
 from icswire.server.cluster.routes import route
+from icswire.server.core.dispatch.aliases import expand_system_alias
 from icswire.server.core.dispatch.commands import (
     expand_alias,
     expand_punctuation,
@@ -437,7 +438,7 @@ class Server:
                 return
         tag, text = split_tag(text)
         text = expand_alias(session.aliases, text.strip().lstrip("$").strip())
-        text = expand_punctuation(text)
+        text = expand_system_alias(expand_punctuation(text))
         word = text.partition(" ")[0]
         if not word:
             if block_id is not None:
