@@ -124,3 +124,11 @@ async def test_more_r_and_players_work_as_on_fics(server: Server) -> None:
         isinstance(e, Text) and e.text.startswith("Variable settings of Anna") for e in events
     )
     assert isinstance(events[-1], Prompt)
+
+
+async def test_a_dollar_runs_the_command_the_word_begins(server: Server) -> None:
+    """lasker expands no alias after ``$`` (what XBoard puts before its commands)."""
+    client = await connect(server)
+    await client.login("Anna")
+    said = texts(await client.command("$more"))  # moretime, not next
+    assert said != texts(await client.command("more")), said

@@ -437,8 +437,11 @@ class Server:
                 no_id.flush()
                 return
         tag, text = split_tag(text)
+        plain = text.strip().startswith("$")  # lasker: "$word" is the command, no alias
         text = expand_alias(session.aliases, text.strip().lstrip("$").strip())
-        text = expand_system_alias(expand_punctuation(text))
+        text = expand_punctuation(text)
+        if not plain:
+            text = expand_system_alias(text)
         word = text.partition(" ")[0]
         if not word:
             if block_id is not None:
