@@ -18,7 +18,15 @@ import pytest
 
 from icswire.protocol import datagrams as dg
 from icswire.protocol.datagrams import DG, Rating
-from icswire.protocol.events import CommandEnd, CommandStart, Prompt, SessionEnd, Text, UnitStart
+from icswire.protocol.events import (
+    CommandEnd,
+    CommandStart,
+    Prompt,
+    SessionEnd,
+    Telnet,
+    Text,
+    UnitStart,
+)
 from icswire.protocol.level1 import CommandNumber
 from icswire.server.app import Server
 from icswire.server.core.net.session import clean_text
@@ -53,9 +61,9 @@ async def test_registered_login_with_the_password_later_or_on_the_same_line(serv
     await asyncio.to_thread(server.store.add_user, "Alice", "secret")
     first = await connect(server)
     await first.send("alice")
-    await first.expect(lambda e: isinstance(e, Prompt) and e.text == "password: ")
-    echo_off = await first.expect(lambda e: True)
+    echo_off = await first.expect(lambda e: isinstance(e, Telnet))  # before the prompt
     assert echo_off.data == b"\xff\xfb\x01"
+    await first.expect(lambda e: isinstance(e, Prompt) and e.text == "password: ")
     await first.send("wrong")
     await first.expect_text("**** Invalid password! ****")
     await first.send("alice", "secret")
@@ -103,7 +111,9 @@ async def _greeted(server: Server, *lines: bytes) -> bytes:
 async def test_fics_sessions_get_ficss_greeting_byte_for_byte(server: Server) -> None:
     """What XBoard, eboard and PyChess wait for, exactly as before ICC sessions got theirs."""
     wire = await _greeted(server, b"Fred", b"")
-    greeting = b'enter the server as "Fred":\r\n**** Starting FICS session as Fred(U) ****'
+    # the prompt's line ends at once (issue 23); the greeting follows the return on a line
+    # of its own, after an empty one, as lasker's "\n**** Starting FICS session as ..."
+    greeting = b'enter the server as "Fred":\r\n\r\n**** Starting FICS session as Fred(U) ****'
     assert wire.endswith(greeting)
     assert b"ICC" not in wire
 

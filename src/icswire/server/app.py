@@ -27,6 +27,7 @@ from icswire.protocol.level1 import Level1
 from icswire.server.cluster.access import Access
 from icswire.server.cluster.node import Cluster
 from icswire.server.cluster.routes import route
+from icswire.server.core.dispatch.aliases import expand_system_alias
 from icswire.server.core.dispatch.commands import (
     expand_alias,
     expand_punctuation,
@@ -436,8 +437,11 @@ class Server:
                 no_id.flush()
                 return
         tag, text = split_tag(text)
+        plain = text.strip().startswith("$")  # lasker: "$word" is the command, no alias
         text = expand_alias(session.aliases, text.strip().lstrip("$").strip())
         text = expand_punctuation(text)
+        if not plain:
+            text = expand_system_alias(text)
         word = text.partition(" ")[0]
         if not word:
             if block_id is not None:

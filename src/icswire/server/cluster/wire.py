@@ -96,7 +96,8 @@ log = logging.getLogger("icswire.cluster")
 #: The format's version: a node drops a message of another version (2: a heartbeat has
 #: the node's epoch; 3: a user carries the title lists it is on, a game's start its
 #: variant's irregular-legality/semantics and promote-to-king flags; 4: a game's history
-#: carries the position after its moves in FEN, for DG_FEN).
+#: carries the position after its moves in FEN, for DG_FEN, and a game's end whether the
+#: players' ratings changed, for FICS's "No ratings adjustment done.").
 VERSION = 4
 
 T = TypeVar("T")

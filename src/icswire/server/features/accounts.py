@@ -77,7 +77,7 @@ def _say(session: Session, *text: str) -> None:
 def _failed(session: Session, code: int, name: str = "", text: str = "") -> None:
     """A refusal: the spec's text for ``code`` (or ``text``), and DG_LOGIN_FAILED."""
     text = text or login_failed_text(code, name=name)
-    _say(session, text, "")
+    _say(session, "", text, "")  # on a line of its own, below the prompt it answers
     if DG.LOGIN_FAILED in session.level2:
         session.send_raw(encode_datagram(dg.LoginFailed(code, text)))
 
@@ -147,7 +147,7 @@ async def _password(core: Core, session: Session, account: Account, password: st
         failures.succeeded(by_address)
         failures.succeeded(by_account)
         return True
-    _say(session, "**** Invalid password! ****", "")
+    _say(session, "", "**** Invalid password! ****", "")
     if DG.LOGIN_FAILED in session.level2:
         text = login_failed_text(LoginFailed.INVALID_PASSWORD)
         session.send_raw(encode_datagram(dg.LoginFailed(LoginFailed.INVALID_PASSWORD, text)))
@@ -229,11 +229,14 @@ async def _dialogue(core: Core, session: Session) -> Account | bool | None:
         if not password:
             _say(
                 session,
+                "",
                 f'"{account.name}" is a registered name.  If it is yours, type the password.',
                 "If not, just hit return to try another name.",
-                "",
             )
-            session.send_raw(b"password: " + WILL_ECHO)
+            # echo off before the line end that ends the line before the prompt: the
+            # prompt is then "password: " and nothing else, for telnet clients and for
+            # clients that match it byte for byte alike
+            session.send_raw(WILL_ECHO + b"\r\npassword: ")
             answer = await session.read_line()
             session.send_raw(WONT_ECHO + b"\r\n")
             if answer is None:
@@ -306,11 +309,14 @@ async def _enter(session: Session, name: str, guest: bool) -> bool | None:
         first = f'"{name}" is not a registered name.  You may use this name to play unrated games.'
     _say(
         session,
+        "",
         first,
         '(After logging in, do "help register" for more info on how to register.)',
         "",
+        # FICS leaves the line open; a client that reads a line at a time would wait
+        # for its end forever, and a client that matches the prompt still finds it
+        f'Press return to enter the server as "{name}":',
     )
-    session.send_raw(f'Press return to enter the server as "{name}":'.encode("latin-1"))
     if await session.read_line() is None:
         return False
     session.send_raw(b"\r\n")

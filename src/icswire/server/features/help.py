@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING
 
 from icswire.protocol.block import BlockCode
 from icswire.protocol.level1 import CommandNumber as CN
+from icswire.server.core.dispatch.aliases import SYSTEM_ALIASES, alias_command
 from icswire.server.core.dispatch.commands import block_code
-from icswire.server.core.dispatch.hub import ABBREVIATIONS, CommandSet, Context, Registry
+from icswire.server.core.dispatch.hub import CommandSet, Context, Registry
 from icswire.server.core.model.channels import CHANNELS, TOPICS
 from icswire.server.core.model.variables import IVARIABLE_NAMES
 from icswire.server.core.render import helpfiles
@@ -33,7 +34,7 @@ command = COMMANDS.command
 #: ``-x`` and ``=x`` are addlist, sublist and showlist).
 LIST_SIGNS = {"+": "addlist", "-": "sublist", "=": "showlist"}
 #: The files documenting FICS's one-character commands.
-PUNCTUATION = {".": "tell", ",": "tell", "!": "shout"}
+PUNCTUATION = {".": "tell", ",": "tell", "!": "shout", "?": "help"}
 WIDTH = 79
 
 
@@ -67,14 +68,14 @@ def commands_topic(registry: Registry, admin: bool = False) -> list[str]:
 
 
 def abbreviations_topic(registry: Registry, admin: bool = False) -> list[str]:
-    shorts = sorted(ABBREVIATIONS.items(), key=lambda item: (item[1], item[0]))
+    shorts = sorted(SYSTEM_ALIASES.items(), key=lambda item: (item[1], item[0]))
     return [
         "abbreviations",
         "",
         'Any unique beginning of a command\'s name runs that command: "fi" is finger,',
         '"obs" is observe. When a beginning fits several commands the server lists',
-        'them ("Ambiguous command"). A leading "$" is ignored. Some commands also have',
-        "short forms of their own, which win over the beginnings of other commands:",
+        'them ("Ambiguous command"). A leading "$" is ignored. FICS\'s system aliases,',
+        "which every user has, win over the beginnings of commands:",
         "",
         *(f"  {short:<8} {name}" for short, name in shorts),
         "",
@@ -165,7 +166,7 @@ def resolve(registry: Registry, word: str, admin: bool = False) -> str | list[st
     word = word.lower()
     if word[:1] in LIST_SIGNS or word in PUNCTUATION:
         return topic_of(word)
-    word = ABBREVIATIONS.get(word, word)
+    word = alias_command(word)
     known = topics(hidden_from(registry, admin))
     if word in known:
         return word

@@ -105,6 +105,8 @@ PUNCTUATION = {
     "+": "addlist",
     "-": "sublist",
     "=": "showlist",
+    "`": "tell .",
+    "?": "help",  # FICS's help on alias lists it among the system aliases
 }
 _PUNCTUATION_RUN = re.compile(f"[{re.escape(string.punctuation)}]+")
 

@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 from icswire.protocol.level1 import CommandNumber as CN
+from icswire.server.core.dispatch.aliases import FICS_NAMES, SYSTEM_ALIASES
 from icswire.server.core.dispatch.paging import first_page
 from icswire.server.core.model.claims import Claims
 from icswire.server.core.model.tables import Table, Tables, Terms
@@ -142,20 +143,6 @@ class CommandSet:
 # -- the registry ----------------------------------------------------------------------------
 
 
-#: Short forms FICS users type, besides unique prefixes.
-ABBREVIATIONS = {
-    "t": "tell",
-    "f": "finger",
-    "exit": "quit",
-    "bye": "quit",
-    "logout": "quit",
-    "?": "help",
-    "sh": "shout",
-    "in": "inchannel",
-    "ranks": "rank",
-    "o": "observe",  # FICS's alias, which "open" would otherwise make ambiguous
-}
-
 #: How many of :meth:`Registry.find_command`'s answers it keeps (the words users type are
 #: theirs to choose: the memory they take is bounded).
 FOUND_KEPT = 4096
@@ -197,8 +184,8 @@ class Registry:
             self.commands[command.name] = command
 
     def words(self) -> frozenset[str]:
-        """Every command name and short form (names nobody may log in as)."""
-        return frozenset((*self.commands, *ABBREVIATIONS))
+        """Every command name, FICS's name and system alias (names nobody may log in as)."""
+        return frozenset((*self.commands, *SYSTEM_ALIASES, *FICS_NAMES))
 
     def find_command(self, word: str, admin: bool = False) -> Command | list[str]:
         """The command ``word`` names, or the (possibly empty) list of commands it could be.
@@ -215,14 +202,25 @@ class Registry:
         return found if isinstance(found, Command) else list(found)
 
     def _find_command(self, word: str, admin: bool) -> Command | tuple[str, ...]:
-        word = ABBREVIATIONS.get(word.lower(), word.lower())
+        """The command ``word`` names exactly (its name or FICS's), else the one command
+        it begins the name of (FICS's names count: ``var`` is ``vars``, as ``variables``)."""
+        word = word.lower()
+        word = FICS_NAMES.get(word, word) if word not in self.commands else word
         found = self.commands.get(word)
         if found is not None and (admin or not found.admin):
             return found
+        names = [*self.commands.items()]
+        names += [
+            (fics, self.commands[ours])
+            for fics, ours in FICS_NAMES.items()
+            if ours in self.commands
+        ]
         matches = sorted(
-            name
-            for name, command in self.commands.items()
-            if name.startswith(word) and (admin or not command.admin)
+            {
+                command.name
+                for name, command in names
+                if name.startswith(word) and (admin or not command.admin)
+            }
         )
         return self.commands[matches[0]] if len(matches) == 1 else tuple(matches)
 

@@ -255,7 +255,8 @@ class GameEnded(Event):
     and ``audience``, the names of its players and observers, who get FICS's ``{Game N (W
     vs. B) B resigns} 1-0``, DG_MY_GAME_RESULT (16) and DG_MY_RELATION_TO_GAME (43) ``X``;
     the others the line if they ``set gin`` or ``iset allresults``; everybody
-    DG_GAME_RESULT if on."""
+    DG_GAME_RESULT if on. ``adjusted``: the players' ratings change (a rated game won or
+    drawn); when they do not, FICS tells the players "No ratings adjustment done."."""
 
     game: int
     white: str
@@ -264,6 +265,7 @@ class GameEnded(Event):
     score: str
     description: str
     audience: tuple[str, ...]
+    adjusted: bool = False
 
 
 @kind

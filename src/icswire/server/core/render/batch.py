@@ -45,6 +45,10 @@ class Message:
     replaced_by: frozenset[int] = frozenset()
     #: Every DG this message may render (its cache key depends only on these).
     datagram_kinds: frozenset[int] = frozenset()
+    #: FICS begins this text on a fresh line even for the user whose command caused it
+    #: (lasker's ``"\n{Game ..."``): after the prompt that user was sent last, not on
+    #: the prompt's line (see :meth:`Batch._wrap`).
+    starts_fresh: bool = False
 
     def text(self, receiver: User) -> Sequence[str]:
         return ()
@@ -237,8 +241,11 @@ class Batch:
             )
             data = shared.get(key)
             if data is None:
-                body = b"".join(m.render(receiver) for m in messages)
-                data = self._wrap(receiver, body, is_issuer)
+                parts = [m.render(receiver) for m in messages]
+                fresh = next(
+                    (m.starts_fresh for m, part in zip(messages, parts, strict=True) if part), False
+                )
+                data = self._wrap(receiver, b"".join(parts), is_issuer, fresh)
                 shared[key] = data = unaccented(data) if plain else data
             if data:
                 receiver.send_unit(data)
@@ -247,8 +254,14 @@ class Batch:
             for node, entries in elsewhere.items():
                 node.deliver(self, entries)
 
-    def _wrap(self, receiver: User, body: bytes, is_issuer: bool) -> bytes:
+    def _wrap(self, receiver: User, body: bytes, is_issuer: bool, fresh: bool = False) -> bytes:
+        """``body`` as one unit for ``receiver``: level 1's brackets, or level 0's text and
+        prompt. Level 0 output starts on a fresh line when it is not the issuer's (it
+        comes after a prompt, at any time), and when it is but begins with a message that
+        ``starts_fresh`` (``fresh``): the issuer's last bytes were its prompt, and a client
+        that reads a line at a time would find ``fics% {Game ...`` on one line."""
         level1 = receiver.level1
+        newline = NEWLINE.encode()
         if level1 & Level1.UNITS:
             if level1 & Level1.ISSUER_MARKS:
                 who = "*" if is_issuer else ("$server$" if self.issuer is None else "%")
@@ -257,6 +270,8 @@ class Batch:
             tag = self.tag if is_issuer and self.tag and level1 & Level1.TAGS else None
             return encode_unit_start(self.cn, who, tag) + body + UNIT_END
         if is_issuer:  # the prompt follows every command, even one with no output
+            if fresh and not body.startswith(newline):
+                body = newline + body
             if self.block is not None:
                 framed = format_header(*self.block) + body + bytes((BLOCK_END,))
                 return framed + b"\n" + receiver.prompt_bytes()
@@ -265,5 +280,4 @@ class Batch:
             return b""
         # output nobody asked for starts on a new line, below the prompt; a board brings
         # its own empty line (FICS's "\n<12> ...") and needs no other
-        newline = NEWLINE.encode()
         return (body if body.startswith(newline) else newline + body) + receiver.prompt_bytes()

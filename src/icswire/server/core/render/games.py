@@ -133,10 +133,18 @@ class StartMessage(ShowsBoard):
         return dg.Pstat(0, None, me, other, (dg.PstatRecord(ww, wl, wd, bw, bl, bd, number),))
 
 
+#: What FICS tells both players after the result of a game that changes no rating
+#: (unrated, or adjourned or aborted): lasker's ``game_ended``, with the empty line
+#: freechess.org puts before it.
+NO_ADJUSTMENT = ("", "No ratings adjustment done.")
+
+
 class EndMessage(EventMessage):
-    """:class:`GameEnded` for one receiver (see the event)."""
+    """:class:`GameEnded` for one receiver (see the event); it starts on a fresh line for
+    the player whose command ended the game too (``resign``, ``abort``, a mating move)."""
 
     event: GameEnded
+    starts_fresh = True
 
     def __init__(self, event: GameEnded) -> None:
         super().__init__(event)
@@ -151,7 +159,7 @@ class EndMessage(EventMessage):
     def key(self, receiver: User) -> Hashable:
         on = receiver.level2 & self.datagram_kinds
         if receiver.name in self.event.audience:
-            return True, on, self._playing(receiver)
+            return True, on, self._playing(receiver), receiver.talks_icc
         return False, on, bool(receiver.variables["gin"] or receiver.ivariables["allresults"])
 
     def render(self, receiver: User) -> bytes:
@@ -164,7 +172,10 @@ class EndMessage(EventMessage):
         found: list[Any] = [dg.Sound(Sound.END)] if self._playing(receiver) else []
         found += [dg.MyGameResult(*fields), dg.MyRelationToGame(event.game, "X")]
         mine = [record for record in found if record.dg in on]
-        return render_parts((), (self._said,), receiver) + render_parts(mine + listed, (), receiver)
+        said: tuple[str, ...] = (self._said,)
+        if self._playing(receiver) and not event.adjusted and not receiver.talks_icc:
+            said += NO_ADJUSTMENT
+        return render_parts((), said, receiver) + render_parts(mine + listed, (), receiver)
 
 
 class ChangeMessage(EventMessage):

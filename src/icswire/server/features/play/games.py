@@ -963,8 +963,16 @@ class Games:
         score = _score(status, color)
         audience = list(game.audience())
         names = tuple(dict.fromkeys([s.name for s in audience]))
+        adjusted = game.terms.rated and status in (ResultStatus.WIN, ResultStatus.DRAW)
         ended = GameEnded(
-            game.number, game.white.name, game.black.name, result.code, score, description, names
+            game.number,
+            game.white.name,
+            game.black.name,
+            result.code,
+            score,
+            description,
+            names,
+            adjusted,
         )
         batch.add_all(audience, ended)
         if not game.private:  # those who list games or read every result
