@@ -28,8 +28,9 @@ from icswire.server.core.render.gamelists import (
     journal_record,
     journal_slot,
     result_of,
+    white_side_row,
 )
-from icswire.server.core.render.texts import icc_history_kind, kind_text, rating_text
+from icswire.server.core.render.texts import kind_text, rating_text
 from icswire.server.core.storage.records import GameRecord
 
 if TYPE_CHECKING:
@@ -49,20 +50,6 @@ def journal_row(slot: str, record: GameRecord) -> str:
         f"{slot.upper()}: {record.white[:13]:<13} {rating_text(record.white_rating):>4}    "
         f"{record.black[:13]:<13} {rating_text(record.black_rating):>4}    {kind} "
         f"{record.eco or '?':>3} {code:>3} {record.score:<7}"
-    )
-
-
-def liblist_row(slot: str, record: GameRecord) -> str:
-    """A line of ICC's ``liblist``: history's columns from White's side, with the slot."""
-    kind = icc_history_kind(
-        record.rating_type, record.wild, record.rated, record.initial, record.increment
-    )
-    code, _ = result_of(record)
-    moment = (record.ended or record.started).strftime("%b %d %y %H:%M")
-    return (
-        f"{slot}: {record.score:<7} {rating_text(record.white_rating):>4} "
-        f"{record.white:<12} {rating_text(record.black_rating):>4} {record.black:<12} "
-        f"{kind} {record.eco or '?':>3} {code:<3} {moment}"
     )
 
 
@@ -109,7 +96,7 @@ async def liblist(ctx: Context, args: str) -> None:
     rows = [f"Library for {owner}:"]
     for slot, record in entries:
         index = JOURNAL_SLOTS.index(slot) + 1
-        rows.append(liblist_row(slot, record))
+        rows.append(white_side_row(slot, record))
         ctx.batch.add(ctx.session, Datagram(gamelist_item(index, record)))
     ctx.reply(*rows)
 

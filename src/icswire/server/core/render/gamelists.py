@@ -1,5 +1,6 @@
 """Stored games as lists show them: the end of a game (``Mat``, "Joe checkmated"), when
-it ended, DG_GAMELIST_ITEM (73) for ``history``, ``stored`` and ``liblist``, and the
+it ended, DG_GAMELIST_ITEM (73) and ICC's line from White's side for ``history``,
+``stored``, ``liblist`` and ``search``, and the
 games of journals (FICS help ``journal``: slots A-Z, private with ``jprivate``)."""
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from icswire.protocol.codes import ResultStatus, UnknownResultError, describe_re
 from icswire.server.core.model.names import name_key
 from icswire.server.core.model.ratings import RATING_TYPES
 from icswire.server.core.model.zones import date_text
+from icswire.server.core.render.texts import icc_history_kind, rating_text
 from icswire.server.core.storage.records import GameRecord
 
 if TYPE_CHECKING:
@@ -64,6 +66,21 @@ def gamelist_item(index: int, record: GameRecord, here: bool | None = None) -> d
         record.eco or "?", record.status if record.status is not None else ResultStatus.ADJOURNED,
         record.color or 0, record.mode or 0, "", here,
     )  # fmt: skip
+
+
+def white_side_row(label: str, record: GameRecord) -> str:
+    """A line of ICC's ``liblist`` (and of ``search``): history's columns from White's
+    side, after ``label`` (the slot, or the hit number)."""
+    kind = icc_history_kind(
+        record.rating_type, record.wild, record.rated, record.initial, record.increment
+    )
+    code, _ = result_of(record)
+    moment = (record.ended or record.started).strftime("%b %d %y %H:%M")
+    return (
+        f"{label}: {record.score:<7} {rating_text(record.white_rating):>4} "
+        f"{record.white:<12} {rating_text(record.black_rating):>4} {record.black:<12} "
+        f"{kind} {record.eco or '?':>3} {code:<3} {moment}"
+    )
 
 
 # -- journals --------------------------------------------------------------------------------
