@@ -302,7 +302,7 @@ class Games(Database):
         """The game ``game_id`` as stored, or None."""
         with self._begin() as conn:
             row = conn.execute(select(games).where(games.c.id == game_id)).one_or_none()
-        return None if row is None else _game_record(row)
+        return None if row is None else game_record(row)
 
     def history(self, name: str, limit: int = 10) -> list[GameRecord]:
         """The last ``limit`` finished games of ``name`` (won or drawn), newest last.
@@ -322,7 +322,7 @@ class Games(Database):
         )
         with self._begin() as conn:
             rows = conn.execute(query).all()
-        return [_game_record(row) for row in reversed(rows)]
+        return [game_record(row) for row in reversed(rows)]
 
     def between(self, one: str, other: str) -> list[GameRecord]:
         """The finished games (won or drawn) of ``one`` and ``other`` against each other,
@@ -341,7 +341,7 @@ class Games(Database):
         )
         with self._begin() as conn:
             rows = conn.execute(query).all()
-        return [_game_record(row) for row in rows]
+        return [game_record(row) for row in rows]
 
     def adjourned(self, name: str) -> list[GameRecord]:
         """The adjourned games of ``name`` not resumed yet, oldest first."""
@@ -357,7 +357,7 @@ class Games(Database):
         )
         with self._begin() as conn:
             rows = conn.execute(query).all()
-        return [_game_record(row) for row in rows]
+        return [game_record(row) for row in rows]
 
     def interrupted_to_adjourned(self, ids: Collection[int] | None = None) -> int:
         """Adjourn every game left in progress by a crash or a stop (only the games
@@ -424,7 +424,7 @@ class Games(Database):
                 .where(users.c.name_key == name_key(name))
                 .order_by(journal_games.c.slot)
             ).all()
-        return [(str(row.slot), _game_record(row)) for row in rows]
+        return [(str(row.slot), game_record(row)) for row in rows]
 
     def journal_save(self, name: str, slot: str, game_id: int) -> None:
         """Put the stored game ``game_id`` in journal slot ``slot`` (a-z) of ``name``,
@@ -495,7 +495,8 @@ def _join_ints(values: Sequence[int]) -> str:
     return " ".join(map(str, map(int, values)))
 
 
-def _game_record(row: Row[*tuple[Any, ...]]) -> GameRecord:
+def game_record(row: Row[*tuple[Any, ...]]) -> GameRecord:
+    """A row of the games table as a :class:`GameRecord`."""
     return GameRecord(
         id=int(row.id),
         white=str(row.white),

@@ -1,7 +1,7 @@
 """Accounts in a real database: SQLite by default, PostgreSQL in production, one schema.
 
 :class:`Store` is the one door to the database: a small synchronous API, made of one part
-per job (:mod:`.accounts`, :mod:`.admin`, :mod:`.messages`, :mod:`.games`,
+per job (:mod:`.accounts`, :mod:`.admin`, :mod:`.messages`, :mod:`.games`, :mod:`.search`,
 :mod:`.ratings`) over the connection of :mod:`.database` and the tables of :mod:`.schema`.
 The server calls it through :func:`asyncio.to_thread`, so every method is one short
 transaction and a Store may be used from several threads at once. The names callers use
@@ -69,6 +69,7 @@ from icswire.server.core.storage.schema import (
     user_settings,
     users,
 )
+from icswire.server.core.storage.search import GameQuery, Search
 
 __all__ = [
     "ADJOURNED_BY_SHUTDOWN",
@@ -80,6 +81,7 @@ __all__ = [
     "Ban",
     "Fence",
     "Fenced",
+    "GameQuery",
     "LooksLike",
     "MoveTexts",
     "NewsItem",
@@ -112,9 +114,9 @@ __all__ = [
 ]
 
 
-class Store(Accounts, Admin, Messages, Games, Ratings, Nodes):
-    """Accounts, settings, lists, messages, games and ratings in one database (and a
-    cluster's nodes, :mod:`.fencing`).
+class Store(Accounts, Admin, Messages, Games, Search, Ratings, Nodes):
+    """Accounts, settings, lists, messages, games (and their search) and ratings in one
+    database (and a cluster's nodes, :mod:`.fencing`).
 
     Names are looked up case-insensitively (:func:`~icswire.server.core.model.names.name_key`);
     methods that need an account raise :class:`UnknownUser` when there is none. Any method
