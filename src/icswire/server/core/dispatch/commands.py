@@ -53,6 +53,7 @@ _BLOCK_CODE_OF = {
     "ratings": BlockCode.BLKCMD_FINGER,  # FICS's "finger NAME r"
     "rated": BlockCode.BLKCMD_SET,  # ICC's toggle of FICS's "set rated"
     "lasttells": BlockCode.BLKCMD_TELL,  # ICC's list of the last tells
+    "search": BlockCode.BLKCMD_HISTORY,  # ICC's search of the stored games
 }
 
 

@@ -6,6 +6,7 @@ Its modules, each with the commands of one job:
   :class:`~icswire.server.features.examine.games.Examinations`), starting and stopping
   examining, a stored game replayed;
 - ``stored``: ``history``, ``stored``, ``smoves``, ``sposition``;
+- ``search``: ICC's ``search`` of the stored games;
 - ``examining``: ``examine``, ``unexamine``, ``mexamine``, ``forward``, ``backward``,
   ``revert`` and the moves examiners type;
 - ``marks``: ``circle``, ``uncircle``, ``arrow``, ``unarrow``, ``boardinfo``;
@@ -15,7 +16,7 @@ Its modules, each with the commands of one job:
 from __future__ import annotations
 
 from icswire.server.core.dispatch.hub import Core
-from icswire.server.features.examine import examining, marks, setup, stored
+from icswire.server.features.examine import examining, marks, search, setup, stored
 from icswire.server.features.examine.examining import move
 from icswire.server.features.examine.games import Examinations, session_left
 
@@ -26,7 +27,7 @@ def install(core: Core) -> None:
     state = core.state(Examinations)
     core.tables.add_source(state.games, state.by_examiner)
     registry = core.registry
-    for module in (stored, examining, marks, setup):
+    for module in (stored, search, examining, marks, setup):
         registry.add_commands(module.COMMANDS)
     registry.moves.append(lambda session, text, batch: move(core, session, text, batch))
     registry.left.append(lambda session: session_left(core, session))
