@@ -103,9 +103,10 @@ async def test_who_verbose_winloss_and_interface_forms(server: Server) -> None:
         " |      User              Standard    Blitz        On for   Idle |",
         " +---------------------------------------------------------------+",
     ]
-    # game number, X (not open), U (guest), name, standard, blitz, on for, idle
+    # game number, X (not open), u (registered, not "set rated 1"), name, standard, blitz, on
+    # for, idle
     assert lines[3].startswith(
-        " |" + "   " + " " + " " + " " + f"{'Anna':<17}" + " ----        1800"
+        " |" + "   " + " " + "u" + " " + f"{'Anna':<17}" + " ----        1800"
     )
     assert lines[3].endswith("    0          |") and len(lines[3]) == len(lines[0])
     assert lines[-2] == " |      1 Players Displayed                                      |"
@@ -149,11 +150,11 @@ async def test_finger_ratings_notes_and_offline_players(server: Server) -> None:
         "Standard  1500     80.0      1      0      0      1",
         "",
     ]
-    assert lines[8:] == ["Timeseal: no", "", " 1: I like the King's Gambit", " 3: third note"]
+    assert lines[8:] == ["Timeseal   : Off", "", " 1: I like the King's Gambit", " 3: third note"]
     assert texts(await anna.command("finger anna r"))[-3:] == [
         "Standard  1500     80.0      1      0      0      1",
         "",
-        "Timeseal: no",
+        "Timeseal   : Off",
     ]
     assert texts(await anna.command("finger anna n"))[-2:] == [
         " 1: I like the King's Gambit",
@@ -172,7 +173,7 @@ async def test_finger_ratings_notes_and_offline_players(server: Server) -> None:
     assert lines[-2:] == [" 1: I like the King's Gambit", " 3: third note"]
     lines = texts(await guest.command("finger"))
     assert lines[0] == "Finger of Zoe(U):"
-    assert lines[4:] == ["Zoe is NOT a registered player.", "", "Timeseal: no"]
+    assert lines[4:] == ["Zoe is NOT a registered player.", "", "Timeseal   : Off"]
     assert shown(await guest.command("finger Nobodyhere")) == [
         'There is no player matching the name "Nobodyhere".'
     ]

@@ -24,7 +24,9 @@ from icswire.server.core.model.ratings import PROVISIONAL_GAMES
 from icswire.server.core.model.titles import held, marks, title_field
 from icswire.server.core.model.variables import NOTES
 from icswire.server.core.model.zones import local
+from icswire.server.core.render.alerts import highlighted
 from icswire.server.core.render.people import (
+    FINGER_FILTERS,
     columns,
     finger_rows,
     icc_finger_rows,
@@ -125,10 +127,11 @@ def parse_who(flags: str) -> WhoRequest | None:
 
 
 def _chosen(core: Core, player: User, select: set[str]) -> bool:
+    """lasker's ``who_ok``: ``r`` is open for rated games (``set rated``), not registered."""
     busy = player in core.play.by_player or player.state == "E"
     checks = {
         "o": bool(player.variables["open"]),
-        "r": player.registered,
+        "r": bool(player.variables["rated"]),
         "f": not busy,
         "R": player.registered,
         "U": not player.registered,
@@ -160,16 +163,17 @@ def who_lines(
         rows = [arrival_line(core.world.player(s)).removeprefix("<wa> ") for s in shown]
         return [*rows, f"{len(rows)} Players Displayed."]
     if request.style == "v":
-        return _verbose(core, shown, now)
+        return _verbose(core, viewer, shown, now)
     if request.style == "n":
-        return _winloss(shown, now, results or {})
+        return _winloss(viewer, shown, now, results or {})
     entries = []
     for player in shown:
         playing = player in core.play.by_player
         symbol = status_symbol(player, playing, now - player.last_input)
-        rating = "     " if request.shown is None else f"{ratstr(player, request.shown):<4}{symbol}"
-        # FICS (lasker's AddPlayerLists): the administrator's (*), then the titles' marks
-        entries.append(f"{rating}{player.display_name}")
+        rating = "     " if request.shown is None else f"{ratstr(player, request.shown)}{symbol}"
+        # lasker's who_terse: the viewer's own name highlighted, then AddPlayerLists's marks
+        name = _mine(viewer, player, player.name)
+        entries.append(f"{rating}{name}{player.display_name[len(player.name) :]}")
     width = viewer.variables["width"]
     return [
         "",
@@ -180,19 +184,27 @@ def who_lines(
     ]
 
 
-def _verbose(core: Core, shown: list[User], now: float) -> list[str]:
-    """``who v``: game number, open and registered flags, standard and blitz, on, idle."""
+def _mine(viewer: User, player: User, text: str) -> str:
+    """``text`` highlighted as the viewer set ``highlight`` when it is his own entry."""
+    return highlighted(text, viewer.variables["highlight"]) if player is viewer else text
+
+
+def _verbose(core: Core, viewer: User, shown: list[User], now: float) -> list[str]:
+    """``who v``: game number, ``X`` not open, ``u`` registered but not open for rated
+    games (``set rated``) or ``U`` a guest, the name with its marks in 17 columns, standard
+    and blitz, on for, idle."""
     rule = " +---------------------------------------------------------------+"
     rows = [rule, " |      User              Standard    Blitz        On for   Idle |", rule]
     for player in shown:
         table = core.tables.seated(player)
         game = f"{table.number:3d}" if table is not None else "   "
         closed = " " if player.variables["open"] else "X"
-        kind = " " if player.registered else "U"
+        kind = (" " if player.variables["rated"] else "u") if player.registered else "U"
         idle = int(now - player.last_input)
+        name = _mine(viewer, player, f"{player.display_name[:17]:<17}")
         rows.append(
-            f" |{game}{closed}{kind} {player.display_name[:17]:<17} "
-            f"{ratstr(player, 'Standard'):>4}        {ratstr(player, 'Blitz'):<4}        "
+            f" |{game}{closed}{kind} {name} "
+            f"{ratstr(player, 'Standard')}        {ratstr(player, 'Blitz')}        "
             f"{short_span(int(now - player.connected_at)):>5}  "
             + (f"{short_span(idle):>5}   |" if idle >= 60 else "        |")
         )
@@ -205,7 +217,7 @@ def _verbose(core: Core, shown: list[User], now: float) -> list[str]:
 
 
 def _winloss(
-    shown: list[User], now: float, results: dict[str, dict[str, RatingRecord]]
+    viewer: User, shown: list[User], now: float, results: dict[str, dict[str, RatingRecord]]
 ) -> list[str]:
     """``who n``: standard and blitz ratings with their wins, losses and draws."""
     rows = [
@@ -213,14 +225,14 @@ def _winloss(
         "----------------   -----     -------------   -----    -------------    ----",
     ]
     for player in shown:
-        line = f"{player.display_name[:17]:<17}"
+        line = _mine(viewer, player, f"{player.display_name[:17]:<17}")
         for kind, gap in (("Standard", "  "), ("Blitz", "")):
             record = results.get(name_key(player.name), {}).get(kind)
             wins, losses, draws = (
                 (0, 0, 0) if record is None else (record.wins, record.losses, record.draws)
             )
             space = "     " if kind == "Standard" else "    "
-            line += f"{gap}{ratstr(player, kind):>4}{space}{wins:4d} {losses:4d} {draws:4d}   "
+            line += f"{gap}{ratstr(player, kind)}{space}{wins:4d} {losses:4d} {draws:4d}   "
         idle = int(now - player.last_input)
         rows.append(line + (f"{short_span(idle):>5}" if idle >= 60 else "     "))
     rows.append(f"    {len(shown):3d} Players Displayed.")
@@ -255,19 +267,64 @@ def _where(core: Core, player: User) -> list[str]:
     return [f"({doing} game {table.number}: {white} vs. {black})"]
 
 
-@command("finger", CN.CN_FINGER, "finger [name [r][n]]")
+FINGER_USAGE = "finger [user] [/[b][B][l][L][s][S][w][x][z]] [r][n]"
+
+
+@dataclass(frozen=True)
+class FingerRequest:
+    """What ``finger``'s words asked for: whom, which parts, which rating types."""
+
+    name: str | None = None  # None: the asker
+    ratings: bool = True
+    notes: bool = True
+    only: frozenset[str] | None = None  # the types a ``/`` filter kept; None all
+
+
+def parse_finger(words: list[str]) -> FingerRequest | None:
+    """freechess.org's ``finger [user] [/filter] [r][n]``: a ``/`` word keeps the rating
+    types its letters name; ``r`` and ``n`` show only the ratings or only the notes (both
+    when neither is given, lasker's ``com_stats``). None when a word makes no sense."""
+    name = words[0] if words and not words[0].startswith("/") else None
+    parts = ""
+    only: set[str] | None = None
+    for word in words[1:] if name is not None else words:
+        if word.startswith("/"):
+            letters = word[1:]
+            if not letters or any(letter not in FINGER_FILTERS for letter in letters):
+                return None
+            only = (only or set()) | {FINGER_FILTERS[letter] for letter in letters}
+        elif all(letter in "rn" for letter in word):
+            parts += word
+        else:
+            return None
+    shows = parts or "rn"
+    kept = None if only is None else frozenset(only)
+    return FingerRequest(name, "r" in shows, "n" in shows, kept)
+
+
+@command("finger", CN.CN_FINGER, FINGER_USAGE)
 async def finger(ctx: Context, args: str) -> None:
-    """FICS's finger (help ``finger``): ``r`` shows only the ratings, ``n`` the notes."""
-    words = args.split()
-    name = words[0] if words else ctx.session.name
-    parts = words[1] if len(words) > 1 else "rn"
-    if any(letter not in "rn" for letter in parts):
-        ctx.reply("Usage: finger [name [r][n]]")
+    """FICS's finger (help ``finger``): login, ratings, timeseal and notes."""
+    request = parse_finger(args.split())
+    if request is None:
+        ctx.reply(f"Usage: {FINGER_USAGE}")
         return
-    await show_finger(ctx, name, "r" in parts, "n" in parts)
+    name = request.name or ctx.session.name
+    await show_finger(ctx, name, request.ratings, request.notes, request.only)
 
 
-async def show_finger(ctx: Context, name: str, ratings: bool, notes: bool) -> None:
+def _timeseal(player: User, icc: bool) -> str:
+    """The timeseal line: freechess.org's ``Timeseal 1 : On`` (the version), ICC's own."""
+    if icc:
+        return f"Timeseal: {'yes' if player.timeseal else 'no'}"
+    if player.timeseal:
+        return f"Timeseal {player.timeseal} : On"
+    return "Timeseal   : Off"
+
+
+async def show_finger(
+    ctx: Context, name: str, ratings: bool, notes: bool, only: frozenset[str] | None = None
+) -> None:
     player = ctx.world.find(name)
     icc = ctx.session.talks_icc
     store = ctx.store
@@ -288,7 +345,8 @@ async def show_finger(ctx: Context, name: str, ratings: bool, notes: bool) -> No
         shown = name + marks(title_field(True, held(account.server_lists, account.admin)))
         last = await asyncio.to_thread(store.last_logout, account.name)
         seen = when_text(local(last, ctx.session.variables["tzone"])) if last else ""
-        head = [f"Last disconnected: {seen}" if last else "(Never connected.)"]
+        never = "(Never connected.)" if icc else f"{name} has never connected."
+        head = [f"Last disconnected: {seen}" if last else never]
         texts = [(n, account.settings[n]) for n in NOTES if account.settings.get(n)]
     rows = [f"Finger of {shown}:", "", *head, ""]
     if not registered:
@@ -296,10 +354,12 @@ async def show_finger(ctx: Context, name: str, ratings: bool, notes: bool) -> No
     elif ratings:
         records = await asyncio.to_thread(store.ratings, name)
         bests = await asyncio.to_thread(store.best_ratings, name)
-        table = icc_finger_rows(records, bests) if icc else finger_rows(records, bests)
-        rows += [*table, ""]
+        if not icc and not any(record.games for record in records.values()):
+            rows += [f"{name} has not played any rated games.", ""]  # freechess.org's
+        else:
+            rows += [*(icc_finger_rows if icc else finger_rows)(records, bests, only), ""]
     if player is not None:
-        rows.append(f"Timeseal: {'yes' if player.timeseal else 'no'}")
+        rows.append(_timeseal(player, icc))
         interface = player.variables["interface"]
         if interface:
             rows.append(f"Interface: {interface}")

@@ -7,10 +7,10 @@ and ICC's ``finger`` table (``rating [need] win loss draw total best``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 
-from icswire.server.core.model.ratings import PROVISIONAL_GAMES
+from icswire.server.core.model.ratings import FICS_ONLY_TYPES, PROVISIONAL_GAMES
 from icswire.server.core.model.users import User
 from icswire.server.core.storage.records import RatingRecord
 
@@ -22,13 +22,30 @@ FINGER_TYPES: tuple[tuple[str, str], ...] = (
     ("Wild", "Wild"),
     ("Bughouse", "Bughouse"),
     ("Crazyhouse", "Crazyhouse"),
+    ("Suicide", "Suicide"),
     ("Losers", "Losers"),
+    ("Atomic", "Atomic"),
     ("Chess960", "Chess960"),
 )
-#: ICC's names of the same rating types (ICC calls FICS's lightning "Bullet").
+#: ICC's names of the same rating types (ICC calls FICS's lightning "Bullet"; it has no
+#: suicide or atomic ratings).
 ICC_FINGER_TYPES: tuple[tuple[str, str], ...] = tuple(
-    ("Bullet" if kind == "Bullet" else label, kind) for label, kind in FINGER_TYPES
+    ("Bullet" if kind == "Bullet" else label, kind)
+    for label, kind in FINGER_TYPES
+    if kind not in FICS_ONLY_TYPES
 )
+#: freechess.org's ``finger`` filter letters (``finger NAME /sbl``): the types they keep.
+FINGER_FILTERS = {
+    "b": "Blitz",
+    "B": "Bughouse",
+    "l": "Bullet",
+    "L": "Losers",
+    "s": "Standard",
+    "S": "Suicide",
+    "w": "Wild",
+    "x": "Atomic",
+    "z": "Crazyhouse",
+}
 #: Seconds without input after which ``who`` shows a player as idle (``.``).
 IDLE_AFTER = 300
 
@@ -71,10 +88,11 @@ def rating_of(player: User, rating_type: str) -> int:
 
 
 def ratstr(player: User, rating_type: str) -> str:
-    """FICS's ``ratstrii``: the rating, ``----`` registered without one, ``++++`` a guest."""
+    """FICS's ``ratstrii``: the rating in four columns, ``----`` registered without one,
+    ``++++`` a guest."""
     rating = rating_of(player, rating_type)
     if rating:
-        return str(rating)
+        return f"{rating:4d}"
     return "----" if player.registered else "++++"
 
 
@@ -92,12 +110,18 @@ def status_symbol(player: User, playing: bool, idle: float) -> str:
     return " "
 
 
+def visible(text: str) -> int:
+    """How many columns ``text`` takes: each ANSI attribute (``ESC [ n m``, four bytes) none."""
+    return len(text) - 4 * text.count("\x1b")
+
+
 def columns(entries: Sequence[str], width: int, space: int = 2) -> list[str]:
     """FICS's ``multicol_pprint``: entries down the columns, each padded to the widest
-    entry plus ``space`` (the last column by the widest alone)."""
+    entry plus ``space`` (the last column by the widest alone); a highlighted name's
+    attributes take no column."""
     if not entries:
         return []
-    widest = max(len(entry) for entry in entries) + space
+    widest = max(visible(entry) for entry in entries) + space
     per_line = max(width // widest, 1)
     rows = -(-len(entries) // per_line)
     out = []
@@ -108,18 +132,22 @@ def columns(entries: Sequence[str], width: int, space: int = 2) -> list[str]:
             if index >= len(entries):
                 break
             pad = widest - (space if column == per_line - 1 else 0)
-            cells.append(entries[index].ljust(pad))
+            entry = entries[index]
+            cells.append(entry + " " * (pad - visible(entry)))
         out.append("".join(cells))
     return out
 
 
 def finger_rows(
-    records: dict[str, RatingRecord], bests: dict[str, tuple[int, datetime]]
+    records: dict[str, RatingRecord],
+    bests: dict[str, tuple[int, datetime]],
+    only: Collection[str] | None = None,
 ) -> list[str]:
-    """FICS's rating table of ``finger``: a row per rating type played."""
+    """FICS's rating table of ``finger``: a row per rating type played (of ``only``, the
+    types a ``/`` filter kept)."""
     rows = ["         rating     RD     win   loss   draw  total   best"]
     for label, kind in FINGER_TYPES:
-        record = records.get(kind)
+        record = records.get(kind) if only is None or kind in only else None
         if record is None or not record.games:
             continue
         row = (
@@ -134,13 +162,15 @@ def finger_rows(
 
 
 def icc_finger_rows(
-    records: dict[str, RatingRecord], bests: dict[str, tuple[int, datetime]]
+    records: dict[str, RatingRecord],
+    bests: dict[str, tuple[int, datetime]],
+    only: Collection[str] | None = None,
 ) -> list[str]:
     """ICC's rating table of ``finger``: ``[need]`` is how many games a provisional
     rating still needs to be established."""
     rows = ["                  rating [need] win  loss  draw total   best"]
     for label, kind in ICC_FINGER_TYPES:
-        record = records.get(kind)
+        record = records.get(kind) if only is None or kind in only else None
         if record is None or not record.games:
             continue
         need = PROVISIONAL_GAMES - record.games
