@@ -54,6 +54,9 @@ _BLOCK_CODE_OF = {
     "rated": BlockCode.BLKCMD_SET,  # ICC's toggle of FICS's "set rated"
     "lasttells": BlockCode.BLKCMD_TELL,  # ICC's list of the last tells
     "search": BlockCode.BLKCMD_HISTORY,  # ICC's search of the stored games
+    "fen": BlockCode.BLKCMD_REFRESH,  # ICC's: a game's position, as FEN
+    "sfen": BlockCode.BLKCMD_SPOSITION,  # ICC's: a stored game's position, as FEN
+    "loadfen": BlockCode.BLKCMD_BSETUP,  # ICC's "bsetup fen" outside setup mode
 }
 
 

@@ -92,10 +92,10 @@ def _castling(exam: ExaminedGame, color: str, rights: str) -> str | None:
     return f"Castling rights for {color} set to {rights}."
 
 
-def _validated(exam: ExaminedGame) -> list[str]:
-    """What is wrong with the position set up, the first thing only, as FICS says it
-    (empty: it may be played from)."""
-    board = exam.board
+def _validated(board: chess.Board) -> list[str]:
+    """What is wrong with the position ``board``, the first thing only, as FICS says it
+    (empty: it may be played from); castling rights and en passant square it cannot have
+    are taken off."""
     board.castling_rights = board.clean_castling_rights()
     if board.ep_square is not None and board.status() & chess.STATUS_INVALID_EP_SQUARE:
         board.ep_square = None
@@ -111,22 +111,28 @@ def _validated(exam: ExaminedGame) -> list[str]:
 def _setup_done(ctx: Context, exam: ExaminedGame) -> None:
     """``bsetup done``: the position, if python-chess finds it legal, is the start of the
     examined game from now on."""
-    wrong = _validated(exam)
+    wrong = _validated(exam.board)
     if wrong:
         ctx.reply(*wrong, "The position is not valid - staying in setup mode.")
         return
     exam.setup = False
-    exam.start = exam.board.copy(stack=False)
-    exam.mainline = []
-    exam.line = []
-    exam.board = exam.start.copy(stack=False)
     ctx.reply("Game is validated - entering examine mode.")
     others = [s for s in exam.audience() if s is not ctx.session]
     said = f"Game {exam.number}: {ctx.session.name} has validated the position."
     add_to_all(ctx.batch, others, lines(f"{said} Entering examine mode."))
+    _restart(exam, exam.board, ctx.batch)
+
+
+def _restart(exam: ExaminedGame, board: chess.Board, batch: Batch) -> None:
+    """``board`` is the start of the examined game from now on, with no moves: its move
+    list and position to everybody at the table."""
+    exam.start = board.copy(stack=False)
+    exam.mainline = []
+    exam.line = []
+    exam.board = exam.start.copy(stack=False)
     for session in exam.audience():
-        exam.send_history(session, ctx.batch)
-    _setup_changed(exam, ctx.batch)
+        exam.send_history(session, batch)
+    _setup_changed(exam, batch)
 
 
 @command("bsetup", CN.SCN_MISCELLANEOUS, "bsetup [fen FEN|clear|start|done|tomove W|...]")
@@ -212,3 +218,77 @@ def _setup_command(exam: ExaminedGame, what: str, rest: list[str], text: str) ->
         board.ep_square = chess.square(chess.FILE_NAMES.index(file), rank)
         return f"En passant capture is possible on the {file}-file."
     return None
+
+
+#: What ``tomove`` says to anything but ``white`` or ``black`` (FICS's setup.c).
+_TOMOVE_USAGE = "Please type: tomove white    or   tomove black"
+
+
+@command("tomove", CN.CN_TOMOVE, "tomove white|black")
+async def tomove(ctx: Context, args: str) -> None:
+    """Whose move it is in the position of an examined game. In setup mode (``bsetup``)
+    the position being set up; otherwise, to an ICC client (FICS allows it in setup mode
+    only), the examined position with the other side to move, if that is a legal
+    position, becomes the start of the game."""
+    exam = examining(ctx.core, ctx.session)
+    side = args.strip().lower()
+    if exam is None:
+        icc = ctx.session.talks_icc
+        ctx.reply("You are not examining a game." if icc else "You are not setting up a position.")
+        return
+    if not exam.setup and not ctx.session.talks_icc:
+        ctx.reply('This game is active - type "bsetup" to allow editing.')
+        return
+    if side not in ("white", "black"):
+        ctx.reply(_TOMOVE_USAGE)
+        return
+    board = exam.board.copy(stack=False)
+    board.turn = side == "white"
+    board.ep_square = None
+    said = f"It is now {side}'s turn to move."
+    if exam.setup:
+        exam.board = board
+        ctx.reply(said)
+        _setup_changed(exam, ctx.batch)
+        return
+    _load(ctx, exam, board, said)
+
+
+@command("loadfen", CN.CN_LOADFEN, "loadfen <FEN>")
+async def loadfen(ctx: Context, args: str) -> None:
+    """The position a FEN gives (only the pieces is enough: White to move, no castling)
+    in the examined game: in setup mode the position being set up, otherwise, if legal,
+    the start of the game from now on."""
+    exam = examining(ctx.core, ctx.session)
+    if exam is None:
+        ctx.reply("You are not examining a game.")
+        return
+    text = " ".join(args.split())
+    if not text:
+        ctx.reply("Usage: loadfen <FEN>")
+        return
+    try:
+        board = chess.Board(text) if " " in text else chess.Board(f"{text} w - - 0 1")
+    except ValueError:
+        ctx.reply(f'"{text}" is not a valid FEN.')
+        return
+    if exam.setup:
+        exam.board = board
+        ctx.reply("Board set up by FEN.")
+        _setup_changed(exam, ctx.batch)
+        return
+    _load(ctx, exam, board, "Position loaded from FEN.")
+
+
+def _load(ctx: Context, exam: ExaminedGame, board: chess.Board, said: str) -> None:
+    """``board``, if legal, the start of the examined game from now on (``tomove`` and
+    ``loadfen`` outside setup mode); what is wrong with it told otherwise."""
+    wrong = _validated(board)
+    if wrong:
+        ctx.reply(*wrong, "The position is not valid - the game is unchanged.")
+        return
+    ctx.reply(said)
+    others = [s for s in exam.audience() if s is not ctx.session]
+    name = ctx.session.name
+    add_to_all(ctx.batch, others, lines(f"Game {exam.number}: {name} sets up a new position."))
+    _restart(exam, board, ctx.batch)
