@@ -1,20 +1,26 @@
-"""ICC's ``fen``, ``sfen``, ``tomove`` and ``loadfen``, end to end (users connected in
-memory): the FEN of a game and of a stored game, as text and DG_FEN (70), and the side to
-move and a FEN position set in an examined game, in setup mode and out of it."""
+"""ICC's ``fen``, ``sfen``, ``pgn``, ``spgn``, ``tomove`` and ``loadfen``, end to end
+(users connected in memory): the FEN of a game and of a stored game, as text and DG_FEN
+(70), both games as PGN that python-chess reads back, and the side to move and a FEN
+position set in an examined game, in setup mode and out of it."""
 
 from __future__ import annotations
 
 import asyncio
+import io
+import re
 
 import chess
+import chess.pgn
 
+from icswire.protocol.codes import ResultStatus, WinMode
 from icswire.protocol.datagrams import DG
-from icswire.protocol.events import Text
+from icswire.protocol.events import Style12Line, Text
 from icswire.server.app import Server
 
 from .client import Client
 from .support import bits, boards, connect, grams, has_text, texts
 from .test_examine_setup import adjourned_record, fen_of
+from .test_variants import start_game
 
 AFTER_E4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
 
@@ -135,3 +141,67 @@ async def test_loadfen_outside_setup_mode_restarts_the_game(server: Server) -> N
     assert fen_of(boards(events)[-1]) == "4k3/8/8/8/4P3/8/8/4K3"
     assert texts(await coach.command("backward"))  # back to the loaded start
     assert texts(await coach.command("fen")) == ["4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"]
+
+
+def read_pgn(lines: list[str]) -> chess.pgn.Game:
+    found = chess.pgn.read_game(io.StringIO("\n".join(lines) + "\n"))
+    assert found is not None and not found.errors
+    return found
+
+
+async def test_pgn_of_an_examined_game_up_to_the_position_shown(server: Server) -> None:
+    coach = await user(server, "Coach", "set style 12")
+    watcher = await user(server, "Watcher", "set style 12")
+    assert texts(await coach.command("pgn")) == [
+        "You are neither playing, observing nor examining a game."
+    ]
+    await coach.command("examine")
+    for san in ("e4", "e5", "Nf3"):
+        await coach.command(san)
+    await coach.command("backward")
+    await watcher.command("observe 1")
+    game = read_pgn(texts(await watcher.command("pgn 1")))
+    assert [move.uci() for move in game.mainline_moves()] == ["e2e4", "e7e5"]
+    assert (game.headers["White"], game.headers["Black"]) == ("Coach", "Coach")
+    assert game.headers["Result"] == "*"
+    assert re.fullmatch(r"\d{4}\.\d\d\.\d\d", game.headers["Date"])
+    await coach.command("loadfen 4k3/8/8/8/8/8/4P3/4K3")
+    await coach.command("e4")
+    game = read_pgn(texts(await coach.command("pgn coach")))
+    assert game.headers["FEN"] == "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
+    assert [move.uci() for move in game.mainline_moves()] == ["e2e4"]
+
+
+async def test_spgn_of_a_stored_game_with_clocks_and_result(server: Server) -> None:
+    store = server.store
+    for name in ("Anna", "Boris"):
+        await asyncio.to_thread(store.add_user, name, "pw")
+    game_id = await asyncio.to_thread(
+        store.start_game, adjourned_record("Anna", "Boris", ["d4", "d5", "c4"])
+    )
+    won = (ResultStatus.WIN, WinMode.RESIGNS, 1, "0-1", "D06", 300_000, 300_000)
+    await asyncio.to_thread(store.finish_game, game_id, *won)
+    reader = await user(server, "Reader")
+    lines = texts(await reader.command("spgn anna -1"))
+    assert texts(await reader.command(f"spgn #{game_id}")) == lines
+    game = read_pgn(lines)
+    assert [move.uci() for move in game.mainline_moves()] == ["d2d4", "d7d5", "c2c4"]
+    assert game.headers["Result"] == "0-1"
+    assert game.headers["ECO"] == "D06"
+    assert game.headers["Date"] == "2025.01.02"
+    assert game.headers["Time"] == "03:04:05"
+    assert game.headers["TimeControl"] == "300+0"
+    assert [node.clock() for node in game.mainline()] == [300.0, 300.0, 300.0]
+    assert texts(await reader.command("spgn")) == ["Usage: spgn <name> [game number] | #id"]
+
+
+async def test_pgn_and_fen_of_a_played_crazyhouse_game(server: Server) -> None:
+    alpha, beta = await start_game(server, "unrated crazyhouse")
+    await alpha.command("e4")
+    await beta.expect(lambda e: isinstance(e, Style12Line) and e.record.pretty_move == "e4")
+    game = read_pgn(texts(await beta.command("pgn")))
+    assert game.headers["Variant"] == "Crazyhouse"
+    assert (game.headers["White"], game.headers["Black"]) == ("Alpha", "Beta")
+    assert [move.uci() for move in game.mainline_moves()] == ["e2e4"]
+    after = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR[] b KQkq - 0 1"
+    assert texts(await beta.command("fen alpha")) == [after]

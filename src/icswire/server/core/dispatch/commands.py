@@ -57,6 +57,8 @@ _BLOCK_CODE_OF = {
     "fen": BlockCode.BLKCMD_REFRESH,  # ICC's: a game's position, as FEN
     "sfen": BlockCode.BLKCMD_SPOSITION,  # ICC's: a stored game's position, as FEN
     "loadfen": BlockCode.BLKCMD_BSETUP,  # ICC's "bsetup fen" outside setup mode
+    "pgn": BlockCode.BLKCMD_MOVES,  # ICC's: a game's moves, as PGN
+    "spgn": BlockCode.BLKCMD_SMOVES,  # ICC's: a stored game's moves, as PGN
 }
 
 

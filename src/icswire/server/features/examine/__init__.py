@@ -11,13 +11,14 @@ Its modules, each with the commands of one job:
   ``revert`` and the moves examiners type;
 - ``marks``: ``circle``, ``uncircle``, ``arrow``, ``unarrow``, ``boardinfo``;
 - ``setup``: ``bsetup``, ``tomove``, ``loadfen``;
-- ``fen``: ``fen``, ``sfen``.
+- ``fen``: ``fen``, ``sfen``;
+- ``pgn``: ``pgn``, ``spgn``.
 """
 
 from __future__ import annotations
 
 from icswire.server.core.dispatch.hub import Core
-from icswire.server.features.examine import examining, fen, marks, search, setup, stored
+from icswire.server.features.examine import examining, fen, marks, pgn, search, setup, stored
 from icswire.server.features.examine.examining import move
 from icswire.server.features.examine.games import Examinations, session_left
 
@@ -28,7 +29,7 @@ def install(core: Core) -> None:
     state = core.state(Examinations)
     core.tables.add_source(state.games, state.by_examiner)
     registry = core.registry
-    for module in (stored, search, examining, marks, setup, fen):
+    for module in (stored, search, examining, marks, setup, fen, pgn):
         registry.add_commands(module.COMMANDS)
     registry.moves.append(lambda session, text, batch: move(core, session, text, batch))
     registry.left.append(lambda session: session_left(core, session))
