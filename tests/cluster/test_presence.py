@@ -75,6 +75,6 @@ async def test_games_lists_the_games_of_every_node(nodes: list[Server]) -> None:
     shown = [e.text for e in await cid.command("games") if isinstance(e, Text)]
     rows = [line for line in shown if "Ann" in line and "Bob" in line]
     assert len(rows) == 1 and rows[0].split()[0] == "1"
-    assert "  1 games displayed." in shown
+    assert "  1 game displayed." in shown
     for client in (ann, bob, cid):
         await client.close()

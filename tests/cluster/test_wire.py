@@ -164,7 +164,12 @@ def test_every_kind_round_trips() -> None:
         wire.Kick("fred"),
         wire.Ack(),
         wire.ListGames(),
-        wire.Games(((1, False, "row", "icc row"), (2, True, "", ""))),
+        wire.Games(
+            (
+                (1, False, "row", "icc row", 3000, "a", "b", False),
+                (2, True, "", "", 0, "", "", True),
+            )
+        ),
         wire.Heartbeat("a1", 1714000000.25, 3),
         wire.Deliver(()),
     ]

@@ -297,7 +297,7 @@ async def test_examine_a_new_game_with_an_observer(server: Server) -> None:
     assert games_list[-1] == "1 games displayed (0 played, 1 examined)."
     plain = await user(server, "Plain")  # a FICS client: FICS's layout
     games_list = texts(await plain.command("games"))
-    assert games_list[0] == "  1 (Exam. ---- Teacher    ---- Teacher   ) [ uu  0   0] W:  3"
+    assert games_list[0] == "  1 (Exam.    0 Teacher        0 Teacher   ) [ uu  0   0] W:  3"
     events = await examiner.command("unexamine")
     assert texts(events)[0] == "You are no longer examining game 1."
     assert grams(events, DG.MY_GAME_ENDED)[0].gamenumber == 1

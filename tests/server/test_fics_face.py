@@ -338,7 +338,7 @@ async def test_moves_lists_a_played_and_an_observed_game(server: Server) -> None
         f"Whitey (UNR) vs. Blacky (UNR) --- {date} {game.started.year}",
         "Unrated blitz match, initial time: 5 minutes, increment: 0 seconds.",
         BLANK,
-        "Move  Whitey             Blacky",
+        "Move  Whitey             Blacky             ",
         "----  ----------------   ----------------",
         "  1.  e4      (0:01)     e5      (0:03)  ",
         "  2.  Nf3     (1:05)  ",
@@ -353,7 +353,7 @@ async def test_moves_lists_a_played_and_an_observed_game(server: Server) -> None
     await watcher.command("iset ms 1")
     precise = texts(await watcher.command("moves"))
     assert precise[6:10] == [
-        "Move  Whitey" + " " * 18 + "Blacky",
+        "Move  Whitey" + " " * 18 + "Blacky" + " " * 18,
         "----  ---------------------   ---------------------",
         "  1.  e4      (0:01.200)      e5      (0:03.400)   ",
         "  2.  Nf3     (1:05.000)   ",

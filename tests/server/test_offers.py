@@ -134,6 +134,7 @@ async def test_pending_lists_requests_and_they_go_by_number_kind_and_name(server
         "Offers from other players:",
         "",
         "   1: Whitey is offering a draw.",
+        "",  # freechess.org: an empty line between two offers
         "   2: Whitey is offering to takeback the last 2 half moves.",
         "",
         'If you wish to accept any of these offers type "accept number".',

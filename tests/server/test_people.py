@@ -296,9 +296,11 @@ async def test_history_leaves_aborted_games_out(server: Server) -> None:
     ]
     assert len(lines) == 4
     assert re.fullmatch(
-        r" 1: \+ 1723 W ---- Joe          \[ bu  3   2\] C20 Res \w{3} .*", lines[2]
+        r" 1: \+ 1723 W ---- Joe           \[ bu  3   2\] C20 Res \w{3} .*", lines[2]
     )
-    assert re.fullmatch(r" 2: = 1723 W ---- Joe          \[ bu  3   2\] C20 Agr \w{3} .*", lines[3])
+    assert re.fullmatch(
+        r" 2: = 1723 W ---- Joe           \[ bu  3   2\] C20 Agr \w{3} .*", lines[3]
+    )
     icc = await user(server, "Icky", None, LIST_GRAMS)
     events = await icc.command("history fred")
     lines = shown(events)

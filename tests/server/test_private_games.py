@@ -11,6 +11,7 @@ read it from its players' history or a journal it was saved in. FICS refuses ``s
 from __future__ import annotations
 
 import asyncio
+import re
 
 from icswire.server.app import Server
 
@@ -55,7 +56,14 @@ async def test_a_private_game_in_progress_is_not_read_by_number(server: Server) 
         assert await said(eve, line) == [PRIVATE], line
     for line in ("observe 1", "refresh 1", "allobservers 1", "observe Bob"):
         assert await said(eve, line) == [GAME_1], line
-    assert await said(eve, "games") == ["There are no games in progress."]
+    # FICS lists it all the same, flagged "p" (FICS help games, private)
+    row, count = await said(eve, "games")
+    assert re.fullmatch(
+        r"  1 ---- Ann         ---- Bob        \[pbu  5   0\]   [45]:\d\d -  "
+        r"[45]:\d\d \(39-39\) W:  2",
+        row,
+    ), row
+    assert count == "  1 game displayed."
     assert await said(eve, "allobservers") == ["No games are being observed."]
     assert not any("e4" in line for line in texts(eve.events))
     # its players read it; so does an administrator, as in FICS

@@ -67,11 +67,11 @@ async def test_games_lists_each_game_and_the_game_started_list(server: Server) -
     lister = await user(server, "Lister")
     shown = texts(await lister.command("games"))
     assert re.fullmatch(
-        r"  1 \+\+\+\+ Whitey     \+\+\+\+ Blacky     \[ bu  3   0\]   [23]:\d\d -  [23]:\d\d"
+        r"  1 \+\+\+\+ Whitey      \+\+\+\+ Blacky     \[ bu  3   0\]   [23]:\d\d -  [23]:\d\d"
         r" \(39-39\) B:  1",
         shown[0],
     ), shown
-    assert shown[-1] == "  1 games displayed."
+    assert shown[-1] == "  1 game displayed."
     # an ICC client (level 2 on) gets ICC's layout: no brackets, no rating for none
     icc = await user(server, "Iccer", (12,))
     events = await icc.command("games *19")

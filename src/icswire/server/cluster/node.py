@@ -661,11 +661,7 @@ class Cluster:
     async def _on_games(self, msg: Msg) -> None:
         if wire.receive(msg.subject, msg.data, wire.ListGames) is None:
             return
-        rows = [
-            (t.number, t.examined, t.games_row(False), t.games_row(True))
-            for t in self.core.tables.all()
-            if not t.private
-        ]
+        rows = [t.listed() for t in self.core.tables.all()]
         await msg.respond(wire.encode(wire.Games(tuple(rows))))
 
     async def _claim_game(self, number: int) -> bool:

@@ -767,9 +767,10 @@ class ListGames:
 @kind("games")
 @dataclasses.dataclass(frozen=True)
 class Games:
-    """Each game a node holds, not private: (number, examined, FICS's row, ICC's row)."""
+    """Each game a node holds: (number, examined, FICS's row, ICC's row, FICS's order,
+    White, Black, private), a :class:`~icswire.server.core.model.tables.ListedGame`."""
 
-    rows: tuple[tuple[int, bool, str, str], ...]
+    rows: tuple[tuple[int, bool, str, str, int, str, str, bool], ...]
 
 
 @kind("heartbeat")

@@ -114,28 +114,55 @@ def listed(core: Core, session: User) -> list[Table]:
     return [g for g in core.tables.all() if may_watch(session, g)]
 
 
-@command("games", CN.CN_GAMES, "games")
+@command("games", CN.CN_GAMES, "games [number|name]")
 async def games(ctx: Context, args: str) -> None:
     icc = ctx.session.talks_icc
-    shown = [
-        ListedGame(g.number, g.examined, g.games_row(False), g.games_row(True))
-        for g in listed(ctx.core, ctx.session)
-    ]
+    # FICS lists private games too, flagged ``p`` (FICS help ``games``); ICC does not
+    tables = listed(ctx.core, ctx.session) if icc else ctx.core.tables.all()
+    shown = [g.listed() for g in tables]
     elsewhere = ctx.core.tables.listed_elsewhere
     if elsewhere is not None:  # a cluster's other nodes
-        shown = sorted([*shown, *await elsewhere()])
+        shown += [g for g in await elsewhere() if not (icc and g.private)]
+    if icc:
+        icc_games(ctx, sorted(shown))
+    else:
+        fics_games(ctx, shown, args.split()[0] if args.split() else "")
+
+
+def icc_games(ctx: Context, shown: list[ListedGame]) -> None:
+    """ICC's ``games``: every game by number, and how many are played and examined."""
     if not shown:
         ctx.reply("There are no games in progress.")
         return
-    rows = [g.icc_row if icc else g.fics_row for g in shown]
-    if icc:
-        examined = sum(g.examined for g in shown)
-        total = (
-            f"{len(shown)} games displayed ({len(shown) - examined} played, {examined} examined)."
-        )
-        ctx.reply(*rows, "", total)
+    examined = sum(g.examined for g in shown)
+    total = f"{len(shown)} games displayed ({len(shown) - examined} played, {examined} examined)."
+    ctx.reply(*(g.icc_row for g in shown), "", total)
+
+
+def fics_games(ctx: Context, every: list[ListedGame], word: str) -> None:
+    """FICS's ``games [number|name]`` as freechess.org sends it (lasker's ``com_games``):
+    an empty line, the games chosen (game ``number``, or those with a player whose name
+    begins with ``word``) by the players' ratings with examined games first, an empty
+    line and the count (``of N in progress`` when some were left out)."""
+    if not every:
+        ctx.reply("There are no games in progress.")
+        return
+    number = parse_number(word) if word else None
+    if number is not None:
+        chosen = [g for g in every if g.number == number]
     else:
-        ctx.reply(*rows, "", f"  {len(shown)} games displayed.")
+        key = word.lower()
+        chosen = [g for g in every if any(n.lower().startswith(key) for n in (g.white, g.black))]
+    total = len(every)
+    if not chosen:
+        ctx.reply(f"No matching games were found (of {total} in progress).")
+        return
+    chosen.sort(key=lambda g: (g.order, g.number))
+    count = len(chosen)
+    plural = "" if count == 1 else "s"
+    summary = f"  {count} game{plural} displayed"
+    summary += f" (of {total} in progress)." if count < total else "."
+    ctx.reply("", *(g.fics_row for g in chosen), "", summary)
 
 
 def send_lists(core: Core, session: User, number: int, batch: Batch) -> None:
@@ -380,7 +407,7 @@ async def moves(ctx: Context, args: str) -> None:
     precise = bool(session.ivariables["ms"])
     startpos = bool(session.ivariables["startpos"])
     for game in shown:
-        ctx.reply(*movelist_lines(game.movelist(), precise, startpos))
+        ctx.reply(*movelist_lines(game.movelist(), precise, startpos, not session.talks_icc))
 
 
 @command(

@@ -56,6 +56,13 @@ def _words(offer: Offer) -> str:
     return offer.words or f"a {offer.kind} offer"
 
 
+def _spaced(rows: list[str], apart: bool) -> list[str]:
+    """``rows``, with an empty line between two of them if ``apart``."""
+    if not apart:
+        return rows
+    return [line for index, row in enumerate(rows) for line in ([""] if index else []) + [row]]
+
+
 def pending(offer: Offer) -> OfferPending:
     """``offer`` as its two players see it pending (``<pf>``, ``<pt>``)."""
     return OfferPending(
@@ -104,19 +111,23 @@ class Offers:
 
     def listing(self, session: User) -> list[str]:
         """What ``pending`` shows ``session``: the offers it made, then those made to it,
-        numbered as ``<pf>``/``<pt>`` number them (FICS's layout, which clients parse)."""
+        numbered as ``<pf>``/``<pt>`` number them (freechess.org's layout, which clients
+        parse: an empty line between two offers; not in an ICC session)."""
         out: list[str] = []
         sent, received = self.sent_by(session), self.to(session)
+        apart = not session.talks_icc
         if sent:
             out += ["Offers to other players:", ""]
-            out += [f"{o.number:4d}: You are offering {o.receiver.name} {_words(o)}." for o in sent]
+            mine = [f"{o.number:4d}: You are offering {o.receiver.name} {_words(o)}." for o in sent]
+            out += _spaced(mine, apart)
             out += ["", 'If you wish to withdraw any of these offers type "withdraw number".']
         else:
             out.append("There are no offers pending to other players.")
         out.append("")
         if received:
             out += ["Offers from other players:", ""]
-            out += [f"{o.number:4d}: {o.sender.name} is offering {_words(o)}." for o in received]
+            theirs = [f"{o.number:4d}: {o.sender.name} is offering {_words(o)}." for o in received]
+            out += _spaced(theirs, apart)
             out += [
                 "",
                 'If you wish to accept any of these offers type "accept number".',

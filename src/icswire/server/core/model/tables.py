@@ -141,6 +141,10 @@ class Table(Protocol):
         """This game's line in ``games``, in ICC's layout if ``icc``, else FICS's."""
         ...
 
+    def listed(self) -> ListedGame:
+        """This game as ``games`` lists it."""
+        ...
+
     def observe_title(self) -> str:
         """The line under ``You are now observing game N.``"""
         ...
@@ -151,12 +155,18 @@ class Table(Protocol):
 
 
 class ListedGame(NamedTuple):
-    """A game of another node of a cluster, as ``games`` lists it."""
+    """A game as ``games`` lists it (one of this node's, or of another node of a cluster)."""
 
     number: int
     examined: bool
     fics_row: str
     icc_row: str
+    #: FICS lists games by this: the players' ratings added, examined games first
+    #: (lasker's ``gamesortfunc``: 10000 less for an examined game).
+    order: int
+    white: str
+    black: str
+    private: bool
 
 
 class Tables:
@@ -168,8 +178,7 @@ class Tables:
         self._reserved: set[int] = set()
         #: Game numbers are unique in a whole cluster.
         self.claims: Claims[int] = Claims()
-        #: In a cluster, the other nodes' games as ``games`` lists them: (number,
-        #: examined, FICS's row, ICC's row) of each that is not private.
+        #: In a cluster, the other nodes' games as ``games`` lists them.
         self.listed_elsewhere: Callable[[], Awaitable[list[ListedGame]]] | None = None
 
     def add_source(self, by_number: Mapping[int, Table], by_seat: Mapping[User, Table]) -> None:

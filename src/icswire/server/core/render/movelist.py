@@ -13,12 +13,14 @@ A real FICS reply (lichess's relay test, freechess.org, 2014)::
      16.  f3      (0:05)     Rfe8    (0:03)
           {Still in progress} *
 
-It starts with an empty line and ends with one. Each move is FICS's ``move_and_time``
-(``%-7s (m:ss)``) in a column of 16; with ``iset ms`` the times are ``m:ss.mmm`` and the
-columns 21 wide (PyChess's example of a game observed with ms on). A player without a
-rating is ``(UNR)`` here (FICS's ``movesToString``). With ``iset startpos 1`` a game that
-did not start from the usual position shows that position first, as a style 12 line of
-relation -4 followed by an empty line (PyChess's example of a wild/3 game).
+It starts with an empty line and ends with one. For FICS the names above the columns
+are both padded (lasker's ``Move  %-19s%-19s``), Black's too. Each move is FICS's
+``move_and_time`` (``%-7s (m:ss)``) in a column of 16; with ``iset ms`` the times are
+``m:ss.mmm`` and the columns 21 wide (PyChess's example of a game observed with ms
+on). A player without a rating is ``(UNR)`` here (FICS's ``movesToString``). With
+``iset startpos 1`` a game that did not start from the usual position shows that
+position first, as a style 12 line of relation -4 followed by an empty line (PyChess's
+example of a wild/3 game).
 """
 
 from __future__ import annotations
@@ -75,9 +77,10 @@ def _cells(moves: Sequence[tuple[str, int]], precise: bool) -> list[str]:
     return [f"{san:<7} ({move_time_text(ms, precise)})" for san, ms in moves]
 
 
-def movelist_lines(game: Movelist, precise: bool, startpos: bool) -> list[str]:
+def movelist_lines(game: Movelist, precise: bool, startpos: bool, fics: bool = True) -> list[str]:
     """The lines of ``moves`` for ``game``: ``precise`` is the receiver's ``iset ms``,
-    ``startpos`` its ``iset startpos``."""
+    ``startpos`` its ``iset startpos``; ``fics`` false for an ICC session (Black's name
+    not padded)."""
     width = 21 if precise else 16
     out = [
         "",
@@ -106,7 +109,9 @@ def movelist_lines(game: Movelist, precise: bool, startpos: bool) -> list[str]:
             last_move=("none", "none"),
         )
         out += [format_style12(record), ""]
-    out += [f"Move  {game.white:<{width + 3}}{game.black}", f"----  {'-' * width}   {'-' * width}"]
+    # lasker's movesToString: "Move  %-19s%-19s", both names padded
+    header = f"Move  {game.white:<{width + 3}}{game.black:<{width + 3 if fics else 0}}"
+    out += [header, f"----  {'-' * width}   {'-' * width}"]
     cells = _cells(game.moves, precise)
     if game.start.turn == chess.BLACK and cells:
         cells.insert(0, "...")

@@ -66,10 +66,19 @@ def icc_kind_text(rating_type: str, wild: int, rated: bool, initial: int, increm
     return f"{kind + ('r' if rated else 'u'):>3}{initial:3d} {increment:3d}"
 
 
-def kind_text(rating_type: str, rated: bool, initial: int, increment: int) -> str:
-    """``[ bu  3   0]``: private flag, type letter, rated letter, the time control."""
+def kind_text(
+    rating_type: str, rated: bool, initial: int, increment: int, private: bool = False
+) -> str:
+    """``[ bu  3   0]``: private flag (``p``), type letter, rated letter, the time control."""
     letter = TYPE_LETTER.get(rating_type, "n") if initial or increment else "u"
-    return f"[ {letter}{'r' if rated else 'u'}{initial:3d} {increment:3d}]"
+    flag = "p" if private else " "
+    return f"[{flag}{letter}{'r' if rated else 'u'}{initial:3d} {increment:3d}]"
+
+
+def games_clock_text(ms: int) -> str:
+    """A clock in FICS's ``games``: rounded to the second, never below ``0:00``
+    (lasker's ``tenth_str`` of the time left, clamped at 0)."""
+    return clock_text((max(ms, 0) + 500) // 1000 * 1000)
 
 
 #: The type letter of ICC's ``history`` (ICC's help history; a wild shows its number).

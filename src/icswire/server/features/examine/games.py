@@ -34,7 +34,7 @@ from icswire.server.core.events.examine import (
     ExaminedPosition,
     ExaminerLeft,
 )
-from icswire.server.core.model.tables import Terms
+from icswire.server.core.model.tables import ListedGame, Terms
 from icswire.server.core.render.batch import Batch, Datagram, Message, lines, message_of
 from icswire.server.core.render.boards import (
     BLACK,
@@ -46,7 +46,7 @@ from icswire.server.core.render.boards import (
     recent_moves,
 )
 from icswire.server.core.render.movelist import Movelist
-from icswire.server.core.render.texts import icc_games_row, kind_text, rating_text
+from icswire.server.core.render.texts import icc_games_row, kind_text
 from icswire.server.core.storage.records import GameRecord
 
 if TYPE_CHECKING:
@@ -153,14 +153,22 @@ class ExaminedGame:
                 "W" if self.board.turn == WHITE else "B",
                 self.board.fullmove_number,
             )
+        # lasker's com_games: "%3d (%s %4d %-11.11s %4d %-10.10s) [...] %c: %2d"; the
+        # ratings are numbers here (0 unrated), "Setup" while the examiners set it up
         kind = kind_text(self.rating_type, self.rated, self.initial, self.increment)
-        white = rating_text(self.white_rating)
-        black = rating_text(self.black_rating)
         side = "W" if self.board.turn == WHITE else "B"
         return (
-            f"{self.number:3d} (Exam. {white:>4} {self.white:<10} {black:>4} {self.black:<10}) "
-            f"{kind} {side}:{self.board.fullmove_number:3d}"
+            f"{self.number:3d} ({'Setup' if self.setup else 'Exam.'} {self.white_rating:4d} "
+            f"{self.white[:11]:<11} {self.black_rating:4d} {self.black[:10]:<10}) "
+            f"{kind} {side}: {self.board.fullmove_number:2d}"
         )
+
+    def listed(self) -> ListedGame:
+        order = self.white_rating + self.black_rating - 10000  # examined games come first
+        return ListedGame(
+            self.number, True, self.games_row(False), self.games_row(True), order, self.white,
+            self.black, self.private,
+        )  # fmt: skip
 
     def observe_title(self) -> str:
         return f"Game {self.number}: {self.white} vs. {self.black} (examined)"

@@ -117,11 +117,14 @@ async def history(ctx: Context, args: str) -> None:
                 f"{opponent:<12} {kind} {record.eco or '?':>3} {code:<3} {moment}"
             )
         else:
-            kind = kind_text(record.rating_type, record.rated, record.initial, record.increment)
+            # lasker's pgames: "%2d: %s %4d %s %4d %-13s [%3s%3d%4d] %s %3s %s"
+            kind = kind_text(
+                record.rating_type, record.rated, record.initial, record.increment, record.private
+            )
             rows.append(
                 f"{index:2d}: {sign} {rating_text(mine):>4} {color} "
-                f"{rating_text(theirs):>4} {opponent:<12} {kind} {record.eco or '?':>3} "
-                f"{code:<3} {when_ended(record, ctx.session.variables['tzone'])}"
+                f"{rating_text(theirs):>4} {opponent[:13]:<13} {kind} {record.eco or '?':>3} "
+                f"{code:>3} {when_ended(record, ctx.session.variables['tzone'])}"
             )
         ctx.batch.add(ctx.session, Datagram(gamelist_item(index, record)))
     ctx.reply(*rows)

@@ -68,7 +68,7 @@ from icswire.server.core.events.games import (
 )
 from icswire.server.core.model.offers import Offer, Offers
 from icswire.server.core.model.requests import KINDS
-from icswire.server.core.model.tables import LOST_WITH_ITS_SERVER, Terms
+from icswire.server.core.model.tables import LOST_WITH_ITS_SERVER, ListedGame, Terms
 from icswire.server.core.net.session import Session
 from icswire.server.core.render.batch import Batch, Datagram, Message, Raw, lines
 from icswire.server.core.render.boards import (
@@ -87,7 +87,7 @@ from icswire.server.core.render.diagrams import holding_text
 from icswire.server.core.render.games import game_started
 from icswire.server.core.render.movelist import Movelist
 from icswire.server.core.render.texts import (
-    clock_text,
+    games_clock_text,
     icc_games_row,
     icc_kind_text,
     kind_text,
@@ -328,16 +328,24 @@ class Game:
                 "W" if board.turn == WHITE else "B",
                 board.fullmove_number,
             )
-        kind = kind_text(t.rating_type, t.rated, t.initial, t.increment)
+        # lasker's com_games: "%3d %4s %-11.11s %4s %-10.10s [...] %6s -%6s (%2d-%2d) %c: %2d"
+        kind = kind_text(t.rating_type, t.rated, t.initial, t.increment, self.private)
         white = rating_text(self.white_rating, self.white.registered)
         black = rating_text(self.black_rating, self.black.registered)
         side = "W" if board.turn == WHITE else "B"
         return (
-            f"{self.number:3d} {white:>4} {self.white.name:<10} {black:>4} "
-            f"{self.black.name:<10} {kind} {clock_text(self.clock_now(WHITE)):>6} -"
-            f"{clock_text(self.clock_now(BLACK)):>6} ({strength(board, WHITE):2d}-"
-            f"{strength(board, BLACK):2d}) {side}:{board.fullmove_number:3d}"
+            f"{self.number:3d} {white:>4} {self.white.name[:11]:<11} {black:>4} "
+            f"{self.black.name[:10]:<10} {kind} {games_clock_text(self.clock_now(WHITE)):>6} -"
+            f"{games_clock_text(self.clock_now(BLACK)):>6} ({strength(board, WHITE):2d}-"
+            f"{strength(board, BLACK):2d}) {side}: {board.fullmove_number:2d}"
         )
+
+    def listed(self) -> ListedGame:
+        return ListedGame(
+            self.number, False, self.games_row(False), self.games_row(True),
+            self.white_rating + self.black_rating, self.white.name, self.black.name,
+            self.private,
+        )  # fmt: skip
 
     def observe_title(self) -> str:
         t = self.terms

@@ -1,0 +1,126 @@
+"""FICS's lists byte for byte as freechess.org sends them (lasker's ``com_games``,
+``movesToString``, ``pgames`` and freechess.org's ``pending``): every line whole, the
+empty ones too, to a FICS session (no datagrams)."""
+
+from __future__ import annotations
+
+import pytest
+
+from icswire.protocol.level1 import CommandNumber as CN
+from icswire.server.app import Server
+from icswire.server.core.model.tables import Terms
+from icswire.server.core.render.batch import Batch
+from icswire.server.features.play.games import Game
+
+from .client import Client
+from .support import connect
+from .support import text_lines as lines
+
+
+async def user(server: Server, name: str, *setup: str) -> Client:
+    client = await connect(server)
+    await client.login(name)
+    for line in setup:
+        await client.command(line)
+    return client
+
+
+async def start(server: Server, white: str, black: str, terms: Terms) -> Game:
+    batch = Batch(CN.CN_MATCH, None)
+    online = server.world.online
+    game = await server.games.start(online[white.lower()], online[black.lower()], terms, batch)
+    batch.flush()
+    return game
+
+
+def frozen(monkeypatch: pytest.MonkeyPatch, game: Game, white_ms: int, black_ms: int) -> None:
+    """Stop ``game``'s clocks at these times (``games`` shows them)."""
+    monkeypatch.setattr(game, "clock_now", lambda color: white_ms if color else black_ms)
+
+
+async def test_games_lists_every_kind_by_rating_examined_first(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("Whitey", "Blacky", "Alongername"):
+        await user(server, name, "set style 12")
+    await user(server, "Quiet", "set style 12", "set private 1")
+    rated = await start(server, "Whitey", "Blacky", Terms(initial=3, increment=12))
+    rated.white_rating, rated.black_rating = 1500, 1600
+    frozen(monkeypatch, rated, 175_400, 179_600)  # rounded as FICS rounds: 2:55, 3:00
+    private = await start(server, "Alongername", "Quiet", Terms(initial=15))
+    frozen(monkeypatch, private, 3_600_000, -250)  # an hour; a fallen flag shows 0:00
+    teacher = await user(server, "Teacher")
+    await teacher.command("examine")
+    coach = await user(server, "Coach")
+    await coach.command("examine")
+    await coach.command("bsetup")
+    lister = await user(server, "Lister")
+    assert lines(await lister.command("games")) == [
+        "",
+        "  3 (Exam.    0 Teacher        0 Teacher   ) [ uu  0   0] W:  1",
+        "  4 (Setup    0 Coach          0 Coach     ) [ uu  0   0] W:  1",
+        "  2 ++++ Alongername ++++ Quiet      [pbu 15   0] 1:00:00 -  0:00 (39-39) W:  1",
+        "  1 1500 Whitey      1600 Blacky     [ bu  3  12]   2:55 -  3:00 (39-39) W:  1",
+        "",
+        "  4 games displayed.",
+    ]
+    assert lines(await lister.command("games 1")) == [
+        "",
+        "  1 1500 Whitey      1600 Blacky     [ bu  3  12]   2:55 -  3:00 (39-39) W:  1",
+        "",
+        "  1 game displayed (of 4 in progress).",
+    ]
+    assert lines(await lister.command("games a")) == [
+        "",
+        "  2 ++++ Alongername ++++ Quiet      [pbu 15   0] 1:00:00 -  0:00 (39-39) W:  1",
+        "",
+        "  1 game displayed (of 4 in progress).",
+    ]
+    assert lines(await lister.command("games zed")) == [
+        "No matching games were found (of 4 in progress)."
+    ]
+
+
+async def test_games_truncates_names_and_has_none_to_show(server: Server) -> None:
+    lister = await user(server, "Lister")
+    assert lines(await lister.command("games")) == ["There are no games in progress."]
+    examiner = await user(server, "Averylongname")  # 13 letters: 11 shown as White, 10 Black
+    await examiner.command("examine")
+    assert lines(await lister.command("games")) == [
+        "",
+        "  1 (Exam.    0 Averylongna    0 Averylongn) [ uu  0   0] W:  1",
+        "",
+        "  1 game displayed.",
+    ]
+
+
+async def test_moves_pads_both_names_of_its_header(server: Server) -> None:
+    await user(server, "Whitey", "set style 12")
+    await user(server, "Blacky", "set style 12")
+    await start(server, "Whitey", "Blacky", Terms(initial=5))
+    watcher = await user(server, "Watcher")
+    shown = lines(await watcher.command("moves 1"))
+    assert shown[6:9] == [
+        "Move  Whitey             Blacky             ",
+        "----  ----------------   ----------------",
+        "      {Still in progress} *",
+    ]
+
+
+async def test_pending_puts_an_empty_line_between_two_offers(server: Server) -> None:
+    alpha = await user(server, "Alpha", "set width 240")
+    await user(server, "Beta")
+    await user(server, "Gamma")
+    await alpha.command("match Beta 2 12")
+    await alpha.command("match Gamma 5 0")
+    assert lines(await alpha.command("pending")) == [
+        "Offers to other players:",
+        "",
+        "   1: You are offering Beta a challenge: Alpha (----) Beta (----) unrated blitz 2 12.",
+        "",
+        "   2: You are offering Gamma a challenge: Alpha (----) Gamma (----) unrated blitz 5 0.",
+        "",
+        'If you wish to withdraw any of these offers type "withdraw number".',
+        "",
+        "There are no offers pending from other players.",
+    ]
