@@ -97,7 +97,8 @@ log = logging.getLogger("icswire.cluster")
 #: the node's epoch; 3: a user carries the title lists it is on, a game's start its
 #: variant's irregular-legality/semantics and promote-to-king flags; 4: a game's history
 #: carries the position after its moves in FEN, for DG_FEN, and a game's end whether the
-#: players' ratings changed, for FICS's "No ratings adjustment done.").
+#: players' ratings changed, for FICS's "No ratings adjustment done.", and each game a
+#: node lists for ``games`` its sort key, both names and whether it is private).
 VERSION = 4
 
 T = TypeVar("T")
