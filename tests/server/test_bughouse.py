@@ -264,7 +264,7 @@ async def test_rated_bughouse_observed_stored_and_replayed(server: Server) -> No
         rating = await asyncio.to_thread(server.store.rating, name, "Bughouse")
         assert (rating.games, rating.wins) == (1, score)
     history = texts(await seer.command("history Ben"))
-    assert history[-1].startswith(" 1: + ---- B ---- Dot          [ Br  2   0]   ? Res ")
+    assert history[-1].startswith(" 1: + ---- B ---- Dot           [ Br  2   0]   ? Res ")
     moves = texts(await seer.command("smoves Ben 1"))  # the drop replays on its own board
     assert [re.sub(r"\(\d+:\d+\)", "(T)", line) for line in moves[-2:]] == [
         "  1.  d4      (T)          P@e5    (T)",

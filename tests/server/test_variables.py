@@ -175,17 +175,20 @@ async def start_game(white: Client, black: Client) -> None:
     await white.expect(lambda e: isinstance(e, Text) and "Creating" in e.text)
 
 
-async def test_private_games_are_not_listed_nor_observed(server: Server) -> None:
+async def test_private_games_are_listed_with_p_but_not_observed(server: Server) -> None:
+    """FICS lists a private game with ``p`` in its flags (help ``private``); nobody but its
+    players may observe it, and its result is not announced."""
     ann = await player(server, "Ann")
     bob = await player(server, "Bob")
     eve = await player(server, "Eve")
     await ann.command("set private 1")
     await eve.command("set gin 1")
     await start_game(ann, bob)
-    assert texts(await eve.command("games")) == ["There are no games in progress."]
+    listing = texts(await eve.command("games"))
+    assert "[pbu  5   0]" in listing[1] and listing[-1] == "  1 game displayed."
     assert texts(await eve.command("observe 1")) == ["Sorry, game 1 is a private game."]
     assert texts(await eve.command("observe Ann")) == ["Sorry, game 1 is a private game."]
-    assert texts(await ann.command("games"))[0].startswith("  1")
+    assert texts(await ann.command("games"))[1].startswith("  1 ++++ Ann")
     await ann.command("resign")
     await eve.settle()
     assert not any(isinstance(e, Text) and "Game 1" in e.text for e in eve.events)

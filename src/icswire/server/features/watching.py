@@ -77,7 +77,7 @@ def _named_game(ctx: Context, args: str, refusal: str = "") -> Table | None:
     """The game ``args`` names (a number, or a player who plays or examines it); None and
     the reason told when there is none, or it is somebody else's private game (FICS's
     ``Sorry, game N is a private game.``, or ``refusal``). Administrators may see it."""
-    found = _find_named(ctx, args)
+    found = find_named(ctx, args)
     if found is not None and not may_watch(ctx.session, found):
         ctx.reply(refusal or f"Sorry, game {found.number} is a private game.")
         return None
@@ -90,7 +90,9 @@ def may_watch(session: User, game: Table) -> bool:
     return not game.private or session.admin or session in game.seats()
 
 
-def _find_named(ctx: Context, args: str) -> Table | None:
+def find_named(ctx: Context, args: str) -> Table | None:
+    """The game the first word of ``args`` names: its number, or a player who plays or
+    examines one; None and the reason told when there is none."""
     text = args.strip().split()[0] if args.strip() else ""
     game_number = parse_number(text)
     if game_number is not None:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import chess
 
+from icswire.boards.bughouse import supply_drop
 from icswire.boards.positions import (
     board_to_64,
     last_move_notations,
@@ -285,6 +286,7 @@ def game_history(
     if now is None:
         now = start.copy(stack=False)
         for move in moves:
+            supply_drop(now, move.move)  # a bughouse drop of a piece the partner passed
             now.push(move.move)
     set_board = None
     if variant.irregular_semantics:

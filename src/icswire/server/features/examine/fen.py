@@ -7,16 +7,13 @@ game's number, or -1 for a stored game as ``sposition`` numbers it.
 
 from __future__ import annotations
 
-from icswire.boards.bughouse import supply_drop
 from icswire.protocol import datagrams as dg
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.dispatch.hub import CommandSet, Context, Route
-from icswire.server.core.dispatch.numbers import parse_number
 from icswire.server.core.model.tables import Table
 from icswire.server.core.render.batch import Datagram
-from icswire.server.features.examine.games import replay
-from icswire.server.features.examine.stored import find_record
-from icswire.server.features.watching import current_game, may_watch
+from icswire.server.features.examine.stored import final_position, find_record
+from icswire.server.features.watching import current_game, find_named, may_watch
 
 COMMANDS = CommandSet()
 command = COMMANDS.command
@@ -32,21 +29,9 @@ def named_table(ctx: Context, args: str) -> Table | None:
         if found is None:
             ctx.reply("You are neither playing, observing nor examining a game.")
         return found
-    number = parse_number(words[0])
-    if number is not None:
-        found = ctx.core.tables.find(number)
-        if found is None:
-            ctx.reply("There is no such game.")
-            return None
-    else:
-        player = ctx.world.find(words[0])
-        if player is None:
-            ctx.reply(f'No user named "{words[0]}" is logged in.')
-            return None
-        found = ctx.core.tables.seated(player)
-        if found is None:
-            ctx.reply(f"{player.name} is not playing or examining a game.")
-            return None
+    found = find_named(ctx, args)
+    if found is None:
+        return None
     if not may_watch(ctx.session, found):
         ctx.reply(f"Sorry, game {found.number} is a private game.")
         return None
@@ -72,9 +57,4 @@ async def sfen(ctx: Context, args: str) -> None:
     record = await find_record(ctx, args)
     if record is None:
         return
-    start, moves = replay(record)
-    board = start.copy(stack=False)
-    for made in moves:
-        supply_drop(board, made.move)
-        board.push(made.move)
-    _tell_fen(ctx, -1, board.fen())
+    _tell_fen(ctx, -1, final_position(record)[0].fen())

@@ -298,16 +298,22 @@ def movelist_text(record: GameRecord, start: chess.Board, moves: Sequence[Server
     return rows
 
 
-@command("sposition", CN.CN_SPOSITION, "sposition <name> [game number] | #id")
-async def sposition(ctx: Context, args: str) -> None:
-    record = await find_record(ctx, args)
-    if record is None:
-        return
+def final_position(record: GameRecord) -> tuple[chess.Board, list[ServerMove]]:
+    """The position a stored game ended in (or was adjourned at), and its moves."""
     start, moves = replay(record)
     board = start.copy(stack=False)
     for made in moves:
         supply_drop(board, made.move)
         board.push(made.move)
+    return board, moves
+
+
+@command("sposition", CN.CN_SPOSITION, "sposition <name> [game number] | #id")
+async def sposition(ctx: Context, args: str) -> None:
+    record = await find_record(ctx, args)
+    if record is None:
+        return
+    board, moves = final_position(record)
     ctx.batch.add(ctx.session, Datagram(_isolated_record(record)))
     variant = record.game_variant
     if variant.irregular_semantics:
