@@ -1,5 +1,5 @@
 """Watching games: ``games``, ``observe``, ``unobserve``, ``follow``, ``allobservers``,
-``moves``, ``refresh``, ``flip``, ``kibitz`` and ``whisper``.
+``moves``, ``refresh``, ``fen``, ``pgn``, ``flip``, ``kibitz`` and ``whisper``.
 
 Observers get what players get (icc-formats.txt section 4, "MY GAMES"): DG_STARTED_OBSERVING
 (18), DG_FLIP (39), the moves so far (DG_MOVE_LIST or DG_POSITION_BEGIN(2)) and the clocks
@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from icswire.boards.pgn import pgn_text
 from icswire.protocol import datagrams as dg
 from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
@@ -34,6 +35,7 @@ from icswire.server.core.model.names import name_key
 from icswire.server.core.model.tables import ListedGame, Table
 from icswire.server.core.render.batch import Batch, Datagram, lines
 from icswire.server.core.render.movelist import movelist_lines
+from icswire.server.core.render.pgngames import table_game
 from icswire.server.core.render.texts import rating_text
 
 if TYPE_CHECKING:
@@ -77,7 +79,7 @@ def _named_game(ctx: Context, args: str, refusal: str = "") -> Table | None:
     """The game ``args`` names (a number, or a player who plays or examines it); None and
     the reason told when there is none, or it is somebody else's private game (FICS's
     ``Sorry, game N is a private game.``, or ``refusal``). Administrators may see it."""
-    found = find_named(ctx, args)
+    found = _find_named(ctx, args)
     if found is not None and not may_watch(ctx.session, found):
         ctx.reply(refusal or f"Sorry, game {found.number} is a private game.")
         return None
@@ -90,7 +92,7 @@ def may_watch(session: User, game: Table) -> bool:
     return not game.private or session.admin or session in game.seats()
 
 
-def find_named(ctx: Context, args: str) -> Table | None:
+def _find_named(ctx: Context, args: str) -> Table | None:
     """The game the first word of ``args`` names: its number, or a player who plays or
     examines one; None and the reason told when there is none."""
     text = args.strip().split()[0] if args.strip() else ""
@@ -427,6 +429,26 @@ async def refresh(ctx: Context, args: str) -> None:
     batch.add(session, Datagram(dg.record_as(DG.ISOLATED_BOARD, game.game_record())))
     game.send_history(session, batch)
     batch.add(session, game.isolated_board())
+
+
+@command("fen", CN.CN_FEN, "fen [game number|name]", route=Route.OF_A_GAME | Route.IN_GAME)
+async def fen(ctx: Context, args: str) -> None:
+    """The position of a game being played, examined or observed, in FEN: one line of
+    text, and DG_FEN (70) to a client with it on."""
+    game = _game_or_current(ctx, args)
+    if game is not None:
+        position = game.board.fen()
+        ctx.batch.add(ctx.session, Datagram(dg.Fen(game.number, position)))
+        ctx.reply(position)
+
+
+@command("pgn", CN.CN_PGN, "pgn [game number|name]", route=Route.OF_A_GAME | Route.IN_GAME)
+async def pgn(ctx: Context, args: str) -> None:
+    """A game being played, examined or observed, as PGN (its moves up to the position
+    shown)."""
+    game = _game_or_current(ctx, args)
+    if game is not None:
+        ctx.reply(*pgn_text(table_game(game)).splitlines())
 
 
 @command("flip", CN.CN_FLIP, "flip", route=Route.IN_GAME)
