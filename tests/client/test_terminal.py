@@ -14,7 +14,7 @@ from icswire.client.state import MyGame
 from icswire.client.terminal import history
 from icswire.client.terminal.app import fit
 from icswire.client.terminal.clocks import GameClocks, format_clock
-from icswire.client.terminal.completion import Completer, candidates, common_prefix
+from icswire.client.terminal.completion import COMMANDS, Completer, candidates, common_prefix
 from icswire.client.terminal.games import Games, board_lines, move_columns, move_pairs
 from icswire.client.terminal.lines import lines_of, result_text_game, told
 from icswire.client.terminal.premove import Premoves, looks_like_move, parse
@@ -22,6 +22,8 @@ from icswire.client.terminal.scrollback import Scrollback, wrap
 from icswire.client.terminal.tabs import Tabs
 from icswire.protocol import dgrecords
 from icswire.protocol.events import Text
+from icswire.server.app import Server
+from icswire.server.core.storage.store import Store
 
 
 def test_clock_format() -> None:
@@ -212,3 +214,17 @@ def test_fit_leaves_out_the_last_parts_first() -> None:
     assert fit(["one", "two", "three"], 80) == "one  two  three"
     assert fit(["one", "two", "three"], 9) == "one  two"
     assert fit(["a long first part"], 6) == "a long"
+
+
+def test_every_command_a_player_types_is_completed(tmp_path: Path) -> None:
+    """The server's commands, but the administrators' and those only programs send."""
+    store = Store(f"sqlite:///{tmp_path / 'commands.sqlite3'}")
+    try:
+        commands = set(Server(store, "127.0.0.1", 0).core.registry.commands)
+    finally:
+        store.close()
+    administrators = {
+        "addplayer", "asetadmin", "asetpasswd", "cnewse", "cnewsf", "cnewsi", "cnewst", "nuke",
+        "remplayer",
+    }  # fmt: skip
+    assert commands - set(COMMANDS) == administrators | {"i", "set-2"}

@@ -7,19 +7,24 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-#: The commands a player types on ICC and FICS (those icswire knows, and a few more).
+#: The commands a player types on ICC and FICS: every one icswire's server has but the
+#: administrators' and the interface's ``i`` and ``set-2`` (a test holds the two lists
+#: together), and a few more.
 COMMANDS = (
-    "abort", "accept", "addlist", "adjourn", "alias", "allobservers", "assess", "backward",
-    "best", "boardinfo", "bsetup", "bughouse", "channels", "clearmessages", "date",
-    "decline", "draw", "examine", "exit", "finger", "flag", "flip", "follow", "formula",
-    "forward", "games", "getgame", "help", "history", "inchannel", "it", "jkill", "journal",
-    "jsave", "kibitz", "lists", "match", "messages", "mexamine", "moretime", "moves",
-    "news", "next", "observe", "partner", "password", "pause", "pending", "ping", "play",
-    "ptell", "ptime", "qtell", "quit", "rank", "ratings", "refresh", "rematch",
-    "resign", "resume", "revert", "say", "seek", "set", "shout", "showlist", "smoves", "sought",
-    "sposition", "sshout", "stored", "style", "sublist", "switch", "takeback", "tell", "time",
-    "timeseal", "unalias", "unexamine", "unfollow", "unobserve", "unpause", "unseek", "uptime",
-    "variants", "vars", "whisper", "who", "withdraw", "xtell", "znotify",
+    "abort", "accept", "addlist", "adjourn", "alias", "allobservers", "arrow", "assess",
+    "backward", "bell", "best", "boardinfo", "bsetup", "bughouse", "channels", "circle",
+    "clearmessages", "cshout", "date", "decline", "draw", "examine", "exit", "fen",
+    "finger", "flag", "flip", "follow", "formula", "forward", "games", "getgame", "help",
+    "history", "inchannel", "iset", "it", "ivars", "jkill", "journal", "jsave", "kibitz",
+    "lasttells", "liblist", "lists", "loadfen", "match", "messages", "mexamine", "moretime",
+    "moves", "news", "next", "observe", "open", "partner", "password", "pause", "pending",
+    "pgn", "ping", "play", "pstat", "ptell", "ptime", "qtell", "quit", "rank", "rated",
+    "ratings", "refresh", "register", "rematch", "resign", "resume", "revert", "say",
+    "search", "seek", "set", "sfen", "shout", "showlist", "smoves", "sought", "spgn",
+    "sposition", "sshout", "stored", "style", "sublist", "switch", "takeback", "tell",
+    "time", "timeseal", "tomove", "unalias", "unarrow", "uncircle", "unexamine", "unfollow",
+    "unobserve", "unpause", "unseek", "uptime", "variants", "vars", "whisper", "who",
+    "withdraw", "xtell", "znotify",
 )  # fmt: skip
 #: After these, the next word is a command word too.
 COMMAND_ARGUMENT = frozenset({"help"})
