@@ -160,14 +160,25 @@ def adjourned_record(white: str, black: str, moves: list[str]) -> GameRecord:
     )  # fmt: skip
 
 
-async def test_examine_an_adjourned_game_leaves_it_adjourned(server: Server) -> None:
+ADJOURNED = (2, 0, None, "*", "?", 300_000, 300_000)
+"""How :func:`stored_game` ends its game by default: adjourned (status 2)."""
+
+
+async def stored_game(server: Server, ending: tuple[object, ...] = ADJOURNED) -> int:
+    """The registered players Anna and Boris, and their game 1. d4 d5 2. c4 stored with
+    ``ending`` (Store.finish_game's arguments after the game's id); its id."""
     store = server.store
     for name in ("Anna", "Boris"):
         await asyncio.to_thread(store.add_user, name, "pw")
     game_id = await asyncio.to_thread(
         store.start_game, adjourned_record("Anna", "Boris", ["d4", "d5", "c4"])
     )
-    await asyncio.to_thread(store.finish_game, game_id, 2, 0, None, "*", "?", 300_000, 300_000)
+    await asyncio.to_thread(store.finish_game, game_id, *ending)
+    return game_id
+
+
+async def test_examine_an_adjourned_game_leaves_it_adjourned(server: Server) -> None:
+    await stored_game(server)
     anna = await user(server, "Anna", "set style 12", password="pw")
     guest = await user(server, "Viewer", "set style 12")
     assert texts(await guest.command("examine anna carl")) == [
@@ -180,7 +191,7 @@ async def test_examine_an_adjourned_game_leaves_it_adjourned(server: Server) -> 
     assert texts(events)[0] == "Starting game 2 in examine mode: Anna vs. Boris."
     await anna.send("e6")  # a move in the copy
     await anna.expect(lambda e: isinstance(e, Style12Line) and e.record.pretty_move == "e6")
-    (still,) = await asyncio.to_thread(store.adjourned, "Anna")
+    (still,) = await asyncio.to_thread(server.store.adjourned, "Anna")
     assert still.moves == ("d4", "d5", "c4")
     events = await guest.command("moves 2")  # an examined game's moves, by number
     assert "  1.  d4      (0:00)     d5      (0:00)" in [t.rstrip() for t in texts(events)]

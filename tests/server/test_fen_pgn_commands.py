@@ -5,7 +5,6 @@ position set in an examined game, in setup mode and out of it."""
 
 from __future__ import annotations
 
-import asyncio
 import io
 import re
 
@@ -19,7 +18,7 @@ from icswire.server.app import Server
 
 from .client import Client
 from .support import bits, boards, connect, grams, has_text, texts
-from .test_examine_setup import adjourned_record, fen_of
+from .test_examine_setup import fen_of, stored_game
 from .test_variants import start_game
 
 AFTER_E4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
@@ -52,13 +51,7 @@ async def test_fen_of_a_game_examined_or_observed(server: Server) -> None:
 
 
 async def test_sfen_of_a_stored_game(server: Server) -> None:
-    store = server.store
-    for name in ("Anna", "Boris"):
-        await asyncio.to_thread(store.add_user, name, "pw")
-    game_id = await asyncio.to_thread(
-        store.start_game, adjourned_record("Anna", "Boris", ["d4", "d5", "c4"])
-    )
-    await asyncio.to_thread(store.finish_game, game_id, 2, 0, None, "*", "?", 300_000, 300_000)
+    game_id = await stored_game(server)
     icc = await user(server, "Reader", grams=(DG.FEN,))
     events = await icc.command(f"sfen #{game_id}")
     board = chess.Board()
@@ -173,14 +166,8 @@ async def test_pgn_of_an_examined_game_up_to_the_position_shown(server: Server) 
 
 
 async def test_spgn_of_a_stored_game_with_clocks_and_result(server: Server) -> None:
-    store = server.store
-    for name in ("Anna", "Boris"):
-        await asyncio.to_thread(store.add_user, name, "pw")
-    game_id = await asyncio.to_thread(
-        store.start_game, adjourned_record("Anna", "Boris", ["d4", "d5", "c4"])
-    )
     won = (ResultStatus.WIN, WinMode.RESIGNS, 1, "0-1", "D06", 300_000, 300_000)
-    await asyncio.to_thread(store.finish_game, game_id, *won)
+    game_id = await stored_game(server, won)
     reader = await user(server, "Reader")
     lines = texts(await reader.command("spgn anna -1"))
     assert texts(await reader.command(f"spgn #{game_id}")) == lines
