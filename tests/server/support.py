@@ -22,8 +22,13 @@ from typing import Any, ClassVar
 
 from icswire.boards.tracker import GameTracker
 from icswire.protocol.events import IvarLine, Style12Line, Text
+from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.app import Server
+from icswire.server.core.model.names import name_key
+from icswire.server.core.model.tables import Terms
+from icswire.server.core.render.batch import Batch
 from icswire.server.core.storage.store import Store
+from icswire.server.features.play.games import Game
 
 from .client import TIMEOUT, Client
 
@@ -325,3 +330,13 @@ async def listening(database: Path) -> AsyncIterator[Server]:
     finally:
         await running.stop()
         store.close()
+
+
+async def start_game(server: Server, white: str, black: str, terms: Terms) -> Game:
+    """A game between two users online, started by the server as ``match`` would start
+    it (no challenge, no answer awaited); what it sends them is flushed."""
+    batch = Batch(CN.CN_MATCH, None)
+    online = server.world.online
+    game = await server.games.start(online[name_key(white)], online[name_key(black)], terms, batch)
+    batch.flush()
+    return game

@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.app import Server
 from icswire.server.core.model.tables import Terms
-from icswire.server.core.render.batch import Batch
 from icswire.server.features.play.games import Game
 
 from .client import Client
-from .support import connect
+from .support import connect, start_game
 from .support import text_lines as lines
 
 
@@ -23,14 +21,6 @@ async def user(server: Server, name: str, *setup: str) -> Client:
     for line in setup:
         await client.command(line)
     return client
-
-
-async def start(server: Server, white: str, black: str, terms: Terms) -> Game:
-    batch = Batch(CN.CN_MATCH, None)
-    online = server.world.online
-    game = await server.games.start(online[white.lower()], online[black.lower()], terms, batch)
-    batch.flush()
-    return game
 
 
 def frozen(monkeypatch: pytest.MonkeyPatch, game: Game, white_ms: int, black_ms: int) -> None:
@@ -44,10 +34,10 @@ async def test_games_lists_every_kind_by_rating_examined_first(
     for name in ("Whitey", "Blacky", "Alongername"):
         await user(server, name, "set style 12")
     await user(server, "Quiet", "set style 12", "set private 1")
-    rated = await start(server, "Whitey", "Blacky", Terms(initial=3, increment=12))
+    rated = await start_game(server, "Whitey", "Blacky", Terms(initial=3, increment=12))
     rated.white_rating, rated.black_rating = 1500, 1600
     frozen(monkeypatch, rated, 175_400, 179_600)  # rounded as FICS rounds: 2:55, 3:00
-    private = await start(server, "Alongername", "Quiet", Terms(initial=15))
+    private = await start_game(server, "Alongername", "Quiet", Terms(initial=15))
     frozen(monkeypatch, private, 3_600_000, -250)  # an hour; a fallen flag shows 0:00
     teacher = await user(server, "Teacher")
     await teacher.command("examine")
@@ -97,7 +87,7 @@ async def test_games_truncates_names_and_has_none_to_show(server: Server) -> Non
 async def test_moves_pads_both_names_of_its_header(server: Server) -> None:
     await user(server, "Whitey", "set style 12")
     await user(server, "Blacky", "set style 12")
-    await start(server, "Whitey", "Blacky", Terms(initial=5))
+    await start_game(server, "Whitey", "Blacky", Terms(initial=5))
     watcher = await user(server, "Watcher")
     shown = lines(await watcher.command("moves 1"))
     assert shown[6:9] == [

@@ -4,16 +4,13 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from icswire.protocol.events import Style12Line, Text
-from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.app import Server
 from icswire.server.core.model.tables import Terms
-from icswire.server.core.render.batch import Batch
 
 from .client import Client
-from .support import connect, texts
+from .support import connect, start_game, texts
 
 
 async def user(server: Server, name: str, *setup: str) -> Client:
@@ -22,14 +19,6 @@ async def user(server: Server, name: str, *setup: str) -> Client:
     for line in setup:
         await client.command(line)
     return client
-
-
-async def start(server: Server, white: str, black: str, terms: Terms) -> Any:
-    batch = Batch(CN.CN_MATCH, None)
-    online = server.world.online
-    game = await server.games.start(online[white], online[black], terms, batch)
-    batch.flush()
-    return game
 
 
 async def test_set_lang_knows_only_english(server: Server) -> None:
@@ -54,10 +43,10 @@ async def test_unobserve_1_stops_observing_when_a_game_of_ones_own_starts(server
     players = [await user(server, "Alpha"), await user(server, "Beta")]  # kept referenced
     watcher = await user(server, "Watcher", "set unobserve 1")
     keeper = await user(server, "Keeper")  # unobserve 0 (the default): keeps observing
-    await start(server, "alpha", "beta", Terms(initial=5))
+    await start_game(server, "alpha", "beta", Terms(initial=5))
     await watcher.command("observe 1")
     await keeper.command("observe 1")
-    await start(server, "watcher", "keeper", Terms(initial=5))
+    await start_game(server, "watcher", "keeper", Terms(initial=5))
     await watcher.expect_text("Removing game 1 from observation list.")
     assert server.world.online["watcher"].observing == set()
     assert server.world.online["keeper"].observing == {1}
@@ -67,7 +56,7 @@ async def test_unobserve_1_stops_observing_when_a_game_of_ones_own_starts(server
 async def test_autoflag_0_leaves_the_flag_to_the_opponent(server: Server) -> None:
     white = await user(server, "Whitey", "set style 12")
     black = await user(server, "Blacky", "set autoflag 0")
-    game = await start(server, "whitey", "blacky", Terms(initial=0, increment=2))
+    game = await start_game(server, "whitey", "blacky", Terms(initial=0, increment=2))
     await black.expect_text("Creating unrated")
     # White's clock (2 s) runs out; Black has autoflag off: nobody ends the game
     await asyncio.sleep(2.5)
