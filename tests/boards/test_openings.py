@@ -86,3 +86,8 @@ def test_package_data_is_declared_for_a_non_editable_install() -> None:
 
 def test_doctests() -> None:
     assert doctest.testmod(sys.modules[openings.__name__]).failed == 0
+
+
+def test_load_reads_the_table_once() -> None:
+    openings.load()
+    assert openings.loaded()

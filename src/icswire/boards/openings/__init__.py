@@ -8,7 +8,8 @@ transposition counts (``1. c4 e6 2. Nc3 d5 3. d4`` is the table's ``1. d4 d5 2. 
 Only chess has openings here; a variant's game (wild, crazyhouse, Fischer random ...) has
 none, as FICS's ``eco`` says of a wild game.
 
-The table is read and indexed by EPD on first use, once per process (some 50 ms);
+The table is read and indexed by EPD on first use, once per process (some 100 ms, or at
+:func:`load`);
 classifying a game then costs one EPD per ply walked back from its end.
 
 >>> classify_moves("e4 c5 Nf3 d6 d4 cxd4 Nxd4 Nf6 Nc3 a6".split()).opening.eco
@@ -58,6 +59,17 @@ def openings() -> tuple[Opening, ...]:
 @cache
 def _by_epd() -> dict[str, Opening]:
     return {opening.epd: opening for opening in openings()}
+
+
+def load() -> None:
+    """Read and index the table now (a server does it in a thread before its first game,
+    so no game's end waits for it)."""
+    _by_epd()
+
+
+def loaded() -> bool:
+    """Whether the table is read and indexed."""
+    return _by_epd.cache_info().currsize > 0
 
 
 def opening_at(board: chess.Board) -> Opening | None:

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 import chess
 
+from icswire.boards import openings
 from icswire.boards.bughouse import passed_piece
 from icswire.boards.illegal import illegal_reason
 from icswire.boards.moves import (
@@ -486,6 +487,8 @@ class Games:
         nothing is registered, and StoreUnavailable is raised. A resumed adjourned game goes
         on as a new stored row with its moves so far (the old row is marked resumed in the
         same transaction), from its own start position."""
+        if not openings.loaded():  # its end is classified: the table is read off the loop
+            await asyncio.to_thread(openings.load)
         game, past = await self._create(white, black, terms, batch, start, resumed)
         self._open(game, batch, resumed is not None, past)
         return game
