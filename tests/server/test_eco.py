@@ -135,3 +135,19 @@ async def test_a_wild_game_has_no_opening(server: Server) -> None:
     await alice.send("abort")
     result = await alice.expect_dg(DG.MY_GAME_RESULT)
     assert result.eco == "?"
+
+
+async def test_eco_of_an_examined_game_follows_the_position_shown(server: Server) -> None:
+    coach = await user(server, "Coach", "set style 12")
+    watcher = await user(server, "Watcher", grams=(DG.GAME_RESULT,))
+    await coach.command("examine")
+    for san in ("e4", "c5", "Nf3"):
+        await coach.command(san)
+    assert texts(await coach.command("eco"))[1:] == [
+        " ECO[  3]: B27",
+        " NIC[  0]: ---",
+        "LONG[  3]: Sicilian Defense",
+    ]
+    await coach.command("backward 1")
+    await watcher.command("observe coach")
+    assert texts(await watcher.command("eco")) == ["Game 1 (Coach vs. Coach): B20 Sicilian Defense"]
