@@ -169,7 +169,9 @@ SAMPLES: list[object] = [
         (("Event", "ICS rated blitz match"), ("White", "Alice")),
         ((1, 0, 2, 0, 1, 0), (0, 1, 0, 2, 0, 1)),
     ),
-    games.GameEnded(7, "Alice", "Bob", "Res", "0-1", "Alice resigns", ("Alice", "Bob", "Carol")),
+    games.GameEnded(
+        7, "Alice", "Bob", "Res", "0-1", "Alice resigns", ("Alice", "Bob", "Carol"), False, "B90"
+    ),
     games.GameChanged(_HEADER, _WILD_HISTORY),
     games.ObserverJoined(7, "Carol", True),
     games.ObserverLeft(7, "Carol"),

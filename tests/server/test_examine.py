@@ -134,7 +134,7 @@ async def test_history_of_a_played_game_and_of_stored_ones(server: Server) -> No
         r" 1: \+ 1723 W ---- Joe          \[ bu  3   2\] C20 Mat \w{3} .*", shown[2]
     )
     assert re.fullmatch(r" 2: = ---- B 1723 Joe          \[ bu  3   2\] C20 Agr .*", shown[3])
-    assert re.fullmatch(r" 3: - ---- W ---- Joe          \[ bu  5   0\]   \? Res .*", shown[4])
+    assert re.fullmatch(r" 3: - ---- W ---- Joe          \[ bu  5   0\] B00 Res .*", shown[4])
     (begin,) = grams(events, DG.GAMELIST_BEGIN)
     assert (begin.command, begin.parameters, begin.nhits, begin.first, begin.last) == (
         "history",

@@ -67,7 +67,7 @@ async def test_a_game_to_mate_rebuilt_from_datagrams_and_from_boards_equals_the_
         "Mat",
         "1-0",
         "Blacky checkmated",
-        "?",
+        "C20",  # 1. e4 e5 2. Qh5, the deepest named position
     )
     await white.settle()
     await server.games.flush()

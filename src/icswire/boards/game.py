@@ -115,6 +115,7 @@ class Game:
     result_code: str | None = None
     result_description: str | None = None
     eco: str | None = None
+    opening: str | None = None  # the opening's name (PGN's Opening tag)
     tags: dict[str, str] = field(default_factory=dict)
     gaps: list[Gap] = field(default_factory=list)
 

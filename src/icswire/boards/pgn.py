@@ -124,6 +124,8 @@ def headers(game: Game) -> dict[str, str]:
     tags["TimeControl"] = time_control(game)
     if game.eco:
         tags["ECO"] = game.eco
+    if game.opening:
+        tags["Opening"] = game.opening
     tags["Termination"] = termination(game)
     tags.update(game.tags)
     return tags

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 COMMANDS = (
     "abort", "accept", "addlist", "adjourn", "alias", "allobservers", "arrow", "assess",
     "backward", "bell", "best", "boardinfo", "bsetup", "bughouse", "channels", "circle",
-    "clearmessages", "cshout", "date", "decline", "draw", "examine", "exit", "fen",
+    "clearmessages", "cshout", "date", "decline", "draw", "eco", "examine", "exit", "fen",
     "finger", "flag", "flip", "follow", "formula", "forward", "games", "getgame", "help",
     "history", "inchannel", "iset", "it", "ivars", "jkill", "journal", "jsave", "kibitz",
     "lasttells", "liblist", "lists", "loadfen", "match", "messages", "mexamine", "moretime",

@@ -1,5 +1,5 @@
 """Watching games: ``games``, ``observe``, ``unobserve``, ``follow``, ``allobservers``,
-``moves``, ``refresh``, ``fen``, ``pgn``, ``flip``, ``kibitz`` and ``whisper``.
+``moves``, ``refresh``, ``fen``, ``pgn``, ``eco``, ``flip``, ``kibitz`` and ``whisper``.
 
 Observers get what players get (icc-formats.txt section 4, "MY GAMES"): DG_STARTED_OBSERVING
 (18), DG_FLIP (39), the moves so far (DG_MOVE_LIST or DG_POSITION_BEGIN(2)) and the clocks
@@ -19,10 +19,12 @@ stops following and observing.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from icswire.boards.openings import with_eco
 from icswire.boards.pgn import pgn_text
 from icswire.protocol import datagrams as dg
 from icswire.protocol.datagrams import DG
@@ -32,9 +34,11 @@ from icswire.server.core.dispatch.numbers import parse_number
 from icswire.server.core.events.games import ObserverJoined, ObserverLeft
 from icswire.server.core.events.talk import Kibitzed, Speaker
 from icswire.server.core.model.names import name_key
+from icswire.server.core.model.openings import is_chess, table_opening
 from icswire.server.core.model.tables import ListedGame, Table
 from icswire.server.core.render.batch import Batch, Datagram, lines
 from icswire.server.core.render.movelist import movelist_lines
+from icswire.server.core.render.openings import code_lines, fics_lines, icc_line
 from icswire.server.core.render.pgngames import table_game
 from icswire.server.core.render.texts import rating_text
 
@@ -449,6 +453,52 @@ async def pgn(ctx: Context, args: str) -> None:
     game = _game_or_current(ctx, args)
     if game is not None:
         ctx.reply(*pgn_text(table_game(game)).splitlines())
+
+
+_ECO_CODE = re.compile(r"[A-Ea-e][0-9][0-9]")
+
+
+@command(
+    "eco",
+    CN.CN_ECO,
+    "eco [game number|name] | eco e <ECO code>",
+    route=Route.OF_A_GAME | Route.IN_GAME,
+)
+async def eco(ctx: Context, args: str) -> None:
+    """The opening of a game being played, examined or observed (help ``eco``; FICS's
+    ``com_eco``): its ECO code and name by lichess's table; ``eco e B90`` lists the
+    openings of a code. Only chess has openings."""
+    words = args.split()
+    if words and words[0].lower() in ("e", "n"):
+        _eco_codes(ctx, words)
+        return
+    if words:
+        game = _named_game(ctx, args, "Sorry - that game is private.")
+    else:
+        game = current_game(ctx.core, ctx.session)
+        if game is None:
+            ctx.reply("You are not playing, examining or observing a game.")
+    if game is None:
+        return
+    if not is_chess(game):
+        ctx.reply("That game is a wild game.")
+        return
+    found, (white, black) = table_opening(game), game.player_names()
+    if ctx.session.talks_icc:
+        ctx.reply(icc_line(game.number, white, black, found))
+    else:
+        ctx.reply(*fics_lines(game.number, white, black, found))
+
+
+def _eco_codes(ctx: Context, words: list[str]) -> None:
+    if words[0].lower() == "n":
+        ctx.reply("There are no NIC codes on this server; try eco e <ECO code>.")
+    elif len(words) != 2 or not _ECO_CODE.fullmatch(words[1]):
+        ctx.reply("Usage: eco [game number|name] | eco e <ECO code> (A00 to E99)")
+    elif not (found := with_eco(words[1])):
+        ctx.reply(f"There is no opening with the ECO code {words[1].upper()}.")
+    else:
+        ctx.reply(*code_lines(found, not ctx.session.talks_icc))
 
 
 @command("flip", CN.CN_FLIP, "flip", route=Route.IN_GAME)

@@ -256,7 +256,8 @@ class GameEnded(Event):
     vs. B) B resigns} 1-0``, DG_MY_GAME_RESULT (16) and DG_MY_RELATION_TO_GAME (43) ``X``;
     the others the line if they ``set gin`` or ``iset allresults``; everybody
     DG_GAME_RESULT if on. ``adjusted``: the players' ratings change (a rated game won or
-    drawn); when they do not, FICS tells the players "No ratings adjustment done."."""
+    drawn); when they do not, FICS tells the players "No ratings adjustment done.".
+    ``eco``: the ECO code of the game's opening (``?`` if none, :mod:`..model.openings`)."""
 
     game: int
     white: str
@@ -266,6 +267,7 @@ class GameEnded(Event):
     description: str
     audience: tuple[str, ...]
     adjusted: bool = False
+    eco: str = "?"
 
 
 @kind

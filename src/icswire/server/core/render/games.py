@@ -164,7 +164,7 @@ class EndMessage(EventMessage):
 
     def render(self, receiver: User) -> bytes:
         event, on = self.event, receiver.level2
-        fields = (event.game, False, event.code, event.score, event.description, "?")
+        fields = (event.game, False, event.code, event.score, event.description, event.eco)
         listed = [dg.GameResult(*fields)] if DG.GAME_RESULT in on else []
         if receiver.name not in event.audience:
             heard = receiver.variables["gin"] or receiver.ivariables["allresults"]

@@ -13,8 +13,9 @@ from icswire.boards.pgn import pgn_text
 from icswire.protocol.codes import ResultStatus
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.dispatch.hub import CommandSet, Context
+from icswire.server.core.model.openings import UNKNOWN, board_opening
 from icswire.server.core.render.gamelists import result_of
-from icswire.server.core.render.pgngames import dated
+from icswire.server.core.render.pgngames import dated, named
 from icswire.server.core.storage.records import GameRecord
 from icswire.server.features.examine.games import replay
 from icswire.server.features.examine.stored import find_record
@@ -39,7 +40,8 @@ def record_game(record: GameRecord) -> Game:
         supply_drop(game.board, made.move)
         game.board.push(made.move)
     dated(game, record.started)
-    if record.eco and record.eco != "?":
+    named(game, board_opening(game.board, record.game_variant))
+    if game.eco is None and record.eco and record.eco != UNKNOWN:
         game.eco = record.eco
     if record.status is not None and record.status != ResultStatus.ADJOURNED:
         game.result_code, game.result_description = result_of(record)

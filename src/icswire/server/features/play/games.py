@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 import chess
 
+from icswire.boards import openings
 from icswire.boards.bughouse import passed_piece
 from icswire.boards.illegal import illegal_reason
 from icswire.boards.moves import (
@@ -67,6 +68,7 @@ from icswire.server.core.events.games import (
     TakenBack,
 )
 from icswire.server.core.model.offers import Offer, Offers
+from icswire.server.core.model.openings import UNKNOWN, board_opening, eco_code
 from icswire.server.core.model.requests import KINDS
 from icswire.server.core.model.tables import LOST_WITH_ITS_SERVER, ListedGame, Terms
 from icswire.server.core.net.session import Session
@@ -485,6 +487,8 @@ class Games:
         nothing is registered, and StoreUnavailable is raised. A resumed adjourned game goes
         on as a new stored row with its moves so far (the old row is marked resumed in the
         same transaction), from its own start position."""
+        if not openings.loaded():  # its end is classified: the table is read off the loop
+            await asyncio.to_thread(openings.load)
         game, past = await self._create(white, black, terms, batch, start, resumed)
         self._open(game, batch, resumed is not None, past)
         return game
@@ -507,7 +511,7 @@ class Games:
         except StoreUnavailable:
             self.core.tables.release(one.number)
             batch.add_all(first, lines(NOT_CREATED))
-            self._store_end(one, ResultStatus.ABORTED, AbortMode.NO_RESULT, WHITE)
+            self._store_end(one, ResultStatus.ABORTED, AbortMode.NO_RESULT, WHITE, UNKNOWN)
             raise
         one.partner, two.partner = two, one
         self._open(one, batch, False, past_one)
@@ -972,6 +976,7 @@ class Games:
         audience = list(game.audience())
         names = tuple(dict.fromkeys([s.name for s in audience]))
         adjusted = game.terms.rated and status in (ResultStatus.WIN, ResultStatus.DRAW)
+        eco = eco_code(board_opening(game.board, game.terms.game_variant))
         ended = GameEnded(
             game.number,
             game.white.name,
@@ -981,6 +986,7 @@ class Games:
             description,
             names,
             adjusted,
+            eco,
         )
         batch.add_all(audience, ended)
         if not game.private:  # those who list games or read every result
@@ -1005,7 +1011,7 @@ class Games:
                 self.core.world.availability_changed(player, True, batch, self.by_player.keys())
         self.core.registry.table_ended(game, batch)
         if store:
-            self._store_end(game, status, mode, color)
+            self._store_end(game, status, mode, color, eco)
         partner = game.partner
         if partner is not None and self.by_number.get(partner.number) is partner:
             # the partnership's result on the other board, where partners' colours swap
@@ -1022,9 +1028,9 @@ class Games:
                 status, mode = ResultStatus.ADJOURNED, AdjournMode.SHUTDOWN
                 self.end(game, status, mode, WHITE, batch, LOST_WITH_ITS_SERVER, store=False)
 
-    def _store_end(self, game: Game, status: int, mode: int, color: bool) -> None:
-        """Queue the end: the final moves, the result and (rated) both ratings in one
-        transaction; the rating changes are announced once it is written."""
+    def _store_end(self, game: Game, status: int, mode: int, color: bool, eco: str) -> None:
+        """Queue the end: the final moves, the result, the ECO code and (rated) both
+        ratings in one transaction; the rating changes are announced once it is written."""
         if game.game_id is None:
             raise RuntimeError("the game is not stored yet")
         final = game.record()
@@ -1032,7 +1038,7 @@ class Games:
         loser = 1 if color == WHITE else 0
         score = _score(status, color)
         write = jobs.finish(
-            game.game_id, status, mode, loser, score, "?", *clocks, final, game.terms.rated
+            game.game_id, status, mode, loser, score, eco, *clocks, final, game.terms.rated
         )
         self.core.writes.put_write(
             write,
