@@ -68,6 +68,7 @@ from icswire.server.features import (
     people,
     play,
     pstat,
+    rankings,
     registration,
     settings,
     watching,
@@ -144,6 +145,7 @@ class Server:
             news,
             partners,
             pstat,
+            rankings,
         )
         for feature in features:
             feature.install(core)
