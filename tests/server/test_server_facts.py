@@ -180,3 +180,68 @@ async def test_yfinger_gives_key_value_lines_for_programs(server: Server) -> Non
     assert inside(await icc.command("yfinger nosuch")) == [
         'There is no player matching the name "nosuch".'
     ]
+
+
+# -- the server ------------------------------------------------------------------------------
+
+
+async def test_limits_prints_the_servers_real_limits(server: Server) -> None:
+    server.core.limits.set("max_aliases=7")
+    server.core.limits.set("shout=2/30")
+    server.core.limits.set("max_connections=500")
+    guest = await user(server, "Zoe")
+    assert texts(await guest.command("limits")) == [
+        "",
+        "Current hardcoded limits:",
+        "  Max number of players: 500",
+        "  Max number of channels and max capacity: 256",
+        "  Max number of channels one can be in: 200",
+        "  Max number of people on the notify list: 200",
+        "  Max number of aliases: 7",
+        "  Max number of people on the censor list: 200",
+        "  Max number of messages one can receive: 40",
+        "  Max number of seeks posted from one address: 10",
+        "  Min number of games to be active: 20",
+        "  Size of journal (entries): 26",
+        "",
+        "Admin settable limits:",
+        "  Shout quota gives 2 shouts at once, then one per 30 seconds.",
+        "  Idle logout after 3600 seconds (not while playing or examining).",
+    ]
+    server.core.limits.set("shout=off")
+    assert "  Shouts have no quota." in texts(await guest.command("limits"))
+    icc = await user(server, "Iccy", None, "level1=1")
+    assert unit(await icc.command("limits")) == CN.CN_LIMITS
+
+
+async def test_whenshut_servers_and_boards(server: Server) -> None:
+    guest = await user(server, "Zoe")
+    assert shown(await guest.command("whenshut")) == ["No shutdown currently in progress"]
+    assert shown(await guest.command("servers")) == [
+        "There are no other servers known to this server."
+    ]
+    assert shown(await guest.command("boards")) == ["Categories Available:", "wild"]
+    assert shown(await guest.command("boards wild")) == [
+        "Boards Available For Category wild:",
+        *("0", "1", "2", "3", "4", "5", "8", "8a", "fr"),
+    ]
+    assert shown(await guest.command("boards odd")) == [
+        "Boards Available For Category odd:",
+        'No such category odd, try "boards".',
+    ]
+
+
+async def test_info_and_index_list_and_show_the_help_topics(server: Server) -> None:
+    guest = await user(server, "Zoe")
+    listed = " ".join(texts(await guest.command("info"))).split()
+    assert {"intro", "style12", "iv_block"} <= set(listed) and "tell" not in listed
+    intro = texts(await guest.command("info intr"))
+    assert intro == texts(await guest.command("help intro"))
+    assert shown(await guest.command("info tell")) == ['No information available on "tell".']
+    assert shown(await guest.command("info sty"))[0] == "Matches:"
+    index = " ".join(texts(await guest.command("index"))).split()
+    assert {"intro", "tell", "who"} <= set(index)
+    assert texts(await guest.command("index xtel")) == texts(await guest.command("help xtell"))
+    assert shown(await guest.command("index 0q")) == ['No index entry for "0q".']
+    icc = await user(server, "Iccy", None, "level1=1")
+    assert unit(await icc.command("info")) == CN.CN_INFO

@@ -70,6 +70,7 @@ from icswire.server.features import (
     pstat,
     rankings,
     registration,
+    serverinfo,
     settings,
     watching,
 )
@@ -146,6 +147,7 @@ class Server:
             partners,
             pstat,
             rankings,
+            serverinfo,
         )
         for feature in features:
             feature.install(core)

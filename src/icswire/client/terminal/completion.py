@@ -12,21 +12,20 @@ from dataclasses import dataclass
 #: together), and a few more.
 COMMANDS = (
     "abort", "accept", "addlist", "adjourn", "alias", "allobservers", "arrow", "assess",
-    "backward", "bell", "best", "boardinfo", "bsetup", "bughouse", "channels",
-    "circle", "clearmessages", "cshout", "date", "decline", "draw", "examine",
-    "exit", "fen", "finger", "flag", "flip", "follow", "formula", "forward", "games",
-    "getgame", "handles", "hbest", "help", "history", "hrank", "inchannel",
-    "iset", "it", "ivars", "jkill", "journal", "jsave", "kibitz", "lasttells", "liblist",
-    "lists", "loadfen", "match", "messages", "mexamine", "moretime", "moves",
-    "news", "next", "observe", "open", "partner", "password", "pause", "pending", "pgn",
-    "ping", "play", "pstat", "ptell", "ptime", "qtell", "quit", "rank", "rated", "ratings",
+    "backward", "bell", "best", "boardinfo", "boards", "bsetup", "bughouse", "channels",
+    "circle", "clearmessages", "cshout", "date", "decline", "draw", "examine", "exit",
+    "fen", "finger", "flag", "flip", "follow", "formula", "forward", "games", "getgame",
+    "handles", "hbest", "help", "history", "hrank", "inchannel", "index", "info", "iset",
+    "it", "ivars", "jkill", "journal", "jsave", "kibitz", "lasttells", "liblist", "limits",
+    "lists", "loadfen", "match", "messages", "mexamine", "moretime", "moves", "news",
+    "next", "observe", "open", "partner", "password", "pause", "pending", "pgn", "ping",
+    "play", "pstat", "ptell", "ptime", "qtell", "quit", "rank", "rated", "ratings",
     "refresh", "register", "rematch", "resign", "resume", "revert", "say", "search", "seek",
-    "set", "sfen", "shout", "showadmins", "showlist", "smoves", "sought", "spgn",
+    "servers", "set", "sfen", "shout", "showadmins", "showlist", "smoves", "sought", "spgn",
     "sposition", "sshout", "statistics", "stored", "style", "sublist", "switch", "takeback",
-    "tell", "time", "timeseal", "tomove", "unalias", "unarrow", "uncircle",
-    "unexamine", "unfollow", "unobserve", "unpause", "unseek", "uptime",
-    "variants", "vars", "whisper", "who", "wildrank", "withdraw", "xtell",
-    "yfinger", "znotify",
+    "tell", "time", "timeseal", "tomove", "unalias", "unarrow", "uncircle", "unexamine",
+    "unfollow", "unobserve", "unpause", "unseek", "uptime", "variants", "vars", "whenshut",
+    "whisper", "who", "wildrank", "withdraw", "xtell", "yfinger", "znotify",
 )  # fmt: skip
 #: After these, the next word is a command word too.
 COMMAND_ARGUMENT = frozenset({"help"})
