@@ -164,7 +164,7 @@ async def test_help_alone_and_the_topics_made_from_the_tables(server: Server) ->
     assert set(" ".join(commands[4:-2]).split()) == public
     codes = texts(await client.command("help block_codes"))
     assert "  50  BLKCMD_HELP                  help" in codes
-    assert "  12  BLKCMD_ADDLIST               addlist" in codes
+    assert "  12  BLKCMD_ADDLIST               addlist, toggle" in codes
     shorts = texts(await client.command("help abbreviations"))
     assert "  t        tell" in shorts
 

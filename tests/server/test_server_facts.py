@@ -245,3 +245,32 @@ async def test_info_and_index_list_and_show_the_help_topics(server: Server) -> N
     assert shown(await guest.command("index 0q")) == ['No index entry for "0q".']
     icc = await user(server, "Iccy", None, "level1=1")
     assert unit(await icc.command("info")) == CN.CN_INFO
+
+
+# -- lists and settings ----------------------------------------------------------------------
+
+
+async def test_toggle_adds_a_name_that_is_off_and_removes_one_that_is_on(server: Server) -> None:
+    await registered(server, "Fred")
+    guest = await user(server, "Zoe")
+    assert shown(await guest.command("toggle notify fred")) == ["[Fred] added to your notify list."]
+    assert shown(await guest.command("toggle notify Fred")) == [
+        "[Fred] removed from your notify list."
+    ]
+    assert shown(await guest.command("toggle ch 53")) == ["[53] added to your channel list."]
+    assert shown(await guest.command("toggle ch 53")) == ["[53] removed from your channel list."]
+    assert shown(await guest.command("ch 54")) == ["[54] added to your channel list."]  # lasker's
+    assert shown(await guest.command("channel 54")) == ["[54] removed from your channel list."]
+    assert shown(await guest.command("toggle zzz fred")) == ["'zzz' does not match any list name."]
+    assert shown(await guest.command("toggle notify")) == ["Usage: toggle <list> <name>"]
+
+
+async def test_close_is_set_open_0_and_variables_is_vars(server: Server) -> None:
+    guest = await user(server, "Zoe")
+    said = shown(await guest.command("set open 0"))
+    await guest.command("set open 1")
+    assert shown(await guest.command("close")) == said
+    assert shown(await guest.command("close")) == said  # not a toggle
+    assert not server.core.world.find("Zoe").variables["open"]  # type: ignore[union-attr]
+    assert texts(await guest.command("variables")) == texts(await guest.command("vars"))
+    assert texts(await guest.command("variables zoe")) == texts(await guest.command("vars zoe"))

@@ -62,6 +62,8 @@ _BLOCK_CODE_OF = {
     "wildrank": BlockCode.BLKCMD_RANK,  # ICC's rank of the Wild rating
     "yfinger": BlockCode.BLKCMD_FINGER,  # ICC's finger for programs
     "showadmins": BlockCode.BLKCMD_WHO,  # freechess.org's list of the admins online
+    "toggle": BlockCode.BLKCMD_ADDLIST,  # lasker's addlist or sublist, as the name is
+    "close": BlockCode.BLKCMD_SET,  # "set open 0"
 }
 
 
