@@ -87,6 +87,11 @@ async def test_hbest_and_hrank_leave_the_computers_out(server: Server) -> None:
         "",
         "   2. Bert         1900",
     ]
+    assert texts(await guest.command("hrank deep b")) == [
+        "         Blitz",
+        "",
+        "----  Deep         2400",
+    ]
     assert shown(await guest.command("hbest x")) == ["Usage: hbest [b][s][w]"]
     assert shown(await guest.command("hrank 3x")) == [
         "Usage: hrank [name [b][s][w]] | hrank m-n [b][s][w]"

@@ -147,7 +147,10 @@ async def _rank(ctx: Context, target: str, kinds: list[tuple[str, str]], humans:
         if span is not None:
             lists.append([r for r in ranked if span[0] <= r[0] <= span[1]][:MOST_LISTED])
         else:
-            lists.append(_around(rows, ranked, target))
+            around = _around(rows, ranked, target)
+            if not around and humans:  # a computer: his rating, no rank (lasker's "----")
+                around = _around(await _rows(ctx, kind, False), [], target)
+            lists.append(around)
     if not any(lists):
         ctx.reply("No ratings to show.")
         return
