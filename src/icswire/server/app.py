@@ -68,7 +68,9 @@ from icswire.server.features import (
     people,
     play,
     pstat,
+    rankings,
     registration,
+    serverinfo,
     settings,
     watching,
 )
@@ -144,6 +146,8 @@ class Server:
             news,
             partners,
             pstat,
+            rankings,
+            serverinfo,
         )
         for feature in features:
             feature.install(core)

@@ -1,5 +1,7 @@
-"""``help``: the help files (``server/help/NAME.txt``) and the topics made from the
-server's own tables (``commands``, ``abbreviations``, ``block_codes``, ``channel_list``).
+"""``help``, ``index`` and ``info``: the help files (``server/help/NAME.txt``) and the
+topics made from the server's own tables (``commands``, ``abbreviations``,
+``block_codes``, ``channel_list``). ``info`` lists (and shows) the topics that are not
+commands, FICS's information files; ``index`` every topic.
 
 ``help NAME`` finds its topic as a command line finds its command: the short forms
 (``help t`` is ``help tell``), then an exact topic, then a unique prefix of a command or
@@ -238,6 +240,58 @@ async def help_(ctx: Context, args: str) -> None:
         ctx.reply(*unknown(word, hidden))
         return
     ctx.page(*text)  # FICS sends a help file a page at a time (set height; next)
+
+
+def information_topics(registry: Registry, admin: bool) -> list[str]:
+    """FICS's information files: the topics that are not commands."""
+    commands = {topic_of(name) for name in registry.commands}
+    return [t for t in topics(hidden_from(registry, admin)) if t not in commands]
+
+
+def _lookup(wanted: list[str], word: str) -> str | list[str]:
+    """lasker's ``search_directory``: the one topic of ``wanted`` that ``word`` is or
+    begins, else those it begins."""
+    word = word.lower()
+    if word in wanted:
+        return word
+    found = [topic for topic in wanted if topic.startswith(word)]
+    return found[0] if len(found) == 1 else found
+
+
+async def _show(ctx: Context, word: str, wanted: list[str], none: str) -> None:
+    """A topic of ``wanted`` that ``word`` names, shown; its matches; or ``none``."""
+    found = _lookup(wanted, word)
+    if isinstance(found, list):
+        ctx.reply(*([none] if not found else ["Matches:", *columns(found)]))
+        return
+    text = text_of(ctx.core.registry, found, ctx.session.admin)
+    ctx.page(*(text if text is not None else [none]))
+
+
+@command("info", CN.CN_INFO, "info [topic]")
+async def info(ctx: Context, args: str) -> None:
+    """FICS's ``info``: the general information files (the help topics that are not
+    commands); ``info TOPIC`` shows one of them, as ICC's ``info`` does."""
+    registry, admin = ctx.core.registry, ctx.session.admin
+    wanted = information_topics(registry, admin)
+    word = args.split()[0] if args.split() else ""
+    if not word:
+        ctx.reply(*columns(wanted))
+        return
+    await _show(ctx, word, wanted, f'No information available on "{word}".')
+
+
+@command("index", CN.CN_HELP, "index [topic]")
+async def index_(ctx: Context, args: str) -> None:
+    """FICS's ``index``: every help topic, commands and others; ``index WORD`` shows the
+    one WORD names or begins, or lists those it begins."""
+    registry, admin = ctx.core.registry, ctx.session.admin
+    wanted = topics(hidden_from(registry, admin))
+    word = args.split()[0] if args.split() else ""
+    if not word:
+        ctx.reply("Index of help topics:", "", *columns(wanted))
+        return
+    await _show(ctx, word, wanted, f'No index entry for "{word}".')
 
 
 def install(core: Core) -> None:

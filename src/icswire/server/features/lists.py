@@ -1,4 +1,4 @@
-"""FICS's lists: ``addlist``, ``sublist``, ``showlist`` (``+LIST NAME``, ``-LIST NAME``,
+"""FICS's lists: ``addlist``, ``sublist``, ``toggle``, ``showlist`` (``+LIST NAME``, ``-LIST NAME``,
 ``=LIST``: core/commands.py's punctuation), ``znotify``, and the game notifications of the
 ``gnotify`` list.
 
@@ -164,6 +164,44 @@ async def _change(ctx: Context, args: str, add: bool) -> None:
         await _change_title(ctx, which, item, add)
     else:
         await _change_names(ctx, which, item, add)
+
+
+@command("toggle", CN.CN_PLUS, "toggle <list> <name>")
+async def toggle(ctx: Context, args: str) -> None:
+    """lasker's ``com_togglelist``: ``sublist`` when the name is on the list, else
+    ``addlist``."""
+    word, item = first_word(args)
+    if not word or not item or len(item.split()) > 1:
+        ctx.reply("Usage: toggle <list> <name>")
+        return
+    prefix = word.lower()
+    if prefix not in ALIASES and not any(name.startswith(prefix) for name in ALL_LISTS):
+        ctx.reply(f"'{word}' does not match any list name.")
+        return
+    which = _find_list(ctx, word, change=True)
+    if which is None:
+        return
+    listed = await _on_list(ctx, which, item)
+    await _change(ctx, f"{which} {item}", add=not listed)
+
+
+async def _on_list(ctx: Context, which: str, item: str) -> bool:
+    """Is ``item`` on the list ``which`` (the user's own, or the server's)?"""
+    session = ctx.session
+    if which == "channel":
+        return parse_number(item) in session.channels
+    if which == "notify":
+        return name_key(item) in session.notify
+    if which in PERSONAL_LISTS:
+        return name_key(item) in session.listed(which)
+    if which == "ban":
+        bans = await asyncio.to_thread(ctx.store.list_bans)
+        return any(name_key(ban.name) == name_key(item) for ban in bans)
+    if which == ADMIN_LIST:
+        names = await asyncio.to_thread(ctx.store.list_admins)
+    else:
+        names = await asyncio.to_thread(ctx.store.server_list, which)
+    return name_key(item) in {name_key(name) for name in names}
 
 
 def _full(ctx: Context, which: str, size: int) -> bool:

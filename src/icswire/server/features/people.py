@@ -1,4 +1,4 @@
-"""People: ``who``, ``finger``, ``ratings``, ``best``, ``rank`` and ``uptime``.
+"""People: ``who``, ``finger``, ``ratings`` and ``uptime``.
 
 ``who`` takes FICS's flags (help ``who``: which players, in which order, in which
 format, plus ``I``: the ``<wa>`` form FICS interfaces ask for); ``finger`` shows a
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.dispatch.hub import CommandSet, Context
-from icswire.server.core.dispatch.numbers import is_digits, parse_number
+from icswire.server.core.dispatch.numbers import is_digits
 from icswire.server.core.model.names import name_key
 from icswire.server.core.model.ratings import PROVISIONAL_GAMES
 from icswire.server.core.model.titles import held, marks, title_field
@@ -65,10 +65,6 @@ WHO_SORTS = {
 }
 #: ``who``'s selection letters.
 WHO_SELECTS = frozenset("orfaRU")
-#: How many players ``best`` lists per type, and ``rank`` shows around a player.
-BEST_SIZE = 20
-#: ``best`` and ``rank``: FICS's letters for the three ranked types.
-RANK_TYPES = {"b": ("Blitz", "Blitz"), "s": ("Standard", "Standard"), "w": ("Wild", "Wild")}
 
 
 @dataclass
@@ -375,107 +371,90 @@ async def ratings(ctx: Context, args: str) -> None:
     await show_finger(ctx, words[0] if words else ctx.session.name, True, False)
 
 
-# -- best and rank ---------------------------------------------------------------------------
+# -- handles, showadmins, yfinger ------------------------------------------------------------
+
+#: The most names ``handles`` lists (lasker's ``search_directory`` buffer).
+MOST_HANDLES = 1000
 
 
-def _rank_kinds(letters: str) -> list[tuple[str, str]] | None:
-    """FICS's ``ShowFromString``: which of blitz, standard and wild (all by default)."""
-    if not letters:
-        return list(RANK_TYPES.values())
-    if any(letter not in RANK_TYPES for letter in letters):
-        return None
-    return [RANK_TYPES[letter] for letter in "bsw" if letter in letters]
+@command("handles", CN.SCN_MISCELLANEOUS, "handles <prefix>")
+async def handles(ctx: Context, args: str) -> None:
+    """lasker's ``com_handles``: the registered names (logins) that begin with a prefix."""
+    word = args.split()[0] if args.split() else ""
+    if not word:
+        ctx.reply("Usage: handles <prefix>")
+        return
+    names = await asyncio.to_thread(ctx.store.list_users)
+    found = sorted(name_key(n) for n in names if name_key(n).startswith(name_key(word)))
+    found = found[:MOST_HANDLES]
+    ctx.reply(f"Found {len(found)} names.", *columns(found, ctx.session.variables["width"]))
 
 
-def _ranked(rows: list[tuple[str, int, int]]) -> list[tuple[int, str, int]]:
-    """The established players (20 games) with their rank: tied ratings share one."""
-    ranked: list[tuple[int, str, int]] = []
-    for index, (name, rating, _games) in enumerate(r for r in rows if r[2] >= PROVISIONAL_GAMES):
-        tied = ranked and ranked[-1][2] == rating
-        ranked.append((ranked[-1][0] if tied else index + 1, name, rating))
-    return ranked
+@command("showadmins", CN.CN_SHOWADMIN, "showadmins")
+async def showadmins(ctx: Context, args: str) -> None:
+    """lasker's ``com_admins``: the administrators logged in and how long each is idle."""
+    now = time.monotonic()
+    admins = sorted(
+        (s for s in ctx.world.online.values() if s.logged_in and s.admin),
+        key=lambda s: name_key(s.name),
+    )
+    ctx.reply(
+        f"  {'Administrator Name':<50} Idle Time",
+        f"  {'------------------':<50} ---------",
+        *(f"  {name_key(s.name):<50} {span_text(int(now - s.last_input))}" for s in admins),
+    )
 
 
-def _rank_table(
-    kinds: list[tuple[str, str]], lists: list[list[tuple[int, str, int]]], rows: int
+def yfinger_rows(
+    name: str,
+    titles: str,
+    records: dict[str, RatingRecord],
+    bests: dict[str, tuple[int, datetime]],
 ) -> list[str]:
-    """The columns of ``best`` and ``rank``, FICS's ``ShowRankLines`` layout."""
-    heads = {"Blitz": "         Blitz          ", "Standard": "       Standard          ",
-             "Wild": "          Wild"}  # fmt: skip
-    # a type with nobody to show is left out, its column too
-    kinds = [kind for kind, entries in zip(kinds, lists, strict=True) if entries]
-    lists = [entries for entries in lists if entries]
-    out = ["".join(heads[label] for label, _ in kinds).rstrip(), ""]
-    for row in range(rows):
-        cells = []
-        for entries in lists:
-            if row < len(entries):
-                rank, name, rating = entries[row]
-                tied = row > 0 and entries[row - 1][0] == rank  # FICS shows a tie's rank once
-                shown = "      " if tied else f"{rank:4d}. " if rank else "----  "
-                cells.append(f"{shown}{name[:12]:<12} {rating:4d}  ")
-            else:
-                cells.append(" " * 25)
-        out.append("".join(cells).rstrip())
-    return out
-
-
-@command("best", CN.CN_BEST, "best [b][s][w]")
-async def best(ctx: Context, args: str) -> None:
-    kinds = _rank_kinds(args.strip())
-    if kinds is None:
-        ctx.reply("Usage: best [b][s][w]")
-        return
-    lists = []
-    for _, kind in kinds:
-        rows = await asyncio.to_thread(ctx.store.ranking, kind)
-        lists.append(_ranked(rows)[:BEST_SIZE])
-    if not any(lists):
-        ctx.reply("No ratings to show.")
-        return
-    ctx.reply(*_rank_table(kinds, lists, max(len(entries) for entries in lists)))
-
-
-@command("rank", CN.CN_RANK, "rank [name [b][s][w]] | rank m-n [b][s][w]")
-async def rank(ctx: Context, args: str) -> None:
-    """A player's rank among the established players and those around him, or the
-    players ranked m to n (help ``rank``)."""
-    words = args.split()
-    target = words[0] if words else ctx.session.name
-    kinds = _rank_kinds(words[1] if len(words) > 1 else "")
-    span = _span(target)
-    if kinds is None or (span is None and is_digits(target[:1])):
-        ctx.reply("Usage: rank [name [b][s][w]] | rank m-n [b][s][w]")
-        return
-    lists = []
-    for _, kind in kinds:
-        rows = await asyncio.to_thread(ctx.store.ranking, kind)
-        ranked = _ranked(rows)
-        if span is not None:
-            lists.append([r for r in ranked if span[0] <= r[0] <= span[1]][:100])
+    """ICC's ``yfinger``: one ``key value`` line each, for programs (a rating type's
+    keys begin with the first three letters of its name: ``BliRat``, ``BliWin``...)."""
+    rows = [f"Name {name}"]
+    if titles:
+        rows.append(f"Titles {titles}")
+    for kind, record in records.items():
+        if not record.games:
             continue
-        key = name_key(target)
-        where = next((i for i, r in enumerate(ranked) if name_key(r[1]) == key), None)
-        if where is None:  # not established: his rating, no rank
-            mine = next((r for r in rows if name_key(r[0]) == key), None)
-            lists.append([] if mine is None else [(0, mine[0], mine[1])])
-            continue
-        first = max(where - BEST_SIZE // 2, 0)
-        lists.append(ranked[first : first + BEST_SIZE])
-    if not any(lists):
-        ctx.reply("No ratings to show.")
-        return
-    ctx.reply(*_rank_table(kinds, lists, max(len(entries) for entries in lists)))
+        key = kind[:3]
+        rows += [
+            f"{key}Rat {round(record.glicko.rating)}",
+            f"{key}Win {record.wins}",
+            f"{key}Loss {record.losses}",
+            f"{key}Draw {record.draws}",
+        ]
+        if record.games < PROVISIONAL_GAMES:  # ICC's [need]: games to be established
+            rows.append(f"{key}Need {PROVISIONAL_GAMES - record.games}")
+        if kind in bests:
+            best, when = bests[kind]
+            rows.append(f"{key}Best {best} {when.strftime('%Y-%m-%d')}")
+    return rows
 
 
-def _span(text: str) -> tuple[int, int] | None:
-    """``m-n`` (or ``m``): the ranks ``rank`` lists."""
-    low_text, _, high_text = text.partition("-")
-    low = parse_number(low_text)
-    high = parse_number(high_text) if high_text else low
-    if low is None or high is None or high < low:
-        return None
-    return max(low, 1), high
+@command("yfinger", CN.CN_YFINGER, "yfinger [name]")
+async def yfinger(ctx: Context, args: str) -> None:
+    """ICC's finger for programs (PyChess reads it): name, titles and each rating type
+    played, as ``key value`` lines."""
+    word = args.split()[0] if args.split() else ctx.session.name
+    player = ctx.world.find(word)
+    if player is not None:
+        name, titles, registered = player.name, player.titles, player.registered
+    else:
+        account = await asyncio.to_thread(ctx.store.load, word)
+        if account is None:
+            ctx.reply(f'There is no player matching the name "{word}".')
+            return
+        name, registered = account.name, True
+        titles = title_field(True, held(account.server_lists, account.admin))
+    records: dict[str, RatingRecord] = {}
+    bests: dict[str, tuple[int, datetime]] = {}
+    if registered:
+        records = await asyncio.to_thread(ctx.store.ratings, name)
+        bests = await asyncio.to_thread(ctx.store.best_ratings, name)
+    ctx.reply(*yfinger_rows(name, titles, records, bests))
 
 
 # -- uptime ----------------------------------------------------------------------------------

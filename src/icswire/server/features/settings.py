@@ -281,6 +281,13 @@ async def open_(ctx: Context, args: str) -> None:
     await set_(ctx, "open")
 
 
+@command("close", CN.CN_OPEN, "close")
+async def close(ctx: Context, args: str) -> None:
+    """Refuse match requests: ``set open 0`` (FICS's help ``open``: a player who is not
+    open is "closed"; unlike ``open`` it does not toggle)."""
+    await set_(ctx, "open 0")
+
+
 @command("rated", CN.CN_RATED, "rated")
 async def rated(ctx: Context, args: str) -> None:
     """Turn ``rated`` (matches and seeks rated unless told) on or off: ``set rated``."""

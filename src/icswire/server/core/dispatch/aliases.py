@@ -10,9 +10,10 @@ substitutes the user's list and then the global one. The punctuation forms (``.`
 
 Left out, because their command does not exist here: ``comment`` (addcomment), ``sc``
 (showcomment), ``go``, ``goto`` and ``gonum`` (goboard), the simul forms ``saa``,
-``saab``, ``sab``, ``sadj``, ``saadj``, ``sn`` and ``sp``, ``ch`` and ``channel``
-(``toggle channel``) and ``follow`` (``toggle follow``: FICS's own ``follow`` command is
-kept). ``vars`` is a command here, not an alias.
+``saab``, ``sab``, ``sadj``, ``saadj``, ``sn`` and ``sp``, and ``follow`` (``toggle
+follow``: FICS's own ``follow`` command is kept). ``ch`` is lasker's ``channel``, itself
+``toggle channel``: both are ``toggle channel`` here. ``vars`` is a command here, not an
+alias.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ SYSTEM_ALIASES: Final = {
     "a": "accept",
     "b": "backward",
     "bye": "quit",
+    "ch": "toggle channel",
+    "channel": "toggle channel",
     "egg": "tell eggoi",
     "exit": "quit",
     "f": "finger",

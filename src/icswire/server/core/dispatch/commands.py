@@ -59,6 +59,11 @@ _BLOCK_CODE_OF = {
     "loadfen": BlockCode.BLKCMD_BSETUP,  # ICC's "bsetup fen" outside setup mode
     "pgn": BlockCode.BLKCMD_MOVES,  # ICC's: a game's moves, as PGN
     "spgn": BlockCode.BLKCMD_SMOVES,  # ICC's: a stored game's moves, as PGN
+    "wildrank": BlockCode.BLKCMD_RANK,  # ICC's rank of the Wild rating
+    "yfinger": BlockCode.BLKCMD_FINGER,  # ICC's finger for programs
+    "showadmins": BlockCode.BLKCMD_WHO,  # freechess.org's list of the admins online
+    "toggle": BlockCode.BLKCMD_ADDLIST,  # lasker's addlist or sublist, as the name is
+    "close": BlockCode.BLKCMD_SET,  # "set open 0"
 }
 
 
