@@ -113,7 +113,7 @@ async def test_fics_sessions_get_ficss_greeting_byte_for_byte(server: Server) ->
     wire = await _greeted(server, b"Fred", b"")
     # the prompt's line ends at once (issue 23); the greeting follows the return on a line
     # of its own, after an empty one, as lasker's "\n**** Starting FICS session as ..."
-    greeting = b'enter the server as "Fred":\r\n\r\n**** Starting FICS session as Fred(U) ****'
+    greeting = b'enter the server as "Fred":\n\r\n\r**** Starting FICS session as Fred(U) ****'
     assert wire.endswith(greeting)
     assert b"ICC" not in wire
 
