@@ -23,7 +23,7 @@ async def user(server: Server, name: str, *setup: str) -> Client:
 
 async def test_set_lang_knows_only_english(server: Server) -> None:
     client = await user(server, "Speaker")
-    assert texts(await client.command("set Lang English")) == ["lang set to English."]
+    assert texts(await client.command("set Lang English")) == ["Language set to English."]  # lasker
     assert texts(await client.command("set lang french")) == ["Bad value given for variable lang."]
 
 
