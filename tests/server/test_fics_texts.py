@@ -92,3 +92,15 @@ async def test_set_answers_each_variable_as_lasker(server: Server) -> None:
     # prompt and interface are set in silence
     assert lines(await client.command("set interface xboard")) == []
     assert lines(await client.command("set prompt fics%")) == []
+
+
+async def test_the_echoes_of_shouts_and_channel_tells(server: Server) -> None:
+    """freechess.org's echoes, which FICS clients match: ``(shouted to N players)`` (a web
+    client's ``/^\\(shouted to \\d+ players\\)$/``), ``(told N players in channel C "NAME")``
+    for a channel with a name (PyChess's ``\\(told (\\d+) players in channel (\\d+) ".+"\\)``)."""
+    await user(server, "Hearer", "+channel 1", "+channel 7")
+    talker = await user(server, "Talker", "+channel 1", "+channel 7")
+    assert lines(await talker.command("tell 1 hello")) == ['(told 1 players in channel 1 "Help")']
+    assert lines(await talker.command("tell 7 hello")) == ["(told 1 players in channel 7)"]
+    assert lines(await talker.command("shout hello")) == ["(shouted to 1 players)"]
+    assert lines(await talker.command("cshout hello")) == ["(c-shouted to 1 players)"]

@@ -260,7 +260,7 @@ async def test_channels_membership_and_tells(server: Server) -> None:
     await two.send("tell 50 hi {50} there")
     told = await one.expect_dg(DG.CHANNEL_TELL)
     assert (told.channel, told.playername, told.text, told.type) == (50, "Two", "hi {50} there", 1)
-    await two.expect_text("(told 1 players in channel 50)")
+    await two.expect_text('(told 1 players in channel 50 "Chat")')
     await one.send("tell 50 back")
     await two.expect_text("One(U)(50): back")
     events = await two.command("inchannel 50")

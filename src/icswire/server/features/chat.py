@@ -36,7 +36,7 @@ from icswire.server.core.events.talk import (
     Speaker,
     Told,
 )
-from icswire.server.core.model.channels import CHANNELS
+from icswire.server.core.model.channels import CHANNELS, NAMES
 from icswire.server.core.model.names import name_key
 from icswire.server.core.render.batch import Batch
 
@@ -279,7 +279,8 @@ async def channel_tell(ctx: Context, channel: int, text: str) -> None:
     ]
     ctx.batch.add_all(listeners, ChannelTold(channel, Speaker.of(session), text))
     ctx.batch.command_cn(CN.CN_CHANNELTELL)
-    ctx.reply(f"(told {len(listeners)} players in channel {channel})")
+    named = "" if session.talks_icc or channel not in NAMES else f' "{NAMES[channel]}"'
+    ctx.reply(f"(told {len(listeners)} players in channel {channel}{named})")
 
 
 def _listeners(ctx: Context, variable: ShoutVariable) -> list[User]:
