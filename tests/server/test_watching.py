@@ -368,5 +368,5 @@ async def test_kibitz_and_whisper(server: Server) -> None:
     assert not heard
     lonely = await user(server, "Lonely")
     assert texts(await lonely.command("kibitz hi"))[0] == (
-        "You are not playing, examining or observing a game."
+        "You are not playing or observing a game."  # lasker's com_kibitz
     )

@@ -505,7 +505,11 @@ async def _talk(ctx: Context, args: str, kibitz: bool) -> None:
     session = ctx.session
     game = current_game(ctx.core, session)
     if game is None:
-        ctx.reply("You are not playing, examining or observing a game.")
+        ctx.reply(
+            "You are not playing, examining or observing a game."
+            if session.talks_icc
+            else "You are not playing or observing a game."  # lasker's com_kibitz
+        )
         return
     rating = session.ratings.get(game.rating_type, (0, 0))[0] if session.registered else 0
     said = Kibitzed(
