@@ -104,3 +104,10 @@ async def test_the_echoes_of_shouts_and_channel_tells(server: Server) -> None:
     assert lines(await talker.command("tell 7 hello")) == ["(told 1 players in channel 7)"]
     assert lines(await talker.command("shout hello")) == ["(shouted to 1 players)"]
     assert lines(await talker.command("cshout hello")) == ["(c-shouted to 1 players)"]
+
+
+async def test_unknown_and_ambiguous_commands(server: Server) -> None:
+    client = await user(server, "Typer")
+    assert lines(await client.command("frobnicate")) == ["frobnicate: Command not found."]
+    said = lines(await client.command("un"))
+    assert said[0].startswith("Ambiguous command. Matches: unalias ") and '"' not in said[0]
