@@ -423,3 +423,42 @@ def test_a_game_end_stops_the_clocks_where_they_stand() -> None:
     assert white is not None and white <= 281_000
     assert mine.clock_ms("B") == 300_000
     assert not mine.msec["W"][1] and mine.clock_ms("W") == white  # stopped: it stays
+
+
+#: What a FICS server sends, every line ended "\n\r" as lasker's net_send_string ends it: a
+#: block (block mode), a board that starts a line of its own, a timeseal ping, prompts.
+FICS_BYTES = (
+    b"\x1552\x1611\x16You accept the match offer from Bert.\n\r\x17\n\rfics% "
+    b"\n\r<12> rnbqkbnr pppppppp -------- -------- -------- -------- PPPPPPPP RNBQKBNR W -1 1"
+    b" 1 1 1 0 1 Anna Bert 1 5 0 39 39 300 300 1 none (0:00) none 0 0 0\n\r"
+    b"[G]\n\r\n\rBert(U) tells you: hi\n\r\n\rfics% "
+)
+
+
+def test_fics_line_ends_split_anywhere_read_as_one_line_each() -> None:
+    """A chunk may end between a line's "\\n" and its "\\r": the "\\r" is the end of that
+    line, not an empty line and not the start of the next one (the FICS client, timeseal
+    on, reading the bytes cut at each place in turn)."""
+    conn = FicsConnection("127.0.0.1", 1, "guest", timeseal=True)
+    conn.decoder = conn._new_decoder()
+    conn.decoder.set_block_mode(True)
+    whole = conn.decoder.feed(conn._received(FICS_BYTES))
+    texts = [e.text for e in whole if isinstance(e, Text)]
+    assert texts == [
+        "You accept the match offer from Bert.",
+        "",
+        "",
+        "",
+        "Bert(U) tells you: hi",
+        "",
+    ]
+    assert sum(isinstance(e, Style12Line) for e in whole) == 1 and conn.pings == 0  # not connected
+    assert all(e.end == "\n\r" for e in whole if isinstance(e, Text | Style12Line))
+    for cut in range(1, len(FICS_BYTES)):
+        conn.decoder = conn._new_decoder()
+        conn.decoder.set_block_mode(True)
+        events = [
+            *conn.decoder.feed(conn._received(FICS_BYTES[:cut])),
+            *conn.decoder.feed(conn._received(FICS_BYTES[cut:])),
+        ]
+        assert events == whole, cut

@@ -248,8 +248,8 @@ async def test_rated_bughouse_observed_stored_and_replayed(server: Server) -> No
     seen = texts(await seer.command("observe 2"))
     assert "You are now observing game 2." in seen and "You are now observing game 1." in seen
     listed = texts(await seer.command("allobservers"))
-    assert listed[:2] == ["Observing 1 [Ann vs. Cal]: Seer(U) (1 user)",
-                          "Observing 2 [Dot vs. Ben]: Seer(U) (1 user)"]  # fmt: skip
+    assert listed[:2] == ["Observing  1 [Ann vs. Cal]: Seer(U) (1 user)",
+                          "Observing  2 [Dot vs. Ben]: Seer(U) (1 user)"]  # fmt: skip
     for client, move in ((ann, "e4"), (cal, "d5"), (ann, "exd5"), (dot, "d4"), (ben, "P@e5")):
         await client.send(move)
         await seer.expect(
@@ -264,8 +264,8 @@ async def test_rated_bughouse_observed_stored_and_replayed(server: Server) -> No
         rating = await asyncio.to_thread(server.store.rating, name, "Bughouse")
         assert (rating.games, rating.wins) == (1, score)
     history = texts(await seer.command("history Ben"))
-    assert history[-1].startswith(" 1: + ---- B ---- Dot           [ Br  2   0]   ? Res ")
-    moves = texts(await seer.command("smoves Ben 1"))  # the drop replays on its own board
+    assert history[-1].startswith(" 0: + ---- B ---- Dot           [ Br  2   0] --- Res ")
+    moves = texts(await seer.command("smoves Ben 0"))  # the drop replays on its own board
     assert [re.sub(r"\(\d+:\d+\)", "(T)", line) for line in moves[-2:]] == [
         "  1.  d4      (T)          P@e5    (T)",
         "      {Dot's partner resigns} 0-1",

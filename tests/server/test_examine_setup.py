@@ -72,7 +72,7 @@ async def test_mexamine_makes_an_observer_an_examiner(server: Server) -> None:
     await student.send("e4")
     await teacher.expect(lambda e: isinstance(e, Text) and e.text == "Game 1: Student moves: e4")
     events = await teacher.command("allobservers 1")
-    assert texts(events) == ["Observing 1 [Teacher vs. Teacher]: #Teacher #Student (2 users)"]
+    assert texts(events) == ["Examining  1 (scratch): #Teacher(U) #Student(U) (2 users)"]
     await teacher.command("unexamine")
     await student.send("e5")  # still examining alone
     board = await student.expect(

@@ -415,7 +415,9 @@ async def test_set_reads_names_as_fics_does(server: Server) -> None:
     assert texts(await client.command("set open maybe")) == ["Bad value given for variable open."]
     assert texts(await client.command("set gin 1")) == ["You will now hear game results."]
     assert texts(await client.command("set gin")) == ["You will not hear game results."]
-    assert texts(await client.command("set seek 0")) == ["You will not see seek ads."]
+    assert texts(await client.command("set seek 0")) == [
+        "You will not hear ads."
+    ]  # lasker: seek is ads
     assert texts(await client.command("set availinfo 1")) == [
         "availinfo set to 1.",
         "You will receive info on who is available to play.",

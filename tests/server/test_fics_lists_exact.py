@@ -4,10 +4,15 @@ empty ones too, to a FICS session (no datagrams)."""
 
 from __future__ import annotations
 
+import asyncio
+from datetime import UTC, datetime
+
 import pytest
 
 from icswire.server.app import Server
 from icswire.server.core.model.tables import Terms
+from icswire.server.core.model.zones import date_text
+from icswire.server.core.storage.records import GameRecord
 from icswire.server.features.play.games import Game
 
 from .client import Client
@@ -114,3 +119,57 @@ async def test_pending_puts_an_empty_line_between_two_offers(server: Server) -> 
         "",
         "There are no offers pending from other players.",
     ]
+
+
+# -- history (lasker's pgames and write_g_out) -----------------------------------------------
+
+
+def _stored(white: str, black: str, moves: tuple[str, ...]) -> GameRecord:
+    return GameRecord(
+        id=None, white=white, black=black, white_rating=1723, black_rating=0, wild=0,
+        rating_type="Blitz", rated=True, initial=3, increment=2, start_fen=None,
+        moves=moves, clocks=(180_000,) * len(moves), times=(1000,) * len(moves), status=None,
+        mode=None, color=None, score="*", eco="", white_clock=175_000,
+        black_clock=176_000, started=datetime(2024, 5, 17, 21, 4, 5, tzinfo=UTC), ended=None,
+    )  # fmt: skip
+
+
+async def _finished(server: Server, white: str, black: str, eco: str, moves: int = 2) -> None:
+    """A game White won by resignation (status 0, mode 0, Black lost), classified ``eco``."""
+    store = server.store
+    game_id = await asyncio.to_thread(store.start_game, _stored(white, black, ("e4", "e5")[:moves]))
+    await asyncio.to_thread(store.finish_game, game_id, 0, 0, 0, "1-0", eco, 1, 2)
+
+
+async def test_history_numbers_the_last_ten_with_ficss_wrapping_counter(server: Server) -> None:
+    """lasker numbers a player's games 0, 1, ... 99, 0 ... and freechess.org shows the last
+    ten; the ECO column is the game's code, ``***`` for a game without moves and ``---``
+    for one not classified (lasker's getECO)."""
+    for n in range(103):  # Fred's games 0 to 102: the last ten are numbered 93..99, 0..2
+        eco = "" if n in (100, 102) else "B01"
+        if n % 2:
+            await _finished(server, "Joe", "Fred", eco)
+        else:
+            await _finished(server, "Fred", "Averylongername", eco, moves=0 if n == 102 else 2)
+    zoe = await user(server, "Zoe")
+    shown = lines(await zoe.command("history fred"))
+    ended = [record.ended for record in server.store.history("Fred")]
+    dates = [date_text(when or datetime.now(UTC), "") for when in ended]
+    assert shown == [
+        "History for Fred:",
+        "                  Opponent      Type         ECO End Date",
+        f"93: - ---- B 1723 Joe           [ br  3   2] B01 Res {dates[0]}",
+        f"94: + 1723 W ---- Averylongerna [ br  3   2] B01 Res {dates[1]}",
+        f"95: - ---- B 1723 Joe           [ br  3   2] B01 Res {dates[2]}",
+        f"96: + 1723 W ---- Averylongerna [ br  3   2] B01 Res {dates[3]}",
+        f"97: - ---- B 1723 Joe           [ br  3   2] B01 Res {dates[4]}",
+        f"98: + 1723 W ---- Averylongerna [ br  3   2] B01 Res {dates[5]}",
+        f"99: - ---- B 1723 Joe           [ br  3   2] B01 Res {dates[6]}",
+        f" 0: + 1723 W ---- Averylongerna [ br  3   2] --- Res {dates[7]}",
+        f" 1: - ---- B 1723 Joe           [ br  3   2] B01 Res {dates[8]}",
+        f" 2: + 1723 W ---- Averylongerna [ br  3   2] *** Res {dates[9]}",
+    ]
+    # the numbers history shows are the ones smoves and jsave take (lasker's FindHistory)
+    assert lines(await zoe.command("smoves fred 1"))[0].startswith("Joe (1723) vs. Fred (----)")
+    assert lines(await zoe.command("smoves fred 50")) == ["There is no history game 50 for Fred."]
+    assert lines(await zoe.command("history nobody")) == ["nobody has no history games."]

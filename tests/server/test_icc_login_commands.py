@@ -23,7 +23,7 @@ async def user(server: Server, name: str, *setup: str) -> Client:
 
 async def test_set_lang_knows_only_english(server: Server) -> None:
     client = await user(server, "Speaker")
-    assert texts(await client.command("set Lang English")) == ["lang set to English."]
+    assert texts(await client.command("set Lang English")) == ["Language set to English."]  # lasker
     assert texts(await client.command("set lang french")) == ["Bad value given for variable lang."]
 
 
@@ -32,7 +32,9 @@ async def test_inchannel_name_lists_that_players_channels(server: Server) -> Non
     asker = await user(server, "Asker")
     said = texts(await asker.command("inchannel member"))
     assert said == ["Member is in the following channels:", "4     50"]
-    assert texts(await asker.command("inchannel asker")) == ["Asker is in no channels."]
+    assert texts(await asker.command("inchannel asker")) == [
+        "Asker is in the following channels: No channels found for Asker."
+    ]  # lasker's com_inchannel
     assert texts(await asker.command("inchannel nobody")) == [
         'No user named "nobody" is logged in.'
     ]

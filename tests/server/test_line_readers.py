@@ -94,7 +94,7 @@ async def test_a_registered_user_logs_in_reading_a_line_at_a_time(server: Server
     client.send("regis")
     await client.line(r'"Regis" is a registered name\.  If it is yours, type the password\.')
     await client.prompt("password: ")  # the echo is off before it, not after
-    assert client.raw.endswith(b"\xff\xfb\x01\r\npassword: ")
+    assert client.raw.endswith(b"\xff\xfb\x01\n\rpassword: ")
     client.send("secret")
     await client.line(r"\*\*\*\* Starting FICS session as Regis \*\*\*\*")
     await client.prompt("fics% ")
@@ -151,7 +151,7 @@ async def test_the_end_of_an_unrated_game_starts_a_line_for_both_players(
     anna.raw = bert.raw = b""
     anna.send(command_word)
     ended = f"{{Game 1 (Anna vs. Bert) {result}"
-    expected = f"fics% \r\n{ended}\r\n\r\nNo ratings adjustment done.\r\nfics% ".encode()
+    expected = f"fics% \n\r{ended}\n\r\n\rNo ratings adjustment done.\n\rfics% ".encode()
     for player in (anna, bert):
         await player.line(re.escape(ended))  # a line of its own, not after "fics% "
         await player.line("")

@@ -296,10 +296,10 @@ async def test_history_leaves_aborted_games_out(server: Server) -> None:
     ]
     assert len(lines) == 4
     assert re.fullmatch(
-        r" 1: \+ 1723 W ---- Joe           \[ bu  3   2\] C20 Res \w{3} .*", lines[2]
+        r" 0: \+ 1723 W ---- Joe           \[ bu  3   2\] C20 Res \w{3} .*", lines[2]
     )
     assert re.fullmatch(
-        r" 2: = 1723 W ---- Joe           \[ bu  3   2\] C20 Agr \w{3} .*", lines[3]
+        r" 1: = 1723 W ---- Joe           \[ bu  3   2\] C20 Agr \w{3} .*", lines[3]
     )
     icc = await user(server, "Icky", None, LIST_GRAMS)
     events = await icc.command("history fred")
@@ -321,10 +321,12 @@ async def test_journal_jsave_jkill_and_liblist(server: Server) -> None:
     second = await played(server, "Joe", "Fred", 1, 0)
     fred = await user(server, "Fred", "pw")
     assert shown(await fred.command("journal")) == ["Fred has no journal entries."]
-    assert shown(await fred.command("jsave a fred 1")) == [
-        "Game Fred 1 saved in slot A in journal."
+    # history's numbers: FICS's counter of each player's games, from 0
+    assert shown(await fred.command("jsave a fred 0")) == [
+        "Game Fred 0 saved in slot A in journal."
     ]
-    assert shown(await fred.command("jsave C joe 2")) == ["Game Joe 2 saved in slot C in journal."]
+    assert shown(await fred.command("jsave C joe 1")) == ["Game Joe 1 saved in slot C in journal."]
+    assert shown(await fred.command("jsave b joe 2")) == ["History game 2 not available for Joe."]
     assert shown(await fred.command("jsave b fred 7")) == ["History game 7 not available for Fred."]
     assert shown(await fred.command("jsave b fred A")) == [
         "Journal entry Fred A saved in slot B in journal."

@@ -83,8 +83,8 @@ async def test_a_private_game_stays_private_once_stored(server: Server) -> None:
     await game_between(server, ann, bob)
     await ann.command("resign")
     await until(lambda: (g := server.store.game(1)) is not None and g.status is not None)
-    assert (await said(bob, "jsave a Ann 1")) == ["Game Ann 1 saved in slot A in journal."]
-    for line in ("smoves Ann", "smoves Bob 1", "sposition Ann -1", "examine Ann 1", "smoves #1"):
+    assert (await said(bob, "jsave a Ann 0")) == ["Game Ann 0 saved in slot A in journal."]
+    for line in ("smoves Ann", "smoves Bob 0", "sposition Ann -1", "examine Ann 0", "smoves #1"):
         assert await said(eve, line) == [PRIVATE], line
     assert await said(eve, "smoves Bob %a") == [PRIVATE]  # a journal shows it no more
     assert await said(eve, "examine Bob %a") == [PRIVATE]

@@ -86,9 +86,9 @@ async def test_a_regulars_day(server: Server) -> None:
     assert next(r for r in texts(await barbara.command("ratings")) if r.startswith("Blitz"))
 
     history = texts(await alfred.command("history"))
-    assert any(row.startswith(" 1: = ") and "Barbara" in row and "Agr" in row for row in history)
-    saved = texts(await alfred.command("jsave a Alfred 1"))
-    assert saved == ["Game Alfred 1 saved in slot A in journal."]
+    assert any(row.startswith(" 0: = ") and "Barbara" in row and "Agr" in row for row in history)
+    saved = texts(await alfred.command("jsave a Alfred 0"))
+    assert saved == ["Game Alfred 0 saved in slot A in journal."]
     journal = texts(await alfred.command("journal"))
     assert any(row.startswith("A: Alfred ") and "Barbara" in row for row in journal), journal
 

@@ -27,8 +27,14 @@ class Receiver:
     def prompt_bytes(self) -> bytes:
         return b"fics% "
 
+    @property
+    def talks_icc(self) -> bool:
+        return bool(self.level1 or self.level2)
+
     def wrap_key(self, is_issuer: bool) -> Any:
-        return (self.level1, is_issuer) if self.level1 & 1 else (0, is_issuer, self.prompt_bytes())
+        if self.level1 & 1:
+            return (self.level1, is_issuer)
+        return (0, is_issuer, self.prompt_bytes(), self.talks_icc)
 
     def send_unit(self, data: bytes) -> None:
         self.sent.append(data)
@@ -70,9 +76,10 @@ def test_receivers_with_the_same_settings_share_one_rendering() -> None:
     batch.flush()
     assert CountingTell.renders == 3
     assert plain[0].sent[0] is plain[99].sent[0]
+    assert plain[0].sent[0] == b"\n\rfred shouts: hi\n\rfics% "  # FICS's line ends
     assert Decoder().feed(plain[0].sent[0]) == [
-        Text("", "\r\n"),
-        Text("fred shouts: hi", "\r\n"),
+        Text("", "\n\r"),
+        Text("fred shouts: hi", "\n\r"),
         Prompt("fics% "),
     ]
     assert Decoder().feed(units[5].sent[0]) == [

@@ -259,10 +259,22 @@ async def test_allobservers(server: Server) -> None:
     for watcher in watchers:
         await watcher.command("observe 1")
     assert texts(await lister.command("allobservers 1")) == [
-        "Observing 1 [Whitey vs. Blacky]: Amy(U) Zed(U) (2 users)"
+        "Observing  1 [Whitey vs. Blacky]: Amy(U) Zed(U) (2 users)"
     ]
-    assert texts(await lister.command("allobservers"))[0].startswith("Observing 1 [")
+    assert texts(await lister.command("allobservers"))[0].startswith("Observing  1 [")
     assert white.name and black.name
+    # lasker's order and marks: played games first, then examined ones ("vs" without a
+    # dot, "(scratch)" for a position nobody played), "#" before examiners and before an
+    # observer who is in a game himself
+    teacher = await user(server, "Teacher")
+    await teacher.command("examine")
+    await watchers[0].command("examine")  # Zed examines, and still observes game 1
+    await lister.command("observe 2")
+    assert texts(await lister.command("allobservers")) == [
+        "Observing  1 [Whitey vs. Blacky]: Amy(U) #Zed(U) (2 users)",
+        "Examining  2 (scratch): #Teacher(U) Lister(U) (2 users)",
+        "Examining  3 (scratch): #Zed(U) (1 user)",
+    ]
 
 
 async def test_refresh_of_a_watched_game_and_of_another(server: Server) -> None:
@@ -356,5 +368,5 @@ async def test_kibitz_and_whisper(server: Server) -> None:
     assert not heard
     lonely = await user(server, "Lonely")
     assert texts(await lonely.command("kibitz hi"))[0] == (
-        "You are not playing, examining or observing a game."
+        "You are not playing or observing a game."  # lasker's com_kibitz
     )

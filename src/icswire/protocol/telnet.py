@@ -20,6 +20,18 @@ OPTION_COMMANDS = range(251, 255)  # WILL, WONT, DO, DONT take one option byte
 MAX_SUBNEGOTIATION = 256
 
 
+#: Every line end of a FICS server: line feed, then carriage return (lasker's
+#: ``net_send_string`` sends ``"\n\r"`` for each ``"\n"``; NOTES.md, "Line endings").
+FICS_NEWLINE = b"\n\r"
+_LINE_END = re.compile(rb"\r?\n\r?")
+
+
+def fics_newlines(data: bytes) -> bytes:
+    """``data`` with each line end (``\\r\\n``, ``\\n`` or ``\\n\\r``) as FICS sends it,
+    ``\\n\\r``: what a FICS-dialect session receives. Idempotent."""
+    return _LINE_END.sub(FICS_NEWLINE, data) if b"\n" in data else data
+
+
 def escape(text: str) -> bytes:
     """Text as wire bytes: latin-1, one byte per character, a 255 byte doubled."""
     data = text.encode("latin-1")

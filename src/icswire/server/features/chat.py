@@ -36,7 +36,7 @@ from icswire.server.core.events.talk import (
     Speaker,
     Told,
 )
-from icswire.server.core.model.channels import CHANNELS
+from icswire.server.core.model.channels import CHANNELS, NAMES
 from icswire.server.core.model.names import name_key
 from icswire.server.core.render.batch import Batch
 
@@ -279,7 +279,8 @@ async def channel_tell(ctx: Context, channel: int, text: str) -> None:
     ]
     ctx.batch.add_all(listeners, ChannelTold(channel, Speaker.of(session), text))
     ctx.batch.command_cn(CN.CN_CHANNELTELL)
-    ctx.reply(f"(told {len(listeners)} players in channel {channel})")
+    named = "" if session.talks_icc or channel not in NAMES else f' "{NAMES[channel]}"'
+    ctx.reply(f"(told {len(listeners)} players in channel {channel}{named})")
 
 
 def _listeners(ctx: Context, variable: ShoutVariable) -> list[User]:
@@ -336,6 +337,9 @@ async def cshout(ctx: Context, args: str) -> None:
 
 @command("inchannel", CN.CN_INCHANNEL, "inchannel [number|name]")
 async def inchannel(ctx: Context, args: str) -> None:
+    if not ctx.session.talks_icc:
+        _fics_inchannel(ctx, args.strip())
+        return
     word = args.strip()
     if word and parse_number(word) is None:  # a player's name
         player = ctx.world.find(word)
@@ -360,6 +364,48 @@ async def inchannel(ctx: Context, args: str) -> None:
         members = sorted(s.display_name for s in ctx.world.channels.get(channel, ()))
         rows.append(f"Channel {channel}: {' '.join(members)} ({len(members)} players)")
     ctx.reply(*(rows or ["Nobody is in any channel."]))
+
+
+def _fics_inchannel(ctx: Context, word: str) -> None:
+    """lasker's ``com_inchannel``: a player's channels after ``NAME is in the following
+    channels:`` (or ``No channels found``); a channel's members on one line, then how
+    many (``Channel N is empty.``); without an argument, each channel that has members
+    (help inchannel)."""
+    if word and parse_number(word) is None:  # a player's name
+        player = ctx.world.find(word)
+        if player is None:
+            ctx.reply(f'No user named "{word}" is logged in.')
+        elif not player.channels:
+            ctx.reply(
+                f"{player.name} is in the following channels: No channels found for {player.name}."
+            )
+        else:
+            numbers = " ".join(f"{c:<5}" for c in sorted(player.channels)).rstrip()
+            ctx.reply(f"{player.name} is in the following channels:", numbers)
+        return
+    if not word:
+        wanted = sorted(c for c, m in ctx.world.channels.items() if m)
+        ctx.reply(*(f"Channel {c}: {_members(ctx, c)}" for c in wanted))
+        return
+    channel = parse_number(word)
+    if channel is None or channel not in CHANNELS:
+        ctx.reply(f"No such channel; the largest channel number is {CHANNELS.stop - 1}.")
+        return
+    count = len(ctx.world.channels.get(channel, ()))
+    if not count:
+        ctx.reply(f"Channel {channel} is empty.")
+        return
+    people = "person is" if count == 1 else "people are"
+    ctx.reply(
+        f"Channel {channel}: {_members(ctx, channel)}", f"{count} {people} in channel {channel}."
+    )
+
+
+def _members(ctx: Context, channel: int) -> str:
+    """The names in ``channel``, an administrator's marked ``(*)`` in channels 0 and 1
+    (lasker's, which has ``adminlight`` decide; icswire marks administrators always)."""
+    members = sorted(ctx.world.channels.get(channel, ()), key=lambda s: s.name.lower())
+    return " ".join(f"{m.name}(*)" if m.admin and channel < 2 else m.name for m in members)
 
 
 # -- qtell -------------------------------------------------------------------------------------

@@ -20,13 +20,14 @@ from icswire.server.core.dispatch.numbers import parse_number
 from icswire.server.core.model.names import name_key
 from icswire.server.core.render.batch import Datagram
 from icswire.server.core.render.gamelists import (
-    HISTORY_SIZE,
     JOURNAL_SLOTS,
     NOT_REGISTERED,
+    fics_eco,
     gamelist_item,
     journal_owner,
     journal_record,
     journal_slot,
+    numbered_history,
     result_of,
     white_side_row,
 )
@@ -49,7 +50,7 @@ def journal_row(slot: str, record: GameRecord) -> str:
     return (
         f"{slot.upper()}: {record.white[:13]:<13} {rating_text(record.white_rating):>4}    "
         f"{record.black[:13]:<13} {rating_text(record.black_rating):>4}    {kind} "
-        f"{record.eco or '?':>3} {code:>3} {record.score:<7}"
+        f"{fics_eco(record)} {code:>3} {record.score:<7}"
     )
 
 
@@ -131,14 +132,17 @@ async def jsave(ctx: Context, args: str) -> None:
 async def _from_history(ctx: Context, name: str, number: int) -> tuple[GameRecord | None, str]:
     online = ctx.world.find(name)
     shown = online.name if online is not None else name
-    records = await asyncio.to_thread(ctx.store.history, shown, HISTORY_SIZE)
+    records, numbers = await numbered_history(ctx.core, ctx.session, shown)
     for record in records:
         for player in (record.white, record.black):
             if name_key(player) == name_key(shown):
                 shown = player
-    if not 1 <= number <= len(records):
+    if number not in numbers:
         return None, f"History game {number} not available for {shown}."
-    return records[number - 1], f"Game {shown} {number} saved in slot {{slot}} in journal."
+    return (
+        records[numbers.index(number)],
+        f"Game {shown} {number} saved in slot {{slot}} in journal.",
+    )
 
 
 async def _from_journal(

@@ -10,6 +10,7 @@ lists here, the other features' lists through the registry's ``dg_on`` hook.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from icswire.protocol import datagrams as dg
@@ -209,9 +210,12 @@ def _current(session: User, variable: Variable) -> Value:
     return value_of(session.variables, variable.name)
 
 
-def _set_text(variable: Variable, value: Value) -> tuple[str, ...]:
-    """What ``set`` answers, in FICS's words where FICS has its own (``variable.c``)."""
+def _set_text(variable: Variable, value: Value, icc: bool = False) -> tuple[str, ...]:
+    """What ``set`` answers, in FICS's words where FICS has its own (``variable.c``);
+    a FICS session gets lasker's where ICC's differ (:data:`_LASKER`)."""
     name = variable.name
+    if not icc and name in _LASKER:
+        return _LASKER[name](value)
     if name == "style":
         return (f"Style {value} set.",)
     if name == "availinfo":
@@ -237,6 +241,18 @@ def _set_text(variable: Variable, value: Value) -> tuple[str, ...]:
     return (f"{name} set to {value}.",)
 
 
+#: lasker's answers (``variable.c``) where they are not ICC's: ``prompt`` and
+#: ``interface`` are set in silence, ``seek`` is lasker's ``ads``.
+_LASKER: dict[str, Callable[[Value], tuple[str, ...]]] = {
+    "prompt": lambda value: (),
+    "interface": lambda value: (),
+    "private": lambda value: (
+        "Your games will be private." if value else "Your games may not be private.",
+    ),
+    "seek": lambda value: ("You will now hear ads." if value else "You will not hear ads.",),
+    "lang": lambda value: (f"Language set to {value}.",),
+}
+
 #: FICS's words for ``set`` of these variables (``variable.c``).
 _SAID = {
     "time": "Default time set to {}.",
@@ -257,9 +273,10 @@ async def apply_variable(ctx: Context, variable: Variable, value: Value) -> None
         ctx.reply(f"Note {variable.name} set: {value}" if value else f"Note {variable.name} unset.")
     elif variable.name == "prompt" and not value:
         session.set_variable("prompt", VARIABLES.defaults["prompt"])
-        ctx.reply("Prompt set to the default.")
+        if session.talks_icc:
+            ctx.reply("Prompt set to the default.")
     else:
-        ctx.reply(*_set_text(variable, value))
+        ctx.reply(*_set_text(variable, value, session.talks_icc))
     ctx.batch.add(session, world.my_variable(session, variable.name))
     if variable.name == "open":
         world.open_changed(session, ctx.batch)

@@ -375,15 +375,43 @@ async def allobservers(ctx: Context, args: str) -> None:
         if not shown:
             ctx.reply("No games are being observed.")
             return
-    rows = []
-    for game in shown:
-        white, black = game.player_names()
-        examiners = [f"#{s.name}" for s in game.seats()] if game.examined else []
-        watchers = sorted((s.display_name for s in game.observers), key=str.lower)
-        names = [*examiners, *watchers]
-        count = f"{len(names)} user{'' if len(names) == 1 else 's'}"
-        rows.append(f"Observing {game.number} [{white} vs. {black}]: {' '.join(names)} ({count})")
+    if ctx.session.talks_icc:
+        rows = [_observers_row(game) for game in shown]
+    else:  # played games first, as lasker lists them
+        rows = [_fics_observers_row(ctx, g) for g in sorted(shown, key=lambda g: g.examined)]
     ctx.reply(*rows)
+
+
+def _observers_row(game: Table) -> str:
+    white, black = game.player_names()
+    examiners = [f"#{s.name}" for s in game.seats()] if game.examined else []
+    watchers = sorted((s.display_name for s in game.observers), key=str.lower)
+    names = [*examiners, *watchers]
+    count = f"{len(names)} user{'' if len(names) == 1 else 's'}"
+    return f"Observing {game.number} [{white} vs. {black}]: {' '.join(names)} ({count})"
+
+
+def _fics_observers_row(ctx: Context, game: Table) -> str:
+    """lasker's ``com_allobservers`` line: ``%2d`` game numbers, ``Examining %2d [W vs
+    B]`` (``(scratch)`` for a position of nobody's game), a ``#`` before an examiner and
+    before an observer who is playing himself; freechess.org ends it with the count (FICS
+    clients match ``(\\d+ users?)``)."""
+    white, black = game.player_names()
+    tables = ctx.core.tables
+    examiners = [f"#{s.display_name}" for s in game.seats()] if game.examined else []
+    watchers = sorted(game.observers, key=lambda s: s.name.lower())
+    names = [
+        *examiners,
+        *(f"{'#' if tables.seated(s) is not None else ''}{s.display_name}" for s in watchers),
+    ]
+    count = f"{len(names)} user{'' if len(names) == 1 else 's'}"
+    if not game.examined:
+        title = f"Observing {game.number:2d} [{white} vs. {black}]"
+    elif white != black:
+        title = f"Examining {game.number:2d} [{white} vs {black}]"
+    else:
+        title = f"Examining {game.number:2d} (scratch)"
+    return f"{title}: {' '.join(names)} ({count})"
 
 
 def _game_or_current(ctx: Context, args: str) -> Table | None:
@@ -527,7 +555,11 @@ async def _talk(ctx: Context, args: str, kibitz: bool) -> None:
     session = ctx.session
     game = current_game(ctx.core, session)
     if game is None:
-        ctx.reply("You are not playing, examining or observing a game.")
+        ctx.reply(
+            "You are not playing, examining or observing a game."
+            if session.talks_icc
+            else "You are not playing or observing a game."  # lasker's com_kibitz
+        )
         return
     rating = session.ratings.get(game.rating_type, (0, 0))[0] if session.registered else 0
     said = Kibitzed(

@@ -143,5 +143,8 @@ def unknown(batch: Batch, word: str, matches: list[str]) -> Lines:
     else:
         batch.command_cn(CN.SCN_BAD, BlockCode.BLKCMD_ERROR_BADCOMMAND)
     if matches:
+        issuer = batch.issuer
+        if issuer is not None and not issuer.talks_icc:  # lasker's COM_AMBIGUOUS
+            return lines(f"Ambiguous command. Matches: {' '.join(matches)}")
         return lines(f'Ambiguous command "{word}". Matches: {" ".join(matches)}')
     return lines(f"{word}: Command not found.")

@@ -21,3 +21,16 @@ TOPICS: dict[int, str] = {
     64: "Computer chess: engines, bots and their operators",
     90: "Chess: openings, endgames, analysis of games",
 }
+
+#: The short name of each channel with a purpose, as freechess.org ends the echo of a tell
+#: to it: ``(told 5 players in channel 1 "Help")`` (PyChess's FICS mode reads it so).
+NAMES: dict[int, str] = {
+    0: "Server operators",
+    1: "Help",
+    2: "The server",
+    4: "Guests",
+    49: "Bughouse",
+    50: "Chat",
+    64: "Computer chess",
+    90: "Chess",
+}

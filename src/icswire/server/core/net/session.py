@@ -30,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import cast
 
-from icswire.protocol.telnet import CommandFilter
+from icswire.protocol.telnet import CommandFilter, fics_newlines
 from icswire.protocol.timeseal import PING, PING2, Hello, Pong, SealedLine, TimesealDecoder
 from icswire.server.core.model.users import User
 
@@ -140,11 +140,12 @@ class Session(User, asyncio.Protocol):
         self.transport.write(b"\x1a")
 
     def send_raw(self, data: bytes) -> None:
-        """Bytes outside any unit (login texts, telnet commands, brackets)."""
+        """Bytes outside any unit (login texts, telnet commands, brackets); a FICS-dialect
+        session gets their line ends as FICS sends them, ``\\n\\r``."""
         if not self.closed:
             if self.transport is None:
                 raise RuntimeError("the connection is closed")
-            self.transport.write(data)
+            self.transport.write(data if self.talks_icc else fics_newlines(data))
 
     def abort(self) -> None:
         """Cut the connection off at once (a stuck reader, a shutdown); the end of its

@@ -9,7 +9,10 @@ on, the normal form is not generated"), the text is left out for receivers who h
 each receiver, one unit: a level 1 ``^Y[cn issuer[ tag]`` ... ``^Y]`` bracket, or level 0
 text followed by the prompt. Receivers whose settings give the same bytes share them: a
 shout to 5000 people is rendered once per distinct kind of receiver, not 5000 times. A
-receiver with DG_UNACCENTED (78) on gets the unit's latin-1 letters as US ASCII ones.
+receiver with DG_UNACCENTED (78) on gets the unit's latin-1 letters as US ASCII ones. Text
+is rendered with ``\r\n`` line ends, ICC's; a FICS-dialect receiver (one that turned
+neither level 1 nor level 2 on) gets each as ``\n\r``, as lasker's ``net_send_string``
+sends every line end.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from icswire.protocol.block import BLOCK_END, format_header
 from icswire.protocol.datagrams import DG, encode_datagram
 from icswire.protocol.encoder import encode_text, encode_unit_start
 from icswire.protocol.level1 import Level1
-from icswire.protocol.telnet import unaccented
+from icswire.protocol.telnet import fics_newlines, unaccented
 from icswire.server.core.events.base import Event
 from icswire.server.core.render.wrap import wrap_line
 
@@ -246,7 +249,11 @@ class Batch:
                     (m.starts_fresh for m, part in zip(messages, parts, strict=True) if part), False
                 )
                 data = self._wrap(receiver, b"".join(parts), is_issuer, fresh)
-                shared[key] = data = unaccented(data) if plain else data
+                if plain:
+                    data = unaccented(data)
+                if not receiver.talks_icc:  # FICS ends its lines "\n\r" (the key says which)
+                    data = fics_newlines(data)
+                shared[key] = data
             if data:
                 receiver.send_unit(data)
         self._messages.clear()

@@ -21,8 +21,36 @@ if TYPE_CHECKING:
     from icswire.server.core.dispatch.hub import Core
     from icswire.server.core.model.users import User
 
-#: How many finished games ``history`` shows (and numbers 1..HISTORY_SIZE, oldest first).
+#: How many finished games ``history`` shows (ICC numbers them 1..HISTORY_SIZE, oldest
+#: first; FICS with its counter, :data:`FICS_HISTORY_WRAP`).
 HISTORY_SIZE = 10
+#: FICS numbers each player's finished games with a counter from 0 to 99 that wraps
+#: (lasker's ``write_g_out``: ``count = (count + 1) % 100``).
+FICS_HISTORY_WRAP = 100
+
+
+async def numbered_history(
+    core: Core, viewer: User, name: str
+) -> tuple[list[GameRecord], list[int]]:
+    """``name``'s last history games, oldest first, and the number each goes by: FICS's
+    counter (how many games ``name`` had finished before it, modulo 100) or, for an ICC
+    ``viewer``, 1 to 10. ``history`` shows them, ``smoves NAME N`` and ``jsave`` take
+    them (lasker's ``FindHistory``)."""
+    store = core.store
+    records = await asyncio.to_thread(store.history, name, HISTORY_SIZE)
+    if viewer.talks_icc or not records:
+        return records, list(range(1, len(records) + 1))
+    first = await asyncio.to_thread(store.finished_count, name) - len(records)
+    return records, [(first + i) % FICS_HISTORY_WRAP for i in range(len(records))]
+
+
+def fics_eco(record: GameRecord) -> str:
+    """The ECO column of FICS's lists: the code the game was classified with, else
+    lasker's ``getECO`` placeholders (``***``: no moves; ``---``: a wild, or not
+    classified)."""
+    if record.eco and record.eco != "?":
+        return record.eco
+    return "***" if not record.moves else "---"
 
 
 def _rating_index(rating_type: str) -> int:

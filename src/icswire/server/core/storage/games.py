@@ -8,7 +8,7 @@ from collections.abc import Collection, Sequence
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
-from sqlalchemy import Connection, Row, bindparam, delete, insert, or_, select, update
+from sqlalchemy import Connection, Row, bindparam, delete, func, insert, or_, select, update
 
 from icswire.protocol.codes import AbortMode, AdjournMode, ResultStatus
 from icswire.server.core.model.names import name_key
@@ -323,6 +323,17 @@ class Games(Database):
         with self._begin() as conn:
             rows = conn.execute(query).all()
         return [game_record(row) for row in reversed(rows)]
+
+    def finished_count(self, name: str) -> int:
+        """How many games ``name`` finished (won or drawn: what :meth:`history` lists):
+        FICS numbers a player's history by it (lasker's per-player counter, 0 to 99)."""
+        key = name_key(name)
+        query = select(func.count()).where(
+            or_(games.c.white_key == key, games.c.black_key == key),
+            games.c.status.in_(_FINISHED),
+        )
+        with self._begin() as conn:
+            return int(conn.execute(query).scalar_one())
 
     def between(self, one: str, other: str) -> list[GameRecord]:
         """The finished games (won or drawn) of ``one`` and ``other`` against each other,

@@ -38,10 +38,11 @@ from icswire.server.core.render.boards import (
     set_board_record,
 )
 from icswire.server.core.render.gamelists import (
-    HISTORY_SIZE,
+    fics_eco,
     gamelist_item,
     journal_record,
     journal_slot,
+    numbered_history,
     result_of,
     when_ended,
 )
@@ -77,7 +78,7 @@ def _spelled(records: Sequence[GameRecord], name: str) -> str:
 @command("history", CN.CN_HISTORY, "history [name]")
 async def history(ctx: Context, args: str) -> None:
     name = _who(ctx, args)
-    records = await asyncio.to_thread(ctx.store.history, name, HISTORY_SIZE)
+    records, numbers = await numbered_history(ctx.core, ctx.session, name)
     name = _spelled(records, name)
     begin = dg.GamelistBegin("history", args.strip(), len(records), 1, len(records), "")
     ctx.batch.add(ctx.session, Datagram(begin))
@@ -92,7 +93,7 @@ async def history(ctx: Context, args: str) -> None:
     )
     rows = [f"History for {name}:", f"                  {header}"]
     key = name_key(name)
-    for index, record in enumerate(records, 1):
+    for index, number, record in zip(range(1, len(records) + 1), numbers, records, strict=True):
         white = name_key(record.white) == key
         mine, theirs = (
             (record.white_rating, record.black_rating)
@@ -122,8 +123,8 @@ async def history(ctx: Context, args: str) -> None:
                 record.rating_type, record.rated, record.initial, record.increment, record.private
             )
             rows.append(
-                f"{index:2d}: {sign} {rating_text(mine):>4} {color} "
-                f"{rating_text(theirs):>4} {opponent[:13]:<13} {kind} {record.eco or '?':>3} "
+                f"{number:2d}: {sign} {rating_text(mine):>4} {color} "
+                f"{rating_text(theirs):>4} {opponent[:13]:<13} {kind} {fics_eco(record)} "
                 f"{code:>3} {when_ended(record, ctx.session.variables['tzone'])}"
             )
         ctx.batch.add(ctx.session, Datagram(gamelist_item(index, record)))
@@ -211,7 +212,7 @@ async def _find_record(ctx: Context, args: str) -> GameRecord | None:
         if record is None:
             ctx.reply(refused)
         return record
-    records = await asyncio.to_thread(store.history, name, HISTORY_SIZE)
+    records, numbers = await numbered_history(ctx.core, ctx.session, name)
     name = _spelled(records, name)
     if not records:
         ctx.reply(f"{name} has no history games.")
@@ -221,8 +222,8 @@ async def _find_record(ctx: Context, args: str) -> GameRecord | None:
     if index is None:
         ctx.reply(f"Usage: {ctx.command} <name> [game number] | #id")
         return None
-    if 1 <= index <= len(records):
-        return records[index - 1]
+    if index in numbers:  # the number history shows it with (lasker's FindHistory)
+        return records[numbers.index(index)]
     if -len(records) <= index <= -1:
         return records[index]
     ctx.reply(f"There is no history game {which} for {name}.")
