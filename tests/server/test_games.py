@@ -274,7 +274,7 @@ async def test_observers_rebuild_the_stored_game_from_datagrams_and_from_boards(
     await by_datagrams.login("Grams", None, f"level2settings={bits(*watched)}")
     await by_datagrams.command("set style 13")
     by_boards = await connect(server)
-    await by_boards.login("Boards")
+    await by_boards.login("Boarder")
     await by_boards.command("set style 12")
     await by_boards.command("iset ms 1")
     game = await start(server)
