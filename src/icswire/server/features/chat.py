@@ -1,6 +1,8 @@
 """Talking: ``tell`` (to a player, a channel, ``.`` the last one told, ``,`` the last
-channel), ``xtell``, ``say``, ``qtell``, ``shout``, ``i``, ``sshout``, ``cshout``,
-``inchannel``; ``lasttells`` (ICC's: the last personal tells one received and sent).
+channel), ``xtell``, ``ltell`` (FICS's: to everybody online on one of one's lists),
+``say``, ``qtell``, ``shout``, ``i``, ``sshout``, ``cshout``, ``inchannel``;
+``lasttells`` (ICC's: the last personal tells one received and sent); ``away`` (ICC's:
+a line shown to whoever tells one, until one types anything).
 
 Who hears what follows the receiver's talk variables, FICS's way: ``tell`` and ``ctell``
 (tells and channel tells of unregistered players), ``chanoff`` (no channel tells),
@@ -8,7 +10,8 @@ Who hears what follows the receiver's talk variables, FICS's way: ``tell`` and `
 and the censor list: a censored sender's tell is refused with ``NAME is censoring you.``,
 his channel tells and shouts simply do not reach. The one told learns more of the
 receiver in ``(told NAME, who ...)`` (FICS's talkproc.c): playing, examining, the
-``busy`` text and the idle time.
+``busy`` text and the idle time, or the ``away`` line (ICC: ``away on the phone`` makes
+it ``(told Junk, who is on the phone)``).
 """
 
 from __future__ import annotations
@@ -37,7 +40,9 @@ from icswire.server.core.events.talk import (
     Told,
 )
 from icswire.server.core.model.channels import CHANNELS
+from icswire.server.core.model.lists import PERSONAL_LISTS, ListRefused, find_list
 from icswire.server.core.model.names import name_key
+from icswire.server.core.model.titles import ADMIN_LIST
 from icswire.server.core.render.batch import Batch
 
 if TYPE_CHECKING:
@@ -76,6 +81,19 @@ class Talk:
     last_channel: dict[User, int] = field(default_factory=dict)
     last_opponent: dict[User, str] = field(default_factory=dict)
     tells: dict[str, deque[KeptTell]] = field(default_factory=dict)
+    #: ``away``: the line, and the user's last input when he set it (any later input
+    #: clears it, as on ICC).
+    away: dict[User, tuple[str, float]] = field(default_factory=dict)
+
+    def away_line(self, user: User) -> str | None:
+        """``user``'s away line, while he has typed nothing since he set it."""
+        found = self.away.get(user)
+        if found is None:
+            return None
+        if user.last_input > found[1]:
+            del self.away[user]
+            return None
+        return found[0]
 
     def keep(self, key: str, other: str, line: str) -> None:
         kept = self.tells.setdefault(key, deque(maxlen=LAST_TELLS))
@@ -85,6 +103,7 @@ class Talk:
         self.last_told.pop(session, None)
         self.last_channel.pop(session, None)
         self.last_opponent.pop(session, None)
+        self.away.pop(session, None)
         if not session.registered:
             self.tells.pop(name_key(session.name), None)
 
@@ -113,6 +132,9 @@ def _note(ctx: Context, receiver: User) -> str:
         return ", who is examining a game"
     if table is not None and table is not tables.seated(ctx.session):
         return ", who is playing"
+    away = ctx.core.state(Talk).away_line(receiver)
+    if away is not None:
+        return f", who is {away}"
     idle = int(time.monotonic() - receiver.last_input)
     busy = receiver.variables["busy"]
     if busy:
@@ -230,6 +252,56 @@ async def xtell(ctx: Context, args: str) -> None:
         ctx.reply(f'No user named "{target}" is logged in.')
         return
     personal_tell(ctx, receiver, text)
+
+
+@command("ltell", CN.CN_TELL, "ltell <list> <message>")
+async def ltell(ctx: Context, args: str) -> None:
+    """FICS's ``ltell``: tell each player on the list who is online (talkproc.c: those
+    offline are passed over in silence); ``tell .`` stays as it was."""
+    word, text = first_word(args)
+    if not word or not text:
+        ctx.reply("Usage: ltell <list> <message>")
+        return
+    found = find_list(word, ctx.session.admin, change=False)
+    if isinstance(found, ListRefused):
+        if "insufficient rights" in found.text:
+            ctx.reply(found.text)
+        ctx.reply("Can't find that list")
+        return
+    for receiver in _online_on(ctx, found):
+        personal_tell(ctx, receiver, text)
+
+
+def _online_on(ctx: Context, which: str) -> list[User]:
+    """The players online on the list ``which`` of the issuer (his own lists) or the
+    server's (the titles and ``admin``), in the list's order."""
+    session, online = ctx.session, ctx.world.online
+    if which == "notify":
+        names: list[str] = list(session.notify)
+    elif which in PERSONAL_LISTS:
+        names = list(session.listed(which))  # channel: numbers, nobody's name
+    elif which == ADMIN_LIST:
+        return sorted((u for u in online.values() if u.admin), key=lambda u: name_key(u.name))
+    else:
+        members = (u for u in online.values() if which in u.title_lists)
+        return sorted(members, key=lambda u: name_key(u.name))
+    return [online[key] for key in names if key in online]
+
+
+@command("away", CN.CN_AWAY, "away [message]")
+async def away(ctx: Context, args: str) -> None:
+    """ICC's ``away``: whoever tells you sees ``(told NAME, who is MESSAGE)`` until you
+    type anything; ``away`` alone clears it."""
+    text, talk, session = args.strip(), ctx.core.state(Talk), ctx.session
+    if not text:
+        talk.away.pop(session, None)
+        ctx.reply("Away message cleared.")
+        return
+    talk.away[session] = text, session.last_input
+    ctx.reply(
+        f"Away message set: players who tell you see (told {session.name}, who is {text})",
+        "until you type anything.",
+    )
 
 
 @command("say", CN.CN_SAY, "say <message>")
