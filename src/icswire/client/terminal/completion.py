@@ -19,13 +19,13 @@ COMMANDS = (
     "journal", "jsave", "kibitz", "lasttells", "liblist", "lists", "llogons", "loadfen",
     "logons", "ltell", "match", "messages", "mexamine", "moretime", "moves", "news",
     "next", "observe", "open", "partner", "password", "pause", "pending", "pgn", "ping",
-    "play", "pstat", "ptell", "ptime", "qtell", "quit", "rank", "rated", "ratings",
-    "refresh", "register", "rematch", "resign", "resume", "revert", "say", "search",
-    "seek", "set", "sfen", "shout", "showlist", "smoves", "sought", "spgn", "sposition",
-    "sshout", "stored", "style", "sublist", "switch", "takeback", "tell", "time",
-    "timeseal", "tomove", "unalias", "unarrow", "uncircle", "unexamine", "unfollow",
-    "unobserve", "unpause", "unseek", "uptime", "variants", "vars", "whisper", "who",
-    "withdraw", "xtell", "znotify",
+    "play", "primary", "pstat", "ptell", "ptime", "qtell", "quit", "rank", "rated",
+    "ratings", "refresh", "register", "rematch", "resign", "resume", "revert", "say",
+    "search", "seek", "set", "sfen", "shout", "showlist", "smoves", "sought", "spgn",
+    "sposition", "sshout", "stored", "style", "sublist", "switch", "takeback", "tell",
+    "time", "timeseal", "tomove", "unalias", "unarrow", "uncircle", "unexamine",
+    "unfollow", "unobserve", "unpause", "unseek", "uptime", "variants", "vars",
+    "whisper", "who", "withdraw", "xtell", "znotify",
 )  # fmt: skip
 #: After these, the next word is a command word too.
 COMMAND_ARGUMENT = frozenset({"help"})
