@@ -70,6 +70,7 @@ from icswire.server.features import (
     play,
     pstat,
     registration,
+    robots,
     settings,
     watching,
 )
@@ -146,6 +147,7 @@ class Server:
             news,
             partners,
             pstat,
+            robots,
         )
         for feature in features:
             feature.install(core)

@@ -1,5 +1,5 @@
 """Watching games: ``games``, ``observe``, ``unobserve``, ``follow``, ``allobservers``,
-``moves``, ``refresh``, ``fen``, ``pgn``, ``flip``, ``kibitz``, ``whisper`` and
+``moves``, ``refresh``, ``fen``, ``pgn``, ``gameid``, ``flip``, ``kibitz``, ``whisper`` and
 ``primary`` (which of the games one observes those without a game number are about).
 
 Observers get what players get (icc-formats.txt section 4, "MY GAMES"): DG_STARTED_OBSERVING
@@ -461,6 +461,21 @@ async def refresh(ctx: Context, args: str) -> None:
     batch.add(session, Datagram(dg.record_as(DG.ISOLATED_BOARD, game.game_record())))
     game.send_history(session, batch)
     batch.add(session, game.isolated_board())
+
+
+@command("gameid", CN.CN_GAMEID, "gameid [game number|name]", route=Route.OF_A_GAME | Route.IN_GAME)
+async def gameid(ctx: Context, args: str) -> None:
+    """ICC's ``gameid``: the id a game is stored under (``examine #ID``, ``sfen #ID`` find
+    it later; DG_GAME_STARTED's ``game_id``), as one fixed line for robots: ``Game 12:
+    #4711``. icc-formats.txt gives the command's number only; the line is this server's."""
+    game = _game_or_current(ctx, args)
+    if game is None:
+        return
+    stored = game.game_record().game_id
+    if not stored:
+        ctx.reply(f"Game {game.number} is not stored.")
+        return
+    ctx.reply(f"Game {game.number}: #{stored}")
 
 
 @command("fen", CN.CN_FEN, "fen [game number|name]", route=Route.OF_A_GAME | Route.IN_GAME)

@@ -55,6 +55,9 @@ _BLOCK_CODE_OF = {
     "lasttells": BlockCode.BLKCMD_TELL,  # ICC's list of the last tells
     "ltell": BlockCode.BLKCMD_TELL,  # FICS has ltell, but no block code of its own
     "away": BlockCode.BLKCMD_SET,  # ICC's away line, FICS's "set busy" nearest
+    "isregname": BlockCode.BLKCMD_FINGER,  # ICC's robots' question of an account
+    "getpx": BlockCode.BLKCMD_GETPI,  # ICC's getpi extended
+    "gameid": BlockCode.BLKCMD_GINFO,  # ICC's: a game's stored id
     "search": BlockCode.BLKCMD_HISTORY,  # ICC's search of the stored games
     "fen": BlockCode.BLKCMD_REFRESH,  # ICC's: a game's position, as FEN
     "sfen": BlockCode.BLKCMD_SPOSITION,  # ICC's: a stored game's position, as FEN
