@@ -58,6 +58,7 @@ _BLOCK_CODE_OF = {
     "isregname": BlockCode.BLKCMD_FINGER,  # ICC's robots' question of an account
     "getpx": BlockCode.BLKCMD_GETPI,  # ICC's getpi extended
     "gameid": BlockCode.BLKCMD_GINFO,  # ICC's: a game's stored id
+    "lhistory": BlockCode.BLKCMD_HISTORY,  # ICC's: the server's last games
     "search": BlockCode.BLKCMD_HISTORY,  # ICC's search of the stored games
     "fen": BlockCode.BLKCMD_REFRESH,  # ICC's: a game's position, as FEN
     "sfen": BlockCode.BLKCMD_SPOSITION,  # ICC's: a stored game's position, as FEN
