@@ -89,7 +89,8 @@ def install(core: Core) -> None:
         _keep(core, session, True)
 
     def left(session: User) -> None:
-        if session.logged_in and not core.stopping:
+        # a user of another node of a cluster leaves every node: his own keeps it
+        if session.logged_in and session.remote is None and not core.stopping:
             _keep(core, session, False)
 
     core.registry.add_commands(COMMANDS)

@@ -86,7 +86,9 @@ class Logons(Database):
     def _logons(self, query: object) -> list[Logon]:
         with self._begin() as conn:
             rows = conn.execute(query).all()  # type: ignore[call-overload]
-        return [
+        found = [
             Logon(str(r.name), bool(r.registered), bool(r.login), r.at, str(r.host))
             for r in reversed(rows)
         ]
+        # in the order they happened: a cluster's nodes may write theirs a little late
+        return sorted(found, key=lambda logon: logon.at)
