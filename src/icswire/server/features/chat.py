@@ -17,6 +17,7 @@ it ``(told Junk, who is on the phone)``).
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -81,19 +82,6 @@ class Talk:
     last_channel: dict[User, int] = field(default_factory=dict)
     last_opponent: dict[User, str] = field(default_factory=dict)
     tells: dict[str, deque[KeptTell]] = field(default_factory=dict)
-    #: ``away``: the line, and the user's last input when he set it (any later input
-    #: clears it, as on ICC).
-    away: dict[User, tuple[str, float]] = field(default_factory=dict)
-
-    def away_line(self, user: User) -> str | None:
-        """``user``'s away line, while he has typed nothing since he set it."""
-        found = self.away.get(user)
-        if found is None:
-            return None
-        if user.last_input > found[1]:
-            del self.away[user]
-            return None
-        return found[0]
 
     def keep(self, key: str, other: str, line: str) -> None:
         kept = self.tells.setdefault(key, deque(maxlen=LAST_TELLS))
@@ -103,7 +91,6 @@ class Talk:
         self.last_told.pop(session, None)
         self.last_channel.pop(session, None)
         self.last_opponent.pop(session, None)
-        self.away.pop(session, None)
         if not session.registered:
             self.tells.pop(name_key(session.name), None)
 
@@ -132,8 +119,8 @@ def _note(ctx: Context, receiver: User) -> str:
         return ", who is examining a game"
     if table is not None and table is not tables.seated(ctx.session):
         return ", who is playing"
-    away = ctx.core.state(Talk).away_line(receiver)
-    if away is not None:
+    away = receiver.away_line()
+    if away:
         return f", who is {away}"
     idle = int(time.monotonic() - receiver.last_input)
     busy = receiver.variables["busy"]
@@ -292,12 +279,12 @@ def _online_on(ctx: Context, which: str) -> list[User]:
 async def away(ctx: Context, args: str) -> None:
     """ICC's ``away``: whoever tells you sees ``(told NAME, who is MESSAGE)`` until you
     type anything; ``away`` alone clears it."""
-    text, talk, session = args.strip(), ctx.core.state(Talk), ctx.session
+    text, session = args.strip(), ctx.session
     if not text:
-        talk.away.pop(session, None)
+        session.away, session.away_set = "", math.inf
         ctx.reply("Away message cleared.")
         return
-    talk.away[session] = text, session.last_input
+    session.away, session.away_set = text, session.last_input
     ctx.reply(
         f"Away message set: players who tell you see (told {session.name}, who is {text})",
         "until you type anything.",
