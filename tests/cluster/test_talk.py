@@ -7,6 +7,7 @@ import asyncio
 from icswire.server.app import Server
 from tests.cluster.support import online_everywhere, until
 from tests.server.client import Client
+from tests.server.support import texts
 
 
 async def test_a_name_is_logged_in_once_in_the_cluster(nodes: list[Server]) -> None:
@@ -59,3 +60,21 @@ async def test_a_registered_user_logging_in_elsewhere_takes_over(nodes: list[Ser
     assert b.world.online["ann"].remote is None
     await second.close()
     await first.close()
+
+
+async def test_away_reaches_a_teller_on_another_node_until_its_owner_types(
+    nodes: list[Server],
+) -> None:
+    a, b, _ = nodes
+    ann, bob = await Client.connect(a.port), await Client.connect(b.port)
+    await ann.login("Ann")
+    await bob.login("Bob")
+    await online_everywhere(nodes, "Ann", "Bob")
+    await bob.command("away on the phone")
+    await until(lambda: a.world.online["bob"].away == "on the phone")
+    assert "(told Bob, who is on the phone)" in texts(await ann.command("tell bob hi"))
+    await bob.command("date")
+    await until(lambda: a.world.online["bob"].away == "")
+    assert "(told Bob)" in texts(await ann.command("tell bob back?"))
+    for client in (ann, bob):
+        await client.close()

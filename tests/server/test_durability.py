@@ -392,6 +392,7 @@ async def test_the_stop_waits_for_the_queued_writes_but_not_forever(
     server = await make_server(store)
     server.write_patience = 0.5
     fred = await registered(server, "Fred")
+    await server.core.writes.drained()  # his login is recorded (logons) before the lock
     with locked(data_dir / SQLITE_FILE):
         await fred.command("set style 10")
         await server.stop()  # returns, though the database never answered

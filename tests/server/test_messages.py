@@ -159,3 +159,39 @@ async def test_icc_sessions_get_the_message_list_datagrams(server: Server) -> No
     assert re.fullmatch(r"\d\d:\d\d", item.time) and re.fullmatch(r"\d{4}-\d\d-\d\d", item.date)
     assert any(t.startswith("1. Bob at ") for t in texts(alice.events))  # the text form too
     assert not alice.errors()
+
+
+async def test_fmessage_forwards_one_of_your_messages(server: Server) -> None:
+    bob = await user(server, "Bob")
+    await bob.command("message alice the key is under the mat")
+    alice = await user(server, "Alice")
+    await alice.expect_text("clearmessages *")  # the count at login
+    carol = await user(server, "Carol")
+    forwarded = await said(alice, "fmessage carol 1")
+    assert matches(
+        forwarded,
+        [
+            "The following message was forwarded to Carol:",
+            f"   Bob at {WHEN}: the key is under the mat",
+        ],
+    ), forwarded
+    await carol.expect_text("The following message was received:")
+    listed = await said(carol, "messages")
+    assert listed[0] == "Messages:" and listed[2].startswith("\\   ")  # wrapped at 79
+    assert re.fullmatch(
+        f"1\\. Alice at {WHEN}: FORWARDED MSG: Bob at {WHEN}: the key is under the mat",
+        listed[1] + listed[2].removeprefix("\\   "),
+    ), listed
+    assert await said(alice, "fmessage carol 2") == ["You do not have a message 2."]
+    assert await said(alice, "fmessage carol") == ["Usage: fmessage <name> <number>"]
+    assert await said(alice, "fmessage nosuchname 1") == [
+        "There is no player matching the name nosuchname."
+    ]
+    assert await said(bob, "fmessage carol 1") == ["You have no messages."]
+    guest = await user(server, "Visitor")
+    assert await said(guest, "fmessage alice 1") == [
+        "Unregistered players may not send or receive messages."
+    ]
+    assert await said(alice, "fmessage visitor 1") == [
+        'Player "Visitor" is unregistered and cannot send or receive messages.'
+    ]

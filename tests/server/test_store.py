@@ -381,4 +381,5 @@ def test_the_schema_is_these_tables() -> None:
         "user_presence",
         "journal_games",
         "nodes",
+        "logons",
     }

@@ -61,6 +61,7 @@ from icswire.server.features import (
     info,
     journal,
     lists,
+    logons,
     messages,
     news,
     pairing,
@@ -70,6 +71,7 @@ from icswire.server.features import (
     pstat,
     rankings,
     registration,
+    robots,
     serverinfo,
     settings,
     watching,
@@ -137,6 +139,7 @@ class Server:
             chat,
             lists,
             messages,
+            logons,
             watching,
             examine,
             journal,
@@ -148,6 +151,7 @@ class Server:
             pstat,
             rankings,
             serverinfo,
+            robots,
         )
         for feature in features:
             feature.install(core)

@@ -3,7 +3,7 @@
 The user's own node (its *home*) writes them to the registry (a JetStream key-value
 bucket, one key per name) at login and whenever they change; every other node keeps a
 replica :class:`~icswire.server.core.model.users.User` made from them, so that ``who``,
-``finger``, DG_PLAYER_ARRIVED's parts, a tell's checks (censor, ``tell``, busy) and the
+``finger``, DG_PLAYER_ARRIVED's parts, a tell's checks (censor, ``tell``, busy, away) and the
 rendering of what that user is sent (level 1, level 2 DGs, style, width) read the same
 values as on its home. Clocks are sent as wall-clock times (``time.time()``) and kept as
 the replica node's ``time.monotonic()`` equivalents.
@@ -19,6 +19,7 @@ an entry is no field of a session.
 from __future__ import annotations
 
 import json
+import math
 import time
 from typing import Any
 
@@ -61,6 +62,7 @@ def facts_of(session: User, node: str, epoch: int = 0) -> dict[str, Any]:
         # two calls, and a float that differs each time would rewrite the facts each time
         "connected": round(now_wall - (now - session.connected_at)),
         "input": now_wall - (now - session.last_input),
+        "away": session.away_line(),  # cleared here once he types: written again then
     }
 
 
@@ -97,6 +99,8 @@ def apply(session: User, facts: dict[str, Any]) -> None:
             session.connected_at = now - (now_wall - value)
         elif key == "input":
             session.last_input = now - (now_wall - value)
+        elif key == "away":
+            session.away, session.away_set = str(value), math.inf
         elif key in ("notify", "lists"):
             setattr(session, key, dict(value))
         elif key in PLAIN:

@@ -4,11 +4,11 @@ of one family, installed on the core by the app with ``install(core)``.
 ``accounts`` (login, accounts), ``registration`` (password, register), ``admin``
 (administrators' commands), ``news``, ``info`` (date, ping, quit), ``help``, ``people``
 (who, finger, ratings, best, rank, uptime), ``pstat`` (one player's record against
-another), ``journal`` (journal, jsave, jkill, liblist),
+another), ``robots`` (isregname, getpx), ``journal`` (journal, jsave, jkill, liblist),
 ``settings`` (variables, aliases, set-2), ``chat`` (tells, says, qtells, shouts),
 ``lists`` (FICS's lists: channels, notify, censor, noplay, gnotify; znotify),
-``messages`` (messages kept for registered users), ``pairing`` (seeks, challenges,
-resuming), ``play`` (moves, clocks, offers, endings,
+``messages`` (messages kept for registered users), ``logons`` (logons, llogons),
+``pairing`` (seeks, challenges, resuming), ``play`` (moves, clocks, offers, endings,
 ratings), ``watching`` (games, observe, follow, kibitz) and ``examine`` (examined and
 stored games).
 

@@ -1,6 +1,8 @@
 """Talking: ``tell`` (to a player, a channel, ``.`` the last one told, ``,`` the last
-channel), ``xtell``, ``say``, ``qtell``, ``shout``, ``i``, ``sshout``, ``cshout``,
-``inchannel``; ``lasttells`` (ICC's: the last personal tells one received and sent).
+channel), ``xtell``, ``ltell`` (FICS's: to everybody online on one of one's lists),
+``say``, ``qtell``, ``shout``, ``i``, ``sshout``, ``cshout``, ``inchannel``;
+``lasttells`` (ICC's: the last personal tells one received and sent); ``away`` (ICC's:
+a line shown to whoever tells one, until one types anything).
 
 Who hears what follows the receiver's talk variables, FICS's way: ``tell`` and ``ctell``
 (tells and channel tells of unregistered players), ``chanoff`` (no channel tells),
@@ -8,12 +10,14 @@ Who hears what follows the receiver's talk variables, FICS's way: ``tell`` and `
 and the censor list: a censored sender's tell is refused with ``NAME is censoring you.``,
 his channel tells and shouts simply do not reach. The one told learns more of the
 receiver in ``(told NAME, who ...)`` (FICS's talkproc.c): playing, examining, the
-``busy`` text and the idle time.
+``busy`` text and the idle time, or the ``away`` line (ICC: ``away on the phone`` makes
+it ``(told Junk, who is on the phone)``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -37,7 +41,9 @@ from icswire.server.core.events.talk import (
     Told,
 )
 from icswire.server.core.model.channels import CHANNELS, NAMES
+from icswire.server.core.model.lists import PERSONAL_LISTS, ListRefused, find_list
 from icswire.server.core.model.names import name_key
+from icswire.server.core.model.titles import ADMIN_LIST
 from icswire.server.core.render.batch import Batch
 
 if TYPE_CHECKING:
@@ -113,6 +119,9 @@ def _note(ctx: Context, receiver: User) -> str:
         return ", who is examining a game"
     if table is not None and table is not tables.seated(ctx.session):
         return ", who is playing"
+    away = receiver.away_line()
+    if away:
+        return f", who is {away}"
     idle = int(time.monotonic() - receiver.last_input)
     busy = receiver.variables["busy"]
     if busy:
@@ -230,6 +239,56 @@ async def xtell(ctx: Context, args: str) -> None:
         ctx.reply(f'No user named "{target}" is logged in.')
         return
     personal_tell(ctx, receiver, text)
+
+
+@command("ltell", CN.CN_TELL, "ltell <list> <message>")
+async def ltell(ctx: Context, args: str) -> None:
+    """FICS's ``ltell``: tell each player on the list who is online (talkproc.c: those
+    offline are passed over in silence); ``tell .`` stays as it was."""
+    word, text = first_word(args)
+    if not word or not text:
+        ctx.reply("Usage: ltell <list> <message>")
+        return
+    found = find_list(word, ctx.session.admin, change=False)
+    if isinstance(found, ListRefused):
+        if "insufficient rights" in found.text:
+            ctx.reply(found.text)
+        ctx.reply("Can't find that list")
+        return
+    for receiver in _online_on(ctx, found):
+        personal_tell(ctx, receiver, text)
+
+
+def _online_on(ctx: Context, which: str) -> list[User]:
+    """The players online on the list ``which`` of the issuer (his own lists) or the
+    server's (the titles and ``admin``), in the list's order."""
+    session, online = ctx.session, ctx.world.online
+    if which == "notify":
+        names: list[str] = list(session.notify)
+    elif which in PERSONAL_LISTS:
+        names = list(session.listed(which))  # channel: numbers, nobody's name
+    elif which == ADMIN_LIST:
+        return sorted((u for u in online.values() if u.admin), key=lambda u: name_key(u.name))
+    else:
+        members = (u for u in online.values() if which in u.title_lists)
+        return sorted(members, key=lambda u: name_key(u.name))
+    return [online[key] for key in names if key in online]
+
+
+@command("away", CN.CN_AWAY, "away [message]")
+async def away(ctx: Context, args: str) -> None:
+    """ICC's ``away``: whoever tells you sees ``(told NAME, who is MESSAGE)`` until you
+    type anything; ``away`` alone clears it."""
+    text, session = args.strip(), ctx.session
+    if not text:
+        session.away, session.away_set = "", math.inf
+        ctx.reply("Away message cleared.")
+        return
+    session.away, session.away_set = text, session.last_input
+    ctx.reply(
+        f"Away message set: players who tell you see (told {session.name}, who is {text})",
+        "until you type anything.",
+    )
 
 
 @command("say", CN.CN_SAY, "say <message>")

@@ -42,6 +42,13 @@ from icswire.server.core.dispatch.commands import first_word
 from icswire.server.core.dispatch.hub import CommandSet, Context
 from icswire.server.core.dispatch.numbers import parse_number
 from icswire.server.core.model.channels import CHANNELS
+from icswire.server.core.model.lists import (
+    KEPT_LISTS,
+    PERSONAL_LISTS,
+    PUBLIC_LISTS,
+    ListRefused,
+    find_list,
+)
 from icswire.server.core.model.names import check_name, name_key
 from icswire.server.core.model.tables import FICS_TYPES
 from icswire.server.core.model.titles import ADMIN_LIST
@@ -57,55 +64,12 @@ if TYPE_CHECKING:
 COMMANDS = CommandSet()
 command = COMMANDS.command
 
-#: FICS's lists a user may see, in FICS's order (lists.c): the public ones first, with
-#: ICC's ``wim`` and ``wfm`` after ``wgm``.
-PUBLIC_LISTS = ("fm", "im", "gm", "wgm", "wim", "wfm", "blind", "teams", "computer", "td")
-PERSONAL_LISTS = ("censor", "gnotify", "noplay", "notify", "channel")
-#: Lists FICS has that only administrators may see (``admin`` but to read).
-ADMIN_LISTS = (
-    ADMIN_LIST,
-    "removedcom",
-    "filter",
-    "ban",
-    "abuser",
-    "muzzle",
-    "cmuzzle",
-    "c1muzzle",
-    "c24muzzle",
-    "c46muzzle",
-    "c49muzzle",
-    "c50muzzle",
-    "c51muzzle",
-)
-ALL_LISTS = (*ADMIN_LISTS, *PUBLIC_LISTS, *PERSONAL_LISTS)
-#: Short names of lists that a prefix would not name alone (``+c NAME``: a computer).
-ALIASES = {"c": "computer"}
-#: The lists administrators keep: the server's own and the administrator flag.
-KEPT_LISTS = frozenset({*SERVER_LISTS, ADMIN_LIST})
-
-
-def _allowed(admin: bool, which: str, change: bool) -> bool:
-    """May a user (an administrator or not) see, or change, the list ``which``?"""
-    if which in PERSONAL_LISTS:
-        return True
-    if which in KEPT_LISTS:
-        return admin or not change
-    if which == "ban":
-        return admin
-    return which in PUBLIC_LISTS and not change  # blind, teams: kept by nobody here
-
 
 def _find_list(ctx: Context, word: str, change: bool) -> str | None:
     """The list ``word`` names (a unique prefix will do), or None after FICS's words."""
-    prefix = word.lower()
-    alias = ALIASES.get(prefix)
-    matches = [alias] if alias else [n for n in ALL_LISTS if n.startswith(prefix)] if word else []
-    if len(matches) != 1:
-        ctx.reply(f'"{word}" does not match any list name.')
-        return None
-    found = matches[0]
-    if not _allowed(ctx.session.admin, found, change):
-        ctx.reply(f'"{word}" is not an appropriate list name or you have insufficient rights.')
+    found = find_list(word, ctx.session.admin, change)
+    if isinstance(found, ListRefused):
+        ctx.reply(found.text)
         return None
     return found
 

@@ -1,6 +1,7 @@
 """Messages between registered users, kept in the database until cleared: ``messages``
 (FICS's one command to list and send: ``message NAME text`` is its prefix),
-``clearmessages``, and the count shown at login.
+``clearmessages``, ``fmessage NAME N`` (FICS's: forward one of yours), and the count
+shown at login.
 
 ``messages`` lists every message, ``messages u`` the unread ones, ``messages N`` one,
 ``messages NAME`` those between you and NAME; each shown message is then read. A message
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
@@ -42,6 +44,8 @@ log = logging.getLogger("icswire.server")
 COMMANDS = CommandSet()
 command = COMMANDS.command
 UNREGISTERED = "Unregistered players may not send or receive messages."
+#: What a forwarded message's text starts with (lasker's ``FORWARDED MSG FROM``).
+FORWARDED = "FORWARDED MSG: "
 
 
 def when(sent: datetime) -> str:
@@ -152,11 +156,39 @@ async def _registered(ctx: Context, word: str) -> str | None:
 
 async def _send(ctx: Context, word: str, text: str) -> None:
     """``message NAME text``: kept for NAME, shown at once if NAME is online."""
+    sent = await _deliver(ctx, word, text)
+    if sent is not None:
+        ctx.reply(
+            f"The following message was sent to {sent.receiver}:",
+            f"{ctx.session.name} at {sent.when}: {text}",
+        )
+        sent.show(ctx)
+
+
+@dataclass(frozen=True)
+class _Sent:
+    """A message on its way: to whom, when, and the receiver online who sees it at once."""
+
+    receiver: str
+    when: str
+    text: str
+    online: User | None
+
+    def show(self, ctx: Context) -> None:
+        """Show it to the receiver if he is online (after the sender's reply)."""
+        if self.online is not None:
+            ctx.batch.add(self.online, MessageReceived(ctx.session.name, self.when, self.text))
+
+
+async def _deliver(ctx: Context, word: str, text: str) -> _Sent | None:
+    """Keep ``text`` from the issuer for the registered player ``word`` names (then
+    :meth:`_Sent.show` shows it to him if online); None after saying why not
+    (unregistered, unknown, censoring, a full mailbox, too fast)."""
     session = ctx.session
     online = ctx.world.find(word)
     if online is not None and not online.registered:
         ctx.reply(f'Player "{online.name}" is unregistered and cannot receive messages.')
-        return
+        return None
     target = None
     if check_name(word) is None:
         named = online.name if online is not None else word
@@ -164,25 +196,51 @@ async def _send(ctx: Context, word: str, text: str) -> None:
         target = await asyncio.to_thread(ctx.store.message_target, named, session.name)
     if target is None:
         ctx.reply(f"There is no player matching the name {word}.")
-        return
+        return None
     receiver = target.name
     if target.censoring or (online is not None and online.censors(session)):
         ctx.reply(f"{receiver} is censoring you.")
-        return
+        return None
     cap = ctx.core.limits.max_messages
     if 0 < cap <= target.kept:
         ctx.reply(f"Couldn't send message to {receiver}. Message buffer full.")
-        return
+        return None
     if ctx.too_fast("tell"):
-        return
+        return None
     now = datetime.now(UTC)
     write = jobs.message(session.name, receiver, text, now)
     what = f"send_message({session.name!r}, {receiver!r})"
     ctx.core.writes.put_write(write, what, concerns=(session.name, receiver))
-    sent = when(now)
-    ctx.reply(f"The following message was sent to {receiver}:", f"{session.name} at {sent}: {text}")
-    if online is not None:
-        ctx.batch.add(online, MessageReceived(session.name, sent, text))
+    return _Sent(receiver, when(now), text, online)
+
+
+@command("fmessage", CN.CN_MESSAGE, "fmessage <name> <number>")
+async def fmessage(ctx: Context, args: str) -> None:
+    """FICS's ``fmessage`` (talkproc.c ``com_forwardmess``): message N of yours, as you
+    see it, sent on to NAME marked ``FORWARDED MSG:``."""
+    if not ctx.session.registered:
+        ctx.reply(UNREGISTERED)
+        return
+    word, rest = first_word(args)
+    number = parse_number(rest.strip())
+    if not word or number is None:
+        ctx.reply("Usage: fmessage <name> <number>")
+        return
+    found = await _mine(ctx)
+    if not found:
+        ctx.reply("You have no messages.")
+        return
+    chosen = [m for m in found if m.number == number]
+    if not chosen:
+        ctx.reply(f"You do not have a message {number}.")
+        return
+    if await _registered(ctx, word) is None:
+        return
+    forwarded = shown(chosen[0])
+    sent = await _deliver(ctx, word, f"{FORWARDED}{forwarded}")
+    if sent is not None:
+        ctx.reply(f"The following message was forwarded to {sent.receiver}:", f"   {forwarded}")
+        sent.show(ctx)
 
 
 @command("clearmessages", CN.CN_CLEARMESSAGES, "clearmessages <*|N|NAME>")

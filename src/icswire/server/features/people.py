@@ -503,7 +503,14 @@ def install(core: Core) -> None:
         state.player_high = max(state.player_high, len(core.world.online))
 
     def left(session: User) -> None:
-        if session.registered and session.logged_in and not core.stopping:
+        # a user of another node of a cluster leaves every node: his own keeps it (three
+        # nodes inserting the same first logout broke user_presence's primary key)
+        if (
+            session.registered
+            and session.logged_in
+            and session.remote is None
+            and not core.stopping
+        ):
             when = datetime.now(UTC)
             core.writes.put_write(jobs.logout(session.name, when))
 

@@ -1,5 +1,7 @@
 """Watching games: ``games``, ``observe``, ``unobserve``, ``follow``, ``allobservers``,
-``moves``, ``refresh``, ``fen``, ``pgn``, ``eco``, ``flip``, ``kibitz`` and ``whisper``.
+``moves``, ``refresh``, ``fen``, ``pgn``, ``eco``, ``gameid``, ``flip``, ``kibitz``,
+``whisper`` and ``primary`` (which of the games one observes those without a game number are
+about).
 
 Observers get what players get (icc-formats.txt section 4, "MY GAMES"): DG_STARTED_OBSERVING
 (18), DG_FLIP (39), the moves so far (DG_MOVE_LIST or DG_POSITION_BEGIN(2)) and the clocks
@@ -67,6 +69,12 @@ def current_game(core: Core, session: User) -> Table | None:
     mine = core.tables.seated(session)
     if mine is not None:
         return mine
+    return primary_game(core, session)
+
+
+def primary_game(core: Core, session: User) -> Table | None:
+    """The game ``session`` observes that commands without a game number are about: the
+    one made primary (``primary``, or observed last), else the lowest numbered."""
     primary = core.state(Watchers).primary.get(session)
     if primary is not None and primary in session.observing:
         found = core.tables.find(primary)
@@ -77,6 +85,31 @@ def current_game(core: Core, session: User) -> Table | None:
         if found is not None:
             return found
     return None
+
+
+@command("primary", CN.CN_PRIMARY, "primary [game number|name]")
+async def primary(ctx: Context, args: str) -> None:
+    """Make one of the games one observes the primary one (kibitz, whisper, refresh,
+    moves ... without a game number), in FICS's words (as freechess.org says them)."""
+    session = ctx.session
+    now = primary_game(ctx.core, session)
+    if now is None:
+        ctx.reply("You are not observing any games.")
+        return
+    if not args.strip():
+        ctx.reply(f"Game {now.number} is your primary game.")
+        return
+    game = _find_named(ctx, args)
+    if game is None:
+        return
+    if game.number not in session.observing:
+        ctx.reply(f"You are not observing game {game.number}.")
+        return
+    if game is now:
+        ctx.reply(f"Game {game.number} is already your primary game.")
+        return
+    ctx.core.state(Watchers).primary[session] = game.number
+    ctx.reply(f"Game {game.number} is now your primary game.")
 
 
 def _named_game(ctx: Context, args: str, refusal: str = "") -> Table | None:
@@ -461,6 +494,21 @@ async def refresh(ctx: Context, args: str) -> None:
     batch.add(session, Datagram(dg.record_as(DG.ISOLATED_BOARD, game.game_record())))
     game.send_history(session, batch)
     batch.add(session, game.isolated_board())
+
+
+@command("gameid", CN.CN_GAMEID, "gameid [game number|name]", route=Route.OF_A_GAME | Route.IN_GAME)
+async def gameid(ctx: Context, args: str) -> None:
+    """ICC's ``gameid``: the id a game is stored under (``examine #ID``, ``sfen #ID`` find
+    it later; DG_GAME_STARTED's ``game_id``), as one fixed line for robots: ``Game 12:
+    #4711``. icc-formats.txt gives the command's number only; the line is this server's."""
+    game = _game_or_current(ctx, args)
+    if game is None:
+        return
+    stored = game.game_record().game_id
+    if not stored:
+        ctx.reply(f"Game {game.number} is not stored.")
+        return
+    ctx.reply(f"Game {game.number}: #{stored}")
 
 
 @command("fen", CN.CN_FEN, "fen [game number|name]", route=Route.OF_A_GAME | Route.IN_GAME)

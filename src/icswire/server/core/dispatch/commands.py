@@ -53,6 +53,12 @@ _BLOCK_CODE_OF = {
     "ratings": BlockCode.BLKCMD_FINGER,  # FICS's "finger NAME r"
     "rated": BlockCode.BLKCMD_SET,  # ICC's toggle of FICS's "set rated"
     "lasttells": BlockCode.BLKCMD_TELL,  # ICC's list of the last tells
+    "ltell": BlockCode.BLKCMD_TELL,  # FICS has ltell, but no block code of its own
+    "away": BlockCode.BLKCMD_SET,  # ICC's away line, FICS's "set busy" nearest
+    "isregname": BlockCode.BLKCMD_FINGER,  # ICC's robots' question of an account
+    "getpx": BlockCode.BLKCMD_GETPI,  # ICC's getpi extended
+    "gameid": BlockCode.BLKCMD_GINFO,  # ICC's: a game's stored id
+    "lhistory": BlockCode.BLKCMD_HISTORY,  # ICC's: the server's last games
     "search": BlockCode.BLKCMD_HISTORY,  # ICC's search of the stored games
     "fen": BlockCode.BLKCMD_REFRESH,  # ICC's: a game's position, as FEN
     "sfen": BlockCode.BLKCMD_SPOSITION,  # ICC's: a stored game's position, as FEN

@@ -9,6 +9,7 @@ renderers read users; only the connection sends bytes.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -81,6 +82,11 @@ class User:
     #: In a cluster, the node this user is connected to when it is another: this user is
     #: then its replica here, with no connection; what it is sent goes to that node.
     remote: RemoteNode | None = None
+    #: ICC's ``away`` line (set by ``away``; shown to whoever tells this user) while he
+    #: has typed nothing since :attr:`away_set` (his :attr:`last_input` then). A replica's
+    #: never runs out here: its home clears it, and its facts say so.
+    away: str = ""
+    away_set: float = math.inf
 
     # -- identity ------------------------------------------------------------------------
 
@@ -118,6 +124,12 @@ class User:
     def listed(self, which: str) -> Mapping[str, str]:
         """The personal list ``which``: name key -> name."""
         return self.lists.get(which, _NOBODY)
+
+    def away_line(self) -> str:
+        """The :attr:`away` line, or ``""`` once this user has typed anything since."""
+        if self.away and self.last_input > self.away_set:
+            self.away, self.away_set = "", math.inf
+        return self.away
 
     @property
     def talks_icc(self) -> bool:

@@ -10,6 +10,7 @@ records shared with the server, and the lock that keeps one server per database.
   last logout.
 - ``admin``: administrators, bans, news, the server's lists.
 - ``messages``: messages left for registered users.
+- ``logons``: logins and logouts (``logons``, ``llogons``).
 - ``games``: stored games, progress saves, history, adjourned and resumed games, journals.
 - ``ratings``: ratings, best ratings, ranking, rating a finished game.
 - ``records``: the game and rating records shared with the server.

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
 from sqlalchemy import Connection, Row, bindparam, delete, func, insert, or_, select, update
+from sqlalchemy.sql.elements import ColumnElement
 
 from icswire.protocol.codes import AbortMode, AdjournMode, ResultStatus
 from icswire.server.core.model.names import name_key
@@ -334,6 +335,30 @@ class Games(Database):
         )
         with self._begin() as conn:
             return int(conn.execute(query).scalar_one())
+
+    def recent(self, limit: int = 10, private: bool = True, player: str = "") -> list[GameRecord]:
+        """The last ``limit`` games finished on the server (won or drawn), newest last
+        (``lhistory``); without ``private``, none made private but those ``player``
+        played."""
+        where: list[ColumnElement[bool]] = [games.c.status.in_(_FINISHED)]
+        if not private:
+            key = name_key(player)
+            where.append(
+                or_(
+                    games.c.private.is_not(True),
+                    games.c.white_key == key,
+                    games.c.black_key == key,
+                )
+            )
+        query = (
+            select(games)
+            .where(*where)
+            .order_by(games.c.ended.desc(), games.c.id.desc())
+            .limit(limit)
+        )
+        with self._begin() as conn:
+            rows = conn.execute(query).all()
+        return [game_record(row) for row in reversed(rows)]
 
     def between(self, one: str, other: str) -> list[GameRecord]:
         """The finished games (won or drawn) of ``one`` and ``other`` against each other,

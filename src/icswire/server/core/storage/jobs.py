@@ -13,6 +13,8 @@ crash may be written again from the journal:
 - ``seat``: who plays which colour (``switch``).
 - ``message``: a message; the same sender, receiver, time and text is kept once.
 - ``logout``: when a player left.
+- ``logon``: a login or logout for ``logons`` and ``llogons``; the same name, kind
+  and time is kept once.
 - the account writes (:data:`ACCOUNT_WRITES`): a setting, an alias, a channel, a list's
   name, a journal slot, messages read or cleared (by id), each the store method of that
   name called with the user's name first; each sets what it says, so twice is once.
@@ -36,6 +38,7 @@ __all__ = [
     "Write",
     "finish",
     "known",
+    "logon",
     "logout",
     "message",
     "perform",
@@ -137,6 +140,10 @@ def logout(name: str, when: datetime) -> Write:
     return Write("logout", [name, when.isoformat()])
 
 
+def logon(name: str, registered: bool, login: bool, when: datetime, host: str) -> Write:
+    return Write("logon", [name, registered, login, when.isoformat(), host])
+
+
 def known(write: Write) -> bool:
     """Whether ``write`` is of a kind this server makes."""
     return write.kind in ACCOUNT_WRITES or write.kind in _KINDS
@@ -218,6 +225,9 @@ _KINDS: dict[str, Callable[..., Any]] = {
     "seat": lambda store, *args: store.seat_players(*args),
     "message": lambda store, sender, receiver, text, sent: store.send_message(
         sender, receiver, text, datetime.fromisoformat(sent)
+    ),
+    "logon": lambda store, name, registered, login, when, host: store.save_logon(
+        name, registered, login, datetime.fromisoformat(when), host
     ),
     "logout": lambda store, name, when: store.save_logout(name, datetime.fromisoformat(when)),
 }

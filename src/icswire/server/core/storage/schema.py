@@ -35,6 +35,7 @@ __all__ = [
     "best_ratings",
     "games",
     "journal_games",
+    "logons",
     "metadata",
     "news",
     "nodes",
@@ -295,6 +296,22 @@ user_presence = Table(
     PrimaryKeyConstraint("user_id"),
 )
 """When each registered user last disconnected (``finger``: "Last disconnected")."""
+
+logons = Table(
+    "logons",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("name", String(NAME_MAX), nullable=False),
+    Column("name_key", String(NAME_MAX), nullable=False, index=True),
+    Column("registered", Boolean, nullable=False),
+    Column("login", Boolean, nullable=False),
+    Column("at", UTCDateTime, nullable=False),
+    Column("host", String(64), nullable=False),
+)
+"""Logins and logouts, oldest first (FICS's ``logons`` files, :mod:`.logons`): each
+registered user's last few (``logons``) and the server's last few, guests' too
+(``llogons``); ``host`` is shown to administrators only. A cluster sharing the database
+shares it."""
 
 journal_games = Table(
     "journal_games",

@@ -1,11 +1,11 @@
 """Accounts in a real database: SQLite by default, PostgreSQL in production, one schema.
 
 :class:`Store` is the one door to the database: a small synchronous API, made of one part
-per job (:mod:`.accounts`, :mod:`.admin`, :mod:`.messages`, :mod:`.games`, :mod:`.search`,
-:mod:`.ratings`) over the connection of :mod:`.database` and the tables of :mod:`.schema`.
-The server calls it through :func:`asyncio.to_thread`, so every method is one short
-transaction and a Store may be used from several threads at once. The names callers use
-(the errors, the records, the tables) are importable from here too.
+per job (:mod:`.accounts`, :mod:`.admin`, :mod:`.messages`, :mod:`.logons`, :mod:`.games`,
+:mod:`.search`, :mod:`.ratings`) over the connection of :mod:`.database` and the tables
+of :mod:`.schema`. The server calls it through :func:`asyncio.to_thread`, so every method
+is one short transaction and a Store may be used from several threads at once. The names
+callers use (the errors, the records, the tables) are importable from here too.
 
 >>> store = Store("sqlite://")
 >>> store.add_user("Fred", "secret")
@@ -45,6 +45,7 @@ from icswire.server.core.storage.games import (
     Progress,
     UnknownGame,
 )
+from icswire.server.core.storage.logons import Logon, Logons
 from icswire.server.core.storage.messages import Messages, StoredMessage
 from icswire.server.core.storage.ratings import Ratings
 from icswire.server.core.storage.schema import (
@@ -55,6 +56,7 @@ from icswire.server.core.storage.schema import (
     best_ratings,
     games,
     journal_games,
+    logons,
     metadata,
     news,
     nodes,
@@ -82,6 +84,7 @@ __all__ = [
     "Fence",
     "Fenced",
     "GameQuery",
+    "Logon",
     "LooksLike",
     "MoveTexts",
     "NewsItem",
@@ -98,6 +101,7 @@ __all__ = [
     "database_url",
     "games",
     "journal_games",
+    "logons",
     "metadata",
     "news",
     "nodes",
@@ -114,7 +118,7 @@ __all__ = [
 ]
 
 
-class Store(Accounts, Admin, Messages, Games, Search, Ratings, Nodes):
+class Store(Accounts, Admin, Messages, Logons, Games, Search, Ratings, Nodes):
     """Accounts, settings, lists, messages, games (and their search) and ratings in one
     database (and a cluster's nodes, :mod:`.fencing`).
 

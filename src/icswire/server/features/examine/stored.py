@@ -1,5 +1,11 @@
-"""Stored games: ``history``, ``stored``, ``smoves``, ``sposition``, and finding a stored
-game by a player's name and number or by ``#id``.
+"""Stored games: ``history``, ``lhistory``, ``stored``, ``smoves``, ``sposition``, and
+finding a stored game by a player's name and number or by ``#id``.
+
+``lhistory`` is ICC's (CN_LHISTORY 165, between CN_LLOGONS and CN_LOGONS): what
+``llogons`` is to ``logons``, it is to ``history``, the server's last games rather than one
+player's. icc-formats.txt gives no text for it, so its lines are ``history``'s ICC line with
+both players (cut to 12 letters), its score, type, result code, the day it ended and its
+``#id`` for ``examine``, oldest first, so that a line fits 79 columns.
 
 Stored games are listed as text and as DG_GAMELIST_BEGIN (72) / DG_GAMELIST_ITEM (73) with
 the status, mode and color codes they were stored with; ``smoves`` and ``sposition`` show
@@ -129,6 +135,38 @@ async def history(ctx: Context, args: str) -> None:
             )
         ctx.batch.add(ctx.session, Datagram(gamelist_item(index, record)))
     ctx.reply(*rows)
+
+
+#: How many games ``lhistory`` lists when no number is given, and at most.
+LHISTORY_SIZE, LHISTORY_MAX = 10, 50
+
+
+@command("lhistory", CN.CN_LHISTORY, "lhistory [n]")
+async def lhistory(ctx: Context, args: str) -> None:
+    """The last ``n`` (default :data:`LHISTORY_SIZE`) games that ended on the server."""
+    word = args.strip()
+    count = parse_number(word) if word else LHISTORY_SIZE
+    if count is None or not 1 <= count <= LHISTORY_MAX:
+        ctx.reply(f"Usage: lhistory [n] (n from 1 to {LHISTORY_MAX})")
+        return
+    session = ctx.session
+    records = await asyncio.to_thread(ctx.store.recent, count, session.admin, session.name)
+    if not records:
+        ctx.reply("No games have ended on this server yet.")
+        return
+    rows = [f"The last {len(records)} games ended on the server:"]
+    for index, record in enumerate(records, 1):
+        kind = icc_history_kind(
+            record.rating_type, record.wild, record.rated, record.initial, record.increment
+        )
+        code, _ = result_of(record)
+        day = (record.ended or record.started).strftime("%b %d")
+        rows.append(
+            f"{index:2d}: {record.white[:12]:<12} {rating_text(record.white_rating):>4} "
+            f"{record.black[:12]:<12} {rating_text(record.black_rating):>4} "
+            f"{record.score:<7} {kind} {code:<3} {day} #{record.id}"
+        )
+    ctx.page(*rows)
 
 
 @command("stored", CN.CN_STORED, "stored [name]")
