@@ -43,6 +43,8 @@ from icswire.server.core.dispatch.hub import CommandSet, Context
 from icswire.server.core.dispatch.numbers import parse_number
 from icswire.server.core.model.channels import CHANNELS
 from icswire.server.core.model.lists import (
+    ALIASES,
+    ALL_LISTS,
     KEPT_LISTS,
     PERSONAL_LISTS,
     PUBLIC_LISTS,
