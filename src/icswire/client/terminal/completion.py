@@ -12,19 +12,21 @@ from dataclasses import dataclass
 #: together), and a few more.
 COMMANDS = (
     "abort", "accept", "addlist", "adjourn", "alias", "allobservers", "arrow", "assess",
-    "backward", "bell", "best", "boardinfo", "bsetup", "bughouse", "channels", "circle",
-    "clearmessages", "cshout", "date", "decline", "draw", "examine", "exit", "fen",
-    "finger", "flag", "flip", "follow", "formula", "forward", "games", "getgame", "help",
-    "history", "inchannel", "iset", "it", "ivars", "jkill", "journal", "jsave", "kibitz",
-    "lasttells", "liblist", "lists", "loadfen", "match", "messages", "mexamine", "moretime",
-    "moves", "news", "next", "observe", "open", "partner", "password", "pause", "pending",
-    "pgn", "ping", "play", "pstat", "ptell", "ptime", "qtell", "quit", "rank", "rated",
-    "ratings", "refresh", "register", "rematch", "resign", "resume", "revert", "say",
-    "search", "seek", "set", "sfen", "shout", "showlist", "smoves", "sought", "spgn",
-    "sposition", "sshout", "stored", "style", "sublist", "switch", "takeback", "tell",
-    "time", "timeseal", "tomove", "unalias", "unarrow", "uncircle", "unexamine", "unfollow",
+    "backward", "bell", "best", "bname", "boardinfo", "bsetup", "bughouse", "channels",
+    "circle", "clearboard", "clearmessages", "clrsquare", "cshout", "date", "decline",
+    "draw", "examine", "exit", "fen", "finger", "flag", "flip", "follow", "formula",
+    "forward", "games", "getgame", "goboard", "goto", "help", "history", "inchannel",
+    "iset", "it", "ivars", "jkill", "journal", "jsave", "kibitz", "lasttells",
+    "liblist", "lists", "loadfen", "match", "messages", "mexamine", "moretime", "moves",
+    "news", "next", "observe", "open", "partner", "password", "pause", "pending", "pgn",
+    "ping", "play", "pstat", "ptell", "ptime", "qtell", "quit", "rank", "rated",
+    "ratings", "refresh", "register", "rematch", "resign", "result", "resume", "revert",
+    "say", "search", "seek", "set", "setblackclock", "setclock", "setwhiteclock",
+    "sfen", "shout", "showlist", "smoves", "sought", "spgn", "sposition", "sshout",
+    "stored", "style", "sublist", "switch", "tag", "takeback", "tell", "time",
+    "timeseal", "tomove", "unalias", "unarrow", "uncircle", "unexamine", "unfollow",
     "unobserve", "unpause", "unseek", "uptime", "variants", "vars", "whisper", "who",
-    "withdraw", "xtell", "znotify",
+    "withdraw", "wname", "xtell", "znotify",
 )  # fmt: skip
 #: After these, the next word is a command word too.
 COMMAND_ARGUMENT = frozenset({"help"})

@@ -62,6 +62,8 @@ class Movelist:
     black_ms: int = 0
     result: str = "Still in progress"
     score: str = "*"
+    #: PGN tags set on the game (an examined game's ``tag``), beside those it has.
+    tags: tuple[tuple[str, str], ...] = ()
 
 
 def _rating(rating: int) -> str:

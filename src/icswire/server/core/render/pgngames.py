@@ -30,4 +30,5 @@ def table_game(table: Table) -> Game:
     dated(game, shown.started)
     if shown.score in _RESULTS:
         game.result, game.result_description = shown.score, shown.result
+    game.tags.update(shown.tags)
     return game

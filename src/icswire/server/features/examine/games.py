@@ -102,6 +102,13 @@ class ExaminedGame:
     marks: list[tuple[int | str, str, str, int]] = field(default_factory=list)
     #: In setup mode (``bsetup``): the examiners place pieces; no move is played.
     setup: bool = False
+    #: PGN tags the examiners set (``tag``), the result they gave (``result``).
+    tags: dict[str, str] = field(default_factory=dict)
+    score: str = "*"
+    result_text: str = "Still in progress"
+    #: Clocks set at the position shown (``setclock``), in ms, by side; going through
+    #: the game forgets them, a move made from here starts from them.
+    clock_override: dict[bool, int] = field(default_factory=dict)
     line: list[ServerMove] = field(init=False)
     board: chess.Board = field(init=False)
 
@@ -183,7 +190,8 @@ class ExaminedGame:
             datetime.now(UTC), self.rated, fics_type.fics_type, self.initial, self.increment,
             self.start, self.start_fen is None,
             tuple((m.san, m.time_ms) for m in self.line[: self.ply]),
-            self.initial * 60_000, self.initial * 60_000,
+            self.initial * 60_000, self.initial * 60_000, self.result_text, self.score,
+            tuple(self.tags.items()),
         )  # fmt: skip
 
     # -- the position ------------------------------------------------------------------
@@ -207,6 +215,7 @@ class ExaminedGame:
         for move in self.line[: self.ply]:
             clocks[mover] = move.clock_ms
             mover = not mover
+        clocks.update(self.clock_override)
         return clocks
 
     def play(self, move: chess.Move) -> ServerMove:
@@ -226,6 +235,7 @@ class ExaminedGame:
                 self.mainline.append(made)
         board.push(move)
         self.marks.clear()
+        self.clock_override.pop(not board.turn, None)  # the move carries it
         return made
 
     def forward(self) -> ServerMove:
@@ -233,11 +243,13 @@ class ExaminedGame:
         supply_drop(self.board, made.move)
         self.board.push(made.move)
         self.marks.clear()
+        self.clock_override.clear()
         return made
 
     def backward(self) -> None:
         self.board.pop()
         self.marks.clear()
+        self.clock_override.clear()
 
     def branch(self) -> int:
         """How many moves the line and the main line share."""
