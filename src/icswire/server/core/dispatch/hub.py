@@ -443,6 +443,13 @@ class Context:
         self.batch.reply(*page)
         return len(text) - len(self.session.more)
 
+    async def run(self, name: str, args: str) -> None:
+        """Run the command ``name`` with ``args`` into this command's output, as lasker's
+        ``pcommand`` does (``prefresh`` is ``refresh PARTNER``): a feature uses another's
+        command through the registry, never by importing it."""
+        found = self.core.registry.commands[name]
+        await found.handler(Context(self.core, self.session, self.batch, name), args)
+
     def too_fast(self, kind: str) -> bool:
         """Has the user used up its rate of ``kind`` (a token bucket per user and kind,
         :attr:`Limits.rates <icswire.server.core.net.limits.Limits.rates>`)? Then it is told
