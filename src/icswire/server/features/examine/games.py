@@ -323,6 +323,18 @@ class ExaminedGame:
         )
 
 
+def exam_of_record(number: int, record: GameRecord) -> ExaminedGame:
+    """A stored game, examined as game ``number``, at its start."""
+    start, moves = replay(record)
+    return ExaminedGame(
+        number, record.white, record.black, start, moves,
+        wild=record.wild, variant=record.variant, rating_type=record.rating_type,
+        rated=record.rated, initial=record.initial, increment=record.increment,
+        white_rating=record.white_rating, black_rating=record.black_rating,
+        game_id=record.id or 0, ex_string="Ex: stored game",
+    )  # fmt: skip
+
+
 def same_line(a: Sequence[ServerMove], b: Sequence[ServerMove]) -> bool:
     return len(a) == len(b) and all(x.move == y.move for x, y in zip(a, b, strict=True))
 
