@@ -144,3 +144,22 @@ async def test_goto_jumps_to_a_half_move_for_icc_and_is_goboard_for_fics(server:
     assert texts(await fics.command("goto 2")) == ["You are not giving a simul."]
     assert texts(await fics.command("go 2")) == ["You are not giving a simul."]
     assert texts(await fics.command("goboard")) == ["Usage: goboard <game number|name>"]
+
+
+async def test_logpgn_sends_dg_log_pgn_or_the_pgn_text(server: Server) -> None:
+    coach = await user(server, "Coach", grams=(DG.LOG_PGN,))
+    plain = await user(server, "Plain")
+    assert texts(await coach.command("logpgn")) == [
+        "You are neither playing, observing nor examining a game."
+    ]
+    await coach.command("examine")
+    await coach.command("e4")
+    await coach.command("tag Site Boston")
+    events = await coach.command("logpgn")
+    (log,) = grams(events, DG.LOG_PGN)
+    assert '[Site "Boston"]' in log.lines
+    assert log.lines[-1].startswith("1. e4")
+    assert texts(events) == []
+    said = texts(await plain.command("logpgn coach"))
+    assert '[Site "Boston"]' in said
+    assert said == [line for line in log.lines if line]

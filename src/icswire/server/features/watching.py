@@ -1,5 +1,5 @@
 """Watching games: ``games``, ``observe``, ``unobserve``, ``follow``, ``allobservers``,
-``moves``, ``refresh``, ``fen``, ``pgn``, ``flip``, ``kibitz`` and ``whisper``.
+``moves``, ``refresh``, ``fen``, ``pgn``, ``logpgn``, ``flip``, ``kibitz`` and ``whisper``.
 
 Observers get what players get (icc-formats.txt section 4, "MY GAMES"): DG_STARTED_OBSERVING
 (18), DG_FLIP (39), the moves so far (DG_MOVE_LIST or DG_POSITION_BEGIN(2)) and the clocks
@@ -449,6 +449,24 @@ async def pgn(ctx: Context, args: str) -> None:
     game = _game_or_current(ctx, args)
     if game is not None:
         ctx.reply(*pgn_text(table_game(game)).splitlines())
+
+
+@command(
+    "logpgn", CN.CN_LOGPGN, "logpgn [game number|name]", route=Route.OF_A_GAME | Route.IN_GAME
+)
+async def logpgn(ctx: Context, args: str) -> None:
+    """A game being played, examined or observed, as PGN for a client to keep: DG_LOG_PGN
+    (86: "Sent only in response to the logpgn command. The contents are the PGN form of
+    the game, one ^Y{quoted^Y} argument per line") to a client with it on, else the
+    text ``pgn`` shows."""
+    game = _game_or_current(ctx, args)
+    if game is None:
+        return
+    text = pgn_text(table_game(game)).splitlines()
+    if DG.LOG_PGN in ctx.session.level2:
+        ctx.batch.add(ctx.session, Datagram(dg.LogPgn(tuple(text))))
+    else:
+        ctx.reply(*text)
 
 
 @command("flip", CN.CN_FLIP, "flip", route=Route.IN_GAME)

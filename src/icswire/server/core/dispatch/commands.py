@@ -60,6 +60,7 @@ _BLOCK_CODE_OF = {
     "pgn": BlockCode.BLKCMD_MOVES,  # ICC's: a game's moves, as PGN
     "spgn": BlockCode.BLKCMD_SMOVES,  # ICC's: a stored game's moves, as PGN
     "loadgame": BlockCode.BLKCMD_EXAMINE,  # ICC's: a stored game into examine
+    "logpgn": BlockCode.BLKCMD_MOVES,  # ICC's: a game's moves, as PGN for a log
     "goto": BlockCode.BLKCMD_GOBOARD,  # FICS's alias of goboard; ICC's jump in examine
     "clearboard": BlockCode.BLKCMD_BSETUP,  # ICC's "bsetup clear"
     "tag": BlockCode.BLKCMD_BSETUP,  # ICC's: an examined game's PGN tag
