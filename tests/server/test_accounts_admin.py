@@ -167,6 +167,7 @@ ADMIN_COMMANDS = (
     "addplayer",
     "remplayer",
     "asetpasswd",
+    "asetemail",
     "asetadmin",
     "nuke",
     "cnewsi",
@@ -187,7 +188,7 @@ async def test_admin_commands_do_not_exist_for_others(server: Server) -> None:
     assert texts(await bob.command("addp Bob x")) == ["addp: Command not found."]
     boss = await member(server, "Boss", admin=True)
     said = texts(await boss.command("aset Bob 1"))
-    assert said == ['Ambiguous command "aset". Matches: asetadmin asetpasswd']
+    assert said == ['Ambiguous command "aset". Matches: asetadmin asetemail asetpasswd']
     assert texts(await boss.command("asetad Bob 1")) == ["Bob is an administrator now."]
     await bob.expect_text("Boss has made you an administrator.")
     assert server.world.online["bob"].admin
