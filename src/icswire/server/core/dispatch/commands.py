@@ -50,6 +50,7 @@ _BLOCK_CODE_OF = {
     "unfollow": BlockCode.BLKCMD_FOLLOW,
     "register": BlockCode.BLKCMD_ADDPLAYER,  # FICS registers nobody in the server
     "liblist": BlockCode.BLKCMD_JOURNAL,  # ICC's name for the journal listing
+    "libannotate": BlockCode.BLKCMD_JSAVE,  # ICC's: a note on a journal entry
     "ratings": BlockCode.BLKCMD_FINGER,  # FICS's "finger NAME r"
     "rated": BlockCode.BLKCMD_SET,  # ICC's toggle of FICS's "set rated"
     "lasttells": BlockCode.BLKCMD_TELL,  # ICC's list of the last tells
