@@ -163,3 +163,37 @@ async def test_logpgn_sends_dg_log_pgn_or_the_pgn_text(server: Server) -> None:
     said = texts(await plain.command("logpgn coach"))
     assert '[Site "Boston"]' in said
     assert said == [line for line in log.lines if line]
+
+
+async def test_annotate_puts_a_note_on_a_move_into_the_pgn(server: Server) -> None:
+    coach = await user(server, "Coach", "set style 12", grams=ICC)
+    watcher = await user(server, "Watcher", "set style 12")
+    assert texts(await coach.command("annotate hi")) == ["You are not examining a game."]
+    await coach.command("examine")
+    await watcher.command("observe coach")
+    assert texts(await coach.command("annotate x")) == [
+        "There is no move here to annotate; go forward to the move first."
+    ]
+    for move in ("e4", "e5", "Nf3"):
+        await coach.command(move)
+    await coach.command("backward")
+    assert texts(await coach.command("annotate The {classical} reply")) == [
+        "Note on 1... e5: The (classical) reply"
+    ]
+    await watcher.expect(
+        lambda e: (
+            isinstance(e, Text)
+            and e.text == "Game 1: Coach annotates 1... e5: The (classical) reply"
+        )
+    )
+    await coach.command("forward")
+    await coach.command("annotate Develops")
+    pgn = texts(await coach.command("pgn"))
+    assert pgn[-1] == "1. e4 e5 { The (classical) reply } 2. Nf3 { Develops } *"
+    await coach.command("backward 2")
+    await coach.command("d5")  # another line: no note on it
+    assert texts(await coach.command("pgn"))[-1] == "1. e4 d5 *"
+    assert texts(await coach.command("annotate")) == ["There is no note on 1... d5."]
+    await coach.command("revert")
+    await coach.command("forward")
+    assert texts(await coach.command("annotate")) == ["The note on 1... e5 is removed."]

@@ -64,6 +64,7 @@ _BLOCK_CODE_OF = {
     "logpgn": BlockCode.BLKCMD_MOVES,  # ICC's: a game's moves, as PGN for a log
     "goto": BlockCode.BLKCMD_GOBOARD,  # FICS's alias of goboard; ICC's jump in examine
     "clearboard": BlockCode.BLKCMD_BSETUP,  # ICC's "bsetup clear"
+    "annotate": BlockCode.BLKCMD_KIBITZ,  # ICC's: a note on an examined game's move
     "tag": BlockCode.BLKCMD_BSETUP,  # ICC's: an examined game's PGN tag
     "result": BlockCode.BLKCMD_BSETUP,  # ICC's: an examined game's result
     "setclock": BlockCode.BLKCMD_BSETUP,  # ICC's: an examined game's clocks

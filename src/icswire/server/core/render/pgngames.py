@@ -4,6 +4,7 @@ client would rebuild it (:class:`icswire.boards.game.Game`), dated when it began
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 
 from icswire.boards.game import Game
@@ -31,4 +32,7 @@ def table_game(table: Table) -> Game:
     if shown.score in _RESULTS:
         game.result, game.result_description = shown.score, shown.result
     game.tags.update(shown.tags)
+    for ply, comment in shown.comments:
+        if 0 < ply <= len(game.moves):
+            game.moves[ply - 1] = replace(game.moves[ply - 1], comment=comment)
     return game

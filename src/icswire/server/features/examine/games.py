@@ -109,6 +109,8 @@ class ExaminedGame:
     #: Clocks set at the position shown (``setclock``), in ms, by side; going through
     #: the game forgets them, a move made from here starts from them.
     clock_override: dict[bool, int] = field(default_factory=dict)
+    #: Notes on moves (``annotate``), by the moves from the start up to the one noted.
+    annotations: dict[tuple[chess.Move, ...], str] = field(default_factory=dict)
     line: list[ServerMove] = field(init=False)
     board: chess.Board = field(init=False)
 
@@ -191,8 +193,19 @@ class ExaminedGame:
             self.start, self.start_fen is None,
             tuple((m.san, m.time_ms) for m in self.line[: self.ply]),
             self.initial * 60_000, self.initial * 60_000, self.result_text, self.score,
-            tuple(self.tags.items()),
+            tuple(self.tags.items()), self.comments(),
         )  # fmt: skip
+
+    def line_key(self, ply: int) -> tuple[chess.Move, ...]:
+        """The moves of the line looked at up to half-move ``ply``: where a note is."""
+        return tuple([m.move for m in self.line[:ply]])
+
+    def comments(self) -> tuple[tuple[int, str], ...]:
+        """The notes on the moves shown: (ply, text)."""
+        if not self.annotations:
+            return ()
+        found = ((ply, self.annotations.get(self.line_key(ply))) for ply in range(1, self.ply + 1))
+        return tuple((ply, text) for ply, text in found if text)
 
     # -- the position ------------------------------------------------------------------
 

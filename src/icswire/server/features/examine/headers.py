@@ -1,10 +1,11 @@
 """What an examined game says about itself besides its moves: the players' names
 (FICS's ``wname`` and ``bname``), its PGN tags (ICC's ``tag``), its result (ICC's
-``result``) and its clocks (ICC's ``setclock``, ``setwhiteclock``, ``setblackclock``).
+``result``), its clocks (ICC's ``setclock``, ``setwhiteclock``, ``setblackclock``) and
+notes on its moves (ICC's ``annotate``).
 
 A name or a clock changed shows at once on everybody's board; a tag goes to those in the
-game as DG_PGN_TAG (112, "gamenumber tagname value"); a tag and the result are in the
-game's ``pgn`` and ``logpgn``.
+game as DG_PGN_TAG (112, "gamenumber tagname value"); a tag, the result and the notes
+(PGN comments after their moves) are in the game's ``pgn`` and ``logpgn``.
 """
 
 from __future__ import annotations
@@ -223,3 +224,41 @@ async def setwhiteclock(ctx: Context, args: str) -> None:
 async def setblackclock(ctx: Context, args: str) -> None:
     """Black's clock in the examined game."""
     await _one_clock(ctx, args, BLACK)
+
+
+#: The longest note ``annotate`` keeps.
+NOTE_LONGEST = 300
+
+
+@command("annotate", CN.CN_ANNOTATE, "annotate [text]")
+async def annotate(ctx: Context, args: str) -> None:
+    """A note on the move that led to the position shown in the examined game (a PGN
+    comment after it); without text, the note is taken off. Everybody in the game reads
+    it."""
+    exam = _examined(ctx)
+    if exam is None:
+        return
+    if exam.ply == 0:
+        ctx.reply("There is no move here to annotate; go forward to the move first.")
+        return
+    # no brace may end a PGN comment early
+    note = " ".join(args.split()).replace("{", "(").replace("}", ")")
+    if len(note) > NOTE_LONGEST or not note.isprintable():
+        ctx.reply(f"A note is one line of at most {NOTE_LONGEST} characters.")
+        return
+    made = exam.line[exam.ply - 1]
+    number = (exam.ply + (0 if exam.start.turn == WHITE else 1) + 1) // 2
+    number += exam.start.fullmove_number - 1
+    dots = "." if exam.board.turn == BLACK else "..."
+    move = f"{number}{dots} {made.san}"
+    key = exam.line_key(exam.ply)
+    if not note:
+        if exam.annotations.pop(key, None) is None:
+            ctx.reply(f"There is no note on {move}.")
+            return
+        ctx.reply(f"The note on {move} is removed.")
+        _tell_others(ctx, exam, f"removes the note on {move}.")
+        return
+    exam.annotations[key] = note
+    ctx.reply(f"Note on {move}: {note}")
+    _tell_others(ctx, exam, f"annotates {move}: {note}")
