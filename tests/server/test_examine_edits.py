@@ -97,6 +97,9 @@ async def test_tag_and_result_go_into_the_pgn_and_dg_pgn_tag(server: Server) -> 
     assert '[Result "1-0"]' in pgn
     assert pgn[-1].endswith("1-0")
     assert texts(await coach.command("tag Site")) == ["There is no tag Site in game 1."]
+    late = await user(server, "Late", grams=(DG.PGN_TAG,))
+    events = await late.command("observe 1")  # a new observer gets the tags set
+    assert [(t.tag, t.value) for t in grams(events, DG.PGN_TAG)] == [("Event", "Club championship")]
     assert texts(await coach.command("tag event")) == ["Tag Event removed from game 1."]
     assert '[Event "Club championship"]' not in texts(await coach.command("pgn"))
 

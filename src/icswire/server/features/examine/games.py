@@ -150,7 +150,9 @@ class ExaminedGame:
         return isolated_board(self.board, self.facts())
 
     def greet_observer(self, session: User, batch: Batch) -> None:
-        """Nothing more than everybody at the table gets."""
+        """The PGN tags the examiners set (``tag``), as DG_PGN_TAG."""
+        for tag, value in self.tags.items():
+            batch.add(session, Datagram(dg.PgnTag(self.number, tag, value)))
 
     def games_row(self, icc: bool) -> str:
         if icc:

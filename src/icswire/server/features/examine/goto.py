@@ -23,7 +23,7 @@ command = COMMANDS.command
 
 #: ``goto 14`` (half-move 14), ``goto 7w`` / ``goto 7b`` (after White's / Black's 7th
 #: move), ``goto start``, ``goto end``.
-_PLACE = re.compile(r"(\d{1,4})([wWbB]?)")
+_PLACE = re.compile(r"(\d{1,4})([wWbB]?)", re.ASCII)
 
 
 def target_ply(exam: ExaminedGame, text: str) -> int | None:

@@ -142,7 +142,7 @@ async def result(ctx: Context, args: str) -> None:
 
 
 #: ``M``, ``M:SS`` or ``H:MM:SS`` (minutes when a bare number).
-_TIME = re.compile(r"(?:(\d{1,3}):)?(\d{1,4})(?::([0-5]\d))?")
+_TIME = re.compile(r"(?:(\d{1,3}):)?(\d{1,4})(?::([0-5]\d))?", re.ASCII)
 
 
 def clock_ms(text: str) -> int | None:
