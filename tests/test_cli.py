@@ -318,3 +318,13 @@ def test_make_run_takes_a_port_and_arguments_and_make_test_says_why_tests_skip()
     assert planned("run").endswith(f"icswire serve --port 5000{computer}")
     assert planned("run", "COMPUTER=").endswith("icswire serve --port 5000")
     assert planned("unit").endswith("pytest -rs")
+
+
+def test_serve_refuses_a_bad_smtp_relay_before_it_starts(tmp_path: Path) -> None:
+    data = ["--data-dir", str(tmp_path / "data")]
+    bad = CliRunner().invoke(main, ["serve", *data, "--smtp-relay", "mail.example.org:x"])
+    assert bad.exit_code == 2
+    assert "is not HOST:PORT" in bad.output
+    alone = CliRunner().invoke(main, ["serve", *data, "--mail-from", "fics@example.org"])
+    assert alone.exit_code == 2
+    assert "--mail-from needs --smtp-relay" in alone.output

@@ -401,6 +401,19 @@ def _size(stream: BinaryIO) -> int | None:
     " three accounts each (StockfishEasy, StockfishMedium, Stockfish), or ENGINE:LEVEL"
     " (easy, medium, strong) for one. See docs/server.md, 'Computer opponents'.",
 )
+@click.option(
+    "--smtp-relay",
+    default=None,
+    metavar="HOST[:PORT]",
+    help="the SMTP relay the server mails games through (mailmoves, mailstored,"
+    " mailoldmoves) to the address an administrator set with asetemail; none: no mail",
+)
+@click.option(
+    "--mail-from",
+    default=None,
+    metavar="ADDRESS",
+    help="the From address of the server's mail (default: icswire@ this host's name)",
+)
 def serve(
     host: str,
     port: int,
@@ -418,6 +431,8 @@ def serve(
     cluster_tls_cert: str | None,
     cluster_tls_key: str | None,
     computers: tuple[str, ...],
+    smtp_relay: str | None,
+    mail_from: str | None,
 ) -> None:
     """Run the chess server until SIGINT or SIGTERM."""
     import asyncio
@@ -443,6 +458,18 @@ def serve(
         access.tls_context()  # a certificate or key that does not load: said now
     except (ValueError, OSError) as exc:  # ssl.SSLError is an OSError
         raise click.UsageError(f"cluster options: {exc}") from None
+    mailer = None
+    if smtp_relay is not None:
+        import socket
+
+        from icswire.server.core.net.mail import Mailer
+
+        try:
+            mailer = Mailer.from_option(smtp_relay, mail_from or f"icswire@{socket.getfqdn()}")
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--smtp-relay/--mail-from") from None
+    elif mail_from is not None:
+        raise click.UsageError("--mail-from needs --smtp-relay")
     limits = Limits()
     for assignment in limit:
         try:
@@ -481,6 +508,7 @@ def serve(
                 access,
                 directory,
                 companions,
+                mailer,
             )
         )
     except ClusterRefused as exc:

@@ -16,11 +16,11 @@ IN_GAME = {
     "draw", "abort", "adjourn", "pause", "unpause", "switch", "resign", "flag",
     "moretime", "takeback", "ptime", "accept", "decline", "withdraw", "pending",
     "flip", "kibitz", "whisper", "refresh", "moves", "allobservers", "pstat",
-    "time", "assess", "fen", "pgn", "eco", "gameid",
+    "time", "assess", "fen", "pgn", "eco", "gameid", "logpgn", "mailmoves",
 }  # fmt: skip
 OF_A_GAME = {
     "observe", "unobserve", "allobservers", "moves", "refresh", "time", "assess", "fen", "pgn",
-    "eco", "gameid",
+    "eco", "gameid", "logpgn", "mailmoves",
 }  # fmt: skip
 OBSERVED_GAME = {"kibitz", "whisper", "unobserve"}
 TO_A_PLAYER = {"match", "resume"}

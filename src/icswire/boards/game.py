@@ -58,7 +58,8 @@ class PlayedMove:
     """A move of the game with what the server said about it.
 
     ``move`` is None only in games with irregular semantics, which are not replayed.
-    ``time_ms`` is the time the player took, ``clock_ms`` the mover's clock after it.
+    ``time_ms`` is the time the player took, ``clock_ms`` the mover's clock after it;
+    ``comment`` a note on the move (an examiner's ``annotate``), PGN's ``{...}``.
     """
 
     move: chess.Move | None
@@ -66,6 +67,7 @@ class PlayedMove:
     smith: str | None = None
     time_ms: int | None = None
     clock_ms: int | None = None
+    comment: str = ""
 
 
 @dataclass(frozen=True, slots=True)

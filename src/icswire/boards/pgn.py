@@ -179,6 +179,7 @@ def game_to_pgn(game: Game) -> chess.pgn.Game:
         if played.move is None:
             break
         node = node.add_variation(played.move)
+        node.comment = played.comment
         if played.clock_ms is not None:
             node.set_clock(played.clock_ms / 1000)
     for gap in game.gaps:
@@ -202,6 +203,8 @@ def pgn_text(game: Game) -> str:
         if ply % 2 == 0:
             movetext.append(f"{ply // 2 + 1}.")
         movetext.append(played.san)
+        if played.comment:
+            movetext.append(f"{{ {played.comment} }}")
     lines = [f'[{name} "{_escape(value)}"]' for name, value in tags.items()]
     return "\n".join([*lines, "", *_wrap([*movetext, tags["Result"]])]) + "\n"
 
@@ -219,7 +222,8 @@ def _replayed_text(game: Game, tags: dict[str, str]) -> str:
         if played.move is None:
             break
         moves.append(played.move)
-        comments.append("" if played.clock_ms is None else _clock(played.clock_ms))
+        clock = "" if played.clock_ms is None else _clock(played.clock_ms)
+        comments.append(f"{played.comment} {clock}".strip())  # as python-chess writes both
     for gap in game.gaps:  # after the last move (before the first, when there is none)
         comments[-1] = f"{comments[-1]} {_gap_note(gap)}".strip()
     tokens = [f"{{ {comments[0]} }}"] if comments[0] else []

@@ -41,6 +41,7 @@ from icswire.server.core.model.users import User
 from icswire.server.core.model.world import World
 from icswire.server.core.net.limits import Limits
 from icswire.server.core.net.listener import Listener
+from icswire.server.core.net.mail import Mailer
 from icswire.server.core.net.session import LINGER, Session
 from icswire.server.core.render import table as _event_table  # noqa: F401 (registers how events render)
 from icswire.server.core.render.batch import UNIT_END, Batch, Datagram, Lines, Message, lines
@@ -118,6 +119,7 @@ class Server:
         node: str | None = None,
         cluster_access: Access | None = None,
         journal_dir: Path | None = None,
+        mailer: Mailer | None = None,
     ) -> None:
         self.host = host
         self.port = port
@@ -126,7 +128,7 @@ class Server:
         #: journal.
         self.journal_dir = journal_dir
         self.core = core = Core(
-            store, limits=limits or Limits(), open_registration=open_registration
+            store, limits=limits or Limits(), open_registration=open_registration, mailer=mailer
         )
         # the order of installation is the order hooks run in: a player who leaves ends
         # his game first, then stops watching and examining, then his offers go
@@ -556,12 +558,13 @@ async def serve(
     cluster_access: Access | None = None,
     journal_dir: Path | None = None,
     companions: Sequence[Companion] = (),
+    mailer: Mailer | None = None,
 ) -> None:
     """Run a server (a node of ``cluster``, a NATS URL, if given, with ``cluster_access``'s
     credentials and TLS) until SIGINT or SIGTERM, then shut it down cleanly. What it
     acknowledged is kept in a write journal in ``journal_dir`` until written (none: not
     kept). ``companions`` start once it listens and stop (in the reverse order) before it
-    does."""
+    does. Mail goes through ``mailer``'s relay (None: the server sends none)."""
     server = Server(
         store,
         host,
@@ -573,6 +576,7 @@ async def serve(
         node,
         cluster_access,
         journal_dir,
+        mailer,
     )
     await server.start()
     # What is loaded by now (modules, the features, the store) lives as long as the

@@ -1,5 +1,5 @@
 """Administrators' commands: accounts (``addplayer``, ``remplayer``, ``asetpasswd``,
-``asetadmin``), the ban list (``+ban``, ``-ban``, ``=ban``) and ``nuke``.
+``asetemail``, ``asetadmin``), the ban list (``+ban``, ``-ban``, ``=ban``) and ``nuke``.
 
 An administrator is a registered account with the admin flag (``icswire user admin NAME
 on`` from the shell, or ``asetadmin`` here; :attr:`User.admin
@@ -23,6 +23,7 @@ from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.dispatch.commands import first_word
 from icswire.server.core.dispatch.hub import CommandSet, Context, Handler
 from icswire.server.core.model.names import name_error, name_key
+from icswire.server.core.net.mail import EMAIL_SETTING, valid_address
 from icswire.server.core.net.session import Session
 from icswire.server.core.render.batch import lines
 from icswire.server.core.storage.store import LooksLike, UnknownUser, UserExists
@@ -95,6 +96,35 @@ async def asetpasswd(ctx: Context, args: str) -> None:
     online = ctx.world.online.get(name_key(name))
     if online is not None and online.registered and online is not ctx.session:
         ctx.batch.add(online, lines(f"{ctx.session.name} has changed your password."))
+
+
+@command("asetemail", CN.SCN_MISCELLANEOUS, "asetemail <name> [address]")
+async def asetemail(ctx: Context, args: str) -> None:
+    """The address a player's mail goes to (``mailmoves`` ...), or none (lasker's
+    com_asetemail)."""
+    words = args.split()
+    if not 1 <= len(words) <= 2:
+        ctx.reply("Usage: asetemail <name> [address]")
+        return
+    name, address = words[0], (words[1] if len(words) == 2 else None)
+    if address is not None and not valid_address(address):
+        ctx.reply(f'"{address[:60]}" is not a mail address.')
+        return
+    try:
+        await asyncio.to_thread(ctx.store.save_setting, name, EMAIL_SETTING, address)
+    except UnknownUser:
+        ctx.reply(f'There is no player matching the name "{name}".')
+        return
+    online = ctx.world.online.get(name_key(name))
+    shown = online.name if online is not None and online.registered else name
+    if address is None:
+        ctx.reply(f"Email address for {shown} removed")
+        told = f"{ctx.session.name} has removed your email address."
+    else:
+        ctx.reply(f'Email address of {shown} changed to "{address}".')
+        told = f"{ctx.session.name} has changed your email address."
+    if online is not None and online.registered and online is not ctx.session:
+        ctx.batch.add(online, lines("", told, ""))
 
 
 @command("asetadmin", CN.SCN_MISCELLANEOUS, "asetadmin <name> 0|1")

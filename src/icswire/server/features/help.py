@@ -14,6 +14,7 @@ the same text in help's level 1 unit; the batch frames it.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
@@ -119,6 +120,13 @@ OTHER_BLOCKS = {
 }
 
 
+def _block_rows(code: int, what: str) -> list[str]:
+    """One code's line, its list of commands wrapped to the 79 columns help keeps to."""
+    head = f"{code:>4}  {BlockCode(code).name:<28} "
+    parts = textwrap.wrap(what, 79 - len(head), break_on_hyphens=False) or [""]
+    return [f"{head}{parts[0]}", *(" " * len(head) + part for part in parts[1:])]
+
+
 def block_codes_topic(registry: Registry, admin: bool = False) -> list[str]:
     """The block code of every command (core.commands.block_code), and the others."""
     named: dict[int, list[str]] = {}
@@ -132,7 +140,7 @@ def block_codes_topic(registry: Registry, admin: bool = False) -> list[str]:
         'In block mode ("help iv_block") each block names what it answers with a',
         "number, its block code. These are the codes this server sends:",
         "",
-        *(f"{code:>4}  {BlockCode(code).name:<28} {what}" for code, what in sorted(rows)),
+        *(line for code, what in sorted(rows) for line in _block_rows(code, what)),
         "",
         "A client should accept codes it does not know.",
         "",

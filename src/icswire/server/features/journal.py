@@ -1,11 +1,13 @@
-"""Journals: ``journal``, ``jsave``, ``jkill`` and ICC's ``liblist``.
+"""Journals: ``journal``, ``jsave``, ``jkill`` and ICC's ``liblist`` and ``libannotate``.
 
 A registered player keeps games in 26 slots, A to Z (FICS help ``journal``, ``jsave``),
 saved from anyone's ``history`` or from another journal; a journal whose owner has
 ``jprivate`` set is his alone. ``examine``, ``smoves`` and ``sposition`` take a slot as
 ``NAME %A``. ``liblist`` is ICC's name for the listing (PyChess's ICC mode sends it at
 login): ICC's layout, and DG_GAMELIST_BEGIN (72) / DG_GAMELIST_ITEM (73) with command
-``liblist`` and the slot's number (A = 1) as the index.
+``liblist`` and the slot's number (A = 1) as the index. ``libannotate`` puts the
+owner's note on an entry: DG_GAMELIST_ITEM's note ("the libannotate string that
+sometimes accompanies a library game"), and a line under the entry in ``liblist``.
 """
 
 from __future__ import annotations
@@ -94,12 +96,49 @@ async def liblist(ctx: Context, args: str) -> None:
     if not entries:
         ctx.reply(f"{owner} has no games in his library.")
         return
+    notes = await asyncio.to_thread(ctx.store.journal_notes, owner)
     rows = [f"Library for {owner}:"]
     for slot, record in entries:
         index = JOURNAL_SLOTS.index(slot) + 1
         rows.append(white_side_row(slot, record))
-        ctx.batch.add(ctx.session, Datagram(gamelist_item(index, record)))
+        note = notes.get(slot, "")
+        if note:
+            rows.append(f"   {note}")
+        ctx.batch.add(ctx.session, Datagram(gamelist_item(index, record, note=note)))
     ctx.reply(*rows)
+
+
+#: The longest note ``libannotate`` keeps (a DG_GAMELIST_ITEM field, one line).
+NOTE_LONGEST = 200
+
+
+@command("libannotate", CN.CN_LIBANNOTATE, "libannotate <slot> [note]")
+async def libannotate(ctx: Context, args: str) -> None:
+    """A note on an entry of one's own library (journal); without words, the note is
+    taken off."""
+    if not ctx.session.registered:
+        ctx.reply(NOT_REGISTERED)
+        return
+    word, _, text = args.strip().partition(" ")
+    slot = journal_slot(word)
+    if slot is None or word.startswith("%"):
+        ctx.reply(SLOT_WORDS if word else "Usage: libannotate <slot> [note]")
+        return
+    note = " ".join(text.split())
+    if len(note) > NOTE_LONGEST or not note.isprintable():
+        ctx.reply(f"A note is one line of at most {NOTE_LONGEST} characters.")
+        return
+    name = ctx.session.name
+    await ctx.core.writes.settled(name)
+    entries = dict(await asyncio.to_thread(ctx.store.journal, name))
+    if slot not in entries:
+        ctx.reply(f"You have no journal entry {slot.upper()}.")
+        return
+    ctx.save("journal_annotate", slot, note or None)
+    if note:
+        ctx.reply(f'Journal entry {slot.upper()} annotated: "{note}".')
+    else:
+        ctx.reply(f"The note on journal entry {slot.upper()} is removed.")
 
 
 @command("jsave", CN.CN_LIBSAVE, "jsave <slot> <name> <game number | slot>")

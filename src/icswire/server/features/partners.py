@@ -1,4 +1,4 @@
-"""Bughouse partnerships: ``partner`` and ``ptell``.
+"""Bughouse partnerships: ``partner``, ``ptell`` and ``prefresh``.
 
 ``partner NAME`` offers to be NAME's bughouse partner (FICS help ``partner``): the offer is
 one of the numbered offers (``<pf>``/``<pt>``, kind ``partner``), so ``accept N``,
@@ -12,6 +12,9 @@ DG_SOUND's SOUND_OFFER (53).
 ``ptell TEXT`` tells the partner: ``NAME (your partner) tells you: TEXT``, or
 DG_PERSONAL_TELL with type 2 ("ptell (from bughouse partner)"), and
 DG_PERSONAL_TELL_ECHO type 2 to the teller.
+
+``prefresh`` (FICS help ``prefresh``) is ``refresh PARTNER``: the partner's board, as
+lasker's com_prefresh runs it.
 """
 
 from __future__ import annotations
@@ -181,6 +184,16 @@ async def ptell(ctx: Context, args: str) -> None:
     ctx.batch.add(session, told)
 
 
+@command("prefresh", CN.SCN_MISCELLANEOUS, "prefresh")
+async def prefresh(ctx: Context, args: str) -> None:
+    """The board of the partner's game, as ``refresh PARTNER`` shows it."""
+    other = _state(ctx.core).partner.get(ctx.session)
+    if other is None:
+        ctx.reply("You do not have a partner.")
+        return
+    await ctx.run("refresh", other.name)
+
+
 def player_left(core: Core, session: User) -> None:
     """A player is gone: its partnership and partnership offers with it."""
     batch = Batch(CN.SCN_LOGOUT, None, issuer_name=session.name)
@@ -190,6 +203,7 @@ def player_left(core: Core, session: User) -> None:
 
 
 def install(core: Core) -> None:
-    """Partnerships on ``core``: ``partner``, ``ptell`` and the leaving hook."""
+    """Partnerships on ``core``: ``partner``, ``ptell``, ``prefresh`` and the leaving
+    hook."""
     core.registry.add_commands(COMMANDS)
     core.registry.left.append(lambda session: player_left(core, session))

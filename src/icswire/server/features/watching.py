@@ -1,7 +1,7 @@
 """Watching games: ``games``, ``observe``, ``unobserve``, ``follow``, ``allobservers``,
-``moves``, ``refresh``, ``fen``, ``pgn``, ``eco``, ``gameid``, ``flip``, ``kibitz``,
-``whisper`` and ``primary`` (which of the games one observes those without a game number are
-about).
+``moves``, ``refresh``, ``fen``, ``pgn``, ``logpgn``, ``mailmoves``, ``eco``, ``gameid``,
+``flip``, ``kibitz``, ``whisper`` and ``primary`` (which of the games one observes those
+without a game number are about).
 
 Observers get what players get (icc-formats.txt section 4, "MY GAMES"): DG_STARTED_OBSERVING
 (18), DG_FLIP (39), the moves so far (DG_MOVE_LIST or DG_POSITION_BEGIN(2)) and the clocks
@@ -32,6 +32,7 @@ from icswire.protocol import datagrams as dg
 from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.dispatch.hub import CommandSet, Context, Route
+from icswire.server.core.dispatch.mailing import mail_allowed, mail_to_issuer
 from icswire.server.core.dispatch.numbers import parse_number
 from icswire.server.core.events.games import ObserverJoined, ObserverLeft
 from icswire.server.core.events.talk import Kibitzed, Speaker
@@ -575,6 +576,45 @@ def _eco_codes(ctx: Context, words: list[str]) -> None:
         ctx.reply(f"There is no opening with the ECO code {words[1].upper()}.")
     else:
         ctx.reply(*code_lines(found, not ctx.session.talks_icc))
+
+
+@command("logpgn", CN.CN_LOGPGN, "logpgn [game number|name]", route=Route.OF_A_GAME | Route.IN_GAME)
+async def logpgn(ctx: Context, args: str) -> None:
+    """A game being played, examined or observed, as PGN for a client to keep: DG_LOG_PGN
+    (86: "Sent only in response to the logpgn command. The contents are the PGN form of
+    the game, one ^Y{quoted^Y} argument per line") to a client with it on, else the
+    text ``pgn`` shows."""
+    game = _game_or_current(ctx, args)
+    if game is None:
+        return
+    text = pgn_text(table_game(game)).splitlines()
+    if DG.LOG_PGN in ctx.session.level2:
+        ctx.batch.add(ctx.session, Datagram(dg.LogPgn(tuple(text))))
+    else:
+        ctx.reply(*text)
+
+
+@command(
+    "mailmoves",
+    CN.SCN_MISCELLANEOUS,
+    "mailmoves [game number|name]",
+    route=Route.OF_A_GAME | Route.IN_GAME,
+)
+async def mailmoves(ctx: Context, args: str) -> None:
+    """A game being played or examined, mailed as PGN to the issuer's address (FICS help
+    ``mailmoves``; lasker's com_mailmoves: "FICS game report WHITE vs BLACK")."""
+    mailer = mail_allowed(ctx)
+    if mailer is None:
+        return
+    game = _game_or_current(ctx, args)
+    if game is None:
+        return
+    if game.private and ctx.session not in game.seats() and not ctx.session.admin:
+        ctx.reply("Sorry, that is a private game.")
+        return
+    white, black = game.player_names()
+    text = pgn_text(table_game(game))
+    await mail_to_issuer(ctx, mailer, f"FICS game report {white} vs {black}", text)
 
 
 @command("flip", CN.CN_FLIP, "flip", route=Route.IN_GAME)

@@ -8,12 +8,12 @@ The user's own aliases come first: what they expand to is looked up here too, as
 substitutes the user's list and then the global one. The punctuation forms (``.``,
 ``!``, ``+``, ``?`` ...) are :data:`~icswire.server.core.dispatch.commands.PUNCTUATION`.
 
-Left out, because their command does not exist here: ``comment`` (addcomment), ``sc``
-(showcomment), ``go``, ``goto`` and ``gonum`` (goboard), the simul forms ``saa``,
-``saab``, ``sab``, ``sadj``, ``saadj``, ``sn`` and ``sp``, and ``follow`` (``toggle
-follow``: FICS's own ``follow`` command is kept). ``ch`` is lasker's ``channel``, itself
-``toggle channel``: both are ``toggle channel`` here. ``vars`` is a command here, not an
-alias.
+``goto`` is a command here (ICC's; for a FICS session it is ``goboard``, as the alias
+makes it on FICS). Left out, because their command does not exist here: ``comment``
+(addcomment), ``sc`` (showcomment), the simul forms ``saa``, ``saab``, ``sab``, ``sadj``,
+``saadj``, ``sn`` and ``sp``, and ``follow`` (``toggle follow``: FICS's own ``follow``
+command is kept). ``ch`` is lasker's ``channel``, itself ``toggle channel``: both are
+``toggle channel`` here. ``vars`` is a command here, not an alias.
 """
 
 from __future__ import annotations
@@ -31,6 +31,8 @@ SYSTEM_ALIASES: Final = {
     "exit": "quit",
     "f": "finger",
     "g": "games",
+    "go": "goboard",
+    "gonum": "goboard",
     "hi": "history",
     "in": "inchannel",
     "logout": "quit",

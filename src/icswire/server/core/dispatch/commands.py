@@ -50,6 +50,7 @@ _BLOCK_CODE_OF = {
     "unfollow": BlockCode.BLKCMD_FOLLOW,
     "register": BlockCode.BLKCMD_ADDPLAYER,  # FICS registers nobody in the server
     "liblist": BlockCode.BLKCMD_JOURNAL,  # ICC's name for the journal listing
+    "libannotate": BlockCode.BLKCMD_JSAVE,  # ICC's: a note on a journal entry
     "ratings": BlockCode.BLKCMD_FINGER,  # FICS's "finger NAME r"
     "rated": BlockCode.BLKCMD_SET,  # ICC's toggle of FICS's "set rated"
     "lasttells": BlockCode.BLKCMD_TELL,  # ICC's list of the last tells
@@ -70,6 +71,16 @@ _BLOCK_CODE_OF = {
     "showadmins": BlockCode.BLKCMD_WHO,  # freechess.org's list of the admins online
     "toggle": BlockCode.BLKCMD_ADDLIST,  # lasker's addlist or sublist, as the name is
     "close": BlockCode.BLKCMD_SET,  # "set open 0"
+    "loadgame": BlockCode.BLKCMD_EXAMINE,  # ICC's: a stored game into examine
+    "logpgn": BlockCode.BLKCMD_MOVES,  # ICC's: a game's moves, as PGN for a log
+    "goto": BlockCode.BLKCMD_GOBOARD,  # FICS's alias of goboard; ICC's jump in examine
+    "clearboard": BlockCode.BLKCMD_BSETUP,  # ICC's "bsetup clear"
+    "annotate": BlockCode.BLKCMD_KIBITZ,  # ICC's: a note on an examined game's move
+    "tag": BlockCode.BLKCMD_BSETUP,  # ICC's: an examined game's PGN tag
+    "result": BlockCode.BLKCMD_BSETUP,  # ICC's: an examined game's result
+    "setclock": BlockCode.BLKCMD_BSETUP,  # ICC's: an examined game's clocks
+    "setwhiteclock": BlockCode.BLKCMD_BSETUP,
+    "setblackclock": BlockCode.BLKCMD_BSETUP,
 }
 
 

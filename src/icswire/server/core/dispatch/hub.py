@@ -48,6 +48,7 @@ from icswire.server.core.model.tables import Table, Tables, Terms
 from icswire.server.core.model.variables import Value
 from icswire.server.core.model.world import World
 from icswire.server.core.net.limits import RATE_KINDS, Bucket, Limits, seconds_text
+from icswire.server.core.net.mail import Mailer
 from icswire.server.core.render.batch import Batch, lines
 from icswire.server.core.storage import jobs
 from icswire.server.core.storage.writes import WriteQueue
@@ -343,6 +344,8 @@ class Core:
     stopping: bool = False
     #: Whether guests may register themselves (``icswire serve --open-registration``).
     open_registration: bool = False
+    #: The SMTP relay mail goes through (``icswire serve --smtp-relay``); None: no mail.
+    mailer: Mailer | None = None
     #: Seek indexes are unique in a whole cluster (game numbers: ``tables.claims``).
     seek_claims: Claims[int] = field(default_factory=Claims)
     #: So are the guest names the server gives (by name key).
@@ -442,6 +445,13 @@ class Context:
         page = first_page(self.session, list(text))
         self.batch.reply(*page)
         return len(text) - len(self.session.more)
+
+    async def run(self, name: str, args: str) -> None:
+        """Run the command ``name`` with ``args`` into this command's output, as lasker's
+        ``pcommand`` does (``prefresh`` is ``refresh PARTNER``): a feature uses another's
+        command through the registry, never by importing it."""
+        found = self.core.registry.commands[name]
+        await found.handler(Context(self.core, self.session, self.batch, name), args)
 
     def too_fast(self, kind: str) -> bool:
         """Has the user used up its rate of ``kind`` (a token bucket per user and kind,

@@ -96,6 +96,8 @@ class Table(Protocol):
     @property
     def rating_type(self) -> str: ...
     @property
+    def variant(self) -> str | None: ...  # as Terms.variant: None for the wild's variant
+    @property
     def partner_table(self) -> Table | None: ...  # a bughouse game's other board
     @property
     def private(self) -> bool: ...  # ``set private``: not listed, nobody may observe it

@@ -80,8 +80,11 @@ def when_ended(record: GameRecord, tzone: str) -> str:
     return date_text(record.ended or record.started, tzone)
 
 
-def gamelist_item(index: int, record: GameRecord, here: bool | None = None) -> dg.GamelistItem:
-    """DG_GAMELIST_ITEM (73) of a stored game."""
+def gamelist_item(
+    index: int, record: GameRecord, here: bool | None = None, note: str = ""
+) -> dg.GamelistItem:
+    """DG_GAMELIST_ITEM (73) of a stored game; ``note`` "the libannotate string that
+    sometimes accompanies a library game"."""
     timed = bool(record.initial or record.increment)
     initial = str(record.initial) if timed else "-"
     increment = str(record.increment) if timed else "-"
@@ -92,7 +95,7 @@ def gamelist_item(index: int, record: GameRecord, here: bool | None = None) -> d
         str(record.black_rating) if record.black_rating else "-", record.rated,
         _rating_index(record.rating_type), record.wild, initial, increment, initial, increment,
         record.eco or "?", record.status if record.status is not None else ResultStatus.ADJOURNED,
-        record.color or 0, record.mode or 0, "", here,
+        record.color or 0, record.mode or 0, note, here,
     )  # fmt: skip
 
 

@@ -62,6 +62,11 @@ class Movelist:
     black_ms: int = 0
     result: str = "Still in progress"
     score: str = "*"
+    #: PGN tags set on the game (an examined game's ``tag``), beside those it has.
+    tags: tuple[tuple[str, str], ...] = ()
+    #: Notes on moves (an examined game's ``annotate``): (ply of the move, 1 = the
+    #: first, text).
+    comments: tuple[tuple[int, str], ...] = ()
 
 
 def _rating(rating: int) -> str:

@@ -4,6 +4,7 @@ opening's ``ECO`` and ``Opening`` tags; the ``pgn`` and ``spgn`` commands' text.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 
 from icswire.boards.game import Game
@@ -40,4 +41,8 @@ def table_game(table: Table) -> Game:
         named(game, classify_board(game.board))
     if shown.score in _RESULTS:
         game.result, game.result_description = shown.score, shown.result
+    game.tags.update(shown.tags)
+    for ply, comment in shown.comments:
+        if 0 < ply <= len(game.moves):
+            game.moves[ply - 1] = replace(game.moves[ply - 1], comment=comment)
     return game

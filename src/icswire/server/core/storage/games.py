@@ -470,9 +470,32 @@ class Games(Database):
         with self._begin() as conn:
             uid = user_id(conn, name)
             where = (journal_games.c.user_id == uid, journal_games.c.slot == slot)
-            result = conn.execute(update(journal_games).where(*where).values(game_id=game_id))
+            changed = update(journal_games).where(*where).values(game_id=game_id, note=None)
+            result = conn.execute(changed)
             if result.rowcount == 0:
                 conn.execute(insert(journal_games).values(user_id=uid, slot=slot, game_id=game_id))
+
+    def journal_notes(self, name: str) -> dict[str, str]:
+        """The notes (``libannotate``) on the journal entries of ``name``, by slot."""
+        with self._begin() as conn:
+            rows = conn.execute(
+                select(journal_games.c.slot, journal_games.c.note)
+                .select_from(journal_games.join(users, users.c.id == journal_games.c.user_id))
+                .where(users.c.name_key == name_key(name), journal_games.c.note.is_not(None))
+            ).all()
+        return {str(row.slot): str(row.note) for row in rows}
+
+    def journal_annotate(self, name: str, slot: str, note: str | None) -> bool:
+        """Put ``note`` on journal slot ``slot`` of ``name`` (None: take it off); False
+        when the slot holds no game."""
+        with self._begin() as conn:
+            uid = user_id(conn, name)
+            result = conn.execute(
+                update(journal_games)
+                .where(journal_games.c.user_id == uid, journal_games.c.slot == slot)
+                .values(note=note)
+            )
+            return result.rowcount > 0
 
     def journal_kill(self, name: str, slot: str) -> bool:
         """Empty journal slot ``slot`` of ``name``; False when it held nothing."""

@@ -61,6 +61,7 @@ ACCOUNT_WRITES = frozenset(
         "remove_from_list",
         "journal_save",
         "journal_kill",
+        "journal_annotate",
         "mark_messages_read",
         "clear_messages",
     }

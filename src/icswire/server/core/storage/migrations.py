@@ -15,15 +15,21 @@ from sqlalchemy import Column, Connection, inspect, select, text, update
 from sqlalchemy.schema import CreateColumn
 
 from icswire.server.core.model.names import name_skeleton
-from icswire.server.core.storage.schema import games, metadata, users
+from icswire.server.core.storage.schema import games, journal_games, metadata, users
 
 __all__ = ["ADDED_COLUMNS", "migrate"]
 
-ADDED_COLUMNS: tuple[Column[Any], ...] = (games.c.variant, games.c.private, users.c.skeleton)
+ADDED_COLUMNS: tuple[Column[Any], ...] = (
+    games.c.variant,
+    games.c.private,
+    users.c.skeleton,
+    journal_games.c.note,
+)
 """Columns added to existing tables, oldest first. Each is nullable: the rows a database
 already has get NULL (a game's ``variant`` NULL is the variant of its wild number, which
 every game stored before the column was; ``private`` NULL is a game nobody made private,
-as no game could be before the column; a user's ``skeleton`` is then filled)."""
+as no game could be before the column; a user's ``skeleton`` is then filled; a journal
+entry's ``note`` NULL is one nobody annotated)."""
 
 
 def _fill_skeletons(conn: Connection) -> None:

@@ -319,6 +319,8 @@ journal_games = Table(
     _user_id_column(),
     Column("slot", String(1), nullable=False),
     Column("game_id", Integer, ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+    # ICC's libannotate: the owner's note on the game (DG_GAMELIST_ITEM's note); NULL: none
+    Column("note", Text, nullable=True),
     PrimaryKeyConstraint("user_id", "slot"),
 )
 """Each registered user's journal (``jsave``, ``journal``): a stored game per slot a-z."""

@@ -10,7 +10,11 @@ Its modules, each with the commands of one job:
 - ``examining``: ``examine``, ``unexamine``, ``mexamine``, ``forward``, ``backward``,
   ``revert`` and the moves examiners type;
 - ``marks``: ``circle``, ``uncircle``, ``arrow``, ``unarrow``, ``boardinfo``;
-- ``setup``: ``bsetup``, ``tomove``, ``loadfen``;
+- ``setup``: ``bsetup``, ``clrsquare``, ``clearboard``, ``tomove``, ``loadfen``;
+- ``headers``: ``wname``, ``bname``, ``tag``, ``result``, ``setclock``, ``setwhiteclock``,
+  ``setblackclock``;
+- ``copying``: ``copygame``, ``loadgame``;
+- ``goto``: ``goto`` (ICC: a half-move; FICS: ``goboard``), ``goboard``;
 - ``fen``: ``fen``, ``sfen``;
 - ``pgn``: ``pgn``, ``spgn``.
 """
@@ -18,9 +22,21 @@ Its modules, each with the commands of one job:
 from __future__ import annotations
 
 from icswire.server.core.dispatch.hub import Core
-from icswire.server.features.examine import examining, fen, marks, pgn, search, setup, stored
+from icswire.server.features.examine import (
+    copying,
+    examining,
+    fen,
+    goto,
+    headers,
+    marks,
+    pgn,
+    search,
+    setup,
+    stored,
+)
 from icswire.server.features.examine.examining import move
 from icswire.server.features.examine.games import Examinations, session_left
+from icswire.server.features.examine.search import forget_search
 
 
 def install(core: Core) -> None:
@@ -29,7 +45,8 @@ def install(core: Core) -> None:
     state = core.state(Examinations)
     core.tables.add_source(state.games, state.by_examiner)
     registry = core.registry
-    for module in (stored, search, examining, marks, setup, fen, pgn):
+    for module in (stored, search, examining, marks, setup, headers, goto, copying, fen, pgn):
         registry.add_commands(module.COMMANDS)
     registry.moves.append(lambda session, text, batch: move(core, session, text, batch))
     registry.left.append(lambda session: session_left(core, session))
+    registry.left.append(lambda session: forget_search(core, session))

@@ -28,9 +28,9 @@ from icswire.server.features.examine.games import (
     Examinations,
     ExaminedGame,
     add_to_all,
+    exam_of_record,
     examined_by_issuer,
     examining,
-    replay,
     same_line,
     start_examining,
     stop_examining,
@@ -135,15 +135,7 @@ async def examine(ctx: Context, args: str) -> None:
         if examining(core, session) is not None or core.play.busy(session):
             ctx.reply("You are busy.")  # something started while the store answered
             return
-        start, moves = replay(record)
-        exam = ExaminedGame(
-            core.tables.free_number(), record.white, record.black, start, moves,
-            wild=record.wild, variant=record.variant, rating_type=record.rating_type,
-            rated=record.rated,
-            initial=record.initial, increment=record.increment,
-            white_rating=record.white_rating, black_rating=record.black_rating,
-            game_id=record.id or 0, ex_string="Ex: stored game",
-        )  # fmt: skip
+        exam = exam_of_record(core.tables.free_number(), record)
         if isinstance(found, GameRecord):  # at the position it was adjourned in
             for _ in exam.mainline:
                 exam.forward()

@@ -102,6 +102,15 @@ class ExaminedGame:
     marks: list[tuple[int | str, str, str, int]] = field(default_factory=list)
     #: In setup mode (``bsetup``): the examiners place pieces; no move is played.
     setup: bool = False
+    #: PGN tags the examiners set (``tag``), the result they gave (``result``).
+    tags: dict[str, str] = field(default_factory=dict)
+    score: str = "*"
+    result_text: str = "Still in progress"
+    #: Clocks set at the position shown (``setclock``), in ms, by side; going through
+    #: the game forgets them, a move made from here starts from them.
+    clock_override: dict[bool, int] = field(default_factory=dict)
+    #: Notes on moves (``annotate``), by the moves from the start up to the one noted.
+    annotations: dict[tuple[chess.Move, ...], str] = field(default_factory=dict)
     line: list[ServerMove] = field(init=False)
     board: chess.Board = field(init=False)
 
@@ -141,7 +150,9 @@ class ExaminedGame:
         return isolated_board(self.board, self.facts())
 
     def greet_observer(self, session: User, batch: Batch) -> None:
-        """Nothing more than everybody at the table gets."""
+        """The PGN tags the examiners set (``tag``), as DG_PGN_TAG."""
+        for tag, value in self.tags.items():
+            batch.add(session, Datagram(dg.PgnTag(self.number, tag, value)))
 
     def games_row(self, icc: bool) -> str:
         if icc:
@@ -183,8 +194,20 @@ class ExaminedGame:
             datetime.now(UTC), self.rated, fics_type.fics_type, self.initial, self.increment,
             self.start, self.start_fen is None,
             tuple((m.san, m.time_ms) for m in self.line[: self.ply]),
-            self.initial * 60_000, self.initial * 60_000,
+            self.initial * 60_000, self.initial * 60_000, self.result_text, self.score,
+            tuple(self.tags.items()), self.comments(),
         )  # fmt: skip
+
+    def line_key(self, ply: int) -> tuple[chess.Move, ...]:
+        """The moves of the line looked at up to half-move ``ply``: where a note is."""
+        return tuple([m.move for m in self.line[:ply]])
+
+    def comments(self) -> tuple[tuple[int, str], ...]:
+        """The notes on the moves shown: (ply, text)."""
+        if not self.annotations:
+            return ()
+        found = ((ply, self.annotations.get(self.line_key(ply))) for ply in range(1, self.ply + 1))
+        return tuple((ply, text) for ply, text in found if text)
 
     # -- the position ------------------------------------------------------------------
 
@@ -207,6 +230,7 @@ class ExaminedGame:
         for move in self.line[: self.ply]:
             clocks[mover] = move.clock_ms
             mover = not mover
+        clocks.update(self.clock_override)
         return clocks
 
     def play(self, move: chess.Move) -> ServerMove:
@@ -226,6 +250,7 @@ class ExaminedGame:
                 self.mainline.append(made)
         board.push(move)
         self.marks.clear()
+        self.clock_override.pop(not board.turn, None)  # the move carries it
         return made
 
     def forward(self) -> ServerMove:
@@ -233,11 +258,13 @@ class ExaminedGame:
         supply_drop(self.board, made.move)
         self.board.push(made.move)
         self.marks.clear()
+        self.clock_override.clear()
         return made
 
     def backward(self) -> None:
         self.board.pop()
         self.marks.clear()
+        self.clock_override.clear()
 
     def branch(self) -> int:
         """How many moves the line and the main line share."""
@@ -309,6 +336,18 @@ class ExaminedGame:
             variant=self.game_variant,
             now=self.board,
         )
+
+
+def exam_of_record(number: int, record: GameRecord) -> ExaminedGame:
+    """A stored game, examined as game ``number``, at its start."""
+    start, moves = replay(record)
+    return ExaminedGame(
+        number, record.white, record.black, start, moves,
+        wild=record.wild, variant=record.variant, rating_type=record.rating_type,
+        rated=record.rated, initial=record.initial, increment=record.increment,
+        white_rating=record.white_rating, black_rating=record.black_rating,
+        game_id=record.id or 0, ex_string="Ex: stored game",
+    )  # fmt: skip
 
 
 def same_line(a: Sequence[ServerMove], b: Sequence[ServerMove]) -> bool:

@@ -1,5 +1,6 @@
 """A stored game as PGN text: ``spgn`` (the game named as ``smoves`` names one; ``pgn`` of
-a game being played, examined or observed is the watching feature's).
+a game being played, examined or observed is the watching feature's), and FICS's
+``mailstored`` and ``mailoldmoves``, which mail that text to the issuer's address.
 
 The text is :func:`icswire.boards.pgn.pgn_text`'s, of the game rebuilt as a client would
 rebuild it (:class:`icswire.boards.game.Game`), with the date and time it began.
@@ -13,12 +14,13 @@ from icswire.boards.pgn import pgn_text
 from icswire.protocol.codes import ResultStatus
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.dispatch.hub import CommandSet, Context
+from icswire.server.core.dispatch.mailing import mail_allowed, mail_to_issuer
 from icswire.server.core.model.openings import UNKNOWN, board_opening
 from icswire.server.core.render.gamelists import result_of
 from icswire.server.core.render.pgngames import dated, named
 from icswire.server.core.storage.records import GameRecord
 from icswire.server.features.examine.games import replay
-from icswire.server.features.examine.stored import find_record
+from icswire.server.features.examine.stored import find_record, last_game, readable
 
 COMMANDS = CommandSet()
 command = COMMANDS.command
@@ -55,3 +57,44 @@ async def spgn(ctx: Context, args: str) -> None:
     record = await find_record(ctx, args)
     if record is not None:
         ctx.reply(*pgn_text(record_game(record)).splitlines())
+
+
+def _subject(record: GameRecord, words: list[str]) -> str:
+    """lasker's subject of a mailed stored game: a history game by its player and number,
+    a journal game (``NAME %A``) or another stored game by its players."""
+    players = f"{record.white} vs {record.black}"
+    if len(words) > 1 and words[1].startswith("%"):
+        return f"FICS journal game {players}"
+    if words[0].startswith("#"):
+        return f"FICS stored game {words[0]}: {players}"
+    return f"FICS history game: {words[0]} {words[1] if len(words) > 1 else -1}"
+
+
+@command("mailstored", CN.CN_MAILSTORED, "mailstored <name> [game number|%slot] | #id")
+async def mailstored(ctx: Context, args: str) -> None:
+    """A stored game, as ``smoves`` names one, mailed as PGN to the issuer's address
+    (FICS help ``mailstored``)."""
+    mailer = mail_allowed(ctx)
+    if mailer is None:
+        return
+    record = await find_record(ctx, args)
+    if record is not None:
+        text = pgn_text(record_game(record))
+        await mail_to_issuer(ctx, mailer, _subject(record, args.split()), text)
+
+
+@command("mailoldmoves", CN.CN_MAILOLDMOVES, "mailoldmoves [name]")
+async def mailoldmoves(ctx: Context, args: str) -> None:
+    """The last game of a player's history, mailed as PGN to the issuer's address (FICS
+    help ``mailoldmoves``: lasker's com_mailoldmoves names it, then mails it as
+    ``mailstored NAME N``)."""
+    mailer = mail_allowed(ctx)
+    if mailer is None:
+        return
+    found = await last_game(ctx, args)
+    if found is None:
+        return
+    name, record, number = found
+    if readable(ctx, record) is not None:
+        text = pgn_text(record_game(record))
+        await mail_to_issuer(ctx, mailer, f"FICS history game: {name} {number}", text)

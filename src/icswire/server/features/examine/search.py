@@ -16,8 +16,9 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from icswire.protocol import datagrams as dg
 from icswire.protocol.level1 import CommandNumber as CN
@@ -29,8 +30,26 @@ from icswire.server.core.render.batch import Datagram
 from icswire.server.core.render.gamelists import gamelist_item, white_side_row
 from icswire.server.core.storage.search import RESULTS, GameQuery
 
+if TYPE_CHECKING:
+    from icswire.server.core.dispatch.hub import Core
+    from icswire.server.core.model.users import User
+
 COMMANDS = CommandSet()
 command = COMMANDS.command
+
+
+@dataclass
+class LastSearches:
+    """The ids of the games each user's last ``search`` showed, by hit number - 1
+    (``loadgame N`` examines hit N)."""
+
+    ids: dict[User, list[int]] = field(default_factory=dict)
+
+
+def forget_search(core: Core, session: User) -> None:
+    """``session`` is gone: its last search with it."""
+    core.state(LastSearches).ids.pop(session, None)
+
 
 USAGE = 'Usage: search [name [opponent]] [key=value ...] (see "help search")'
 #: How many games one search shows at most, and when no ``limit=`` is given.
@@ -134,6 +153,8 @@ async def search(ctx: Context, args: str) -> None:
         ctx.reply(query)
         return
     total, records = await asyncio.to_thread(ctx.store.search_games, query)
+    ids = [record.id for record in records if record.id is not None]
+    ctx.core.state(LastSearches).ids[ctx.session] = ids
     begin = dg.GamelistBegin("search", args.strip(), total, 1, len(records), "")
     ctx.batch.add(ctx.session, Datagram(begin))
     if not records:

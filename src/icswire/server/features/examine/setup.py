@@ -1,5 +1,6 @@
-"""Setting up a position in an examined game: ``bsetup`` (FICS help ``bsetup``) and the
-pieces dropped on the board while in setup mode.
+"""Setting up a position in an examined game: ``bsetup`` (FICS help ``bsetup``), the
+pieces dropped on the board while in setup mode, ``clrsquare`` (FICS: a square emptied),
+``clearboard`` (ICC: the board emptied), ``tomove`` and ``loadfen``.
 """
 
 from __future__ import annotations
@@ -157,20 +158,11 @@ async def bsetup(ctx: Context, args: str) -> None:
         if exam.setup:
             ctx.reply("You are already setting up a position.")
             return
-        exam.setup = True
-        exam.start = exam.board.copy(stack=False)
-        exam.mainline = []
-        exam.line = []
-        exam.board = exam.start.copy(stack=False)
-        ctx.reply("Entering setup mode.")
-        others = [s for s in exam.audience() if s is not session]
-        add_to_all(
-            ctx.batch, others, lines(f"Game {exam.number}: {session.name} enters setup mode.")
-        )
+        _enter_setup(ctx, exam)
         _setup_changed(exam, ctx.batch)
         return
     if not exam.setup:
-        ctx.reply('This game is active - type "bsetup" to allow editing.')
+        ctx.reply(_ACTIVE)
         return
     what, rest = words[0].lower(), words[1:]
     said = _setup_command(exam, what, rest, " ".join(args.split()[1:]))
@@ -220,6 +212,56 @@ def _setup_command(exam: ExaminedGame, what: str, rest: list[str], text: str) ->
     return None
 
 
+#: What FICS says to a setup command outside setup mode, in an examined game.
+_ACTIVE = 'This game is active - type "bsetup" to allow editing.'
+
+
+@command("clrsquare", CN.SCN_MISCELLANEOUS, "clrsquare <square>")
+async def clrsquare(ctx: Context, args: str) -> None:
+    """Empty one square of the position being set up (FICS help ``clrsquare``: the same
+    as ``x@SQUARE``)."""
+    exam = examining(ctx.core, ctx.session)
+    if exam is None or not exam.setup:
+        ctx.reply(_ACTIVE if exam is not None else "You are not setting up a position.")
+        return
+    square = args.strip().lower()
+    if len(args.split()) != 1 or square not in chess.SQUARE_NAMES:
+        ctx.reply("You must specify a square.")
+        return
+    exam.board.remove_piece_at(chess.parse_square(square))
+    _setup_changed(exam, ctx.batch)
+
+
+@command("clearboard", CN.CN_CLEARBOARD, "clearboard")
+async def clearboard(ctx: Context, args: str) -> None:
+    """Empty the board of the examined game (ICC): the examiner is then setting up a
+    position, as after ``bsetup clear``; pieces are put on with ``P@e4``, and ``bsetup
+    done`` makes the position the start of the game."""
+    exam = examining(ctx.core, ctx.session)
+    if exam is None:
+        ctx.reply("You are not examining a game.")
+        return
+    if not exam.setup:
+        _enter_setup(ctx, exam)
+    exam.board.clear()
+    ctx.reply("Board cleared.")
+    _setup_changed(exam, ctx.batch)
+
+
+def _enter_setup(ctx: Context, exam: ExaminedGame) -> None:
+    """The examined game goes into setup mode from the position on the board: its moves
+    are dropped; the others at the table are told."""
+    exam.setup = True
+    exam.start = exam.board.copy(stack=False)
+    exam.mainline = []
+    exam.line = []
+    exam.board = exam.start.copy(stack=False)
+    ctx.reply("Entering setup mode.")
+    others = [s for s in exam.audience() if s is not ctx.session]
+    name = ctx.session.name
+    add_to_all(ctx.batch, others, lines(f"Game {exam.number}: {name} enters setup mode."))
+
+
 #: What ``tomove`` says to anything but ``white`` or ``black`` (FICS's setup.c).
 _TOMOVE_USAGE = "Please type: tomove white    or   tomove black"
 
@@ -237,7 +279,7 @@ async def tomove(ctx: Context, args: str) -> None:
         ctx.reply("You are not examining a game." if icc else "You are not setting up a position.")
         return
     if not exam.setup and not ctx.session.talks_icc:
-        ctx.reply('This game is active - type "bsetup" to allow editing.')
+        ctx.reply(_ACTIVE)
         return
     if side not in ("white", "black"):
         ctx.reply(_TOMOVE_USAGE)

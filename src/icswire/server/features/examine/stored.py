@@ -1,5 +1,6 @@
-"""Stored games: ``history``, ``lhistory``, ``stored``, ``smoves``, ``sposition``, and
-finding a stored game by a player's name and number or by ``#id``.
+"""Stored games: ``history``, ``lhistory``, ``stored``, ``smoves``, ``oldmoves`` (FICS: the
+moves of a player's last game), ``sposition``, and finding a stored game by a player's name
+and number or by ``#id``.
 
 ``lhistory`` is ICC's (CN_LHISTORY 165, between CN_LLOGONS and CN_LOGONS): what
 ``llogons`` is to ``logons``, it is to ``history``, the server's last games rather than one
@@ -295,8 +296,13 @@ def _final_clocks(record: GameRecord) -> dict[bool, int]:
 @command("smoves", CN.CN_SMOVES, "smoves <name> [game number] | #id")
 async def smoves(ctx: Context, args: str) -> None:
     record = await find_record(ctx, args)
-    if record is None:
-        return
+    if record is not None:
+        show_moves(ctx, record)
+
+
+def show_moves(ctx: Context, record: GameRecord) -> None:
+    """A stored game's moves as ``smoves`` shows them: the text, and DG_ISOLATED_BOARD,
+    the move list and DG_GAME_RESULT with game number -1."""
     start, moves = replay(record)
     session, batch = ctx.session, ctx.batch
     batch.add(session, Datagram(_isolated_record(record)))
@@ -307,6 +313,31 @@ async def smoves(ctx: Context, args: str) -> None:
     if result is not None:
         batch.add(session, result)
     ctx.reply(*movelist_text(record, start, moves))
+
+
+async def last_game(ctx: Context, args: str) -> tuple[str, GameRecord, int] | None:
+    """The last game in the history of the player ``args`` names (the issuer when none):
+    (the player's name, the game, its number in ``history``), after FICS's ``Last game
+    for NAME was history game N.``; None after ``There is no old game for NAME.``"""
+    name = _who(ctx, args)
+    records, numbers = await numbered_history(ctx.core, ctx.session, name)
+    name = _spelled(records, name)
+    if not records:
+        ctx.reply(f"There is no old game for {name}.")
+        return None
+    ctx.reply(f"Last game for {name} was history game {numbers[-1]}.")
+    return name, records[-1], numbers[-1]
+
+
+@command("oldmoves", CN.SCN_MISCELLANEOUS, "oldmoves [name]")
+async def oldmoves(ctx: Context, args: str) -> None:
+    """The moves of a player's last game (FICS help ``oldmoves``): lasker's com_oldmoves
+    names it and runs ``smoves NAME N``."""
+    found = await last_game(ctx, args)
+    if found is not None:
+        record = readable(ctx, found[1])
+        if record is not None:
+            show_moves(ctx, record)
 
 
 def movelist_text(record: GameRecord, start: chess.Board, moves: Sequence[ServerMove]) -> list[str]:

@@ -246,6 +246,10 @@ class Game:
     def rating_type(self) -> str:
         return self.terms.rating_type
 
+    @property
+    def variant(self) -> str | None:
+        return self.terms.variant
+
     def seats(self) -> list[User]:
         return [self.white, self.black]
 
