@@ -95,7 +95,7 @@ async def test_games_are_mailed_to_the_address_asetemail_set(server: Server, rel
     root = await user(server, "Root", password="pw")
     anna = await user(server, "Anna", password="pw")
     assert texts(await anna.command("mailoldmoves")) == [
-        "Last game for Anna was history game 1.",
+        "Last game for Anna was history game 0.",
         "Moves NOT mailed, perhaps your address is incorrect.",
     ]
     assert texts(await root.command("asetemail anna not-an-address")) == [
@@ -106,21 +106,21 @@ async def test_games_are_mailed_to_the_address_asetemail_set(server: Server, rel
     ]
     await anna.expect(is_text("Root has changed your email address."))
     events = await anna.command("mailoldmoves")
-    assert texts(events) == ["Last game for Anna was history game 1.", "Moves mailed."]
+    assert texts(events) == ["Last game for Anna was history game 0.", "Moves mailed."]
     assert texts(await anna.command("mailstored anna %a")) == [
         "Journal entry A not available for Anna."
     ]
-    assert texts(await anna.command("mailstored boris 1")) == ["Moves mailed."]
+    assert texts(await anna.command("mailstored boris 0")) == ["Moves mailed."]
     await anna.command("examine")
     await anna.command("e4")
     assert texts(await anna.command("mailmoves")) == ["Moves mailed."]
     (to1, old), (to2, stored), (to3, live) = relay.mails
     assert to1 == to2 == to3 == "anna@example.org"
-    assert old["Subject"] == "FICS history game: Anna 1"
+    assert old["Subject"] == "FICS history game: Anna 0"
     assert old["From"] == "fics@example.org"
     assert '[White "Anna"]' in old.get_payload()
     assert "2. c4 { [%clk 0:05:00] }\r\n0-1" in old.get_payload()
-    assert stored["Subject"] == "FICS history game: boris 1"
+    assert stored["Subject"] == "FICS history game: boris 0"
     assert live["Subject"] == "FICS game report Anna vs Anna"
     assert "1. e4 *" in live.get_payload()
     assert texts(await root.command("asetemail anna")) == ["Email address for Anna removed"]

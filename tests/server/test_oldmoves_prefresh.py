@@ -20,11 +20,11 @@ async def test_oldmoves_shows_the_moves_of_the_last_game(server: Server) -> None
     await stored_game(server, RESIGNED)
     events = await viewer.command("oldmoves anna")
     said = texts(events)
-    assert said[0] == "Last game for Anna was history game 1."
+    assert said[0] == "Last game for Anna was history game 0."
     assert said[1].startswith("Anna (----) vs. Boris (----) --- ")
     assert "  1.  d4      (0:00)          d5      (0:00)" in said
     assert said[-1] == "      {Anna resigns} 0-1"
-    assert texts(await viewer.command("smoves anna 1"))[1:] == said[2:]
+    assert texts(await viewer.command("smoves anna 0"))[1:] == said[2:]
 
 
 async def test_prefresh_shows_the_partners_board(server: Server) -> None:
