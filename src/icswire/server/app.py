@@ -69,6 +69,7 @@ from icswire.server.features import (
     play,
     pstat,
     registration,
+    robots,
     settings,
     watching,
 )
@@ -144,6 +145,7 @@ class Server:
             news,
             partners,
             pstat,
+            robots,
         )
         for feature in features:
             feature.install(core)

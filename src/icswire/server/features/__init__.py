@@ -10,7 +10,7 @@ another), ``journal`` (journal, jsave, jkill, liblist),
 ``messages`` (messages kept for registered users), ``pairing`` (seeks, challenges,
 resuming), ``play`` (moves, clocks, offers, endings,
 ratings), ``watching`` (games, observe, follow, kibitz) and ``examine`` (examined and
-stored games).
+stored games), ``robots`` (getpi, getgi: what TD programs read).
 
 A feature imports the core, never a sibling feature nor the app: what it must hear of the
 others comes through the registry's hooks, what it must ask of them through ``core.play``.

@@ -59,6 +59,8 @@ _BLOCK_CODE_OF = {
     "loadfen": BlockCode.BLKCMD_BSETUP,  # ICC's "bsetup fen" outside setup mode
     "pgn": BlockCode.BLKCMD_MOVES,  # ICC's: a game's moves, as PGN
     "spgn": BlockCode.BLKCMD_SMOVES,  # ICC's: a stored game's moves, as PGN
+    "qmatch": BlockCode.BLKCMD_RMATCH,  # ICC's TD match
+    "qset": BlockCode.BLKCMD_SET,  # ICC's TD set of another's variable
 }
 
 

@@ -46,6 +46,9 @@ class Terms:
     increment: int = 0  # seconds
     rating_type: str = "Blitz"
     variant: str | None = None
+    #: The event a TD started the game in (``rmatch``/``qmatch ... | LABEL``): shown in
+    #: ``games`` and as the PGN ``Event`` tag; "" for an ordinary game.
+    event: str = ""
 
     @classmethod
     def of(

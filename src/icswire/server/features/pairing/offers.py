@@ -72,6 +72,12 @@ def challengeable(ctx: Context, name: str) -> User | None:
     if not receiver.variables["open"]:
         ctx.reply(f"{receiver.name} is not open to match requests.")
         return None
+    if session.variables["tourney"] and not receiver.variables["tourney"]:  # lasker's com_match
+        ctx.reply("You may only match players with their tournament variable set.")
+        return None
+    if receiver.variables["tourney"] and not session.variables["tourney"]:
+        ctx.reply(f"{receiver.name} is in a tournament, and cannot accept other challenges.")
+        return None
     if name_key(session.name) in receiver.listed("noplay"):  # FICS's matchproc.c
         ctx.reply(f"You are on {receiver.name}'s noplay list.")
         return None

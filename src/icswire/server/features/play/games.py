@@ -318,6 +318,11 @@ class Game:
             batch.add(session, Datagram(dg.PgnTag(self.number, tag, value)))
 
     def games_row(self, icc: bool) -> str:
+        """The row, and a TD's event label after it in brackets (``(Spring Swiss)``)."""
+        row = self._games_row(icc)
+        return f"{row} ({self.terms.event})" if self.terms.event else row
+
+    def _games_row(self, icc: bool) -> str:
         t, board = self.terms, self.board
         if icc:
             return icc_games_row(
@@ -384,7 +389,7 @@ class Game:
         """The seven tags, then ``Variant`` for a variant and ``SetUp``/``FEN`` for a game
         that does not start from its variant's usual position."""
         tags = [
-            ("Event", f"ICS {self.terms.words} match"),
+            ("Event", self.terms.event or f"ICS {self.terms.words} match"),
             ("Site", "icswire"),
             ("Date", self.started.strftime("%Y.%m.%d")),
             ("Round", "-"),
