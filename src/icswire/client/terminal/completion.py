@@ -12,20 +12,21 @@ from dataclasses import dataclass
 #: together), and a few more.
 COMMANDS = (
     "abort", "accept", "addlist", "adjourn", "alias", "allobservers", "arrow", "assess",
-    "backward", "bell", "best", "boardinfo", "bsetup", "bughouse", "channels", "circle",
-    "clearmessages", "cshout", "date", "decline", "draw", "examine", "exit", "fen",
-    "finger", "flag", "flip", "follow", "formula", "forward", "games", "getgame", "getgi",
-    "getpi", "help", "history", "inchannel", "iset", "it", "ivars", "jkill", "journal",
-    "jsave", "kibitz", "lasttells", "liblist", "lists", "loadfen", "match", "messages",
-    "mexamine", "moretime", "moves", "news", "next", "observe", "open", "partner",
-    "password", "pause", "pending", "pgn", "ping", "play", "pstat", "ptell", "ptime",
-    "qmatch", "qset", "qtell", "quit", "rank", "rated", "ratings", "refresh", "register",
-    "rematch", "resign", "resume", "revert", "rmatch", "say", "search", "seek", "set",
-    "sfen", "shout", "showlist", "smoves", "sought", "spgn", "sposition", "sshout",
+    "backward", "bell", "best", "boardinfo", "bsetup", "bughouse", "bugwho", "channels",
+    "circle", "clearmessages", "cshout", "date", "decline", "draw", "examine", "exit",
+    "fen", "finger", "flag", "flip", "follow", "formula", "forward", "games", "getgame",
+    "getgi", "getpi", "help", "history", "inchannel", "iset", "it", "ivars", "jkill",
+    "journal", "jsave", "kibitz", "lasttells", "liblist", "lists", "loadfen", "match",
+    "messages", "mexamine", "moretime", "moves", "news", "next", "observe", "open",
+    "partner", "password", "pause", "pending", "pfollow", "pgn", "ping", "play",
+    "pobserve", "pstat", "ptell", "ptime", "qfollow", "qimpart", "qmatch", "qpartner",
+    "qset", "qtell", "quit", "qunfollow", "rank", "rated", "ratings", "refresh",
+    "register", "rematch", "resign", "resume", "revert", "rmatch", "say", "search", "seek",
+    "set", "sfen", "shout", "showlist", "smoves", "sought", "spgn", "sposition", "sshout",
     "stored", "style", "sublist", "switch", "takeback", "tell", "time", "timeseal",
     "tomove", "tournset", "unalias", "unarrow", "uncircle", "unexamine", "unfollow",
     "unobserve", "unpause", "unseek", "uptime", "variants", "vars", "whisper", "who",
-    "withdraw", "xtell", "znotify",
+    "withdraw", "xobserve", "xtell", "znotify",
 )  # fmt: skip
 #: After these, the next word is a command word too.
 COMMAND_ARGUMENT = frozenset({"help"})

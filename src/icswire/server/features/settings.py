@@ -64,7 +64,7 @@ VARS_GRID: tuple[tuple[str, ...], ...] = (
     ("rated", "", "kibitz", "availinfo", "highlight"),
     ("open", "", "kiblevel", "availmin", "bell"),
     ("ropen", "", "tell", "availmax", "width"),
-    ("", "mailmess", "ctell", "gin", "height"),
+    ("bugopen", "mailmess", "ctell", "gin", "height"),
     ("", "tourney", "chanoff", "seek", ""),
     ("", "", "sshout", "showownseek", "tzone"),
     ("provshow", "", "silence", "", "lang"),

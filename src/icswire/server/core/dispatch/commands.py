@@ -61,6 +61,11 @@ _BLOCK_CODE_OF = {
     "spgn": BlockCode.BLKCMD_SMOVES,  # ICC's: a stored game's moves, as PGN
     "qmatch": BlockCode.BLKCMD_RMATCH,  # ICC's TD match
     "qset": BlockCode.BLKCMD_SET,  # ICC's TD set of another's variable
+    "xobserve": BlockCode.BLKCMD_ROBSERVE,  # ICC's: observe made for another
+    "qfollow": BlockCode.BLKCMD_RFOLLOW,  # ICC's: follow made for another
+    "qunfollow": BlockCode.BLKCMD_RFOLLOW,
+    "qpartner": BlockCode.BLKCMD_PARTNER,  # ICC's: a partnership a TD makes
+    "qimpart": BlockCode.BLKCMD_PARTNER,  # ... and ends
 }
 
 

@@ -323,6 +323,13 @@ VARIABLES: VariableTable[SetVariables] = VariableTable(
         _flag("flip", 0, "boards from Black's side", "Flip on.", "Flip off."),
         _flag("provshow", 0, "show P after provisional ratings"),
         _flag(
+            "bugopen",
+            0,
+            "open for bughouse (listed by bugwho)",
+            "You are now open for bughouse.",
+            "You are not open for bughouse.",
+        ),
+        _flag(
             "tourney",
             0,
             "in a tournament: match only players who are too (tournset)",
@@ -379,6 +386,7 @@ SetVariables = TypedDict(
         "jprivate": int,
         "flip": int,
         "provshow": int,
+        "bugopen": int,
         "tourney": int,
         "formula": str,
         "f1": str,
