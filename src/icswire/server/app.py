@@ -54,6 +54,7 @@ from icswire.server.core.storage.writelog import (
 )
 from icswire.server.features import (
     accounts,
+    adjudication,
     admin,
     chat,
     examine,
@@ -146,6 +147,7 @@ class Server:
             partners,
             pstat,
             robots,
+            adjudication,
         )
         for feature in features:
             feature.install(core)

@@ -10,7 +10,8 @@ another), ``journal`` (journal, jsave, jkill, liblist),
 ``messages`` (messages kept for registered users), ``pairing`` (seeks, challenges,
 resuming), ``play`` (moves, clocks, offers, endings,
 ratings), ``watching`` (games, observe, follow, kibitz) and ``examine`` (examined and
-stored games), ``robots`` (getpi, getgi: what TD programs read).
+stored games), ``robots`` (getpi, getgi: what TD programs read), ``adjudication`` (adjourned games
+settled by administrators or agreed by their players).
 
 A feature imports the core, never a sibling feature nor the app: what it must hear of the
 others comes through the registry's hooks, what it must ask of them through ``core.play``.

@@ -66,6 +66,13 @@ _BLOCK_CODE_OF = {
     "qunfollow": BlockCode.BLKCMD_RFOLLOW,
     "qpartner": BlockCode.BLKCMD_PARTNER,  # ICC's: a partnership a TD makes
     "qimpart": BlockCode.BLKCMD_PARTNER,  # ... and ends
+    "adjrequests": BlockCode.BLKCMD_ADJUDICATE,  # the players' requests for it
+    "request-win": BlockCode.BLKCMD_ADJUDICATE,  # ICC's: asking for an adjudication
+    "request-draw": BlockCode.BLKCMD_ADJUDICATE,
+    "request-abort": BlockCode.BLKCMD_ADJUDICATE,
+    "resignadj": BlockCode.BLKCMD_RESIGN,  # ICC's: an adjourned game resigned
+    "drawadj": BlockCode.BLKCMD_DRAW,  # ... drawn or aborted by agreement
+    "abortadj": BlockCode.BLKCMD_ABORT,
 }
 
 
