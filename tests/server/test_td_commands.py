@@ -145,3 +145,27 @@ async def test_qset_sets_anothers_variable(server: Server) -> None:
     assert texts(await mamer.command("qset Alice")) == ["Usage: qset <name> <variable> <value>"]
     for client in (mamer, alice):
         await client.close()
+
+
+async def test_a_tourney_games_end_tells_mamer_its_terms(server: Server) -> None:
+    """lasker adds `` [MIN INC RATED PRIVATE TYPE]`` to the end line when both players
+    have ``tourney`` set ("mamer wants more info")."""
+    mamer = await td(server)
+    alice, bob = await login(server, "Alice"), await login(server, "Bob")
+    for name in ("Alice", "Bob"):
+        await mamer.command(f"tournset {name} 1")
+    await mamer.command("rmatch Alice Bob 5 2 rated white")
+    await mamer.command("rmatch Bob Alice 5 2 rated black")
+    await bob.expect(has_text("Creating: Alice"))
+    await alice.send("resign")
+    await bob.expect(is_text("{Game 1 (Alice vs. Bob) Alice resigns} 0-1 [5 2 1 0 1]"))
+    # without tourney on both sides, the line is FICS's plain one
+    await mamer.command("tournset Bob 0")
+    await alice.command("set tourney 0")
+    await alice.command("match Bob 3 0 white")
+    await bob.command("accept")
+    await alice.expect(has_text("Creating unrated blitz match."))
+    await alice.send("resign")
+    await bob.expect(is_text("{Game 1 (Alice vs. Bob) Alice resigns} 0-1"))
+    for client in (mamer, alice, bob):
+        await client.close()

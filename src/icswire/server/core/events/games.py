@@ -256,7 +256,9 @@ class GameEnded(Event):
     vs. B) B resigns} 1-0``, DG_MY_GAME_RESULT (16) and DG_MY_RELATION_TO_GAME (43) ``X``;
     the others the line if they ``set gin`` or ``iset allresults``; everybody
     DG_GAME_RESULT if on. ``adjusted``: the players' ratings change (a rated game won or
-    drawn); when they do not, FICS tells the players "No ratings adjustment done."."""
+    drawn); when they do not, FICS tells the players "No ratings adjustment done.".
+    ``tourney``: what lasker adds to the line for mamer when both players have ``set
+    tourney`` (`` [5 0 1 0 1]``: minutes, increment, rated, private, game type), else ""."""
 
     game: int
     white: str
@@ -266,6 +268,7 @@ class GameEnded(Event):
     description: str
     audience: tuple[str, ...]
     adjusted: bool = False
+    tourney: str = ""
 
 
 @kind

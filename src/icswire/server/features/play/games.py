@@ -427,6 +427,25 @@ class Game:
 # -- the games of a server ------------------------------------------------------------------
 
 
+#: lasker's game types (``gamedb.h``), as its end line tells mamer.
+_LASKER_TYPES = {"Blitz": 1, "Standard": 2, "Lightning": 5, "Bughouse": 6}
+
+
+def _mamer_info(game: Game) -> str:
+    """lasker's `` [MIN INC RATED PRIVATE TYPE]`` after a game's end line when both
+    players have ``set tourney`` ("mamer wants more info"), else ""."""
+    if not (game.white.variables["tourney"] and game.black.variables["tourney"]):
+        return ""
+    t = game.terms
+    if t.initial == 0 and t.increment == 0:
+        kind = 0  # untimed
+    elif t.game_variant.wild != 0 and t.rating_type != "Bughouse":
+        kind = 4  # wild
+    else:
+        kind = _LASKER_TYPES.get(t.rating_type, 4)
+    return f" [{t.initial} {t.increment} {int(t.rated)} {int(game.private)} {kind}]"
+
+
 NOT_CREATED = "The game could not be created: the database is not answering. Try again in a moment."
 """Told to both players when a game cannot be stored: it does not start."""
 
@@ -986,6 +1005,7 @@ class Games:
             description,
             names,
             adjusted,
+            _mamer_info(game),
         )
         batch.add_all(audience, ended)
         if not game.private:  # those who list games or read every result
