@@ -169,3 +169,20 @@ async def test_a_tourney_games_end_tells_mamer_its_terms(server: Server) -> None
     await bob.expect(is_text("{Game 1 (Alice vs. Bob) Alice resigns} 0-1"))
     for client in (mamer, alice, bob):
         await client.close()
+
+
+async def test_the_event_label_is_in_pgn_and_kept_with_the_stored_game(server: Server) -> None:
+    mamer = await td(server)
+    alice, bob = await login(server, "Alice"), await login(server, "Bob")
+    await mamer.command("rmatch Alice Bob 5 0 white | Club Cup, round 3")
+    await mamer.command("rmatch Bob Alice 5 0 black | Club Cup, round 3")
+    await bob.expect(has_text("Creating: Alice"))
+    assert '[Event "Club Cup, round 3"]' in texts(await bob.command("pgn"))
+    await alice.send("resign")
+    await bob.expect(has_text("Alice resigns} 0-1"))
+    await server.games.flush()
+    [record] = await asyncio.to_thread(server.store.history, "Alice")
+    assert record.event == "Club Cup, round 3"
+    assert '[Event "Club Cup, round 3"]' in texts(await bob.command("spgn Alice 1"))
+    for client in (mamer, alice, bob):
+        await client.close()

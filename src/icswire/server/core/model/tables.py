@@ -102,6 +102,8 @@ class Table(Protocol):
     def partner_table(self) -> Table | None: ...  # a bughouse game's other board
     @property
     def private(self) -> bool: ...  # ``set private``: not listed, nobody may observe it
+    @property
+    def event(self) -> str: ...  # a TD's event label (PGN ``Event``), "" for none
 
     def audience(self) -> Iterator[User]:
         """Everybody at the table: players or examiners, then observers."""

@@ -28,6 +28,8 @@ def table_game(table: Table) -> Game:
     for san, _ in shown.moves:
         game.push(san, None)
     dated(game, shown.started)
+    if table.event:
+        game.tags["Event"] = table.event
     if shown.score in _RESULTS:
         game.result, game.result_description = shown.score, shown.result
     return game

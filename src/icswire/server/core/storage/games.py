@@ -159,6 +159,7 @@ class Games(Database):
                     ended=None,
                     resumed=None,
                     private=record.private,
+                    event=record.event or None,
                 )
                 .returning(games.c.id)
             )
@@ -558,4 +559,5 @@ def game_record(row: Row[*tuple[Any, ...]]) -> GameRecord:
         started=row.started,
         ended=row.ended,
         private=bool(row.private),
+        event=str(row.event or ""),
     )

@@ -39,6 +39,8 @@ def record_game(record: GameRecord) -> Game:
         supply_drop(game.board, made.move)
         game.board.push(made.move)
     dated(game, record.started)
+    if record.event:
+        game.tags["Event"] = record.event
     if record.eco and record.eco != "?":
         game.eco = record.eco
     if record.status is not None and record.status != ResultStatus.ADJOURNED:

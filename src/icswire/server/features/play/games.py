@@ -230,6 +230,7 @@ class Game:
             ended=None,
             variant=self.terms.variant,
             private=self.private,
+            event=self.terms.event,
         )
 
     # -- as a table people watch (core.tables.Table) -------------------------------------
@@ -243,6 +244,10 @@ class Game:
     @property
     def rating_type(self) -> str:
         return self.terms.rating_type
+
+    @property
+    def event(self) -> str:
+        return self.terms.event
 
     def seats(self) -> list[User]:
         return [self.white, self.black]
