@@ -121,6 +121,7 @@ async def test_tournset_and_the_tourney_variable(server: Server) -> None:
         "You may only match players with their tournament variable set."
     ]
     assert texts(await bob.command("set tourney 1")) == ["Your tournament variable is now set."]
+    assert "Bob" not in " ".join(texts(await mamer.command("who o")))  # lasker's who_ok
     assert any("Issuing: Bob" in t for t in texts(await bob.command("match Alice 5 0")))
     assert texts(await mamer.command("tournset Alice 0")) == []
     await alice.expect(is_text("Mamer has set your tourney variable to OFF."))
