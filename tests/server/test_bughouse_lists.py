@@ -63,8 +63,9 @@ async def test_pobserve_and_pfollow(server: Server) -> None:
     assert texts(await fan.command("pfollow Ann")) == [
         "You will now be following Ann's partner's games."
     ]
-    await ann.command("match Cal 2 0 bughouse white")
-    await cal.command("accept")
+    await ann.send("match Cal 2 0 bughouse white")
+    await cal.expect(has_text("Challenge: Ann"))
+    await cal.send("accept")
     # Ben (Ann's partner) plays board 2: Fan observes it when it starts
     await fan.expect(has_text("Ann's partner, Ben, whom you are following, has started a game"))
     await fan.expect(is_text("You are now observing game 2."))
@@ -102,8 +103,9 @@ async def test_td_partners_and_watching_for_others(server: Server) -> None:
         "Cal will now be following Ann's games."
     ]
     await cal.expect(is_text("You will now be following Ann's games."))
-    await ann.command("match Ben 5 0")
-    await ben.command("accept")
+    await ann.send("match Ben 5 0")
+    await ben.expect(has_text("Challenge: Ann"))
+    await ben.send("accept")
     await cal.expect(is_text("You are now observing game 1."))
     assert texts(await tomato.command("xobserve Cal 1")) == ["Cal is at game 1 already."]
     made = texts(await tomato.command("xobserve Tomato Ann"))

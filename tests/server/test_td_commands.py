@@ -72,7 +72,7 @@ async def test_rmatch_both_ways_starts_a_labelled_game(server: Server) -> None:
     assert texts(said) == []  # lasker's rmatch tells the TD nothing
     await alice.expect(has_text("Issuing: Alice"))
     await bob.expect(has_text("Challenge: Alice"))
-    await mamer.command("rmatch Bob Alice 5 0 rated black | Spring Swiss, round 1")
+    await mamer.command("rmatch Bob Alice 5 0 rated black")  # the answer needs no label
     await alice.expect(has_text("Creating: Alice"))
     await bob.expect(has_text("Creating: Alice"))
     game = server.core.play.by_player[server.world.online["alice"]]
@@ -100,9 +100,14 @@ async def test_qmatch_tells_the_td(server: Server) -> None:
         "Match request made for Alice to Bob."
     ]
     await bob.expect(has_text("Challenge: Alice"))
-    assert texts(await bob.command("accept")) != []
+    await bob.send("accept")
+    await bob.expect(has_text("Creating: "))
     game = server.core.play.by_player[server.world.online["bob"]]
     assert game.terms.event == "" and ("Event", "ICS unrated blitz match") in game.pgn_tags()
+    assert texts(await mamer.command("qmatch Alice Bob 3 0")) == [
+        "No match request was made: Alice was told why."
+    ]
+    await alice.expect(is_text("You are playing a game."))
     for client in (mamer, alice, bob):
         await client.close()
 
@@ -185,5 +190,23 @@ async def test_the_event_label_is_in_pgn_and_kept_with_the_stored_game(server: S
     [record] = await asyncio.to_thread(server.store.history, "Alice")
     assert record.event == "Club Cup, round 3"
     assert '[Event "Club Cup, round 3"]' in texts(await bob.command("spgn Alice 1"))
+    for client in (mamer, alice, bob):
+        await client.close()
+
+
+async def test_a_label_goes_with_its_challenge(server: Server) -> None:
+    """A labelled challenge declined leaves no label for the players' next game."""
+    mamer = await td(server)
+    alice, bob = await login(server, "Alice"), await login(server, "Bob")
+    await mamer.command("rmatch Alice Bob 5 0 | Autumn Open")
+    await bob.expect(has_text("Challenge: Alice"))
+    await bob.command("decline")
+    await alice.expect(has_text("Bob declines the match offer."))
+    await alice.send("match Bob 5 0")
+    await bob.expect(has_text("Challenge: Alice (----) Bob (----) unrated blitz 5 0."))
+    await bob.send("accept")
+    await alice.expect(has_text("Creating: "))  # colours as the server chooses
+    game = server.core.play.by_player[server.world.online["bob"]]
+    assert game.terms.event == ""
     for client in (mamer, alice, bob):
         await client.close()

@@ -16,6 +16,7 @@ game.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -100,7 +101,8 @@ async def issue_challenge(
     new = Challenge(session, receiver, terms, color, adjourned)
     theirs = state.offer(receiver, session)
     if theirs is not None:
-        fits = theirs.terms == terms and (
+        # a TD's event label (rmatch) is the challenge's own: the answer need not repeat it
+        fits = replace(theirs.terms, event="") == replace(terms, event="") and (
             color is None or theirs.color is None or theirs.color != color
         )
         same_game = (theirs.adjourned.id if theirs.adjourned else None) == (

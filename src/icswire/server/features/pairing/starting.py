@@ -69,9 +69,6 @@ async def start_game(
     if same_player(white, black):
         raise ValueError(f"{white.name} cannot play himself")
     state = core.state(Pairing)
-    label = state.events.pop(frozenset({name_key(white.name), name_key(black.name)}), "")
-    if label and resumed is None:
-        terms = replace(terms, event=label)
     if terms.game_variant is BUGHOUSE:
         return await _start_bughouse(core, batch, white, black, terms)
     players_busy(core, (white, black), batch)

@@ -109,9 +109,6 @@ class Pairing:
     #: (what ``rematch`` offers again, colours reversed).
     last_game: dict[str, tuple[str, Terms]] = field(default_factory=dict)
     offers: Offers = field(default_factory=Offers)  # the server's, given at install
-    #: The event label a TD gave a pairing (``rmatch ... | LABEL``), by the two players'
-    #: name keys: the game they start next carries it (``Terms.event``).
-    events: dict[frozenset[str], str] = field(default_factory=dict)
 
     def seeks_of(self, session: User) -> list[Seek]:
         return [s for s in self.seeks.values() if s.seeker is session]

@@ -6,12 +6,15 @@ one who hears what ``match`` says, and P2 gets an ordinary challenge, so a TD th
 both ``rmatch A B 5 0 white`` and ``rmatch B A 5 0 black`` makes the second accept the
 first and the game start. Only a TD (the server's td list, or an administrator) may; as in
 lasker, a player not logged in or unregistered is passed over in silence. Both take an
-event label after a ``|`` (``rmatch A B 5 0 rated | Spring Swiss, round 2``): the game
-the two start next carries it (``games``, the PGN ``Event`` tag). ``qmatch`` is the same
+event label after a ``|`` (``rmatch A B 5 0 rated | Spring Swiss, round 2``): the
+challenge carries it, and so the game it starts (``games``, the PGN ``Event`` tag, the
+stored game); the answering challenge need not repeat it. ``qmatch`` is the same
 with ICC's words for what goes wrong.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.dispatch.hub import CommandSet, Context
@@ -40,16 +43,23 @@ def split_label(args: str) -> tuple[str, str]:
     return terms.strip(), " ".join(label.split())[:MAX_LABEL]
 
 
-async def match_for(ctx: Context, first: User, second: User, terms: str, label: str) -> None:
-    """``match SECOND TERMS`` typed by ``first``: its output is ``first``'s."""
-    if label:
-        pair = frozenset({name_key(first.name), name_key(second.name)})
-        ctx.core.state(Pairing).events[pair] = label
+async def match_for(ctx: Context, first: User, second: User, terms: str, label: str) -> str:
+    """``match SECOND TERMS`` typed by ``first`` (its output is ``first``'s), the
+    challenge it made labelled with the event; what came of it: "challenge", "game" (it
+    accepted SECOND's challenge) or "" (refused: ``first`` was told why)."""
+    playing = ctx.core.play.by_player.get(first)
     batch = Batch(CN.CN_MATCH, first)
     try:
         await match(Context(ctx.core, first, batch, "match"), f"{second.name} {terms}".strip())
     finally:
         batch.flush()
+    challenge = ctx.core.state(Pairing).offer(first, second)
+    if challenge is not None:
+        if label:
+            challenge.terms = replace(challenge.terms, event=label)
+        return "challenge"
+    game = ctx.core.play.by_player.get(first)
+    return "game" if game is not None and game is not playing else ""
 
 
 @command("rmatch", CN.CN_QMATCH, "rmatch <player1> <player2> <match terms> [| event]")
@@ -86,5 +96,10 @@ async def qmatch(ctx: Context, args: str) -> None:
             return
         players.append(player)
     first, second = players
-    await match_for(ctx, first, second, words[2] if len(words) > 2 else "", label)
-    ctx.reply(f"Match request made for {first.name} to {second.name}.")
+    made = await match_for(ctx, first, second, words[2] if len(words) > 2 else "", label)
+    if made == "challenge":
+        ctx.reply(f"Match request made for {first.name} to {second.name}.")
+    elif made == "game":
+        ctx.reply(f"{first.name} accepted {second.name}'s match request: the game starts.")
+    else:
+        ctx.reply(f"No match request was made: {first.name} was told why.")
