@@ -289,6 +289,9 @@ def _td_players(ctx: Context, names: list[str], usage: str, count: int) -> list[
         if player is None:
             ctx.reply(f'No user named "{name}" is logged in.')
             return None
+        if player.remote is not None:
+            ctx.reply(f"{player.name} is connected to another node.")
+            return None
         found.append(player)
     return found
 

@@ -415,6 +415,9 @@ async def tournset(ctx: Context, args: str) -> None:
     player = ctx.world.online.get(name_key(name))
     if player is None or not player.registered:
         return
+    if player.remote is not None:
+        ctx.reply(f"{player.name} is connected to another node.")
+        return
     on = 1 if number else 0
     if player.variables["tourney"] == on:
         return
@@ -438,6 +441,9 @@ async def qset(ctx: Context, args: str) -> None:
     player = ctx.world.online.get(name_key(name))
     if player is None:
         ctx.reply(f'No user named "{name}" is logged in.')
+        return
+    if player.remote is not None:
+        ctx.reply(f"{player.name} is connected to another node.")
         return
     try:
         variable = VARIABLES.find(which)

@@ -607,6 +607,9 @@ def _td_player(ctx: Context, name: str) -> User | None:
     player = ctx.world.online.get(name_key(name))
     if player is None:
         ctx.reply(f'No user named "{name}" is logged in.')
+    elif player.remote is not None:
+        ctx.reply(f"{player.name} is connected to another node.")
+        return None
     return player
 
 

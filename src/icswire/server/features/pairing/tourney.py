@@ -43,6 +43,16 @@ def split_label(args: str) -> tuple[str, str]:
     return terms.strip(), " ".join(label.split())[:MAX_LABEL]
 
 
+def elsewhere(ctx: Context, *players: User) -> bool:
+    """Whether one of ``players`` is connected to another node of a cluster (what is made
+    for him must be made there): then the TD is told so."""
+    for player in players:
+        if player.remote is not None:
+            ctx.reply(f"{player.name} is connected to another node.")
+            return True
+    return False
+
+
 async def match_for(ctx: Context, first: User, second: User, terms: str, label: str) -> str:
     """``match SECOND TERMS`` typed by ``first`` (its output is ``first``'s), the
     challenge it made labelled with the event; what came of it: "challenge", "game" (it
@@ -75,6 +85,8 @@ async def rmatch(ctx: Context, args: str) -> None:
     first, second = (ctx.world.online.get(name_key(name)) for name in words[:2])
     if first is None or not first.registered or second is None or not second.registered:
         return  # lasker: "can't rmatch this user ..." and nothing said
+    if elsewhere(ctx, first, second):
+        return
     await match_for(ctx, first, second, words[2] if len(words) > 2 else "", label)
 
 
@@ -96,6 +108,8 @@ async def qmatch(ctx: Context, args: str) -> None:
             return
         players.append(player)
     first, second = players
+    if elsewhere(ctx, first, second):
+        return
     made = await match_for(ctx, first, second, words[2] if len(words) > 2 else "", label)
     if made == "challenge":
         ctx.reply(f"Match request made for {first.name} to {second.name}.")
