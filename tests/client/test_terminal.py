@@ -224,7 +224,7 @@ def test_every_command_a_player_types_is_completed(tmp_path: Path) -> None:
     finally:
         store.close()
     administrators = {
-        "addplayer", "asetadmin", "asetemail", "asetpasswd", "cnewse", "cnewsf", "cnewsi",
-        "cnewst", "nuke", "remplayer",
+        "addplayer", "adjrequests", "adjudicate", "asetadmin", "asetemail", "asetpasswd",
+        "cnewse", "cnewsf", "cnewsi", "cnewst", "nuke", "remplayer",
     }  # fmt: skip
     assert commands - set(COMMANDS) == administrators | {"i", "set-2"}

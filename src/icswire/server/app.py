@@ -55,6 +55,7 @@ from icswire.server.core.storage.writelog import (
 )
 from icswire.server.features import (
     accounts,
+    adjudication,
     admin,
     chat,
     examine,
@@ -154,6 +155,7 @@ class Server:
             rankings,
             serverinfo,
             robots,
+            adjudication,
         )
         for feature in features:
             feature.install(core)

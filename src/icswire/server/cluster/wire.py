@@ -99,7 +99,8 @@ log = logging.getLogger("icswire.cluster")
 #: carries the position after its moves in FEN, for DG_FEN, and a game's end whether the
 #: players' ratings changed, for FICS's "No ratings adjustment done.", and each game a
 #: node lists for ``games`` its sort key, both names and whether it is private; 5: a
-#: game's end carries its ECO code, for DG_GAME_RESULT).
+#: game's end carries its ECO code, for DG_GAME_RESULT, and lasker's tourney suffix for
+#: mamer; a user's variables ``tourney`` and ``bugopen``).
 VERSION = 5
 
 T = TypeVar("T")

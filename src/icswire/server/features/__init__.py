@@ -10,7 +10,8 @@ another), ``robots`` (isregname, getpx), ``journal`` (journal, jsave, jkill, lib
 ``messages`` (messages kept for registered users), ``logons`` (logons, llogons),
 ``pairing`` (seeks, challenges, resuming), ``play`` (moves, clocks, offers, endings,
 ratings), ``watching`` (games, observe, follow, kibitz) and ``examine`` (examined and
-stored games).
+stored games), ``robots`` (getpi, getgi: what TD programs read), ``adjudication`` (adjourned games
+settled by administrators or agreed by their players).
 
 A feature imports the core, never a sibling feature nor the app: what it must hear of the
 others comes through the registry's hooks, what it must ask of them through ``core.play``.

@@ -15,10 +15,18 @@ DG_PERSONAL_TELL_ECHO type 2 to the teller.
 
 ``prefresh`` (FICS help ``prefresh``) is ``refresh PARTNER``: the partner's board, as
 lasker's com_prefresh runs it.
+
+``bugwho [g][p][u]`` lists, as FICS's bughouse server does, the bughouse games in
+progress (each game's two boards, as ``games`` shows them), the partnerships not playing
+bughouse, and the players with ``bugopen`` on who have no partner (``who``'s columns).
+
+For TDs and administrators (ICC's robot commands): ``qpartner A B`` makes A and B
+partners (ending what partnerships they had), ``qimpart A`` ends A's partnership.
 """
 
 from __future__ import annotations
 
+import time
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -33,6 +41,7 @@ from icswire.server.core.model.names import name_key
 from icswire.server.core.model.offers import Offers
 from icswire.server.core.model.partners import Partners
 from icswire.server.core.render.batch import Batch, Datagram, lines
+from icswire.server.core.render.people import columns, ratstr, status_symbol
 
 if TYPE_CHECKING:
     from icswire.server.core.dispatch.hub import Core
@@ -192,6 +201,152 @@ async def prefresh(ctx: Context, args: str) -> None:
         ctx.reply("You do not have a partner.")
         return
     await ctx.run("refresh", other.name)
+
+
+# -- bugwho ---------------------------------------------------------------------------------
+
+
+def _count(number: int, word: str) -> str:
+    return f" {number} {word}{'' if number == 1 else 's'} displayed."
+
+
+def _bughouse_games(core: Core) -> list[str]:
+    """The bughouse games in progress: each game's two boards, one after the other."""
+    rows: list[str] = []
+    seen: set[int] = set()
+    games = 0
+    for table in core.tables.all():
+        other = table.partner_table
+        if other is None or table.number in seen or table.examined:
+            continue
+        seen |= {table.number, other.number}
+        games += 1
+        rows += [table.listed().fics_row, other.listed().fics_row]
+    return ["Bughouse games in progress", *rows, "", _count(games, "game"), ""]
+
+
+def _entry(core: Core, player: User, now: float) -> str:
+    """A player as ``who`` shows one: the bughouse rating, the status mark, the name and
+    its titles."""
+    playing = player in core.play.by_player
+    mark = status_symbol(player, playing, now - player.last_input)
+    return f"{ratstr(player, 'Bughouse')}{mark}{player.display_name}"
+
+
+def _partnerships(core: Core, now: float) -> list[str]:
+    """The partnerships not playing bughouse."""
+    rows, seen = [], set()
+    for one, other in _state(core).partner.items():
+        if one in seen:
+            continue
+        seen |= {one, other}
+        games = [core.play.by_player.get(p) for p in (one, other)]
+        if any(g is not None and g.partner_table is not None for g in games):
+            continue
+        rows.append(f"{_entry(core, one, now)} / {_entry(core, other, now)}")
+    return ["Partnerships not playing bughouse", *rows, "", _count(len(rows), "partnership"), ""]
+
+
+def _unpartnered(core: Core, viewer: User, now: float) -> list[str]:
+    """The players with ``bugopen`` on and no partner, in ``who``'s columns."""
+    everyone = [p for p in core.world.online.values() if p.logged_in]
+    partners = _state(core).partner
+    chosen = sorted(
+        (p for p in everyone if p.variables["bugopen"] and p not in partners),
+        key=lambda p: (-(p.ratings.get("Bughouse", (0, 0))[0]), name_key(p.name)),
+    )
+    entries = [_entry(core, p, now) for p in chosen]
+    return [
+        "Unpartnered players with bugopen on",
+        "",
+        *columns(entries, viewer.variables["width"]),
+        "",
+        f" {len(chosen)} players displayed (of {len(everyone)})."
+        " (*) indicates system administrator.",
+    ]
+
+
+@command("bugwho", CN.CN_BUGWHO, "bugwho [g][p][u]")
+async def bugwho(ctx: Context, args: str) -> None:
+    which = args.strip().lower() or "gpu"
+    if any(c not in "gpu" for c in which):
+        ctx.reply("Usage: bugwho [g][p][u]")
+        return
+    now = time.monotonic()
+    shown: list[str] = []
+    if "g" in which:
+        shown += _bughouse_games(ctx.core)
+    if "p" in which:
+        shown += _partnerships(ctx.core, now)
+    if "u" in which:
+        shown += _unpartnered(ctx.core, ctx.session, now)
+    while shown and not shown[-1]:
+        shown.pop()
+    ctx.page(*shown)
+
+
+# -- for TDs ---------------------------------------------------------------------------------
+
+
+def _td_players(ctx: Context, names: list[str], usage: str, count: int) -> list[User] | None:
+    """The players online named for a TD's command; None after saying what is wrong."""
+    if not ctx.session.is_td:
+        ctx.reply(f"Only TDs and administrators may use {ctx.command}.")
+        return None
+    if len(names) != count:
+        ctx.reply(f"Usage: {usage}")
+        return None
+    found = []
+    for name in names:
+        player = ctx.world.online.get(name_key(name))
+        if player is None:
+            ctx.reply(f'No user named "{name}" is logged in.')
+            return None
+        if player.remote is not None:
+            ctx.reply(f"{player.name} is connected to another node.")
+            return None
+        found.append(player)
+    return found
+
+
+@command("qpartner", CN.CN_QPARTNER, "qpartner <name> <name>")
+async def qpartner(ctx: Context, args: str) -> None:
+    """Two players made partners by a TD, as if one had offered and the other agreed."""
+    players = _td_players(ctx, args.split(), "qpartner <name> <name>", 2)
+    if players is None:
+        return
+    one, other = players
+    if one is other:
+        ctx.reply("A player can't be his own bughouse partner.")
+        return
+    core, batch, state = ctx.core, ctx.batch, _state(ctx.core)
+    if state.partner.get(one) is other:
+        ctx.reply(f"{one.name} and {other.name} are partners already.")
+        return
+    for player in (one, other):
+        _dissolve(core, player, batch, f"{ctx.session.name} has ended your partnership.")
+        _close_all(core, player, batch)
+    state.partner[one], state.partner[other] = other, one
+    for player, partner_ in ((one, other), (other, one)):
+        batch.add(player, lines(f"{ctx.session.name} has made you {partner_.name}'s partner."))
+    _announce(core, one, other, True, batch)
+    ctx.reply(f"{one.name} and {other.name} are partners now.")
+
+
+@command("qimpart", CN.CN_QIMPART, "qimpart <name>")
+async def qimpart(ctx: Context, args: str) -> None:
+    """A player's partnership ended by a TD."""
+    players = _td_players(ctx, args.split(), "qimpart <name>", 1)
+    if players is None:
+        return
+    [player] = players
+    told = f"{ctx.session.name} has ended your partnership."
+    other = _dissolve(ctx.core, player, ctx.batch, told)
+    if other is None:
+        ctx.reply(f"{player.name} has no bughouse partner.")
+        return
+    ctx.batch.add(player, lines(told))
+    ctx.reply(f"{player.name} and {other.name} are partners no more.")
 
 
 def player_left(core: Core, session: User) -> None:

@@ -123,10 +123,11 @@ def parse_who(flags: str) -> WhoRequest | None:
 
 
 def _chosen(core: Core, player: User, select: set[str]) -> bool:
-    """lasker's ``who_ok``: ``r`` is open for rated games (``set rated``), not registered."""
+    """lasker's ``who_ok``: ``r`` is open for rated games (``set rated``), not registered;
+    ``o`` open and not in a tournament (``set tourney``)."""
     busy = player in core.play.by_player or player.state == "E"
     checks = {
-        "o": bool(player.variables["open"]),
+        "o": bool(player.variables["open"]) and not player.variables["tourney"],
         "r": bool(player.variables["rated"]),
         "f": not busy,
         "R": player.registered,

@@ -22,6 +22,7 @@ from icswire.server.core.dispatch.hub import CommandSet, Context
 from icswire.server.core.dispatch.numbers import parse_number
 from icswire.server.core.dispatch.paging import next_page
 from icswire.server.core.model.formula import SUBFORMULA_COUNT, FormulaError, parse
+from icswire.server.core.model.names import name_key
 from icswire.server.core.model.variables import (
     IVARIABLE_NAMES,
     IVARIABLES,
@@ -39,7 +40,7 @@ from icswire.server.core.model.variables import (
 )
 from icswire.server.core.model.zones import SERVER, zone_name
 from icswire.server.core.render.alerts import highlighted
-from icswire.server.core.render.batch import Datagram
+from icswire.server.core.render.batch import Batch, Datagram, lines
 
 if TYPE_CHECKING:
     from icswire.server.core.dispatch.hub import Core
@@ -64,8 +65,8 @@ VARS_GRID: tuple[tuple[str, ...], ...] = (
     ("rated", "", "kibitz", "availinfo", "highlight"),
     ("open", "", "kiblevel", "availmin", "bell"),
     ("ropen", "", "tell", "availmax", "width"),
-    ("", "mailmess", "ctell", "gin", "height"),
-    ("", "", "chanoff", "seek", ""),
+    ("bugopen", "mailmess", "ctell", "gin", "height"),
+    ("", "tourney", "chanoff", "seek", ""),
     ("", "", "sshout", "showownseek", "tzone"),
     ("provshow", "", "silence", "", "lang"),
     ("autoflag", "unobserve", "", "", "level1"),
@@ -408,6 +409,89 @@ async def unalias(ctx: Context, args: str) -> None:
         return
     ctx.reply(f"Alias '{word}' removed.")
     ctx.save("save_alias", word, None)
+
+
+# -- for TDs: another player's variables -------------------------------------------------------
+
+
+async def set_for(ctx: Context, player: User, variable: Variable, value: Value) -> None:
+    """``set`` of ``player``'s ``variable`` by the TD of ``ctx``: kept and saved as the
+    player's own ``set`` (its DG_MY_VARIABLE, the hooks); what ``set`` would answer is not
+    said (the caller tells the player)."""
+    batch = Batch(CN.CN_SET, None, issuer_name=ctx.session.name)
+    await apply_variable(Context(ctx.core, player, batch, "set"), variable, value)
+    batch.flush()
+
+
+@command("tournset", CN.CN_QSET, "tournset <name> 0|1")
+async def tournset(ctx: Context, args: str) -> None:
+    """lasker's ``com_tournset``: a TD turns a registered player's ``tourney`` variable
+    on or off; the player hears of a change, the TD nothing (nor of a name it does not
+    find)."""
+    if not ctx.session.is_td:
+        ctx.reply("Only TD programs are allowed to use this command.")
+        return
+    name, flag = first_word(args)
+    number = parse_number(flag)
+    if not name or number is None:
+        ctx.reply("Usage: tournset <name> 0|1")
+        return
+    player = ctx.world.online.get(name_key(name))
+    if player is None or not player.registered:
+        return
+    if player.remote is not None:
+        ctx.reply(f"{player.name} is connected to another node.")
+        return
+    on = 1 if number else 0
+    if player.variables["tourney"] == on:
+        return
+    await set_for(ctx, player, VARIABLES.by_name["tourney"], on)
+    said = "ON" if on else "OFF"
+    ctx.batch.add(player, lines("", f"{ctx.session.name} has set your tourney variable to {said}."))
+
+
+@command("qset", CN.CN_QSET, "qset <name> <variable> <value>")
+async def qset(ctx: Context, args: str) -> None:
+    """ICC's ``qset``: a TD sets a variable of a player who is logged in (``qset fred
+    tourney 1``), as ``set`` would; the player is told who set what."""
+    if not ctx.session.is_td:
+        ctx.reply("Only TDs and administrators may use qset.")
+        return
+    name, rest = first_word(args)
+    which, value = first_word(rest)
+    if not which:
+        ctx.reply("Usage: qset <name> <variable> <value>")
+        return
+    player = ctx.world.online.get(name_key(name))
+    if player is None:
+        ctx.reply(f'No user named "{name}" is logged in.')
+        return
+    if player.remote is not None:
+        ctx.reply(f"{player.name} is connected to another node.")
+        return
+    try:
+        variable = VARIABLES.find(which)
+        refusal = REGISTERED_ONLY.get(variable.name)
+        if refusal and not player.registered:
+            ctx.reply(f"{player.name} is unregistered: {refusal}")
+            return
+        parsed = variable.parse(value) if value or variable.kind == "str" else None
+        if parsed is not None:
+            parsed = _checked(variable, parsed)
+    except NoSuchVariable as exc:
+        ctx.reply(_no_such(exc, ivariable=False))
+        return
+    except BadValue:
+        parsed = None
+    if parsed is None:
+        ctx.reply(f"Bad value given for variable {which}.")
+        return
+    await set_for(ctx, player, variable, parsed)
+    shown = value_of(player.variables, variable.name)
+    ctx.reply(f"{player.name}'s {variable.name} set to {shown}.")
+    if player is not ctx.session:
+        told = f"{ctx.session.name} has set your {variable.name} variable to {shown}."
+        ctx.batch.add(player, lines(told))
 
 
 def install(core: Core) -> None:

@@ -1,7 +1,8 @@
 """Watching games: ``games``, ``observe``, ``unobserve``, ``follow``, ``allobservers``,
 ``moves``, ``refresh``, ``fen``, ``pgn``, ``logpgn``, ``mailmoves``, ``eco``, ``gameid``,
 ``flip``, ``kibitz``, ``whisper`` and ``primary`` (which of the games one observes those
-without a game number are about).
+without a game number are about); a bughouse partner's games (``pobserve``, ``pfollow``);
+and, for TDs, watching made for others (``xobserve``, ``qfollow``, ``qunfollow``).
 
 Observers get what players get (icc-formats.txt section 4, "MY GAMES"): DG_STARTED_OBSERVING
 (18), DG_FLIP (39), the moves so far (DG_MOVE_LIST or DG_POSITION_BEGIN(2)) and the clocks
@@ -38,6 +39,7 @@ from icswire.server.core.events.games import ObserverJoined, ObserverLeft
 from icswire.server.core.events.talk import Kibitzed, Speaker
 from icswire.server.core.model.names import name_key
 from icswire.server.core.model.openings import is_chess, table_opening
+from icswire.server.core.model.partners import partner_of
 from icswire.server.core.model.tables import ListedGame, Table
 from icswire.server.core.render.batch import Batch, Datagram, lines
 from icswire.server.core.render.movelist import movelist_lines
@@ -59,6 +61,8 @@ class Watchers:
     follows: dict[User, str] = field(default_factory=dict)
     #: observer -> the game it started observing last (kibitz, refresh, flip without N)
     primary: dict[User, int] = field(default_factory=dict)
+    #: follower -> the name key of the player whose partner's games it follows (pfollow)
+    pfollows: dict[User, str] = field(default_factory=dict)
 
 
 # -- finding games ---------------------------------------------------------------------------
@@ -364,6 +368,7 @@ def game_started(core: Core, game: Table, batch: Batch) -> None:
         return
     white, black = game.seats()
     keys = {name_key(white.name): white, name_key(black.name): black}
+    _partners_followed(core, game, batch)
     for follower, followed in list(core.state(Watchers).follows.items()):
         player = keys.get(followed)
         if player is None or follower in game.audience() or follower.closed:
@@ -670,6 +675,175 @@ async def whisper(ctx: Context, args: str) -> None:
     await _talk(ctx, args, kibitz=False)
 
 
+# -- bughouse partners, and what TDs make others watch ----------------------------------------
+
+
+def _partner_named(ctx: Context, name: str) -> tuple[User, User] | None:
+    """The player ``name`` (the issuer without one) and its bughouse partner; None after
+    saying why not."""
+    player = ctx.session if not name else ctx.world.find(name)
+    if player is None:
+        ctx.reply(f'No user named "{name}" is logged in.')
+        return None
+    partner = partner_of(ctx.core, player)
+    if partner is None:
+        ctx.reply(
+            "You do not have a partner at present."
+            if player is ctx.session
+            else f"{player.name} has no partner."
+        )
+        return None
+    return player, partner
+
+
+@command("pobserve", CN.CN_OBSERVE, "pobserve [name]")
+async def pobserve(ctx: Context, args: str) -> None:
+    """Observe the game the bughouse partner of NAME (of yourself without one) plays."""
+    found = _partner_named(ctx, args.strip())
+    if found is None:
+        return
+    player, partner = found
+    game = ctx.core.tables.seated(partner)
+    if game is None:
+        whose = "Your partner" if player is ctx.session else f"{player.name}'s partner"
+        ctx.reply(f"{whose}, {partner.name}, is not playing a game.")
+        return
+    if not may_watch(ctx.session, game):
+        ctx.reply(f"Sorry, game {game.number} is a private game.")
+        return
+    if ctx.session in game.seats():
+        ctx.reply(f"You are playing game {game.number}.")
+        return
+    if ctx.session in game.observers:
+        ctx.reply(f"You are already observing game {game.number}.")
+        return
+    observe(ctx.core, ctx.session, game, ctx.batch)
+
+
+@command("pfollow", CN.CN_FOLLOW, "pfollow [name]")
+async def pfollow(ctx: Context, args: str) -> None:
+    """Follow the games of NAME's bughouse partner, whoever it is when a game starts;
+    without a name, stop."""
+    session, pfollows = ctx.session, ctx.core.state(Watchers).pfollows
+    name = args.strip()
+    if not name:
+        if pfollows.pop(session, None) is None:
+            ctx.reply("You are not following any player's partner.")
+        else:
+            ctx.reply("You will not follow any player's partner's games.")
+        return
+    player = ctx.world.find(name)
+    if player is None:
+        ctx.reply(f'No user named "{name}" is logged in.')
+        return
+    if player is session:
+        ctx.reply("Use ptell and pobserve for your own partner; pfollow follows another's.")
+        return
+    pfollows[session] = name_key(player.name)
+    ctx.reply(f"You will now be following {player.name}'s partner's games.")
+    partner = partner_of(ctx.core, player)
+    game = ctx.core.play.by_player.get(partner) if partner is not None else None
+    if game is not None and session not in game.audience() and may_watch(session, game):
+        observe(ctx.core, session, game, ctx.batch)
+
+
+def _partners_followed(core: Core, game: Table, batch: Batch) -> None:
+    """Who ``pfollow``s a partner of one of ``game``'s players observes it."""
+    seats = game.seats()
+    for follower, followed in list(core.state(Watchers).pfollows.items()):
+        player = core.world.online.get(followed)
+        partner = partner_of(core, player) if player is not None else None
+        if player is None or partner not in seats or follower in game.audience():
+            continue
+        if follower.closed or not may_watch(follower, game):
+            continue
+        opponent = seats[1] if partner is seats[0] else seats[0]
+        batch.add(
+            follower,
+            lines(
+                f"{player.name}'s partner, {partner.name}, whom you are following,"
+                f" has started a game with {opponent.name}."
+            ),
+        )
+        observe(core, follower, game, batch)
+
+
+def _td_player(ctx: Context, name: str) -> User | None:
+    """The player ``name`` online, for a TD (None after saying what is wrong)."""
+    if not ctx.session.is_td:
+        ctx.reply(f"Only TDs and administrators may use {ctx.command}.")
+        return None
+    player = ctx.world.online.get(name_key(name))
+    if player is None:
+        ctx.reply(f'No user named "{name}" is logged in.')
+    elif player.remote is not None:
+        ctx.reply(f"{player.name} is connected to another node.")
+        return None
+    return player
+
+
+@command("xobserve", CN.CN_XOBSERVE, "xobserve <name> <game number|name>")
+async def xobserve(ctx: Context, args: str) -> None:
+    """A TD makes a player observe a game (ICC's robots' ``xobserve``)."""
+    words = args.split()
+    if len(words) != 2:
+        ctx.reply("Usage: xobserve <name> <game number|name>")
+        return
+    player = _td_player(ctx, words[0])
+    if player is None:
+        return
+    game = _find_named(ctx, words[1])
+    if game is None:
+        return
+    if not may_watch(player, game):
+        ctx.reply(f"Sorry, game {game.number} is a private game.")
+        return
+    if player in game.audience():
+        ctx.reply(f"{player.name} is at game {game.number} already.")
+        return
+    observe(ctx.core, player, game, ctx.batch)
+    ctx.reply(f"{player.name} is now observing game {game.number}.")
+
+
+@command("qfollow", CN.CN_QFOLLOW, "qfollow <name> <name>")
+async def qfollow(ctx: Context, args: str) -> None:
+    """A TD makes the first player follow the second's games (ICC's ``qfollow``)."""
+    words = args.split()
+    if len(words) != 2:
+        ctx.reply("Usage: qfollow <name> <name>")
+        return
+    follower = _td_player(ctx, words[0])
+    followed = _td_player(ctx, words[1]) if follower is not None else None
+    if follower is None or followed is None:
+        return
+    if follower is followed:
+        ctx.reply("A player can't follow his own games.")
+        return
+    ctx.core.state(Watchers).follows[follower] = name_key(followed.name)
+    ctx.batch.add(follower, lines(f"You will now be following {followed.name}'s games."))
+    ctx.reply(f"{follower.name} will now be following {followed.name}'s games.")
+    game = ctx.core.play.by_player.get(followed)
+    if game is not None and follower not in game.audience() and may_watch(follower, game):
+        observe(ctx.core, follower, game, ctx.batch)
+
+
+@command("qunfollow", CN.CN_QFOLLOW, "qunfollow <name>")
+async def qunfollow(ctx: Context, args: str) -> None:
+    """A TD makes a player stop following (ICC's ``qunfollow``)."""
+    words = args.split()
+    if len(words) != 1:
+        ctx.reply("Usage: qunfollow <name>")
+        return
+    player = _td_player(ctx, words[0])
+    if player is None:
+        return
+    if ctx.core.state(Watchers).follows.pop(player, None) is None:
+        ctx.reply(f"{player.name} is not following any player.")
+        return
+    ctx.batch.add(player, lines("You will not follow any player's games."))
+    ctx.reply(f"{player.name} will not follow any player's games.")
+
+
 # -- leaving ---------------------------------------------------------------------------------
 
 
@@ -678,6 +852,7 @@ def session_left(core: Core, session: User) -> None:
     observed are told."""
     state = core.state(Watchers)
     state.follows.pop(session, None)
+    state.pfollows.pop(session, None)
     state.primary.pop(session, None)
     batch = Batch(CN.SCN_LOGOUT, None, issuer_name=session.name)
     for number in sorted(session.observing):

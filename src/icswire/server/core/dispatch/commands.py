@@ -81,6 +81,20 @@ _BLOCK_CODE_OF = {
     "setclock": BlockCode.BLKCMD_BSETUP,  # ICC's: an examined game's clocks
     "setwhiteclock": BlockCode.BLKCMD_BSETUP,
     "setblackclock": BlockCode.BLKCMD_BSETUP,
+    "qmatch": BlockCode.BLKCMD_RMATCH,  # ICC's TD match
+    "qset": BlockCode.BLKCMD_SET,  # ICC's TD set of another's variable
+    "xobserve": BlockCode.BLKCMD_ROBSERVE,  # ICC's: observe made for another
+    "qfollow": BlockCode.BLKCMD_RFOLLOW,  # ICC's: follow made for another
+    "qunfollow": BlockCode.BLKCMD_RFOLLOW,
+    "qpartner": BlockCode.BLKCMD_PARTNER,  # ICC's: a partnership a TD makes
+    "qimpart": BlockCode.BLKCMD_PARTNER,  # ... and ends
+    "adjrequests": BlockCode.BLKCMD_ADJUDICATE,  # the players' requests for it
+    "request-win": BlockCode.BLKCMD_ADJUDICATE,  # ICC's: asking for an adjudication
+    "request-draw": BlockCode.BLKCMD_ADJUDICATE,
+    "request-abort": BlockCode.BLKCMD_ADJUDICATE,
+    "resignadj": BlockCode.BLKCMD_RESIGN,  # ICC's: an adjourned game resigned
+    "drawadj": BlockCode.BLKCMD_DRAW,  # ... drawn or aborted by agreement
+    "abortadj": BlockCode.BLKCMD_ABORT,
 }
 
 

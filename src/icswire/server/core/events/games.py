@@ -257,7 +257,9 @@ class GameEnded(Event):
     the others the line if they ``set gin`` or ``iset allresults``; everybody
     DG_GAME_RESULT if on. ``adjusted``: the players' ratings change (a rated game won or
     drawn); when they do not, FICS tells the players "No ratings adjustment done.".
-    ``eco``: the ECO code of the game's opening (``?`` if none, :mod:`..model.openings`)."""
+    ``eco``: the ECO code of the game's opening (``?`` if none, :mod:`..model.openings`).
+    ``tourney``: what lasker adds to the line for mamer when both players have ``set
+    tourney`` (`` [5 0 1 0 1]``: minutes, increment, rated, private, game type), else ""."""
 
     game: int
     white: str
@@ -268,6 +270,7 @@ class GameEnded(Event):
     audience: tuple[str, ...]
     adjusted: bool = False
     eco: str = "?"
+    tourney: str = ""
 
 
 @kind

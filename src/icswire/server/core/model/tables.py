@@ -46,6 +46,9 @@ class Terms:
     increment: int = 0  # seconds
     rating_type: str = "Blitz"
     variant: str | None = None
+    #: The event a TD started the game in (``rmatch``/``qmatch ... | LABEL``): shown in
+    #: ``games`` and as the PGN ``Event`` tag; "" for an ordinary game.
+    event: str = ""
 
     @classmethod
     def of(
@@ -101,6 +104,8 @@ class Table(Protocol):
     def partner_table(self) -> Table | None: ...  # a bughouse game's other board
     @property
     def private(self) -> bool: ...  # ``set private``: not listed, nobody may observe it
+    @property
+    def event(self) -> str: ...  # a TD's event label (PGN ``Event``), "" for none
 
     def audience(self) -> Iterator[User]:
         """Everybody at the table: players or examiners, then observers."""

@@ -103,6 +103,12 @@ class User:
         return self.registered and "computer" in self.title_lists
 
     @property
+    def is_td(self) -> bool:
+        """Whether this may use the TD commands (``rmatch``, ``getpi``, ``qset`` ...): a
+        registered user on the server's td list, or an administrator."""
+        return self.registered and ("td" in self.title_lists or self.admin)
+
+    @property
     def title_marks(self) -> str:
         """FICS's marks of this user's titles after its name (``(C)``, ``(*)(GM)``), none
         for a guest."""

@@ -150,7 +150,7 @@ class EndMessage(EventMessage):
         super().__init__(event)
         self._said = (
             f"{{Game {event.game} ({event.white} vs. {event.black}) {event.description}}}"
-            f" {event.score}"
+            f" {event.score}{event.tourney}"
         )
 
     def _playing(self, receiver: User) -> bool:

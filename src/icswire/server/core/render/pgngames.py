@@ -39,6 +39,8 @@ def table_game(table: Table) -> Game:
     dated(game, shown.started)
     if is_chess(table):
         named(game, classify_board(game.board))
+    if table.event:
+        game.tags["Event"] = table.event
     if shown.score in _RESULTS:
         game.result, game.result_description = shown.score, shown.result
     game.tags.update(shown.tags)

@@ -160,6 +160,7 @@ class Games(Database):
                     ended=None,
                     resumed=None,
                     private=record.private,
+                    event=record.event or None,
                 )
                 .returning(games.c.id)
             )
@@ -433,6 +434,41 @@ class Games(Database):
         with self._begin() as conn:
             self._resume_done(conn, game_id, datetime.now(UTC))
 
+    def settle_adjourned(
+        self, game_id: int, status: int, mode: int, color: int | None, score: str
+    ) -> tuple[RatingChange, ...] | None:
+        """End the adjourned game ``game_id`` without playing it on: an adjudication (an
+        administrator's ``adjudicate``) or what its players agreed while it was adjourned
+        (``resignadj``, ``drawadj``, ``abortadj``). A rated win or draw between registered
+        players is rated as a played one is. Returns the rating changes (White's first;
+        none when unrated), or None when the game is not adjourned (any more): then
+        nothing changes, so a second call is harmless."""
+        now = datetime.now(UTC)
+        with self._begin() as conn:
+            hold(conn, self.fence)
+            row = conn.execute(
+                select(
+                    games.c.status,
+                    games.c.resumed,
+                    games.c.white,
+                    games.c.black,
+                    games.c.rating_type,
+                    games.c.rated,
+                )
+                .where(games.c.id == game_id)
+                .with_for_update()
+            ).one_or_none()
+            if row is None or row.status != ResultStatus.ADJOURNED or row.resumed is not None:
+                return None
+            values = {"status": status, "mode": mode, "color": color, "score": score}
+            conn.execute(
+                update(games).where(games.c.id == game_id).values(**values, updated=now, ended=now)
+            )
+            if not row.rated or status not in (ResultStatus.WIN, ResultStatus.DRAW):
+                return ()
+            white_score = 0.5 if status == ResultStatus.DRAW else float(color == 0)
+            return rate_game(conn, str(row.white), str(row.black), row.rating_type, white_score)
+
     @staticmethod
     def _resume_done(conn: Connection, game_id: int, now: datetime) -> None:
         conn.execute(
@@ -582,4 +618,5 @@ def game_record(row: Row[*tuple[Any, ...]]) -> GameRecord:
         started=row.started,
         ended=row.ended,
         private=bool(row.private),
+        event=str(row.event or ""),
     )

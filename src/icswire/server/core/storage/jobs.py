@@ -209,6 +209,8 @@ def _record_json(record: GameRecord) -> dict[str, Any]:
 
 
 def _record_from(values: dict[str, Any]) -> GameRecord:
+    if isinstance(values, dict) and "event" not in values:  # journaled before the field
+        values = {**values, "event": ""}
     if not isinstance(values, dict) or set(values) != set(_GAME_RECORD_FIELDS):
         raise BadWrite("not a game record")
     values = dict(values)

@@ -24,12 +24,14 @@ ADDED_COLUMNS: tuple[Column[Any], ...] = (
     games.c.private,
     users.c.skeleton,
     journal_games.c.note,
+    games.c.event,
 )
 """Columns added to existing tables, oldest first. Each is nullable: the rows a database
 already has get NULL (a game's ``variant`` NULL is the variant of its wild number, which
 every game stored before the column was; ``private`` NULL is a game nobody made private,
 as no game could be before the column; a user's ``skeleton`` is then filled; a journal
-entry's ``note`` NULL is one nobody annotated)."""
+entry's ``note`` NULL is one nobody annotated; ``event`` NULL is a game no TD started in an
+event)."""
 
 
 def _fill_skeletons(conn: Connection) -> None:

@@ -84,6 +84,8 @@ class GameRecord:
     private: bool = False
     """A player had ``set private`` when it began: only its players and administrators may
     read its moves (:meth:`readable_by`)."""
+    event: str = ""
+    """The event a TD started it in (``rmatch ... | LABEL``): its PGN ``Event``; "" none."""
 
     @property
     def game_variant(self) -> Variant:

@@ -248,6 +248,7 @@ games = Table(
     Column("ended", UTCDateTime, nullable=True),
     Column("resumed", UTCDateTime, nullable=True),
     Column("private", Boolean, nullable=True),  # None: not private (rows stored before)
+    Column("event", Text, nullable=True),  # a TD's event label; None: none
 )
 
 #: :meth:`Store.save_progress_many`'s update, built once and executed with many rows.

@@ -136,6 +136,7 @@ class ExaminedGame:
 
     examined = True
     partner_table = None
+    event = ""
 
     def seats(self) -> list[User]:
         return list(self.examiners)

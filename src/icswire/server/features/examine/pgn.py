@@ -42,6 +42,8 @@ def record_game(record: GameRecord) -> Game:
         supply_drop(game.board, made.move)
         game.board.push(made.move)
     dated(game, record.started)
+    if record.event:
+        game.tags["Event"] = record.event
     named(game, board_opening(game.board, record.game_variant))
     if game.eco is None and record.eco and record.eco != UNKNOWN:
         game.eco = record.eco

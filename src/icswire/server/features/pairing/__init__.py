@@ -13,6 +13,7 @@ Its modules, each with the commands of one job (and the help it follows):
   ``pending`` for every offer;
 - ``challenges``: ``match``, ``rematch``, ``set open 0``;
 - ``resume``: ``resume`` and ``match NAME`` of an adjourned game;
+- ``tourney``: ``rmatch`` and ``qmatch``, a TD's matches (with an event label);
 - ``assess``: ``assess``, the rating changes a game between two players would make;
 - ``suggest``: the server's DG_SUGGESTION to resume an adjourned game whose players are
   both online, and its DG_QRETRACT.
@@ -27,7 +28,15 @@ from __future__ import annotations
 
 from icswire.server.core.dispatch.hub import Core
 from icswire.server.core.model.offers import Offers
-from icswire.server.features.pairing import assess, challenges, offers, resume, seeks, suggest
+from icswire.server.features.pairing import (
+    assess,
+    challenges,
+    offers,
+    resume,
+    seeks,
+    suggest,
+    tourney,
+)
 from icswire.server.features.pairing.challenges import closed
 from icswire.server.features.pairing.removing import player_left
 from icswire.server.features.pairing.seeks import variable_set
@@ -39,14 +48,14 @@ def install(core: Core) -> None:
     """Pairing on ``core``: its commands and hooks."""
     core.state(Pairing).offers = core.state(Offers)
     registry = core.registry
-    for module in (seeks, challenges, offers, resume, assess):
+    for module in (seeks, challenges, offers, resume, assess, tourney):
         registry.add_commands(module.COMMANDS)
     registry.variable_set.append(
         lambda session, name, value, batch, interface: (
             variable_set(core, session, name, value, batch)
             if interface
             else closed(core, session, batch)
-            if name == "open" and not value
+            if (name == "open" and not value) or (name == "tourney" and value)
             else None
         )
     )

@@ -16,6 +16,7 @@ game.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -72,6 +73,12 @@ def challengeable(ctx: Context, name: str) -> User | None:
     if not receiver.variables["open"]:
         ctx.reply(f"{receiver.name} is not open to match requests.")
         return None
+    if session.variables["tourney"] and not receiver.variables["tourney"]:  # lasker's com_match
+        ctx.reply("You may only match players with their tournament variable set.")
+        return None
+    if receiver.variables["tourney"] and not session.variables["tourney"]:
+        ctx.reply(f"{receiver.name} is in a tournament, and cannot accept other challenges.")
+        return None
     if name_key(session.name) in receiver.listed("noplay"):  # FICS's matchproc.c
         ctx.reply(f"You are on {receiver.name}'s noplay list.")
         return None
@@ -94,7 +101,8 @@ async def issue_challenge(
     new = Challenge(session, receiver, terms, color, adjourned)
     theirs = state.offer(receiver, session)
     if theirs is not None:
-        fits = theirs.terms == terms and (
+        # a TD's event label (rmatch) is the challenge's own: the answer need not repeat it
+        fits = replace(theirs.terms, event="") == replace(terms, event="") and (
             color is None or theirs.color is None or theirs.color != color
         )
         same_game = (theirs.adjourned.id if theirs.adjourned else None) == (

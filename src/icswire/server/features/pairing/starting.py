@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import chess
@@ -85,8 +86,9 @@ async def start_game(
         state.starting -= {white, black}
     state.last_color[name_key(white.name)] = WHITE
     state.last_color[name_key(black.name)] = BLACK
-    state.last_game[name_key(white.name)] = (black.name, terms)
-    state.last_game[name_key(black.name)] = (white.name, terms)
+    plain = replace(terms, event="")  # a rematch is no longer the event's
+    state.last_game[name_key(white.name)] = (black.name, plain)
+    state.last_game[name_key(black.name)] = (white.name, plain)
     for player in (white, black):  # left while the game was being made
         if not player.logged_in and core.play.by_player.get(player) is game:
             core.play.player_gone(player, batch)

@@ -232,6 +232,7 @@ class Game:
             ended=None,
             variant=self.terms.variant,
             private=self.private,
+            event=self.terms.event,
         )
 
     # -- as a table people watch (core.tables.Table) -------------------------------------
@@ -249,6 +250,10 @@ class Game:
     @property
     def variant(self) -> str | None:
         return self.terms.variant
+
+    @property
+    def event(self) -> str:
+        return self.terms.event
 
     def seats(self) -> list[User]:
         return [self.white, self.black]
@@ -324,6 +329,11 @@ class Game:
             batch.add(session, Datagram(dg.PgnTag(self.number, tag, value)))
 
     def games_row(self, icc: bool) -> str:
+        """The row, and a TD's event label after it in brackets (``(Spring Swiss)``)."""
+        row = self._games_row(icc)
+        return f"{row} ({self.terms.event})" if self.terms.event else row
+
+    def _games_row(self, icc: bool) -> str:
         t, board = self.terms, self.board
         if icc:
             return icc_games_row(
@@ -390,7 +400,7 @@ class Game:
         """The seven tags, then ``Variant`` for a variant and ``SetUp``/``FEN`` for a game
         that does not start from its variant's usual position."""
         tags = [
-            ("Event", f"ICS {self.terms.words} match"),
+            ("Event", self.terms.event or f"ICS {self.terms.words} match"),
             ("Site", "icswire"),
             ("Date", self.started.strftime("%Y.%m.%d")),
             ("Round", "-"),
@@ -426,6 +436,25 @@ class Game:
 
 
 # -- the games of a server ------------------------------------------------------------------
+
+
+#: lasker's game types (``gamedb.h``), as its end line tells mamer.
+_LASKER_TYPES = {"Blitz": 1, "Standard": 2, "Lightning": 5, "Bughouse": 6}
+
+
+def _mamer_info(game: Game) -> str:
+    """lasker's `` [MIN INC RATED PRIVATE TYPE]`` after a game's end line when both
+    players have ``set tourney`` ("mamer wants more info"), else ""."""
+    if not (game.white.variables["tourney"] and game.black.variables["tourney"]):
+        return ""
+    t = game.terms
+    if t.initial == 0 and t.increment == 0:
+        kind = 0  # untimed
+    elif t.game_variant.wild != 0 and t.rating_type != "Bughouse":
+        kind = 4  # wild
+    else:
+        kind = _LASKER_TYPES.get(t.rating_type, 4)
+    return f" [{t.initial} {t.increment} {int(t.rated)} {int(game.private)} {kind}]"
 
 
 NOT_CREATED = "The game could not be created: the database is not answering. Try again in a moment."
@@ -991,6 +1020,7 @@ class Games:
             names,
             adjusted,
             eco,
+            _mamer_info(game),
         )
         batch.add_all(audience, ended)
         if not game.private:  # those who list games or read every result
