@@ -189,7 +189,7 @@ async def test_the_event_label_is_in_pgn_and_kept_with_the_stored_game(server: S
     await server.games.flush()
     [record] = await asyncio.to_thread(server.store.history, "Alice")
     assert record.event == "Club Cup, round 3"
-    assert '[Event "Club Cup, round 3"]' in texts(await bob.command("spgn Alice 1"))
+    assert '[Event "Club Cup, round 3"]' in texts(await bob.command("spgn Alice 0"))
     for client in (mamer, alice, bob):
         await client.close()
 
