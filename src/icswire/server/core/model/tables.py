@@ -60,6 +60,11 @@ class Terms:
         return cls(wild, rated, initial, increment, kind, named)
 
     @property
+    def untimed(self) -> bool:
+        """No clock runs (FICS's ``0 0``, TYPE_UNTIMED)."""
+        return self.initial == 0 and self.increment == 0
+
+    @property
     def game_variant(self) -> Variant:
         """The variant played: its rules, boards and names."""
         return variant_of(self.variant if self.variant is not None else self.wild)

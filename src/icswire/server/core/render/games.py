@@ -115,6 +115,9 @@ class StartMessage(ShowsBoard):
             *[dg.PgnTag(number, tag, value) for tag, value in event.tags],
             self._pstat(white),
         ]
+        if header.initial == 0 and header.increment == 0:
+            # an untimed game: the server keeps no premove (Games.premove_allowed)
+            found.append(dg.DisablePremove(number))
         records = [record for record in found if record.dg in on]
         data = render_parts((), text, receiver) + render_parts(records, (), receiver)
         data += self.board_bytes(receiver)

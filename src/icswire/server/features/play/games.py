@@ -145,6 +145,9 @@ class Game:
     #: ``set private`` of either player: not listed in ``games``, nobody may observe it,
     #: and it is not announced (``gin``, DG_GAME_STARTED) to others.
     private: bool = field(init=False)
+    #: A player's move sent on the opponent's turn with ``iset premove 1``, by colour: it
+    #: is played the moment that colour's turn comes (one a player; a new one replaces it).
+    premoves: dict[bool, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.private = bool(self.white.variables["private"] or self.black.variables["private"])
@@ -666,7 +669,13 @@ class Games:
         game = self.by_player[session]
         batch.command_cn(CN.SCN_MOVE)
         color = game.color_of(session)
+        if color is None:
+            raise RuntimeError("not a player of this game")
         if color != game.board.turn:
+            if self.premove_allowed(game, session):
+                game.premoves[color] = text
+                batch.add(session, lines(f"Premove stored: {text}"))
+                return
             self._illegal(
                 game, session, text, IllegalMoveReason.NOT_YOUR_MOVE, "It is not your move.", batch
             )
@@ -693,6 +702,36 @@ class Games:
         self.decline_requests(game, color, batch)
         passed = self._push(game, move, used, left + game.terms.increment * 1000)
         self._after_move(game, batch, passed, used if session.timeseal else None)
+        self._play_premove(game, batch)
+
+    @staticmethod
+    def premove_allowed(game: Game, session: User) -> bool:
+        """Whether a move ``session`` sends on the opponent's turn is kept as a premove:
+        it set ``iset premove 1`` and the game has a clock (an untimed game gains nothing
+        from it, and DG_DISABLE_PREMOVE tells ICC clients so at its start)."""
+        return bool(session.ivariables["premove"]) and not game.terms.untimed
+
+    def _play_premove(self, game: Game, batch: Batch) -> None:
+        """The side to move had a premove waiting: play it now, charging no time (the
+        turn has just begun), as FICS plays one; a premove that is not legal in this
+        position is dropped with the words and DG_ILLEGAL_MOVE of any illegal move."""
+        if self.by_number.get(game.number) is not game or game.paused:
+            return
+        color = game.board.turn
+        text = game.premoves.pop(color, None)
+        if text is None:
+            return
+        session = game.player(color)
+        try:
+            move = move_from_wire(game.board, text)
+        except IllegalMoveError:
+            reason = illegal_reason(game.board, text) or IllegalMoveReason.ILLEGAL
+            self._illegal(game, session, text, reason, f"Illegal move ({text}).", batch)
+            return
+        self.decline_requests(game, color, batch)
+        clock = game.clock_ms[color] + game.terms.increment * 1000
+        passed = self._push(game, move, 0, clock)
+        self._after_move(game, batch, passed, 0 if session.timeseal else None)
 
     @staticmethod
     def _charged(game: Game, session: User, color: bool) -> int:
@@ -795,6 +834,7 @@ class Games:
     def take_back(self, game: Game, plies: int, batch: Batch) -> None:
         """Both players agreed: the last ``plies`` moves are gone (DG_TAKEBACK, 22)."""
         del game.moves[-plies:]
+        game.premoves.clear()
         board = game.start.copy(stack=False)
         for played in game.moves:
             board.push(played.move)
@@ -857,6 +897,7 @@ class Games:
         clocks and the board; the stored game records who plays which colour."""
         game.white, game.black = game.black, game.white
         game.white_rating, game.black_rating = game.black_rating, game.white_rating
+        game.premoves.clear()
         game.turn_started = time.monotonic()
         game.turn_stamp.clear()
         for offer in list(game.requests.values()):
