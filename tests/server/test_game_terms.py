@@ -70,3 +70,69 @@ async def test_without_premove_a_move_out_of_turn_is_refused(server: Server) -> 
     await black.settle()
     assert [m.san for m in game.moves] == ["e4"]
     assert not black.received(DG.DISABLE_PREMOVE)
+
+
+async def test_movecase_0_reads_piece_letters_in_either_case_and_1_only_as_typed(
+    server: Server,
+) -> None:
+    white, black = await players(server)
+    game = await start_game(server, "Whitey", "Blacky", Terms(initial=5))
+    await white.settle()
+    await black.settle()
+    await white.command("nf3")  # movecase 0, FICS's default
+    assert [m.san for m in game.moves] == ["Nf3"]
+    await black.command("iset movecase 1")
+    await black.send("nf6")
+    assert await black.expect_text("Illegal move (nf6).")
+    await black.command("Nf6")
+    assert [m.san for m in game.moves] == ["Nf3", "Nf6"]
+
+
+async def test_iset_refuses_the_ivariables_the_server_does_not_act_on(server: Server) -> None:
+    (client, _) = await players(server)
+    for name in ("smartmove", "seekca", "pinginfo", "fr", "xdr", "audiochat"):
+        said = await client.command(f"iset {name} 1")
+        assert texts(said)[-1] == f'No such ivariable "{name}".'
+    assert texts(await client.command("iset premove 1"))[-1] == "premove set."
+
+
+async def test_promote_sets_the_piece_a_pawn_becomes_when_a_move_names_none(
+    server: Server,
+) -> None:
+    white, black = await players(server)
+    assert texts(await white.command("promote k")) == ["Promotion piece set to KNIGHT."]
+    assert texts(await white.command("set promote x")) == ["Bad value given for variable promote."]
+    assert texts(await white.command("promote")) == ["Usage: promote <q|r|b|n>"]
+    game = await start_game(server, "Whitey", "Blacky", Terms(initial=5))
+    await white.settle()
+    await black.settle()
+    for white_move, black_move in (("e4", "d5"), ("exd5", "c6"), ("dxc6", "Qb6"), ("cxb7", "Kd8")):
+        await white.command(white_move)
+        await black.command(black_move)
+    await white.command("bxa8")
+    assert game.moves[-1].san == "bxa8=N"
+
+
+async def test_automail_and_pgn_are_kept_and_say_no_mail_is_sent(server: Server) -> None:
+    client, _ = await players(server)
+    assert texts(await client.command("set automail 1")) == [
+        "Your games will be mailed to you.",
+        'This server sends no mail: "history", "smoves" and "pgn" show your games.',
+    ]
+    assert texts(await client.command("set pgn 0")) == [
+        "Games will now be mailed to you in FICS format."
+    ]
+    said = texts(await client.command("vars"))
+    assert any("automail=1" in line for line in said)
+    assert any("pgn=0" in line for line in said)
+
+
+async def test_kiblevel_hides_kibitzes_from_players_rated_below_it(server: Server) -> None:
+    white, black = await players(server)
+    assert texts(await black.command("set kiblevel 1200")) == ["Kibitz level now set to: 1200."]
+    await start_game(server, "Whitey", "Blacky", Terms(initial=5))
+    await white.settle()
+    await black.settle()
+    assert "(kibitzed to 0 players)" in texts(await white.command("kibitz hello"))  # a guest
+    await black.command("set kiblevel 0")
+    assert "(kibitzed to 1 player)" in texts(await white.command("kibitz hello"))

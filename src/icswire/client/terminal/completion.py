@@ -18,7 +18,7 @@ COMMANDS = (
     "history", "inchannel", "iset", "it", "ivars", "jkill", "journal", "jsave", "kibitz",
     "lasttells", "liblist", "lists", "loadfen", "match", "messages", "mexamine", "moretime",
     "moves", "news", "next", "observe", "open", "partner", "password", "pause", "pending",
-    "pgn", "ping", "play", "pstat", "ptell", "ptime", "qtell", "quit", "rank", "rated",
+    "pgn", "ping", "play", "promote", "pstat", "ptell", "ptime", "qtell", "quit", "rank", "rated",
     "ratings", "refresh", "register", "rematch", "resign", "resume", "revert", "say",
     "search", "seek", "set", "sfen", "shout", "showlist", "smoves", "sought", "spgn",
     "sposition", "sshout", "stored", "style", "sublist", "switch", "takeback", "tell",

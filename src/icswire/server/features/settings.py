@@ -60,8 +60,8 @@ def _ivars(values: InterfaceVariables) -> list[str]:
 VARS_GRID: tuple[tuple[str, ...], ...] = (
     ("time", "private", "shout", "pin", "style"),
     ("inc", "jprivate", "cshout", "notifiedby", "flip"),
-    ("rated", "", "kibitz", "availinfo", "highlight"),
-    ("open", "", "kiblevel", "availmin", "bell"),
+    ("rated", "automail", "kibitz", "availinfo", "highlight"),
+    ("open", "pgn", "kiblevel", "availmin", "bell"),
     ("ropen", "", "tell", "availmax", "width"),
     ("", "mailmess", "ctell", "gin", "height"),
     ("", "", "chanoff", "seek", ""),
@@ -193,6 +193,11 @@ def _checked(variable: Variable, value: Value) -> Value:
             except FormulaError as exc:
                 raise BadValue(name, f"  {exc}") from exc
         return text
+    if name == "promote":  # lasker's set_promote: the first letter, k a knight
+        letter = str(value).strip().lower()[:1]
+        if letter not in PROMOTIONS:
+            raise BadValue(name)
+        return "n" if letter == "k" else letter
     if name == "tzone":
         if not str(value).strip():  # ``set tzone`` alone: the server's zone again
             return SERVER
@@ -221,11 +226,17 @@ def _set_text(variable: Variable, value: Value) -> tuple[str, ...]:
             if value
             else "You are no longer receiving info on who is available to play.",
         )
+    if name in ("automail", "pgn") and value:  # FICS's words, then the server's own
+        return (variable.on_text, NO_MAIL)
     if variable.on_text:
         return (variable.on_text.format(value=value) if value else variable.off_text,)
     said = _SAID.get(name)
     if said is not None:
         return (said.format(value),)
+    if name == "promote":
+        return (f"Promotion piece set to {PROMOTIONS[str(value)]}.",)
+    if name == "kiblevel":
+        return (f"Kibitz level now set to: {value}.",)
     if name == "highlight":
         return (f"Highlight is now style {highlighted(str(value), int(value))}." if value
                 else "Highlight is off.",)  # fmt: skip
@@ -236,6 +247,14 @@ def _set_text(variable: Variable, value: Value) -> tuple[str, ...]:
                 else f"Formula variable {name} unset.",)  # fmt: skip
     return (f"{name} set to {value}.",)
 
+
+#: ``set promote``'s letters and the pieces lasker's ``set_promote`` names (``k`` is a
+#: knight there, as the help says).
+PROMOTIONS = {"q": "QUEEN", "r": "ROOK", "b": "BISHOP", "n": "KNIGHT", "k": "KNIGHT"}
+
+#: What ``set automail 1`` and ``set pgn 1`` add: the setting is kept (a server with mail
+#: would act on it), but this one mails nothing.
+NO_MAIL = 'This server sends no mail: "history", "smoves" and "pgn" show your games.'
 
 #: FICS's words for ``set`` of these variables (``variable.c``).
 _SAID = {
@@ -291,6 +310,16 @@ async def rated(ctx: Context, args: str) -> None:
 async def bell(ctx: Context, args: str) -> None:
     """Turn ``bell`` on or off: ``set bell``."""
     await set_(ctx, "bell")
+
+
+@command("promote", CN.CN_PROMOTE, "promote <q|r|b|n>")
+async def promote(ctx: Context, args: str) -> None:
+    """The piece a pawn promotes to when a move names none: ``set promote`` (lasker's
+    ``com_promote``)."""
+    if not args.strip():
+        ctx.reply("Usage: promote <q|r|b|n>")
+        return
+    await set_(ctx, f"promote {args.strip()}")
 
 
 @command("style", CN.CN_STYLE, "style <1-13>")

@@ -31,7 +31,7 @@ from icswire.boards.bughouse import passed_piece
 from icswire.boards.illegal import illegal_reason
 from icswire.boards.moves import (
     IllegalMoveError,
-    move_from_wire,
+    move_from_typed,
     push_with_notations,
 )
 from icswire.boards.positions import BUGHOUSE, CRAZYHOUSE, fen_of, strength
@@ -692,7 +692,9 @@ class Games:
             self.out_of_time(game, batch)
             return
         try:
-            move = move_from_wire(game.board, text)
+            move = move_from_typed(
+                game.board, text, bool(session.ivariables["movecase"]), session.variables["promote"]
+            )
         except IllegalMoveError:
             reason = illegal_reason(game.board, text) or IllegalMoveReason.ILLEGAL
             self._illegal(game, session, text, reason, f"Illegal move ({text}).", batch)
@@ -723,7 +725,9 @@ class Games:
             return
         session = game.player(color)
         try:
-            move = move_from_wire(game.board, text)
+            move = move_from_typed(
+                game.board, text, bool(session.ivariables["movecase"]), session.variables["promote"]
+            )
         except IllegalMoveError:
             reason = illegal_reason(game.board, text) or IllegalMoveReason.ILLEGAL
             self._illegal(game, session, text, reason, f"Illegal move ({text}).", batch)
