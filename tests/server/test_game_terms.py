@@ -3,6 +3,8 @@ games, and the abort, adjourn and takeback rules at each ply."""
 
 from __future__ import annotations
 
+import asyncio
+
 from icswire.protocol.datagrams import DG
 from icswire.server.app import Server
 from icswire.server.core.model.tables import Terms
@@ -136,3 +138,85 @@ async def test_kiblevel_hides_kibitzes_from_players_rated_below_it(server: Serve
     assert "(kibitzed to 0 players)" in texts(await white.command("kibitz hello"))  # a guest
     await black.command("set kiblevel 0")
     assert "(kibitzed to 1 player)" in texts(await white.command("kibitz hello"))
+
+
+# -- time odds, zero-minute and untimed games -----------------------------------------------
+
+
+async def registered(server: Server, name: str) -> Client:
+    await asyncio.to_thread(server.store.add_user, name, "secret")
+    client = await connect(server, GRAMS)
+    await client.login(name, "secret", f"level2settings={bits(*GRAMS)}")
+    await client.command("iset nowrap 1")
+    return client
+
+
+async def test_time_odds_reach_the_clocks_the_datagrams_moves_and_games(server: Server) -> None:
+    alpha = await registered(server, "Alpha")
+    beta = await registered(server, "Beta")
+    said = texts(await alpha.command("match Beta 5 0 3 0 rated"))
+    assert said == [
+        "Game is non-standard - reverting to unrated",
+        "Issuing: Alpha (----) Beta (----) unrated non-standard 5 0 : 3 0.",
+    ]
+    await beta.command("accept")
+    started = await alpha.expect_dg(DG.MY_GAME_STARTED)
+    assert (started.whitename, started.rated) == ("Alpha", False)  # the challenger is White
+    assert (started.white_initial, started.white_increment) == (5, 0)
+    assert (started.black_initial, started.black_increment) == (3, 0)
+    game = server.games.by_number[1]
+    assert game.clock_ms == {WHITE: 300_000, BLACK: 180_000}
+    await alpha.settle()
+    moves = texts(await alpha.command("moves"))
+    assert (
+        "Unrated non-standard match, initial time: 5 minutes, increment: 0 seconds"
+        " AND 3 minutes, increment: 0 seconds." in moves
+    )
+    assert "[ nu  5   0]" in game.games_row(icc=False)  # FICS's type letter n
+    await server.games.flush()
+    stored = await asyncio.to_thread(server.store.game, game.game_id)
+    assert stored is not None
+    assert (stored.black_initial, stored.black_increment) == (3, 0)
+
+
+async def test_a_zero_minute_game_with_an_increment_is_lightning_and_starts_at_ten_seconds(
+    server: Server,
+) -> None:
+    white, black = await players(server)
+    said = texts(await white.command("match Blacky 0 2 white"))
+    assert said == ["Issuing: Whitey (----) [white] Blacky (----) unrated lightning 0 2."]
+    await black.command("accept")
+    await white.expect_dg(DG.MY_GAME_STARTED)
+    game = server.games.by_number[1]
+    assert game.terms.rating_type == "Bullet"
+    assert game.clock_ms == {WHITE: 10_000, BLACK: 10_000}
+    await white.settle()
+    await white.send("e4")
+    await white.settle()
+    assert 11_000 < game.clock_ms[WHITE] <= 12_000  # the increment added
+
+
+async def test_an_untimed_game_is_unrated_its_clocks_never_run_and_premove_is_off(
+    server: Server,
+) -> None:
+    alpha = await registered(server, "Alpha")
+    beta = await registered(server, "Beta")
+    await beta.command("iset premove 1")
+    said = texts(await alpha.command("match Beta 0 0 rated white"))
+    assert said == [
+        "Game is untimed - reverting to unrated",
+        "Issuing: Alpha (----) [white] Beta (----) unrated untimed.",
+    ]
+    await beta.command("accept")
+    await beta.expect_dg(DG.DISABLE_PREMOVE, gamenumber=1)
+    game = server.games.by_number[1]
+    assert game.terms.untimed and not game.terms.rated and game.timer is None
+    await asyncio.sleep(0.05)
+    assert game.clock_now(WHITE) == 0 and not server.games.flag_fell(game)
+    await beta.settle()
+    said = texts(await beta.command("e5"))
+    assert "It is not your move." in said
+    await alpha.send("e4")
+    await alpha.settle()
+    assert [m.san for m in game.moves] == ["e4"] and game.timer is None
+    assert "[ uu  0   0]" in game.games_row(icc=False)

@@ -19,11 +19,18 @@ from icswire.server.core.storage.schema import games, metadata, users
 
 __all__ = ["ADDED_COLUMNS", "migrate"]
 
-ADDED_COLUMNS: tuple[Column[Any], ...] = (games.c.variant, games.c.private, users.c.skeleton)
+ADDED_COLUMNS: tuple[Column[Any], ...] = (
+    games.c.variant,
+    games.c.private,
+    users.c.skeleton,
+    games.c.black_initial,
+    games.c.black_increment,
+)
 """Columns added to existing tables, oldest first. Each is nullable: the rows a database
 already has get NULL (a game's ``variant`` NULL is the variant of its wild number, which
 every game stored before the column was; ``private`` NULL is a game nobody made private,
-as no game could be before the column; a user's ``skeleton`` is then filled)."""
+as no game could be before the column; a user's ``skeleton`` is then filled; a game's
+``black_initial`` and ``black_increment`` NULL are White's, as every game had before)."""
 
 
 def _fill_skeletons(conn: Connection) -> None:

@@ -84,6 +84,10 @@ class GameRecord:
     private: bool = False
     """A player had ``set private`` when it began: only its players and administrators may
     read its moves (:meth:`readable_by`)."""
+    black_initial: int | None = None
+    """Black's minutes in a game with time odds; None: :attr:`initial`."""
+    black_increment: int | None = None
+    """Black's increment in a game with time odds; None: :attr:`increment`."""
 
     @property
     def game_variant(self) -> Variant:

@@ -247,6 +247,9 @@ games = Table(
     Column("ended", UTCDateTime, nullable=True),
     Column("resumed", UTCDateTime, nullable=True),
     Column("private", Boolean, nullable=True),  # None: not private (rows stored before)
+    # Black's time control in a game with time odds; NULL: White's
+    Column("black_initial", Integer, nullable=True),
+    Column("black_increment", Integer, nullable=True),
 )
 
 #: :meth:`Store.save_progress_many`'s update, built once and executed with many rows.

@@ -234,7 +234,10 @@ def _isolated_record(record: GameRecord) -> dg.IsolatedBoard:
     variant = record.game_variant
     return dg.IsolatedBoard(
         -1, record.white, record.black, record.wild, record.rating_type, record.rated,
-        record.initial, record.increment, record.initial, record.increment, True, "",
+        record.initial, record.increment,
+        record.initial if record.black_initial is None else record.black_initial,
+        record.increment if record.black_increment is None else record.black_increment,
+        True, "",
         record.white_rating, record.black_rating, record.id or 0, "", "",
         variant.irregular_legality, variant.irregular_semantics,
         record.wild in (CRAZYHOUSE, BUGHOUSE), "", variant.promote_to_king,
@@ -274,13 +277,22 @@ def movelist_text(record: GameRecord, start: chess.Board, moves: Sequence[Server
     """A stored game's moves as FICS's ``moves`` shows them."""
     white = f"{record.white} ({rating_text(record.white_rating)})"
     black = f"{record.black} ({rating_text(record.black_rating)})"
+    odds = None
+    if record.black_initial is not None and record.black_increment is not None:
+        odds = record.black_initial, record.black_increment
     terms = Terms.of(
-        record.game_variant, record.rated, record.initial, record.increment, record.rating_type
-    )
+        record.game_variant, record.rated, record.initial, record.increment, record.rating_type,
+        odds,
+    )  # fmt: skip
     words = f"{'Rated' if record.rated else 'Unrated'} {terms.fics_type} match"
+    black_time = terms.time_of(False)
+    more = (  # lasker's movesToString with time odds
+        f" AND {black_time[0]} minutes, increment: {black_time[1]} seconds" if terms.odds else ""
+    )
     rows = [
         f"{white} vs. {black} --- {record.started.strftime('%a %b %d, %H:%M UTC %Y')}",
-        f"{words}, initial time: {record.initial} minutes, increment: {record.increment} seconds.",
+        f"{words}, initial time: {record.initial} minutes, increment: {record.increment} seconds"
+        f"{more}.",
         "",
         f"Move  {record.white:<24}{record.black}",
         "----  ---------------------   ---------------------",

@@ -28,7 +28,12 @@ from icswire.server.features.pairing.resume import adjourned_with, offer_resume
 from icswire.server.features.pairing.shown import match_rating
 from icswire.server.features.pairing.starting import rating_changes
 from icswire.server.features.pairing.state import GUESTS_UNRATED, Pairing, bughouse_problem
-from icswire.server.features.pairing.terms import checked_terms, dialect_of, parse_options
+from icswire.server.features.pairing.terms import (
+    checked_terms,
+    dialect_of,
+    parse_options,
+    unrated_note,
+)
 
 if TYPE_CHECKING:
     from icswire.server.core.dispatch.hub import Core
@@ -82,6 +87,9 @@ async def match(ctx: Context, args: str) -> None:
     if isinstance(terms, str):
         ctx.reply(terms)
         return
+    note = unrated_note(asked, session, terms)
+    if note is not None:
+        ctx.reply(note)
     if terms.rated and not session.registered:
         ctx.reply(GUESTS_UNRATED)
         return
@@ -127,7 +135,7 @@ async def _receiver_takes(ctx: Context, receiver: User, terms: Terms, color: boo
         lines(
             f"{name_for(receiver, 'Ignoring')} (formula): {session.name}"
             f" ({match_rating(session, kind)}) {receiver.name} ({match_rating(receiver, kind)})"
-            f" {terms.words} {terms.initial} {terms.increment}."
+            f" {terms.described}."
         ),
     )
     return False

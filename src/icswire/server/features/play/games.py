@@ -154,8 +154,19 @@ class Game:
         self.board = self.start.copy(stack=False)
         self.start_fen = self.terms.game_variant.setup_fen(self.start)
         if not self.clock_ms:
-            initial = self.terms.initial * 60_000
-            self.clock_ms = {WHITE: initial, BLACK: initial}
+            self.clock_ms = {WHITE: self.initial_ms(WHITE), BLACK: self.initial_ms(BLACK)}
+
+    def initial_ms(self, color: bool) -> int:
+        """A side's clock at the start: its minutes; 10 seconds where a timed game gives
+        it none (``0 2``: lasker's ``prepare_match``, "0 x games start with 10 seconds");
+        an untimed game's clocks stay at 0 and never run."""
+        minutes, _ = self.terms.time_of(color)
+        if minutes == 0 and not self.terms.untimed:
+            return 10_000
+        return minutes * 60_000
+
+    def increment_ms(self, color: bool) -> int:
+        return self.terms.time_of(color)[1] * 1000
 
     # -- who is who ----------------------------------------------------------------------
 
@@ -201,7 +212,7 @@ class Game:
     def clock_now(self, color: bool) -> int:
         """Milliseconds left for ``color`` at this moment (the side to move's clock runs,
         unless the game is paused)."""
-        if color == self.board.turn and not self.paused:
+        if color == self.board.turn and not self.paused and not self.terms.untimed:
             elapsed = int((time.monotonic() - self.turn_started) * 1000)
             return self.clock_ms[color] - elapsed
         return self.clock_ms[color]
@@ -233,6 +244,8 @@ class Game:
             ended=None,
             variant=self.terms.variant,
             private=self.private,
+            black_initial=self.terms.black_initial,
+            black_increment=self.terms.black_increment,
         )
 
     # -- as a table people watch (core.tables.Table) -------------------------------------
@@ -332,7 +345,7 @@ class Game:
                 board.fullmove_number,
             )
         # lasker's com_games: "%3d %4s %-11.11s %4s %-10.10s [...] %6s -%6s (%2d-%2d) %c: %2d"
-        kind = kind_text(t.rating_type, t.rated, t.initial, t.increment, self.private)
+        kind = kind_text(t.rating_type, t.rated, t.initial, t.increment, self.private, t.odds)
         white = rating_text(self.white_rating, self.white.registered)
         black = rating_text(self.black_rating, self.black.registered)
         side = "W" if board.turn == WHITE else "B"
@@ -362,7 +375,8 @@ class Game:
             self.number, self.white.name, self.black.name, self.white_rating,
             self.black_rating, self.started, t.rated, t.fics_type, t.initial, t.increment,
             self.start, self.start_fen is None, tuple((m.san, m.time_ms) for m in self.moves),
-            t.initial * 60_000, t.initial * 60_000,
+            self.initial_ms(WHITE), self.initial_ms(BLACK),
+            black_time=t.time_of(BLACK),
         )  # fmt: skip
 
     # -- what players are sent -----------------------------------------------------------
@@ -411,6 +425,7 @@ class Game:
             t.initial, t.increment, self.white_rating, self.black_rating, self.game_id or 0,
             self.white.titles, self.black.titles, t.wild in (CRAZYHOUSE, BUGHOUSE),
             variant.irregular_legality, variant.irregular_semantics, variant.promote_to_king,
+            *t.time_of(BLACK),
         )  # fmt: skip
 
     def game_record(self) -> dg.GameStarted:
@@ -685,7 +700,7 @@ class Games:
             return
         used = self._charged(game, session, color)
         left = game.clock_ms[color] - used
-        if left <= 0:
+        if left <= 0 and not game.terms.untimed:
             self._illegal(
                 game, session, text, IllegalMoveReason.LOST_ON_TIME, "You lost on time.", batch
             )
@@ -702,7 +717,7 @@ class Games:
         # FICS: a move declines the requests made to the mover ("Any move resets opponent's
         # offers", DG 21, which is not sent for it)
         self.decline_requests(game, color, batch)
-        passed = self._push(game, move, used, left + game.terms.increment * 1000)
+        passed = self._push(game, move, used, left + game.increment_ms(color))
         self._after_move(game, batch, passed, used if session.timeseal else None)
         self._play_premove(game, batch)
 
@@ -733,7 +748,7 @@ class Games:
             self._illegal(game, session, text, reason, f"Illegal move ({text}).", batch)
             return
         self.decline_requests(game, color, batch)
-        clock = game.clock_ms[color] + game.terms.increment * 1000
+        clock = game.clock_ms[color] + game.increment_ms(color)
         passed = self._push(game, move, 0, clock)
         self._after_move(game, batch, passed, 0 if session.timeseal else None)
 
@@ -777,7 +792,9 @@ class Games:
         return MAX_LAG_CREDIT_MS if game.player(game.board.turn).timeseal else 0
 
     def flag_fell(self, game: Game) -> bool:
-        """Whether the side to move is out of time."""
+        """Whether the side to move is out of time (never in an untimed game)."""
+        if game.terms.untimed:
+            return False
         return game.clock_now(game.board.turn) + self._grace(game) <= 0
 
     def _push(self, game: Game, move: chess.Move, used: int, clock: int) -> chess.Piece | None:
@@ -950,6 +967,8 @@ class Games:
         """The flag timer fires when the side to move runs out. A timer still to come
         that fires no later stays (most moves leave the other clock with about as much
         time): it finds the flag up and arms again."""
+        if game.terms.untimed:  # no clock runs: no flag falls
+            return
         left = game.clock_now(game.board.turn) + self._grace(game)
         loop = asyncio.get_running_loop()
         when = loop.time() + max(left, 0) / 1000 + 0.001
@@ -1099,15 +1118,15 @@ def game_info_line(game: Game) -> str:
         note = player.ratings.get(t.rating_type, (0, 0))[1] if player.registered else 0
         return value, "" if note == 2 else "P"
 
-    clock = (t.initial * 60, t.increment)
+    white_time, black_time = t.time_of(WHITE), t.time_of(BLACK)
     record = GameInfo(
         game.number,
         game.private,
         t.fics_type,
         t.rated,
         (game.white.registered, game.black.registered),
-        clock,
-        clock,
+        (white_time[0] * 60, white_time[1]),
+        (black_time[0] * 60, black_time[1]),
         game.partner.number if game.partner is not None else 0,
         (rating(game.white, game.white_rating), rating(game.black, game.black_rating)),
         (
