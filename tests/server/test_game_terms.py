@@ -9,6 +9,7 @@ from icswire.protocol.datagrams import DG
 from icswire.server.app import Server
 from icswire.server.core.model.tables import Terms
 from icswire.server.core.render.boards import BLACK, WHITE
+from icswire.server.features.play.games import Game
 
 from .client import Client
 from .support import bits, connect, start_game, texts
@@ -220,3 +221,88 @@ async def test_an_untimed_game_is_unrated_its_clocks_never_run_and_premove_is_of
     await alpha.settle()
     assert [m.san for m in game.moves] == ["e4"] and game.timer is None
     assert "[ uu  0   0]" in game.games_row(icc=False)
+
+
+# -- abort, adjourn, takeback and flag at each ply (lasker's gameproc.c) ---------------------
+
+
+async def _ply(server: Server, white: Client, black: Client, *moves: str) -> Game:
+    game = await start_game(server, "Whitey", "Blacky", Terms(initial=5))
+    await white.settle()
+    await black.settle()
+    for index, san in enumerate(moves):
+        mover = white if index % 2 == 0 else black
+        await mover.command(san)
+    await white.settle()
+    await black.settle()
+    return game
+
+
+async def test_abort_at_ply_0_and_1_is_at_once_and_from_ply_2_a_request(server: Server) -> None:
+    white, black = await players(server)
+    await _ply(server, white, black)
+    await black.send("abort")  # ply 0
+    await black.expect_text("{Game 1 (Whitey vs. Blacky) Game aborted by Blacky at move 1} *")
+    await _ply(server, white, black, "e4")
+    await white.send("abort")  # ply 1
+    await white.expect_text("Game aborted by Whitey at move 1} *")
+    game = await _ply(server, white, black, "e4", "e5")
+    assert texts(await white.command("abort")) == ["Abort request sent."]  # ply 2
+    assert server.games.by_number.get(game.number) is game
+    await black.send("abort")
+    await black.expect_text("Game aborted by mutual agreement} *")
+
+
+async def test_takeback_counts_the_plies_there_are(server: Server) -> None:
+    white, black = await players(server)
+    game = await _ply(server, white, black)
+    assert texts(await white.command("takeback")) == ["There are no moves in your game."]
+    await white.command("e4")
+    await black.settle()
+    assert texts(await black.command("takeback 2")) == ["There are only 1 half moves in your game."]
+    await black.command("e5")
+    await white.settle()
+    assert texts(await white.command("takeback 2")) == ["Takeback request sent."]
+    await black.settle()
+    assert texts(await black.command("takeback 3")) == ["There are only 2 half moves in your game."]
+    await white.expect_text("Blacky has declined the takeback request.")
+    assert not game.requests
+    assert texts(await white.command("takeback 0")) == ["You can't takeback less than 1 move."]
+
+
+async def test_adjourn_needs_two_registered_players(server: Server) -> None:
+    white, black = await players(server)
+    await _ply(server, white, black, "e4")
+    assert texts(await white.command("adjourn")) == [
+        'Both players must be registered to adjourn a game.  Use "abort".'
+    ]
+
+
+async def test_courtesyabort_and_courtesyadjourn_end_a_game_whose_opponent_has_no_time(
+    server: Server,
+) -> None:
+    alpha = await registered(server, "Alpha")
+    beta = await registered(server, "Beta")
+    for done, mode in (("aborted", "courtesyaborted"), ("adjourned", "courtesyadjourned")):
+        await alpha.command("set autoflag 0")
+        game = await start_game(server, "Alpha", "Beta", Terms(initial=5))
+        await alpha.settle()
+        await beta.settle()
+        await alpha.command("e4")
+        await beta.command("e5")
+        await alpha.command("Nf3")
+        game.clock_ms[BLACK] = -1000  # Beta's flag is down, nobody called it
+        command = "abort" if done == "aborted" else "adjourn"
+        await alpha.settle()
+        said = texts(await alpha.command(command))
+        assert f"Since you have time, and your opponent has none, the game has been {done}." in said
+        await beta.expect_text(f"Your opponent has {done} the game rather than calling your flag.")
+        await beta.expect_text(f"Game {mode} by Alpha}} *")
+        assert not server.games.by_number
+
+
+async def test_an_untimed_game_cannot_be_flagged(server: Server) -> None:
+    white, _ = await players(server)
+    await start_game(server, "Whitey", "Blacky", Terms(initial=0, increment=0))
+    await white.settle()
+    assert texts(await white.command("flag")) == ["You can't flag an untimed game."]
