@@ -12,7 +12,7 @@ from icswire.server.core.render.boards import BLACK, WHITE
 from icswire.server.features.play.games import Game
 
 from .client import Client
-from .support import bits, connect, start_game, texts
+from .support import bits, connect, grams, start_game, texts
 
 GRAMS = (DG.MY_GAME_STARTED, DG.ILLEGAL_MOVE, DG.DISABLE_PREMOVE, DG.SEND_MOVES)
 
@@ -306,3 +306,34 @@ async def test_an_untimed_game_cannot_be_flagged(server: Server) -> None:
     await start_game(server, "Whitey", "Blacky", Terms(initial=0, increment=0))
     await white.settle()
     assert texts(await white.command("flag")) == ["You can't flag an untimed game."]
+
+
+async def test_zero_minute_and_untimed_seeks_are_posted_and_played(server: Server) -> None:
+    white, black = await players(server)
+    await white.command("seek 0 2")
+    await black.settle()
+    await black.command("play 1")
+    await white.settle()
+    await white.expect_dg(DG.MY_GAME_STARTED)
+    game = server.games.by_number[1]
+    assert (game.terms.initial, game.terms.increment, game.terms.fics_type) == (0, 2, "lightning")
+    await white.command("abort")
+    await white.settle()
+    await black.settle()
+    posted = texts(await white.command("seek 0 0"))
+    index = posted[0].split()[-1].rstrip(".")
+    await black.settle()
+    (started,) = grams(await black.command(f"play {index}"), DG.MY_GAME_STARTED)
+    assert (started.white_initial, started.black_initial, started.rated) == (0, 0, False)
+    assert server.games.by_number[started.gamenumber].terms.fics_type == "untimed"
+
+
+async def test_an_icc_challenger_asking_for_black_gives_its_own_time_first(server: Server) -> None:
+    white, black = await players(server)  # both speak ICC (level 2)
+    await white.command("match Blacky 3 0 5 0 black")
+    await black.settle()
+    await black.command("accept")
+    await black.settle()
+    (started,) = black.received(DG.MY_GAME_STARTED)
+    assert (started.whitename, started.blackname) == ("Blacky", "Whitey")
+    assert (started.white_initial, started.black_initial) == (5, 3)

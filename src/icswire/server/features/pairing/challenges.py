@@ -22,6 +22,7 @@ from icswire.server.core.model.tables import Terms
 from icswire.server.core.model.variables import SUBFORMULAS
 from icswire.server.core.render.alerts import BELL, name_for
 from icswire.server.core.render.batch import Batch, lines
+from icswire.server.core.render.boards import BLACK
 from icswire.server.features.pairing.offers import challengeable, issue_challenge
 from icswire.server.features.pairing.removing import remove_challenge
 from icswire.server.features.pairing.resume import adjourned_with, offer_resume
@@ -83,6 +84,11 @@ async def match(ctx: Context, args: str) -> None:
     if isinstance(asked, str):
         ctx.reply(asked)
         return
+    if session.talks_icc and asked.color is BLACK and len(asked.times) > 2:
+        # ICC's match (DG_MATCH): the first time control is the challenger's own, the
+        # second the receiver's; FICS's (lasker's): White's, then Black's
+        times = asked.times
+        asked.times = [times[2], times[3] if len(times) > 3 else times[1], times[0], times[1]]
     terms = checked_terms(asked, session, receiver)
     if isinstance(terms, str):
         ctx.reply(terms)
