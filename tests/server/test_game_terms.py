@@ -337,3 +337,10 @@ async def test_an_icc_challenger_asking_for_black_gives_its_own_time_first(serve
     (started,) = black.received(DG.MY_GAME_STARTED)
     assert (started.whitename, started.blackname) == ("Blacky", "Whitey")
     assert (started.white_initial, started.black_initial) == (5, 3)
+
+
+async def test_set_takes_laskers_other_names_of_variables(server: Server) -> None:
+    client, _ = await players(server)
+    assert texts(await client.command("set i_login 1")) == ["You will now hear logins/logouts."]
+    assert texts(await client.command("set ginform 1")) == ["You will now hear game results."]
+    assert server.world.online["whitey"].variables["pin"] == 1

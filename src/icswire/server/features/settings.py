@@ -157,7 +157,7 @@ async def set_(ctx: Context, args: str) -> None:
         ctx.reply("Usage: set <variable> [value]")
         return
     try:
-        variable = VARIABLES.find(name)
+        variable = VARIABLES.find(SET_ALIASES.get(name.lower(), name))
     except NoSuchVariable as exc:
         ctx.reply(_no_such(exc, ivariable=False))
         return
@@ -247,6 +247,15 @@ def _set_text(variable: Variable, value: Value) -> tuple[str, ...]:
                 else f"Formula variable {name} unset.",)  # fmt: skip
     return (f"{name} set to {value}.",)
 
+
+#: Other names lasker's ``set`` takes for these variables (variable.c's table).
+SET_ALIASES = {
+    "pinform": "pin",
+    "i_login": "pin",
+    "ginform": "gin",
+    "i_game": "gin",
+    "language": "lang",
+}
 
 #: ``set promote``'s letters and the pieces lasker's ``set_promote`` names (``k`` is a
 #: knight there, as the help says).
