@@ -344,3 +344,16 @@ async def test_set_takes_laskers_other_names_of_variables(server: Server) -> Non
     assert texts(await client.command("set i_login 1")) == ["You will now hear logins/logouts."]
     assert texts(await client.command("set ginform 1")) == ["You will now hear game results."]
     assert server.world.online["whitey"].variables["pin"] == 1
+
+
+async def test_tourney_players_match_only_each_other(server: Server) -> None:
+    white, black = await players(server)
+    await white.command("match Blacky 5 0")
+    await black.settle()
+    assert texts(await black.command("set tourney 1")) == ["Your tournament variable is now set."]
+    await white.expect_text("Blacky declines the match offer.")
+    await white.settle()
+    said = texts(await white.command("match Blacky 5 0"))
+    assert said == ["Blacky is in a tournament, and cannot accept other challenges."]
+    said = texts(await black.command("match Whitey 5 0"))
+    assert said == ["You may only match players with their tournament variable set."]

@@ -66,7 +66,7 @@ VARS_GRID: tuple[tuple[str, ...], ...] = (
     ("", "mailmess", "ctell", "gin", "height"),
     ("", "", "chanoff", "seek", ""),
     ("", "", "sshout", "showownseek", "tzone"),
-    ("provshow", "", "silence", "", "lang"),
+    ("provshow", "tourney", "silence", "", "lang"),
     ("autoflag", "unobserve", "", "", "level1"),
 )
 _COLUMNS = (13, 14, 16, 16)
@@ -289,6 +289,9 @@ async def apply_variable(ctx: Context, variable: Variable, value: Value) -> None
     else:
         ctx.reply(*_set_text(variable, value))
     ctx.batch.add(session, world.my_variable(session, variable.name))
+    if variable.name == "tourney" and session not in ctx.core.play.by_player:
+        # lasker's set_tourney: not available to others while in a tournament
+        world.availability_changed(session, not value, ctx.batch, ctx.core.play.by_player.keys())
     if variable.name == "open":
         world.open_changed(session, ctx.batch)
         playing = ctx.core.play.by_player

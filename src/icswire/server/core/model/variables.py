@@ -320,6 +320,13 @@ VARIABLES: VariableTable[SetVariables] = VariableTable(
             "Games will now be mailed to you in PGN.",
             "Games will now be mailed to you in FICS format.",
         ),
+        _flag(
+            "tourney",
+            0,
+            "in a tournament: match only players who are too",
+            "Your tournament variable is now set.",
+            "Your tournament variable is no longer set.",
+        ),
         Variable("kiblevel", "int", 0, low=0, high=9999, help="hear kibitzes from this rating"),
         Variable("promote", "str", "q", help="a pawn's promotion when a move names none: q r b n"),
         _flag(
@@ -387,6 +394,7 @@ SetVariables = TypedDict(
         "automail": int,
         "pgn": int,
         "kiblevel": int,
+        "tourney": int,
         "promote": str,
         "private": int,
         "jprivate": int,

@@ -46,7 +46,7 @@ def install(core: Core) -> None:
             variable_set(core, session, name, value, batch)
             if interface
             else closed(core, session, batch)
-            if name == "open" and not value
+            if (name == "open" and not value) or (name == "tourney" and value)
             else None
         )
     )

@@ -75,6 +75,12 @@ async def match(ctx: Context, args: str) -> None:
     receiver = challengeable(ctx, words[0])
     if receiver is None:
         return
+    if session.variables["tourney"] and not receiver.variables["tourney"]:  # lasker's words
+        ctx.reply("You may only match players with their tournament variable set.")
+        return
+    if not session.variables["tourney"] and receiver.variables["tourney"]:
+        ctx.reply(f"{receiver.name} is in a tournament, and cannot accept other challenges.")
+        return
     if len(words) == 1:
         record = await adjourned_with(ctx, receiver)
         if record is not None:
