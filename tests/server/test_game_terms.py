@@ -177,7 +177,7 @@ async def test_time_odds_reach_the_clocks_the_datagrams_moves_and_games(server: 
     await server.games.flush()
     stored = await asyncio.to_thread(server.store.game, game.game_id)
     assert stored is not None
-    assert (stored.black_initial, stored.black_increment) == (3, 0)
+    assert (stored.black_initial, stored.black_increment) == (3, 0) and stored.odds
 
 
 async def test_a_zero_minute_game_with_an_increment_is_lightning_and_starts_at_ten_seconds(

@@ -94,6 +94,14 @@ class GameRecord:
         """The variant played: its rules, boards and names."""
         return variant_of(self.variant if self.variant is not None else self.wild)
 
+    @property
+    def odds(self) -> bool:
+        """Black's time control differs from White's (time odds)."""
+        return (self.black_initial, self.black_increment) not in (
+            (None, None),
+            (self.initial, self.increment),
+        )
+
     def readable_by(self, name: str, admin: bool) -> bool:
         """Whether the user ``name`` may read its moves: anybody a game that is not
         private, else its players and administrators (FICS's ``smoves``, ``sposition``)."""

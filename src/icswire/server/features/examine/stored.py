@@ -119,8 +119,9 @@ async def history(ctx: Context, args: str) -> None:
         else:
             # lasker's pgames: "%2d: %s %4d %s %4d %-13s [%3s%3d%4d] %s %3s %s"
             kind = kind_text(
-                record.rating_type, record.rated, record.initial, record.increment, record.private
-            )
+                record.rating_type, record.rated, record.initial, record.increment,
+                record.private, record.odds,
+            )  # fmt: skip
             rows.append(
                 f"{index:2d}: {sign} {rating_text(mine):>4} {color} "
                 f"{rating_text(theirs):>4} {opponent[:13]:<13} {kind} {record.eco or '?':>3} "
@@ -154,7 +155,9 @@ async def stored(ctx: Context, args: str) -> None:
         for made in moves:
             supply_drop(board, made.move)
             board.push(made.move)
-        kind = kind_text(record.rating_type, record.rated, record.initial, record.increment)
+        kind = kind_text(
+            record.rating_type, record.rated, record.initial, record.increment, odds=record.odds
+        )
         to_move = f"{COLOR_LETTER[board.turn]}{board.fullmove_number}"
         rows.append(
             f"{index:2d}: {'W' if white else 'B'} {opponent:<14} {'Y' if here else 'N'} {kind}"
