@@ -386,10 +386,11 @@ async def test_moves_with_startpos_shows_a_fischer_random_start(server: Server) 
 async def test_iset_reads_names_as_fics_does_and_answers_in_its_words(server: Server) -> None:
     client = await user(server, "Setter")
     assert texts(await client.command("iset pin 1")) == ["pin set."]  # exact name first
-    assert texts(await client.command("iset pi 1")) == [
-        'Ambiguous ivariable "pi". Matches: pin pinginfo'
+    assert texts(await client.command("iset pi 1")) == ["pin set."]  # pinginfo is refused
+    assert texts(await client.command("iset s 1")) == [
+        'Ambiguous ivariable "s". Matches: seekremove startpos seekinfo showownseek'
     ]
-    assert texts(await client.command("iset pingi 1")) == ["pinginfo set."]
+    assert texts(await client.command("iset pingi 1")) == ['No such ivariable "pingi".']
     assert texts(await client.command("iset xml 1")) == ['No such ivariable "xml".']
     assert texts(await client.command("iset ms 2")) == ['Bad value given for ivariable "ms".']
     assert texts(await client.command("iset nowrap")) == ["nowrap set."]  # no value: toggle

@@ -109,7 +109,7 @@ def test_short_forms_find_the_file_of_the_command_they_stand_for(registry: Regis
     assert resolve(registry, "=notify") == "showlist"
     assert resolve(registry, "obs") == "observe"
     assert resolve(registry, "STYLE12") == "style12"
-    assert resolve(registry, "iv_xdr") == "iv_list"
+    assert resolve(registry, "iv_movecase") == "iv_list"
     assert resolve(registry, "un") == [t for t in helping.topics() if t.startswith("un")]
     assert {"unalias", "unobserve", "unseek"} <= set(resolve(registry, "un"))
     assert resolve(registry, "xyzzy") == []

@@ -229,7 +229,7 @@ async def test_offers_in_my_game_and_the_takeback_counter_request(server: Server
     await black.expect(said("Whitey accepts the takeback request."))
     await black.expect(lambda e: isinstance(e, Style12Line) and e.record.pretty_move == "Nf3")
     assert texts(await white.command("adjourn")) == [
-        "Only games between registered players can be adjourned."
+        'Both players must be registered to adjourn a game.  Use "abort".'
     ]
     assert texts(await white.command("abort")) == ["Abort request sent."]
     await black.command("accept abort")

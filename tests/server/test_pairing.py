@@ -72,11 +72,13 @@ async def test_challenge_and_issuing_lines_are_what_zippy_reads(server: Server) 
             "Wild 9 is not played here: two kings: python-chess has no board whose royal king"
             " changes during the game.",
         ),
-        ("match Beta 0 0", "The time must be from 1 to 999 minutes."),
+        ("match Beta 1000 0", "The time must be from 0 to 999 minutes."),
         ("match Beta 3 0 sideways", 'Unknown option "sideways".'),
-        # no time odds here: both players get one time control (DG_GAME_STARTED's four
-        # clock fields are White's and Black's, the same)
-        ("match Beta 5 0 3 0", "Give the time control as TIME INC."),
+        # time odds are four numbers, no more (test_game_terms.py plays them)
+        (
+            "match Beta 5 0 3 0 1",
+            "Give the time control as TIME INC, or with time odds WTIME WINC BTIME BINC.",
+        ),
     ):
         await alpha.send(line)
         await alpha.expect(is_text(answer))

@@ -106,8 +106,8 @@ async def test_set_answers_in_ficss_words_and_a_registered_user_keeps_them(
     assert shown[2:6] == [
         "time=10      private=1     shout=1         pin=0           style=1",
         "inc=5        jprivate=1    cshout=1        notifiedby=1    flip=1",
-        "rated=1                    kibitz=1        availinfo=0     highlight=2",
-        "open=1                                     availmin=1200   bell=0",
+        "rated=1      automail=0    kibitz=1        availinfo=0     highlight=2",
+        "open=1       pgn=0         kiblevel=0      availmin=1200   bell=0",
     ]
     assert any(row.endswith("tzone=America/New_York") for row in shown)
     await again.close()

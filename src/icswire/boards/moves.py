@@ -255,6 +255,45 @@ def _verbose(board: chess.Board, move: chess.Move) -> str:
 # -- SAN ---------------------------------------------------------------------------------
 
 
+#: A pawn's move to the last rank that names no piece: ``e8``, ``exd8``; ``e7e8``.
+_PROMOTING_SAN = re.compile(r"(?:[a-h]x?)?[a-h][18][+#]?")
+_PROMOTING_WIRE = re.compile(r"[a-h][27][a-h][18]")
+
+
+def move_from_typed(
+    board: chess.Board, text: str, case_sensitive: bool, promote: str = "q"
+) -> chess.Move:
+    """A move a player typed: :func:`move_from_wire`, and unless ``case_sensitive`` (FICS's
+    ``iset movecase 0``, its default) the same move with its piece letter in upper case
+    (``nf3`` is ``Nf3``; ``bc4`` is a b-pawn's capture when there is one, else ``Bc4``)
+    or its coordinates in lower case (``E2E4``); a pawn's move to the last rank that names
+    no piece promotes to ``promote`` (``set promote``, a queen unless set).
+
+    >>> move_from_typed(chess.Board(), "nf3", False)
+    Move.from_uci('g1f3')
+    """
+    try:
+        return move_from_wire(board, text)
+    except IllegalMoveError:
+        if not text:
+            raise
+        tries = []
+        if _PROMOTING_WIRE.fullmatch(text):
+            tries.append(f"{text}{promote}")
+        elif _PROMOTING_SAN.fullmatch(text):
+            tries.append(f"{text.rstrip('+#')}={promote.upper()}")
+        if not case_sensitive and text[0] in "nbrqk":
+            tries.append(text[0].upper() + text[1:])
+        if not case_sensitive and text != text.lower():
+            tries.append(text.lower())
+        for other in tries:
+            try:
+                return move_from_wire(board, other)
+            except IllegalMoveError:
+                continue
+        raise
+
+
 def move_from_san(board: chess.Board, text: str) -> chess.Move:
     """Read SAN with python-chess (``P@e4`` and ``@e4`` plunks in crazyhouse).
 

@@ -100,7 +100,8 @@ log = logging.getLogger("icswire.cluster")
 #: players' ratings changed, for FICS's "No ratings adjustment done.", and each game a
 #: node lists for ``games`` its sort key, both names and whether it is private; 5: a
 #: game's end carries its ECO code, for DG_GAME_RESULT, and lasker's tourney suffix for
-#: mamer; a user's variables ``tourney`` and ``bugopen``).
+#: mamer; a user's variables ``tourney`` and ``bugopen``; a game's start and a challenge
+#: carry Black's time control, for time odds).
 VERSION = 5
 
 T = TypeVar("T")

@@ -47,7 +47,9 @@ SLOT_WORDS = "Journal entries are referenced by single letters."
 
 def journal_row(slot: str, record: GameRecord) -> str:
     """A line of FICS's ``journal``: slot, players and ratings, type, ECO, end, result."""
-    kind = kind_text(record.rating_type, record.rated, record.initial, record.increment)
+    kind = kind_text(
+        record.rating_type, record.rated, record.initial, record.increment, odds=record.odds
+    )
     code, _ = result_of(record)
     return (
         f"{slot.upper()}: {record.white[:13]:<13} {rating_text(record.white_rating):>4}    "

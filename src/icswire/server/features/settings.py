@@ -62,8 +62,8 @@ def _ivars(values: InterfaceVariables) -> list[str]:
 VARS_GRID: tuple[tuple[str, ...], ...] = (
     ("time", "private", "shout", "pin", "style"),
     ("inc", "jprivate", "cshout", "notifiedby", "flip"),
-    ("rated", "", "kibitz", "availinfo", "highlight"),
-    ("open", "", "kiblevel", "availmin", "bell"),
+    ("rated", "automail", "kibitz", "availinfo", "highlight"),
+    ("open", "pgn", "kiblevel", "availmin", "bell"),
     ("ropen", "", "tell", "availmax", "width"),
     ("bugopen", "mailmess", "ctell", "gin", "height"),
     ("", "tourney", "chanoff", "seek", ""),
@@ -159,7 +159,7 @@ async def set_(ctx: Context, args: str) -> None:
         ctx.reply("Usage: set <variable> [value]")
         return
     try:
-        variable = VARIABLES.find(name)
+        variable = VARIABLES.find(SET_ALIASES.get(name.lower(), name))
     except NoSuchVariable as exc:
         ctx.reply(_no_such(exc, ivariable=False))
         return
@@ -195,6 +195,11 @@ def _checked(variable: Variable, value: Value) -> Value:
             except FormulaError as exc:
                 raise BadValue(name, f"  {exc}") from exc
         return text
+    if name == "promote":  # lasker's set_promote: the first letter, k a knight
+        letter = str(value).strip().lower()[:1]
+        if letter not in PROMOTIONS:
+            raise BadValue(name)
+        return "n" if letter == "k" else letter
     if name == "tzone":
         if not str(value).strip():  # ``set tzone`` alone: the server's zone again
             return SERVER
@@ -226,11 +231,17 @@ def _set_text(variable: Variable, value: Value, icc: bool = False) -> tuple[str,
             if value
             else "You are no longer receiving info on who is available to play.",
         )
+    if name in ("automail", "pgn") and value:  # FICS's words, then the server's own
+        return (variable.on_text, NO_MAIL)
     if variable.on_text:
         return (variable.on_text.format(value=value) if value else variable.off_text,)
     said = _SAID.get(name)
     if said is not None:
         return (said.format(value),)
+    if name == "promote":
+        return (f"Promotion piece set to {PROMOTIONS[str(value)]}.",)
+    if name == "kiblevel":
+        return (f"Kibitz level now set to: {value}.",)
     if name == "highlight":
         return (f"Highlight is now style {highlighted(str(value), int(value))}." if value
                 else "Highlight is off.",)  # fmt: skip
@@ -253,6 +264,23 @@ _LASKER: dict[str, Callable[[Value], tuple[str, ...]]] = {
     "seek": lambda value: ("You will now hear ads." if value else "You will not hear ads.",),
     "lang": lambda value: (f"Language set to {value}.",),
 }
+
+#: Other names lasker's ``set`` takes for these variables (variable.c's table).
+SET_ALIASES = {
+    "pinform": "pin",
+    "i_login": "pin",
+    "ginform": "gin",
+    "i_game": "gin",
+    "language": "lang",
+}
+
+#: ``set promote``'s letters and the pieces lasker's ``set_promote`` names (``k`` is a
+#: knight there, as the help says).
+PROMOTIONS = {"q": "QUEEN", "r": "ROOK", "b": "BISHOP", "n": "KNIGHT", "k": "KNIGHT"}
+
+#: What ``set automail 1`` and ``set pgn 1`` add: the setting is kept (a server with mail
+#: would act on it), but this one mails nothing.
+NO_MAIL = 'This server sends no mail: "history", "smoves" and "pgn" show your games.'
 
 #: FICS's words for ``set`` of these variables (``variable.c``).
 _SAID = {
@@ -279,6 +307,9 @@ async def apply_variable(ctx: Context, variable: Variable, value: Value) -> None
     else:
         ctx.reply(*_set_text(variable, value, session.talks_icc))
     ctx.batch.add(session, world.my_variable(session, variable.name))
+    if variable.name == "tourney" and session not in ctx.core.play.by_player:
+        # lasker's set_tourney: not available to others while in a tournament
+        world.availability_changed(session, not value, ctx.batch, ctx.core.play.by_player.keys())
     if variable.name == "open":
         world.open_changed(session, ctx.batch)
         playing = ctx.core.play.by_player
@@ -316,6 +347,16 @@ async def rated(ctx: Context, args: str) -> None:
 async def bell(ctx: Context, args: str) -> None:
     """Turn ``bell`` on or off: ``set bell``."""
     await set_(ctx, "bell")
+
+
+@command("promote", CN.CN_PROMOTE, "promote <q|r|b|n>")
+async def promote(ctx: Context, args: str) -> None:
+    """The piece a pawn promotes to when a move names none: ``set promote`` (lasker's
+    ``com_promote``)."""
+    if not args.strip():
+        ctx.reply("Usage: promote <q|r|b|n>")
+        return
+    await set_(ctx, f"promote {args.strip()}")
 
 
 @command("style", CN.CN_STYLE, "style <1-13>")

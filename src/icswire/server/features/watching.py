@@ -659,7 +659,18 @@ async def _talk(ctx: Context, args: str, kibitz: bool) -> None:
         game.number, Speaker.of(session), rating_text(rating, session.registered), kibitz, text
     )
     heard_by: Iterable[User] = game.audience() if kibitz else game.observers
-    listeners = [s for s in heard_by if s is not session and s.variables["kibitz"]]
+    # ``set kiblevel``: heard by those whose level the speaker's best of blitz and
+    # standard reaches; a titled speaker always (lasker's talkproc.c)
+    best = max(session.ratings.get(kind, (0, 0))[0] for kind in ("Blitz", "Standard"))
+    titled = session.registered and (session.admin or bool(session.title_lists))
+    level = best if session.registered else 0
+    listeners = [
+        s
+        for s in heard_by
+        if s is not session
+        and s.variables["kibitz"]
+        and (titled or level >= s.variables["kiblevel"])
+    ]
     ctx.batch.add_all(listeners, said)
     count = f"{len(listeners)} player{'' if len(listeners) == 1 else 's'}"
     ctx.reply(f"({'kibitzed' if kibitz else 'whispered'} to {count})")

@@ -28,6 +28,7 @@ MOVE_LIKE = re.compile(
     r"[a-h][1-8][a-h][1-8](=?[nbrqkNBRQK])?|[oO0]-[oO0](-[oO0])?|[PNBRQK]?@[a-h][1-8][+#]?"
     r"|[wb]?[pnbrqkPNBRQKxX][@*][a-h][1-8]"  # bsetup's pieces put on and taken off
     r"|[NBRQK]?[a-h]?[1-8]?x?[a-h][1-8](=?[NBRQK])?[+#]?|[NBRQK][a-h1-8]?x?[a-h][1-8][+#]?"
+    r"|[nrqk][a-h1-8]?x?[a-h][1-8][+#]?"  # a piece in lower case (``iset movecase 0``)
 )
 
 

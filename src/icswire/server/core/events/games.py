@@ -172,8 +172,8 @@ class PiecePassed(Event):
 @dataclass(frozen=True, slots=True)
 class GameHeader:
     """What DG_GAME_STARTED's form (12, 15, 18, 40, 100) says of a played game: the
-    players, their ratings and titles, the wild, rating type and time control (both
-    players have the same: the server has no time odds), the stored game's id, whether the
+    players, their ratings and titles, the wild, rating type and time control (White's,
+    then Black's, which differ in a game with time odds), the stored game's id, whether the
     variant has holdings, and its irregular-legality, irregular-semantics and
     promote-to-king flags (:class:`~icswire.boards.variants.Variant`)."""
 
@@ -194,6 +194,9 @@ class GameHeader:
     irregular_legality: bool
     irregular_semantics: bool
     promote_to_king: bool
+    #: Black's time control: White's, unless the game has time odds.
+    black_initial: int = 0
+    black_increment: int = 0
 
 
 @kind

@@ -96,6 +96,9 @@ class ChallengeMade(Event):
     color: int
     adjourned: bool
     new: bool
+    #: Black's time and increment (time odds: ``match NAME 5 0 3 0``; else White's).
+    black_initial: int = 0
+    black_increment: int = 0
 
 
 @kind

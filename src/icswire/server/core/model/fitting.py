@@ -50,6 +50,8 @@ def facts(offer: Proposal) -> Facts:
     mine, yours = _rating(me, kind), _rating(you, kind)
     variant_kind = t.game_variant.fics_rating  # None for chess: blitz, standard ...
     chess_kind = _RATED_TYPES.get(kind) if variant_kind is None else None
+    if t.untimed or t.odds:  # lasker's TYPE_UNTIMED and TYPE_NONSTANDARD: neither kind
+        chess_kind = None
     loss, draw, win = offer.assess if t.rated else (0, 0, 0)
     values = {
         "rating": yours,
@@ -62,8 +64,8 @@ def facts(offer: Proposal) -> Facts:
         "blitz": int(chess_kind == "blitz"),
         "standard": int(chess_kind == "standard"),
         "lightning": int(chess_kind == "lightning"),
-        "untimed": int(t.initial == 0 and t.increment == 0),
-        "nonstandard": 0,
+        "untimed": int(t.untimed),
+        "nonstandard": int(t.odds and not t.untimed),
         **{name: int(variant_kind == name) for name in _KINDS},
         "white": int(offer.color is True),
         "black": int(offer.color is False),

@@ -42,25 +42,84 @@ class Terms:
 
     wild: int = 0
     rated: bool = False
-    initial: int = 3  # minutes
+    initial: int = 3  # minutes (White's, where the sides' times differ)
     increment: int = 0  # seconds
     rating_type: str = "Blitz"
     variant: str | None = None
     #: The event a TD started the game in (``rmatch``/``qmatch ... | LABEL``): shown in
     #: ``games`` and as the PGN ``Event`` tag; "" for an ordinary game.
     event: str = ""
+    #: Black's time and increment in a game with time odds (``match NAME 5 0 3 0``);
+    #: None: White's.
+    black_initial: int | None = None
+    black_increment: int | None = None
 
     @classmethod
     def of(
-        cls, variant: Variant, rated: bool, initial: int, increment: int, kind: str | None = None
+        cls,
+        variant: Variant,
+        rated: bool,
+        initial: int,
+        increment: int,
+        kind: str | None = None,
+        black: tuple[int, int] | None = None,
     ) -> Terms:
         """The terms of a game of ``variant`` (rated under ``kind``, else the variant's
         rating type for this time control); ``variant`` named only where the wild number
-        does not say it, so that equal games have equal terms."""
+        does not say it, so that equal games have equal terms. ``black``: Black's time
+        and increment when they differ from White's."""
         wild = variant.dg_wild
         named = None if variant.wild == wild else variant.name
         kind = kind if kind is not None else rating_type(variant, initial, increment)
-        return cls(wild, rated, initial, increment, kind, named)
+        if black == (initial, increment):
+            black = None
+        b_initial, b_increment = black if black is not None else (None, None)
+        return cls(
+            wild,
+            rated,
+            initial,
+            increment,
+            kind,
+            named,
+            black_initial=b_initial,
+            black_increment=b_increment,
+        )
+
+    def time_of(self, white: bool) -> tuple[int, int]:
+        """A side's (minutes, increment seconds)."""
+        if white or self.black_initial is None or self.black_increment is None:
+            return self.initial, self.increment
+        return self.black_initial, self.black_increment
+
+    @property
+    def odds(self) -> bool:
+        """The sides have different times (lasker's TYPE_NONSTANDARD: never rated)."""
+        return self.time_of(False) != (self.initial, self.increment)
+
+    @property
+    def untimed(self) -> bool:
+        """No clock runs: a side has neither time nor increment (FICS's ``0 0``,
+        TYPE_UNTIMED: never rated)."""
+        return any(self.time_of(white) == (0, 0) for white in (True, False))
+
+    @property
+    def clock_words(self) -> str:
+        """The time control as FICS's texts end with it (lasker's ``game_time_str``):
+        ``5 0``, ``5 0 : 3 0`` with time odds, nothing in an untimed game."""
+        if self.untimed:
+            return ""
+        black = self.time_of(False)
+        if self.odds:
+            return f"{self.initial} {self.increment} : {black[0]} {black[1]}"
+        return f"{self.initial} {self.increment}"
+
+    @property
+    def described(self) -> str:
+        """``unrated blitz 5 0``, ``unrated non-standard 5 0 : 3 0``, ``unrated untimed``:
+        the game as FICS's challenge and ``Creating:`` lines name it (lasker's
+        ``game_str``)."""
+        clock = self.clock_words
+        return f"{self.words} {clock}" if clock else self.words
 
     @property
     def game_variant(self) -> Variant:
@@ -74,6 +133,10 @@ class Terms:
         clients look types up by (PyChess's ``GAME_TYPES``)."""
         variant = self.game_variant
         if variant.wild == 0:
+            if self.untimed:  # lasker's bstr[]: TYPE_UNTIMED, TYPE_NONSTANDARD
+                return "untimed"
+            if self.odds:
+                return "non-standard"
             return FICS_TYPES.get(self.rating_type, self.rating_type.lower())
         return variant.fics_name
 

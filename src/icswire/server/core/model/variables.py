@@ -307,6 +307,22 @@ VARIABLES: VariableTable[SetVariables] = VariableTable(
             "Your messages will not be mailed to you.",
         ),
         _flag(
+            "automail",
+            0,
+            "mail your games to you (no mail is sent here)",
+            "Your games will be mailed to you.",
+            "Your games will not be mailed to you.",
+        ),
+        _flag(
+            "pgn",
+            0,
+            "mailed games in PGN (no mail is sent here)",
+            "Games will now be mailed to you in PGN.",
+            "Games will now be mailed to you in FICS format.",
+        ),
+        Variable("kiblevel", "int", 0, low=0, high=9999, help="hear kibitzes from this rating"),
+        Variable("promote", "str", "q", help="a pawn's promotion when a move names none: q r b n"),
+        _flag(
             "private",
             0,
             "your games are private",
@@ -382,6 +398,10 @@ SetVariables = TypedDict(
         "tzone": str,
         "notifiedby": int,
         "mailmess": int,
+        "automail": int,
+        "pgn": int,
+        "kiblevel": int,
+        "promote": str,
         "private": int,
         "jprivate": int,
         "flip": int,
@@ -415,47 +435,28 @@ SetVariables = TypedDict(
 class InterfaceVariables(TypedDict):
     """FICS's interface variables (``help iv_list``), in its order, each on (1) or off (0).
     The one list of their names: :data:`IVARIABLE_NAMES` and :data:`IVARIABLES` are made of
-    it. ``block`` is block mode (``app.execute``, ``render.Batch``); ``xml``, which FICS's
-    ``ivariables`` shows, cannot be set there ("No such ivariable") and is left out here
-    too."""
+    it. ``block`` is block mode (``app.execute``, ``render.Batch``). Only those this server
+    acts on are here: ``iset`` refuses the others as lasker-2.2.3's ``com_iset`` refuses
+    every name it lacks ("No such ivariable"), rather than accept a setting that changes
+    nothing (FICS's ``xml``, ``smartmove``, ``seekca``, ``pinginfo``, the variant switches
+    ``atomic``, ``fr`` ... : see ``help iv_list``)."""
 
     compressmove: int
-    audiochat: int
     seekremove: int
     defprompt: int
     lock: int
     startpos: int
     block: int
     gameinfo: int
-    xdr: int
     pendinfo: int
-    graph: int
     seekinfo: int
-    extascii: int
-    nohighlight: int
-    highlight: int
-    showserver: int
     pin: int
     ms: int
-    pinginfo: int
-    boardinfo: int
-    extuserinfo: int
-    seekca: int
     showownseek: int
     premove: int
-    smartmove: int
     movecase: int
-    suicide: int
-    crazyhouse: int
-    losers: int
-    wildcastle: int
-    fr: int
     nowrap: int
     allresults: int
-    obsping: int
-    singleboard: int
-    atomic: int
-    vthighlight: int
 
 
 IVARIABLE_NAMES = tuple(InterfaceVariables.__annotations__)

@@ -41,12 +41,11 @@ if TYPE_CHECKING:
 
 
 def game_started(header: GameHeader) -> dg.GameStarted:
-    """DG_GAME_STARTED (12) of a played game (White's time control, then Black's: the
-    same, as this server plays no time odds)."""
+    """DG_GAME_STARTED (12) of a played game (White's time control, then Black's)."""
     h = header
     return dg.GameStarted(
         h.game, h.white, h.black, h.wild, h.rating_type, h.rated, h.initial, h.increment,
-        h.initial, h.increment, True, "", h.white_rating, h.black_rating, h.game_id,
+        h.black_initial, h.black_increment, True, "", h.white_rating, h.black_rating, h.game_id,
         h.white_titles, h.black_titles, h.irregular_legality, h.irregular_semantics,
         h.holdings, "", h.promote_to_king,
     )  # fmt: skip
@@ -115,6 +114,12 @@ class StartMessage(ShowsBoard):
             *[dg.PgnTag(number, tag, value) for tag, value in event.tags],
             self._pstat(white),
         ]
+        if (header.initial, header.increment) == (0, 0) or (
+            header.black_initial,
+            header.black_increment,
+        ) == (0, 0):
+            # an untimed game: the server keeps no premove (Games.premove_allowed)
+            found.append(dg.DisablePremove(number))
         records = [record for record in found if record.dg in on]
         data = render_parts((), text, receiver) + render_parts(records, (), receiver)
         data += self.board_bytes(receiver)

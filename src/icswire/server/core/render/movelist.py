@@ -67,6 +67,8 @@ class Movelist:
     #: Notes on moves (an examined game's ``annotate``): (ply of the move, 1 = the
     #: first, text).
     comments: tuple[tuple[int, str], ...] = ()
+    #: Black's (minutes, increment) in a game with time odds; None: White's.
+    black_time: tuple[int, int] | None = None
 
 
 def _rating(rating: int) -> str:
@@ -87,6 +89,9 @@ def movelist_lines(game: Movelist, precise: bool, startpos: bool, fics: bool = T
     ``startpos`` its ``iset startpos``; ``fics`` false for an ICC session (Black's name
     not padded)."""
     width = 21 if precise else 16
+    odds = ""  # lasker's movesToString: "... seconds AND 3 minutes, increment: 0 seconds."
+    if game.black_time is not None and game.black_time != (game.initial, game.increment):
+        odds = f" AND {game.black_time[0]} minutes, increment: {game.black_time[1]} seconds"
     out = [
         "",
         f"Movelist for game {game.number}:",
@@ -94,7 +99,7 @@ def movelist_lines(game: Movelist, precise: bool, startpos: bool, fics: bool = T
         f"{game.white} ({_rating(game.white_rating)}) vs. {game.black}"
         f" ({_rating(game.black_rating)}) --- {_date(game.started)}",
         f"{'Rated' if game.rated else 'Unrated'} {game.type} match, initial time:"
-        f" {game.initial} minutes, increment: {game.increment} seconds.",
+        f" {game.initial} minutes, increment: {game.increment} seconds{odds}.",
         "",
     ]
     if startpos and not game.usual_start:

@@ -171,10 +171,18 @@ def challenge_text(event: ChallengeMade, reader: User | None = None) -> str:
     c_name = name_for(reader, c) if reader is not None and name == r else c
     r_name = name_for(reader, r) if reader is not None and name == c else r
     adjourned = " (adjourned)" if event.adjourned else ""
+    white = event.initial, event.increment
+    black = event.black_initial, event.black_increment
+    if white == (0, 0) or black == (0, 0):  # untimed: no time (lasker's game_time_str)
+        clock = ""
+    elif white != black:
+        clock = f" {white[0]} {white[1]} : {black[0]} {black[1]}"
+    else:
+        clock = f" {white[0]} {white[1]}"
     return (
         f"{c_name} ({rating_shown(event.challenger_rating, prov)}){_color_word(event.color)}"
         f" {r_name} ({rating_shown(event.receiver_rating, prov)}) {event.words}"
-        f" {event.initial} {event.increment}{adjourned}."
+        f"{clock}{adjourned}."
     )
 
 
@@ -193,12 +201,16 @@ def match_record(event: ChallengeMade, receiver: User) -> dg.Match:
             assess = event.challenger_assessment
         else:
             assess = (0, 0, 0)
-    t = event.initial, event.increment
+    # the challenger's time control, then the receiver's: White's first, unless the
+    # challenger asked for Black (with time odds the challenger is White otherwise)
+    white = event.initial, event.increment
+    black = event.black_initial, event.black_increment
+    mine, theirs = (black, white) if event.color == 0 else (white, black)
     return dg.Match(
         event.challenger, *event.challenger_rating, event.challenger_titles,
         event.receiver, *event.receiver_rating, event.receiver_titles,
         event.wild, event.rating_type, event.rated, event.adjourned,
-        *t, *t, event.color, *assess, "",
+        *mine, *theirs, event.color, *assess, "",
     )  # fmt: skip
 
 

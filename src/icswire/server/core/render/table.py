@@ -50,6 +50,7 @@ TABLE: dict[type[Event], tuple[type[EventMessage], frozenset[int]]] = {
         frozenset({
             DG.GAME_STARTED, DG.MY_GAME_STARTED, DG.FLIP, *HISTORY, DG.MY_RELATION_TO_GAME,
             DG.PLAYERS_IN_MY_GAME, DG.PGN_TAG, DG.PSTAT, DG.JBOARD, DG.MY_TURN, DG.SOUND,
+            DG.DISABLE_PREMOVE,
         }),
     ),
     games.GameEnded: (

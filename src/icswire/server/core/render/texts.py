@@ -67,10 +67,18 @@ def icc_kind_text(rating_type: str, wild: int, rated: bool, initial: int, increm
 
 
 def kind_text(
-    rating_type: str, rated: bool, initial: int, increment: int, private: bool = False
+    rating_type: str,
+    rated: bool,
+    initial: int,
+    increment: int,
+    private: bool = False,
+    odds: bool = False,
 ) -> str:
-    """``[ bu  3   0]``: private flag (``p``), type letter, rated letter, the time control."""
+    """``[ bu  3   0]``: private flag (``p``), type letter, rated letter, the time control
+    (White's); ``u`` untimed, ``n`` with time odds (lasker's TYPE_NONSTANDARD)."""
     letter = TYPE_LETTER.get(rating_type, "n") if initial or increment else "u"
+    if odds and letter != "u":
+        letter = "n"
     flag = "p" if private else " "
     return f"[{flag}{letter}{'r' if rated else 'u'}{initial:3d} {increment:3d}]"
 

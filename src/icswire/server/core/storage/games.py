@@ -144,6 +144,8 @@ class Games(Database):
                     rated=record.rated,
                     initial=record.initial,
                     increment=record.increment,
+                    black_initial=record.black_initial,
+                    black_increment=record.black_increment,
                     start_fen=record.start_fen,
                     moves=_join_moves(record.moves),
                     clocks=_join_ints(record.clocks),
@@ -619,4 +621,6 @@ def game_record(row: Row[*tuple[Any, ...]]) -> GameRecord:
         ended=row.ended,
         private=bool(row.private),
         event=str(row.event or ""),
+        black_initial=None if row.black_initial is None else int(row.black_initial),
+        black_increment=None if row.black_increment is None else int(row.black_increment),
     )

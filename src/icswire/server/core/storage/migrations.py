@@ -25,13 +25,16 @@ ADDED_COLUMNS: tuple[Column[Any], ...] = (
     users.c.skeleton,
     journal_games.c.note,
     games.c.event,
+    games.c.black_initial,
+    games.c.black_increment,
 )
 """Columns added to existing tables, oldest first. Each is nullable: the rows a database
 already has get NULL (a game's ``variant`` NULL is the variant of its wild number, which
 every game stored before the column was; ``private`` NULL is a game nobody made private,
 as no game could be before the column; a user's ``skeleton`` is then filled; a journal
 entry's ``note`` NULL is one nobody annotated; ``event`` NULL is a game no TD started in an
-event)."""
+event; a game's ``black_initial`` and ``black_increment`` NULL are White's, as every game
+had before)."""
 
 
 def _fill_skeletons(conn: Connection) -> None:

@@ -86,11 +86,23 @@ class GameRecord:
     read its moves (:meth:`readable_by`)."""
     event: str = ""
     """The event a TD started it in (``rmatch ... | LABEL``): its PGN ``Event``; "" none."""
+    black_initial: int | None = None
+    """Black's minutes in a game with time odds; None: :attr:`initial`."""
+    black_increment: int | None = None
+    """Black's increment in a game with time odds; None: :attr:`increment`."""
 
     @property
     def game_variant(self) -> Variant:
         """The variant played: its rules, boards and names."""
         return variant_of(self.variant if self.variant is not None else self.wild)
+
+    @property
+    def odds(self) -> bool:
+        """Black's time control differs from White's (time odds)."""
+        return (self.black_initial, self.black_increment) not in (
+            (None, None),
+            (self.initial, self.increment),
+        )
 
     def readable_by(self, name: str, admin: bool) -> bool:
         """Whether the user ``name`` may read its moves: anybody a game that is not

@@ -249,6 +249,9 @@ games = Table(
     Column("resumed", UTCDateTime, nullable=True),
     Column("private", Boolean, nullable=True),  # None: not private (rows stored before)
     Column("event", Text, nullable=True),  # a TD's event label; None: none
+    # Black's time control in a game with time odds; NULL: White's
+    Column("black_initial", Integer, nullable=True),
+    Column("black_increment", Integer, nullable=True),
 )
 
 #: :meth:`Store.save_progress_many`'s update, built once and executed with many rows.

@@ -127,8 +127,9 @@ async def history(ctx: Context, args: str) -> None:
         else:
             # lasker's pgames: "%2d: %s %4d %s %4d %-13s [%3s%3d%4d] %s %3s %s"
             kind = kind_text(
-                record.rating_type, record.rated, record.initial, record.increment, record.private
-            )
+                record.rating_type, record.rated, record.initial, record.increment,
+                record.private, record.odds,
+            )  # fmt: skip
             rows.append(
                 f"{number:2d}: {sign} {rating_text(mine):>4} {color} "
                 f"{rating_text(theirs):>4} {opponent[:13]:<13} {kind} {fics_eco(record)} "
@@ -194,7 +195,9 @@ async def stored(ctx: Context, args: str) -> None:
         for made in moves:
             supply_drop(board, made.move)
             board.push(made.move)
-        kind = kind_text(record.rating_type, record.rated, record.initial, record.increment)
+        kind = kind_text(
+            record.rating_type, record.rated, record.initial, record.increment, odds=record.odds
+        )
         to_move = f"{COLOR_LETTER[board.turn]}{board.fullmove_number}"
         rows.append(
             f"{index:2d}: {'W' if white else 'B'} {opponent:<14} {'Y' if here else 'N'} {kind}"
@@ -274,7 +277,10 @@ def _isolated_record(record: GameRecord) -> dg.IsolatedBoard:
     variant = record.game_variant
     return dg.IsolatedBoard(
         -1, record.white, record.black, record.wild, record.rating_type, record.rated,
-        record.initial, record.increment, record.initial, record.increment, True, "",
+        record.initial, record.increment,
+        record.initial if record.black_initial is None else record.black_initial,
+        record.increment if record.black_increment is None else record.black_increment,
+        True, "",
         record.white_rating, record.black_rating, record.id or 0, "", "",
         variant.irregular_legality, variant.irregular_semantics,
         record.wild in (CRAZYHOUSE, BUGHOUSE), "", variant.promote_to_king,
@@ -344,13 +350,22 @@ def movelist_text(record: GameRecord, start: chess.Board, moves: Sequence[Server
     """A stored game's moves as FICS's ``moves`` shows them."""
     white = f"{record.white} ({rating_text(record.white_rating)})"
     black = f"{record.black} ({rating_text(record.black_rating)})"
+    odds = None
+    if record.black_initial is not None and record.black_increment is not None:
+        odds = record.black_initial, record.black_increment
     terms = Terms.of(
-        record.game_variant, record.rated, record.initial, record.increment, record.rating_type
-    )
+        record.game_variant, record.rated, record.initial, record.increment, record.rating_type,
+        odds,
+    )  # fmt: skip
     words = f"{'Rated' if record.rated else 'Unrated'} {terms.fics_type} match"
+    black_time = terms.time_of(False)
+    more = (  # lasker's movesToString with time odds
+        f" AND {black_time[0]} minutes, increment: {black_time[1]} seconds" if terms.odds else ""
+    )
     rows = [
         f"{white} vs. {black} --- {record.started.strftime('%a %b %d, %H:%M UTC %Y')}",
-        f"{words}, initial time: {record.initial} minutes, increment: {record.increment} seconds.",
+        f"{words}, initial time: {record.initial} minutes, increment: {record.increment} seconds"
+        f"{more}.",
         "",
         f"Move  {record.white:<24}{record.black}",
         "----  ---------------------   ---------------------",

@@ -22,13 +22,19 @@ from icswire.server.core.model.tables import Terms
 from icswire.server.core.model.variables import SUBFORMULAS
 from icswire.server.core.render.alerts import BELL, name_for
 from icswire.server.core.render.batch import Batch, lines
+from icswire.server.core.render.boards import BLACK
 from icswire.server.features.pairing.offers import challengeable, issue_challenge
 from icswire.server.features.pairing.removing import remove_challenge
 from icswire.server.features.pairing.resume import adjourned_with, offer_resume
 from icswire.server.features.pairing.shown import match_rating
 from icswire.server.features.pairing.starting import rating_changes
 from icswire.server.features.pairing.state import GUESTS_UNRATED, Pairing, bughouse_problem
-from icswire.server.features.pairing.terms import checked_terms, dialect_of, parse_options
+from icswire.server.features.pairing.terms import (
+    checked_terms,
+    dialect_of,
+    parse_options,
+    unrated_note,
+)
 
 if TYPE_CHECKING:
     from icswire.server.core.dispatch.hub import Core
@@ -78,10 +84,18 @@ async def match(ctx: Context, args: str) -> None:
     if isinstance(asked, str):
         ctx.reply(asked)
         return
+    if session.talks_icc and asked.color is BLACK and len(asked.times) > 2:
+        # ICC's match (DG_MATCH): the first time control is the challenger's own, the
+        # second the receiver's; FICS's (lasker's): White's, then Black's
+        times = asked.times
+        asked.times = [times[2], times[3] if len(times) > 3 else times[1], times[0], times[1]]
     terms = checked_terms(asked, session, receiver)
     if isinstance(terms, str):
         ctx.reply(terms)
         return
+    note = unrated_note(asked, session, terms)
+    if note is not None:
+        ctx.reply(note)
     if terms.rated and not session.registered:
         ctx.reply(GUESTS_UNRATED)
         return
@@ -127,7 +141,7 @@ async def _receiver_takes(ctx: Context, receiver: User, terms: Terms, color: boo
         lines(
             f"{name_for(receiver, 'Ignoring')} (formula): {session.name}"
             f" ({match_rating(session, kind)}) {receiver.name} ({match_rating(receiver, kind)})"
-            f" {terms.words} {terms.initial} {terms.increment}."
+            f" {terms.described}."
         ),
     )
     return False

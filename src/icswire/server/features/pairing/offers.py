@@ -27,6 +27,7 @@ from icswire.server.core.model.names import name_key
 from icswire.server.core.model.offers import Offer, Offers
 from icswire.server.core.model.tables import Terms
 from icswire.server.core.render.batch import lines
+from icswire.server.core.render.boards import WHITE
 from icswire.server.core.render.pairing import computer_notice
 from icswire.server.core.storage.records import GameRecord
 from icswire.server.features.pairing.removing import remove_challenge
@@ -240,7 +241,10 @@ async def take_challenge(ctx: Context, challenge: Challenge, wants: bool | None 
     if record is not None:
         white, black = resume_colors(record, challenger, session)
     else:
-        white, black = colors(state, session, wants, challenger, challenge.color)
+        asked = challenge.color
+        if asked is None and wants is None and challenge.terms.odds:
+            asked = WHITE  # lasker's pick_colors: with time odds the challenger is White
+        white, black = colors(state, session, wants, challenger, asked)
     await start_game(core, batch, white, black, challenge.terms, resumed=record)
 
 

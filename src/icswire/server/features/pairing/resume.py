@@ -52,7 +52,12 @@ async def adjourned_with(ctx: Context, other: User) -> GameRecord | None:
 
 def _record_terms(record: GameRecord) -> Terms:
     variant, kind = record.game_variant, record.rating_type
-    return Terms.of(variant, record.rated, record.initial, record.increment, kind)
+    black = (
+        None
+        if record.black_initial is None or record.black_increment is None
+        else (record.black_initial, record.black_increment)
+    )
+    return Terms.of(variant, record.rated, record.initial, record.increment, kind, black)
 
 
 async def offer_resume(ctx: Context, other: User, record: GameRecord) -> None:

@@ -66,7 +66,12 @@ from icswire.server.features.pairing.state import (
     same_player,
     seek_cap,
 )
-from icswire.server.features.pairing.terms import checked_terms, dialect_of, parse_options
+from icswire.server.features.pairing.terms import (
+    checked_terms,
+    dialect_of,
+    parse_options,
+    unrated_note,
+)
 
 if TYPE_CHECKING:
     from icswire.server.core.dispatch.hub import Core
@@ -94,6 +99,9 @@ async def seek_(ctx: Context, args: str) -> None:
     if isinstance(terms, str):
         ctx.reply(terms)
         return
+    note = unrated_note(asked, session, terms)
+    if note is not None:
+        ctx.reply(note)
     if terms.rated and not session.registered:
         ctx.reply(GUESTS_UNRATED)
         return

@@ -59,7 +59,7 @@ def challenge_made(challenge: Challenge, new: bool = False) -> ChallengeMade:
         c.name, c.titles, _rating(c, t.rating_type), challenge.assessment.get(c, (0, 0, 0)),
         r.name, r.titles, _rating(r, t.rating_type), challenge.assessment.get(r, (0, 0, 0)),
         t.wild, t.rating_type, t.rated, t.words, t.initial, t.increment,
-        _color_code(challenge.color), challenge.adjourned is not None, new,
+        _color_code(challenge.color), challenge.adjourned is not None, new, *t.time_of(False),
     )  # fmt: skip
 
 

@@ -91,8 +91,12 @@ def parse_options(words: list[str], seek: bool, dialect: Dialect = "fics") -> _A
             return variant
         else:
             return f'Unknown option "{token}".'
-    if len(asked.times) > 2:
-        return "Give the time control as TIME INC."
+    if len(asked.times) > (2 if seek else 4):
+        return (
+            "Give the time control as TIME INC."
+            if seek
+            else ("Give the time control as TIME INC, or with time odds WTIME WINC BTIME BINC.")
+        )
     return asked
 
 
@@ -111,15 +115,22 @@ def dialect_of(session: User) -> Dialect:
 
 def checked_terms(asked: _Asked, player: User, other: User | None = None) -> Terms | str:
     """The game's terms, or why they cannot be played here. Without a time the player's
-    ``time`` and ``inc`` variables give it (FICS: ``match NAME 5`` is 5 0); without
-    ``rated`` or ``unrated`` its ``rated`` variable decides, unrated where a player is a
-    guest."""
+    ``time`` and ``inc`` variables give it (FICS: ``match NAME 5`` is 5 0); a third and
+    fourth number are Black's time and increment (lasker's ``match NAME 5 0 3 0``; a
+    third alone keeps White's increment). ``0 0`` is an untimed game, ``0 2`` a game that
+    starts with no minutes and lives on its increment. Without ``rated`` or ``unrated``
+    its ``rated`` variable decides, unrated where a player is a guest; a game with time
+    odds or untimed is never rated (lasker's TYPE_NONSTANDARD and TYPE_UNTIMED: see
+    :func:`unrated_note`)."""
     times = asked.times or [player.variables["time"], player.variables["inc"]]
     initial, increment = times[0], times[1] if len(times) > 1 else 0
-    if not 1 <= initial <= MAX_MINUTES:
-        return f"The time must be from 1 to {MAX_MINUTES} minutes."
-    if increment > MAX_INCREMENT:
-        return f"The increment must be from 0 to {MAX_INCREMENT} seconds."
+    black = times[2] if len(times) > 2 else initial, times[3] if len(times) > 3 else increment
+    for minutes in (initial, black[0]):
+        if not 0 <= minutes <= MAX_MINUTES:
+            return f"The time must be from 0 to {MAX_MINUTES} minutes."
+    for seconds in (increment, black[1]):
+        if seconds > MAX_INCREMENT:
+            return f"The increment must be from 0 to {MAX_INCREMENT} seconds."
     variant = asked.variant
     if asked.rated and not variant.rated:
         return f"{variant.title} games are never rated."
@@ -129,4 +140,21 @@ def checked_terms(asked: _Asked, player: User, other: User | None = None) -> Ter
     if rated is None:  # the player's ``rated`` variable, where the game can be rated
         guests = not player.registered or (other is not None and not other.registered)
         rated = bool(player.variables["rated"]) and not guests and variant.rated
-    return Terms.of(variant, rated, initial, increment)
+    terms = Terms.of(variant, rated, initial, increment, black=black)
+    if rated and (terms.untimed or terms.odds):
+        terms = Terms.of(variant, False, initial, increment, black=black)
+    return terms
+
+
+def unrated_note(asked: _Asked, player: User, terms: Terms) -> str | None:
+    """What lasker's ``com_match`` tells a player whose rated game cannot be rated for
+    its clocks: ``Game is non-standard - reverting to unrated`` (time odds) or ``Game is
+    untimed - reverting to unrated``."""
+    wanted = asked.rated if asked.rated is not None else bool(player.variables["rated"])
+    if not wanted or not player.registered:
+        return None
+    if terms.untimed:
+        return "Game is untimed - reverting to unrated"
+    if terms.odds:
+        return "Game is non-standard - reverting to unrated"
+    return None

@@ -44,6 +44,11 @@ command = COMMANDS.command
 
 #: Requests that would break a bughouse game's link with its partner board.
 _NOT_IN_BUGHOUSE = frozenset(("adjourn", "takeback", "pause", "unpause", "switch"))
+#: lasker's words where it has them (gameproc.c's com_adjourn, com_takeback).
+_BUGHOUSE_REFUSALS = {
+    "adjourn": "Bughouse games cannot be adjourned.",
+    "takeback": "Takeback not implemented for bughouse games yet.",
+}
 
 
 def _games(ctx: Context) -> Games:
@@ -72,7 +77,7 @@ def _answered(game: Game, batch: Batch, me: User, other: User, answer: str, kind
 async def _ask(ctx: Context, game: Game, kind: str, params: str = NO_PARAMS) -> None:
     """Make a request of the other player, or accept the one it made of this kind."""
     if game.partner is not None and kind in _NOT_IN_BUGHOUSE:
-        ctx.reply(f"You cannot {kind} a bughouse game.")
+        ctx.reply(_BUGHOUSE_REFUSALS.get(kind, f"You cannot {kind} a bughouse game."))
         return
     color = game.color_of(ctx.session)
     if color is None:
@@ -190,10 +195,26 @@ async def abort(ctx: Context, args: str) -> None:
     if color is None:
         raise RuntimeError("not a player of this game")
     if len(game.moves) < 2 and ("abort", not color) not in game.requests:
-        # before move 2 either player may abort alone
+        # before move 2 either player may abort alone (freechess.org: "Game aborted on
+        # move 1"); from ply 2 on it is a request the other accepts
         _games(ctx).end(game, ResultStatus.ABORTED, AbortMode.AT_MOVE_1, color, ctx.batch)
         return
+    if ("abort", not color) not in game.requests and _courtesy(ctx, game, color, "aborted"):
+        _games(ctx).end(game, ResultStatus.ABORTED, AbortMode.COURTESY, color, ctx.batch)
+        return
     await _ask(ctx, game, "abort")
+
+
+def _courtesy(ctx: Context, game: Game, color: bool, done: str) -> bool:
+    """lasker's courtesyabort and courtesyadjourn: a player with time left whose opponent
+    has none ends the game at once rather than calling the flag; both are told so."""
+    if game.terms.untimed or game.clock_now(color) <= 0 or game.clock_now(not color) > 0:
+        return False
+    ctx.reply(f"Since you have time, and your opponent has none, the game has been {done}.")
+    what = "aborted" if done == "aborted" else "adjourned"
+    said = f"Your opponent has {what} the game rather than calling your flag."
+    ctx.batch.add(game.player(not color), lines(said))
+    return True
 
 
 @command("adjourn", CN.CN_ADJOURN, "adjourn", route=Route.IN_GAME)
@@ -202,7 +223,18 @@ async def adjourn(ctx: Context, args: str) -> None:
     if game is None:
         return
     if not (game.white.registered and game.black.registered):
-        ctx.reply("Only games between registered players can be adjourned.")
+        # lasker's words (a guest's game can only be aborted)
+        ctx.reply('Both players must be registered to adjourn a game.  Use "abort".')
+        return
+    color = game.color_of(ctx.session)
+    if color is None:
+        raise RuntimeError("not a player of this game")
+    if (
+        game.partner is None
+        and ("adjourn", not color) not in game.requests
+        and _courtesy(ctx, game, color, "adjourned")
+    ):
+        _games(ctx).end(game, ResultStatus.ADJOURNED, AdjournMode.COURTESY, color, ctx.batch)
         return
     await _ask(ctx, game, "adjourn")
 
@@ -256,6 +288,9 @@ async def flag(ctx: Context, args: str) -> None:
     if game is None:
         return
     color = game.color_of(ctx.session)
+    if game.terms.untimed:  # lasker's com_flag
+        ctx.reply("You can't flag an untimed game.")
+        return
     if game.board.turn == color or not _games(ctx).flag_fell(game):
         # FICS's words (PyChess reads them as a flag call refused)
         ctx.reply("Opponent is not out of time, wait for server autoflag.")
@@ -307,12 +342,22 @@ async def takeback(ctx: Context, args: str) -> None:
     if plies < 1:
         ctx.reply("You can't takeback less than 1 move.")
         return
+    if game.partner is not None:
+        ctx.reply(_BUGHOUSE_REFUSALS["takeback"])
+        return
     if plies > len(game.moves):
         # FICS's words, which PyChess reads
         if game.moves:
             ctx.reply(f"There are only {len(game.moves)} half moves in your game.")
         else:
             ctx.reply("There are no moves in your game.")
+        color = game.color_of(ctx.session)
+        theirs = None if color is None else game.requests.get(("takeback", not color))
+        if theirs is not None:  # lasker's com_takeback: a counter that cannot be, declines
+            _games(ctx).drop_request(game, theirs, ctx.batch)
+            said = f"{ctx.session.name} has declined the takeback request."
+            ctx.batch.add(theirs.sender, lines("", said))
+            _show_offers(ctx, game)
         return
     await _ask(ctx, game, "takeback", str(plies))
 

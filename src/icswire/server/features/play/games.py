@@ -32,7 +32,7 @@ from icswire.boards.bughouse import passed_piece
 from icswire.boards.illegal import illegal_reason
 from icswire.boards.moves import (
     IllegalMoveError,
-    move_from_wire,
+    move_from_typed,
     push_with_notations,
 )
 from icswire.boards.positions import BUGHOUSE, CRAZYHOUSE, fen_of, strength
@@ -147,14 +147,28 @@ class Game:
     #: ``set private`` of either player: not listed in ``games``, nobody may observe it,
     #: and it is not announced (``gin``, DG_GAME_STARTED) to others.
     private: bool = field(init=False)
+    #: A player's move sent on the opponent's turn with ``iset premove 1``, by colour: it
+    #: is played the moment that colour's turn comes (one a player; a new one replaces it).
+    premoves: dict[bool, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.private = bool(self.white.variables["private"] or self.black.variables["private"])
         self.board = self.start.copy(stack=False)
         self.start_fen = self.terms.game_variant.setup_fen(self.start)
         if not self.clock_ms:
-            initial = self.terms.initial * 60_000
-            self.clock_ms = {WHITE: initial, BLACK: initial}
+            self.clock_ms = {WHITE: self.initial_ms(WHITE), BLACK: self.initial_ms(BLACK)}
+
+    def initial_ms(self, color: bool) -> int:
+        """A side's clock at the start: its minutes; 10 seconds where a timed game gives
+        it none (``0 2``: lasker's ``prepare_match``, "0 x games start with 10 seconds");
+        an untimed game's clocks stay at 0 and never run."""
+        minutes, _ = self.terms.time_of(color)
+        if minutes == 0 and not self.terms.untimed:
+            return 10_000
+        return minutes * 60_000
+
+    def increment_ms(self, color: bool) -> int:
+        return self.terms.time_of(color)[1] * 1000
 
     # -- who is who ----------------------------------------------------------------------
 
@@ -200,7 +214,7 @@ class Game:
     def clock_now(self, color: bool) -> int:
         """Milliseconds left for ``color`` at this moment (the side to move's clock runs,
         unless the game is paused)."""
-        if color == self.board.turn and not self.paused:
+        if color == self.board.turn and not self.paused and not self.terms.untimed:
             elapsed = int((time.monotonic() - self.turn_started) * 1000)
             return self.clock_ms[color] - elapsed
         return self.clock_ms[color]
@@ -233,6 +247,8 @@ class Game:
             variant=self.terms.variant,
             private=self.private,
             event=self.terms.event,
+            black_initial=self.terms.black_initial,
+            black_increment=self.terms.black_increment,
         )
 
     # -- as a table people watch (core.tables.Table) -------------------------------------
@@ -345,7 +361,7 @@ class Game:
                 board.fullmove_number,
             )
         # lasker's com_games: "%3d %4s %-11.11s %4s %-10.10s [...] %6s -%6s (%2d-%2d) %c: %2d"
-        kind = kind_text(t.rating_type, t.rated, t.initial, t.increment, self.private)
+        kind = kind_text(t.rating_type, t.rated, t.initial, t.increment, self.private, t.odds)
         white = rating_text(self.white_rating, self.white.registered)
         black = rating_text(self.black_rating, self.black.registered)
         side = "W" if board.turn == WHITE else "B"
@@ -375,7 +391,8 @@ class Game:
             self.number, self.white.name, self.black.name, self.white_rating,
             self.black_rating, self.started, t.rated, t.fics_type, t.initial, t.increment,
             self.start, self.start_fen is None, tuple((m.san, m.time_ms) for m in self.moves),
-            t.initial * 60_000, t.initial * 60_000,
+            self.initial_ms(WHITE), self.initial_ms(BLACK),
+            black_time=t.time_of(BLACK),
         )  # fmt: skip
 
     # -- what players are sent -----------------------------------------------------------
@@ -424,6 +441,7 @@ class Game:
             t.initial, t.increment, self.white_rating, self.black_rating, self.game_id or 0,
             self.white.titles, self.black.titles, t.wild in (CRAZYHOUSE, BUGHOUSE),
             variant.irregular_legality, variant.irregular_semantics, variant.promote_to_king,
+            *t.time_of(BLACK),
         )  # fmt: skip
 
     def game_record(self) -> dg.GameStarted:
@@ -703,7 +721,13 @@ class Games:
         game = self.by_player[session]
         batch.command_cn(CN.SCN_MOVE)
         color = game.color_of(session)
+        if color is None:
+            raise RuntimeError("not a player of this game")
         if color != game.board.turn:
+            if self.premove_allowed(game, session):
+                game.premoves[color] = text
+                batch.add(session, lines(f"Premove stored: {text}"))
+                return
             self._illegal(
                 game, session, text, IllegalMoveReason.NOT_YOUR_MOVE, "It is not your move.", batch
             )
@@ -713,14 +737,16 @@ class Games:
             return
         used = self._charged(game, session, color)
         left = game.clock_ms[color] - used
-        if left <= 0:
+        if left <= 0 and not game.terms.untimed:
             self._illegal(
                 game, session, text, IllegalMoveReason.LOST_ON_TIME, "You lost on time.", batch
             )
             self.out_of_time(game, batch)
             return
         try:
-            move = move_from_wire(game.board, text)
+            move = move_from_typed(
+                game.board, text, bool(session.ivariables["movecase"]), session.variables["promote"]
+            )
         except IllegalMoveError:
             reason = illegal_reason(game.board, text) or IllegalMoveReason.ILLEGAL
             self._illegal(game, session, text, reason, f"Illegal move ({text}).", batch)
@@ -728,8 +754,40 @@ class Games:
         # FICS: a move declines the requests made to the mover ("Any move resets opponent's
         # offers", DG 21, which is not sent for it)
         self.decline_requests(game, color, batch)
-        passed = self._push(game, move, used, left + game.terms.increment * 1000)
+        passed = self._push(game, move, used, left + game.increment_ms(color))
         self._after_move(game, batch, passed, used if session.timeseal else None)
+        self._play_premove(game, batch)
+
+    @staticmethod
+    def premove_allowed(game: Game, session: User) -> bool:
+        """Whether a move ``session`` sends on the opponent's turn is kept as a premove:
+        it set ``iset premove 1`` and the game has a clock (an untimed game gains nothing
+        from it, and DG_DISABLE_PREMOVE tells ICC clients so at its start)."""
+        return bool(session.ivariables["premove"]) and not game.terms.untimed
+
+    def _play_premove(self, game: Game, batch: Batch) -> None:
+        """The side to move had a premove waiting: play it now, charging no time (the
+        turn has just begun), as FICS plays one; a premove that is not legal in this
+        position is dropped with the words and DG_ILLEGAL_MOVE of any illegal move."""
+        if self.by_number.get(game.number) is not game or game.paused:
+            return
+        color = game.board.turn
+        text = game.premoves.pop(color, None)
+        if text is None:
+            return
+        session = game.player(color)
+        try:
+            move = move_from_typed(
+                game.board, text, bool(session.ivariables["movecase"]), session.variables["promote"]
+            )
+        except IllegalMoveError:
+            reason = illegal_reason(game.board, text) or IllegalMoveReason.ILLEGAL
+            self._illegal(game, session, text, reason, f"Illegal move ({text}).", batch)
+            return
+        self.decline_requests(game, color, batch)
+        clock = game.clock_ms[color] + game.increment_ms(color)
+        passed = self._push(game, move, 0, clock)
+        self._after_move(game, batch, passed, 0 if session.timeseal else None)
 
     @staticmethod
     def _charged(game: Game, session: User, color: bool) -> int:
@@ -771,7 +829,9 @@ class Games:
         return MAX_LAG_CREDIT_MS if game.player(game.board.turn).timeseal else 0
 
     def flag_fell(self, game: Game) -> bool:
-        """Whether the side to move is out of time."""
+        """Whether the side to move is out of time (never in an untimed game)."""
+        if game.terms.untimed:
+            return False
         return game.clock_now(game.board.turn) + self._grace(game) <= 0
 
     def _push(self, game: Game, move: chess.Move, used: int, clock: int) -> chess.Piece | None:
@@ -832,6 +892,7 @@ class Games:
     def take_back(self, game: Game, plies: int, batch: Batch) -> None:
         """Both players agreed: the last ``plies`` moves are gone (DG_TAKEBACK, 22)."""
         del game.moves[-plies:]
+        game.premoves.clear()
         board = game.start.copy(stack=False)
         for played in game.moves:
             board.push(played.move)
@@ -894,6 +955,7 @@ class Games:
         clocks and the board; the stored game records who plays which colour."""
         game.white, game.black = game.black, game.white
         game.white_rating, game.black_rating = game.black_rating, game.white_rating
+        game.premoves.clear()
         game.turn_started = time.monotonic()
         game.turn_stamp.clear()
         for offer in list(game.requests.values()):
@@ -942,6 +1004,8 @@ class Games:
         """The flag timer fires when the side to move runs out. A timer still to come
         that fires no later stays (most moves leave the other clock with about as much
         time): it finds the flag up and arms again."""
+        if game.terms.untimed:  # no clock runs: no flag falls
+            return
         left = game.clock_now(game.board.turn) + self._grace(game)
         loop = asyncio.get_running_loop()
         when = loop.time() + max(left, 0) / 1000 + 0.001
@@ -1094,15 +1158,15 @@ def game_info_line(game: Game) -> str:
         note = player.ratings.get(t.rating_type, (0, 0))[1] if player.registered else 0
         return value, "" if note == 2 else "P"
 
-    clock = (t.initial * 60, t.increment)
+    white_time, black_time = t.time_of(WHITE), t.time_of(BLACK)
     record = GameInfo(
         game.number,
         game.private,
         t.fics_type,
         t.rated,
         (game.white.registered, game.black.registered),
-        clock,
-        clock,
+        (white_time[0] * 60, white_time[1]),
+        (black_time[0] * 60, black_time[1]),
         game.partner.number if game.partner is not None else 0,
         (rating(game.white, game.white_rating), rating(game.black, game.black_rating)),
         (
