@@ -222,6 +222,7 @@ async def test_an_evening_with_every_dg_on(server: Server) -> None:
     await game_two(c)
     await game_three(c)
     await game_four(c)
+    await rated_round(c)
     await examining(c)
     await lists_of_games(server, c)
     first_bob = await password_and_logout(server, c)
@@ -550,6 +551,41 @@ async def game_three(c: dict[str, Icc]) -> None:
     # "score_string2, "0-1", "1-0", "1/2-1/2", "*", or "aborted""
     assert result.score in ("*", "aborted")
     await alice.do("set-2 132 1", CN.CN_SET2)
+
+
+#: Rated games of the last round: the match line's terms and the rating DG its end sends.
+RATED_ROUND = (
+    ("1 0", DG.BULLET, "Bullet"),
+    ("15 0", DG.STANDARD, "Standard"),
+    ("3 0 w5", DG.WILD, "Wild"),
+    ("3 0 w17", DG.LOSERS, "Losers"),
+    ("3 0 zh", DG.CRAZYHOUSE, "Crazyhouse"),
+    ("3 0 w22", DG.CHESS960, "Chess960"),
+)
+
+
+async def rated_round(c: dict[str, Icc]) -> None:
+    """Carol and Boss play a rated game of each other rating type the server keeps; Carol
+    resigns each. "I get a rating DG any time someone's rating changes (i.e. when their
+    game ends)" (DG_BULLET, 3): Alice hears each of the two."""
+    alice, _bob, carol, boss = (c[name] for name in PLAYERS)
+    for turn, (terms, rating_dg, rating_type) in enumerate(RATED_ROUND):
+        # they take turns to challenge (a player may send a few match requests at once,
+        # then one every few seconds: core/net/limits.py)
+        if turn % 2:
+            await boss.do(f"match Carol {terms} rated black", CN.CN_MATCH)
+            said = await carol.do("accept", CN.CN_ACCEPT)
+        else:
+            await carol.do(f"match Boss {terms} rated white", CN.CN_MATCH)
+            said = await boss.do("accept", CN.CN_ACCEPT)
+        [started] = grams(said, DG.MY_GAME_STARTED)
+        assert (started.rating_type, started.rated) == (rating_type, True)
+        mark = await marks(c)
+        said = await carol.do("resign", CN.CN_RESIGN)
+        assert of(said, DG.MY_GAME_RESULT, result_code="Res", score="0-1")
+        for name, above in (("Carol", False), ("Boss", True)):
+            changed = await alice.dg(rating_dg, mark["Alice"], playername=name)
+            assert changed.annotation == 1 and (changed.rating > 1500) == above
 
 
 async def game_four(c: dict[str, Icc]) -> None:
