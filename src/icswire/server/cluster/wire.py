@@ -98,8 +98,9 @@ log = logging.getLogger("icswire.cluster")
 #: variant's irregular-legality/semantics and promote-to-king flags; 4: a game's history
 #: carries the position after its moves in FEN, for DG_FEN, and a game's end whether the
 #: players' ratings changed, for FICS's "No ratings adjustment done.", and each game a
-#: node lists for ``games`` its sort key, both names and whether it is private).
-VERSION = 4
+#: node lists for ``games`` its sort key, both names and whether it is private; 5: an
+#: examined game's position carries its last move in Smith notation, for DG_JBOARD).
+VERSION = 5
 
 T = TypeVar("T")
 Encode = Callable[[Any], Any]

@@ -1,10 +1,11 @@
 """Examined games' events for each receiver: examiners (style 12 relation 2) and
 observers (-2) get the moves as DG_SEND_MOVES (24, with is-variation MOVE_EXAMINE 3 for a
 typed move, MOVE_FORWARD 2 for ``forward``), DG_BACKWARD (23) for ``backward`` and
-``revert``, FICS's words of who did it, then the board in their style (no DG_JBOARD:
-examined boards never sent it). Lecture marks go as DG_CIRCLE (59), DG_ARROW (60),
-DG_UNCIRCLE (89), DG_UNARROW (90) or DG_BOARDINFO (143), each translated for clients that
-know only the other kind (help ``boardinfo``), or as text to those who get none."""
+``revert``, FICS's words of who did it, then DG_JBOARD (49, status 0: "played (1),
+examined (0), or stored (-1)") to those who have it on and the board in their style.
+Lecture marks go as DG_CIRCLE (59), DG_ARROW (60), DG_UNCIRCLE (89), DG_UNARROW (90) or
+DG_BOARDINFO (143), each translated for clients that know only the other kind (help
+``boardinfo``), or as text to those who get none."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from icswire.boards.positions import board_to_64
 from icswire.boards.variants import variant_of
 from icswire.protocol import datagrams as dg
 from icswire.protocol.codes import BoardInfoType, IsVariation
-from icswire.protocol.datagrams import DG
+from icswire.protocol.datagrams import DG, encode_datagram
 from icswire.server.core.events.examine import (
     BoardMarked,
     ExaminedBackward,
@@ -31,6 +32,9 @@ from icswire.server.core.events.examine import (
 from icswire.server.core.render.batch import EventMessage, render_parts
 from icswire.server.core.render.boards import BoardFacts, PositionBoard, set_board_record
 from icswire.server.core.render.diagrams import RecentMove
+
+#: DG_JBOARD's status of an examined game (icc-formats.txt, DG_JBOARD).
+EXAMINED = 0
 
 if TYPE_CHECKING:
     from icswire.server.core.model.users import User
@@ -91,10 +95,35 @@ class ShowsExaminedBoard(EventMessage):
         return b""
 
     def key(self, receiver: User) -> Hashable:
-        return self.before_key(receiver), self.board.key(receiver)
+        jboard = DG.JBOARD in receiver.level2 and self._flipped(receiver)
+        return self.before_key(receiver), self.board.key(receiver), jboard
 
     def render(self, receiver: User) -> bytes:
-        return self.before(receiver) + self.board.render(receiver)
+        board = self.board.render(receiver)
+        if DG.JBOARD in receiver.level2:
+            board = encode_datagram(self._jboard(receiver)) + board
+        return self.before(receiver) + board
+
+    def _flipped(self, receiver: User) -> bool:
+        return self.position.flipped_for(receiver.name, bool(receiver.variables["flip"]))
+
+    def _jboard(self, receiver: User) -> Any:
+        """DG_JBOARD (49), "sent in approximately (maybe exactly) the same places as a
+        style 12 board would be generated", with status 0, examined."""
+        view, position = self.board.view(), self.position
+        return dg.Jboard(
+            "".join(view.ranks),
+            view.side_to_move,
+            view.double_push_file,
+            *view.castling,
+            view.move_number,
+            position.last[1] if position.last is not None else "",
+            position.last_smith,
+            position.white_ms // 1000,
+            position.black_ms // 1000,
+            EXAMINED,
+            self._flipped(receiver),
+        )
 
 
 class ExaminedBoardMessage(ShowsExaminedBoard):

@@ -90,12 +90,13 @@ TABLE: dict[type[Event], tuple[type[EventMessage], frozenset[int]]] = {
     presence.ShoutsChanged: (seen.ShoutsMessage, frozenset({DG.SEES_SHOUTS})),
     presence.RatingChanged: (seen.RatingMessage, frozenset(RATING_DGS)),
     presence.PartnershipChanged: (seen.PartnershipMessage, frozenset({DG.PARTNERSHIP})),
-    examine.ExaminedBoard: (examined.ExaminedBoardMessage, frozenset()),
+    examine.ExaminedBoard: (examined.ExaminedBoardMessage, frozenset({DG.JBOARD})),
     examine.ExaminedForward: (
-        examined.ForwardMessage, frozenset({DG.SEND_MOVES, *MOVE_PART_DGS, *SET_BOARD})
+        examined.ForwardMessage,
+        frozenset({DG.SEND_MOVES, *MOVE_PART_DGS, *SET_BOARD, DG.JBOARD}),
     ),
     examine.ExaminedBackward: (
-        examined.BackwardMessage, frozenset({DG.BACKWARD, *SET_BOARD})
+        examined.BackwardMessage, frozenset({DG.BACKWARD, *SET_BOARD, DG.JBOARD})
     ),
     examine.ExaminerJoined: (examined.JoinedMessage, frozenset({DG.PLAYERS_IN_MY_GAME})),
     examine.ExaminerLeft: (examined.LeftMessage, frozenset({DG.PLAYERS_IN_MY_GAME})),
