@@ -99,7 +99,8 @@ log = logging.getLogger("icswire.cluster")
 #: carries the position after its moves in FEN, for DG_FEN, and a game's end whether the
 #: players' ratings changed, for FICS's "No ratings adjustment done.", and each game a
 #: node lists for ``games`` its sort key, both names and whether it is private; 5: an
-#: examined game's position carries its last move in Smith notation, for DG_JBOARD).
+#: examined game's position carries its last move in Smith notation, for DG_JBOARD, and
+#: a game's history its holdings, for DG_BUGHOUSE_HOLDINGS).
 VERSION = 5
 
 T = TypeVar("T")

@@ -291,6 +291,10 @@ def game_history(
     set_board = None
     if variant.irregular_semantics:
         set_board = board_to_64(now), COLOR_LETTER[now.turn]
+    pockets = getattr(now, "pockets", None)
+    holdings = None
+    if pockets is not None:  # DG_BUGHOUSE_HOLDINGS' letters, as BoardView has them
+        holdings = str(pockets[chess.WHITE]).upper(), str(pockets[chess.BLACK]).upper()
     return GameHistory(
         number,
         start_fen,
@@ -302,6 +306,7 @@ def game_history(
         now.fen(en_passant="fen"),
         set_board,
         variant.chess960,
+        holdings,
     )
 
 
@@ -321,7 +326,8 @@ def set_board_record(
 def history_records(on: frozenset[int], history: GameHistory) -> list[Any]:
     """What a client needs to set up a game, in the DGs ``on``: DG_POSITION_BEGIN(2) and
     the moves (DG_PAST_MOVE, DG_SEND_MOVES: each only if on), or DG_MOVE_LIST, the
-    position they lead to in a game of irregular semantics (DG_SET_BOARD), that position
+    position they lead to in a game of irregular semantics (DG_SET_BOARD), the holdings in
+    a game that has them (DG_BUGHOUSE_HOLDINGS), that position
     in FEN (DG_FEN: "not sent on every move, but only on the same occasions that
     DG_MOVE_LIST might be sent") and both clocks (DG_MSEC)."""
     number, moves = history.game, history.moves
@@ -341,6 +347,8 @@ def history_records(on: frozenset[int], history: GameHistory) -> list[Any]:
         record = set_board_record(number, board64, side, history.fischer_random, on)
         if record is not None:
             found.append(record)
+    if history.holdings is not None and DG.BUGHOUSE_HOLDINGS in on:
+        found.append(dg.BughouseHoldings(number, *history.holdings))
     if DG.FEN in on:
         found.append(dg.Fen(number, history.now))
     if DG.MSEC in on:

@@ -24,7 +24,7 @@ SET_BOARD = frozenset({DG.SET_BOARD, DG.KNOWS_FISCHER_RANDOM})
 HISTORY = frozenset({
     DG.POSITION_BEGIN, DG.POSITION_BEGIN2, DG.PAST_MOVE, DG.SEND_MOVES, DG.MOVE_LIST,
     DG.MOVE_ALGEBRAIC, DG.MOVE_SMITH, DG.MOVE_TIME, DG.MOVE_CLOCK, DG.IS_VARIATION, DG.MSEC,
-    DG.FEN, *SET_BOARD,
+    DG.FEN, DG.BUGHOUSE_HOLDINGS, *SET_BOARD,
 })  # fmt: skip
 
 #: event kind -> (its message class, the DGs it may send besides the text forms).
