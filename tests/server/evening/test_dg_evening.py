@@ -173,6 +173,19 @@ async def test_an_evening_with_every_dg_on(server: Server) -> None:
     assert (shouted.playername, shouted.titles, shouted.type, shouted.text) == (
         "Alice", "GM", 0, "good evening",
     )  # fmt: skip
+    await alice.do("i waves", CN.CN_I)  # "1 for "I" type shouts"
+    assert (await carol.dg(DG.SHOUT, mark["Carol"], type=1)).text == "waves"
+    await alice.do("sshout quietly", CN.CN_SSHOUT)  # "2 for sshouts"
+    assert (await carol.dg(DG.SHOUT, mark["Carol"], type=2)).text == "quietly"
+    # 45 DG_SEES_SHOUTS "Sent whenever somebody changes their shout or sshout variable":
+    # "2 if player sees sshouts but not shouts"
+    await carol.do("set shout 0", CN.CN_SET)
+    await alice.dg(DG.SEES_SHOUTS, mark["Alice"], playername="Carol", bitvector=2)
+    await carol.do("set shout 1", CN.CN_SET)
+    await alice.dg(DG.SEES_SHOUTS, mark["Alice"], playername="Carol", bitvector=3)
+    await alice.do("shout", CN.CN_SHOUT0)  # "CN_FOLLOW0 is for follow with no arguments.
+    await alice.do("observe", CN.CN_OBSERVE0)  # Similarly CN_OBSERVE0 etc."
+    await alice.do("match", CN.CN_MATCH0)
     await boss.do("+td Boss", CN.CN_PLUS)
     await boss.do("qtell Alice first\\nsecond", CN.CN_QTELL)
     # 83 DG_PERSONAL_QTELL "(playername titles ^Y{qtell-string^Y})"
@@ -286,6 +299,7 @@ async def game_one(c: dict[str, Icc]) -> None:
     assert None not in (match.assess_loss, match.assess_draw, match.assess_win)
     assert match.assess_loss < 0 < match.assess_win
     assert (await bob.dg(DG.MATCH, mark["Bob"])).challenger == "Alice"
+    await bob.dg(DG.SOUND, mark["Bob"], code=4)  # "#define SOUND_CHALLENGE 4"
     said = await bob.do("accept", CN.CN_ACCEPT)
     # 30 DG_MATCH_REMOVED "(challenger-name receiver-name ^Y{Explanation string^Y})"
     [removed] = grams(said, DG.MATCH_REMOVED)
@@ -338,6 +352,18 @@ async def game_one(c: dict[str, Icc]) -> None:
     # 139 DG_MY_TURN "(gamenumber) Sent when it becomes my turn to play"
     await alice.dg(DG.MY_TURN, mark["Alice"], gamenumber=number)
 
+    mark = await marks(c)
+    said = await bob.do("say good luck", CN.CN_SAY)
+    # 62 "Type is 0 for "say""; 31 "The type is 0 for "say""
+    assert of(said, DG.PERSONAL_TELL_ECHO, receiver="Alice", type=0, text="good luck")
+    await alice.dg(DG.PERSONAL_TELL, mark["Alice"], playername="Bob", type=0, text="good luck")
+    said = await alice.do("flip", CN.CN_FLIP)
+    # 39 DG_FLIP "Also sent in response to the flip command, in which case a dg_refresh
+    # follows"
+    flips = [e for e in said if getattr(e, "dg", None) in (DG.FLIP, DG.REFRESH)]
+    assert [(e.dg, e.gamenumber) for e in flips] == [(DG.FLIP, number), (DG.REFRESH, number)]
+    assert flips[0].flip is True
+    await alice.do("flip", CN.CN_FLIP)
     said = await boss.do("observe Alice", CN.CN_OBSERVE)
     # 18 DG_STARTED_OBSERVING "exactly the same as DG_MY_GAME_STARTED, but I'm an observer"
     [watching] = grams(said, DG.STARTED_OBSERVING)
@@ -642,11 +668,20 @@ async def examining(c: dict[str, Icc]) -> None:
     # "played-game is 1 for real games and 0 for examined games"
     assert started.played_game is False
     assert of(said, DG.MY_RELATION_TO_GAME, gamenumber=number, symbol="E")
+    # 49 DG_JBOARD "status: played (1), examined (0), or stored (-1)"
+    assert [b.status for b in grams(said, DG.JBOARD)] == [0]
+    # 12 "It includes both regular and examined games"; 11 "E=examining"
+    listed = await carol.dg(DG.GAME_STARTED, gamenumber=number, played_game=False)
+    assert (listed.whitename, listed.blackname) == (started.whitename, started.blackname)
+    await carol.dg(DG.STATE, playername="Alice", state="E", state_game=number)
     await boss.do("observe Alice", CN.CN_OBSERVE)
     for san in ("e4", "e5", "Nf3"):
         said = await alice.do(san, CN.SCN_MOVE)
         # 113 "3 MOVE_EXAMINE A move in examine mode"
         assert of(said, DG.SEND_MOVES, gamenumber=number, algebraic=san, variation=3)
+        [board] = grams(said, DG.JBOARD)
+        assert (board.algebraic, board.status) == (san, 0)
+    assert board.smith == "g1f3" and board.side_to_move == "B" and board.move_number == 2
     mark = await marks(c)
     said = await alice.do("backward 2", CN.CN_BACK)
     # 23 DG_BACKWARD "(gamenumber backup-count) A player backed up in an examined game"
@@ -753,7 +788,8 @@ async def password_and_logout(server: Server, c: dict[str, Icc]) -> Icc:
     # 66 DG_NOTIFY_OPEN "Like DG_OPEN but only for people on your notify list"
     await alice.dg(DG.NOTIFY_OPEN, mark["Alice"], playername="Bob", open=False)
     await bob.do("set open 1", CN.CN_SET)
-    await boss.do("set-2 131 0", CN.CN_SET2)
+    for turned in (9, 10, 11, 131, 150):
+        await boss.do(f"set-2 {turned} 0", CN.CN_SET2)
     await bob.send("quit")
     # 2 DG_PLAYER_LEFT "(playername)"; 65 DG_NOTIFY_LEFT "Like DG_PLAYER_LEFT but only for
     # players on your notify list"
@@ -769,9 +805,21 @@ async def password_and_logout(server: Server, c: dict[str, Icc]) -> Icc:
     assert isinstance(back.uid, int) and len(back.ratings) == 14
     again = await alice.dg(DG.PLAYER_ARRIVED, mark["Alice"], playername="Bob")
     assert again.uid == back.uid
+    # and 9, 10, 11 ("these are only sent if you also have DG_PLAYER_ARRIVED") and the
+    # rating DG 150 ("A rating will be sent for each rating datagram that has been turned
+    # on"), which Boss turned off too: none of their fields
     seen = await boss.dg(DG.PLAYER_ARRIVED, mark["Boss"], playername="Bob")
-    assert seen.uid is None and seen.state == "X"
-    await boss.do("set-2 131 1", CN.CN_SET2)
+    assert (seen.titles, seen.open, seen.state, seen.state_game, seen.uid) == (None,) * 5
+    assert [r.dg for r in seen.ratings] == [r.dg for r in back.ratings if r.dg != 150]
+    for turned in (9, 10, 11, 131):
+        await boss.do(f"set-2 {turned} 1", CN.CN_SET2)
+    said = await boss.do("set-2 150 1", CN.CN_SET2)
+    # 150 DG_FORTYFIVEMINUTE, as DG_BULLET: "If level2setting[DG_PLAYER_ARRIVED]=1, and I
+    # do a set-2 to enable DG_BULLET ratings, I get a list of bullet rating messages"
+    # (a type nobody is rated in here: "0 if the player has no rating in that category")
+    assert {(e.playername, e.rating, e.annotation) for e in grams(said, DG.FORTYFIVEMINUTE)} == {
+        (name, 0, 0) for name in PLAYERS
+    }
     # 46 DG_CHANNELS_SHARED "(playername channels) ... Sent only when someone connects"
     shared = await alice.dg(DG.CHANNELS_SHARED, mark["Alice"], playername="Bob")
     assert 77 in shared.channels
@@ -789,8 +837,26 @@ async def password_and_logout(server: Server, c: dict[str, Icc]) -> Icc:
     assert retracted.id == suggested.id
     [started] = grams(said, DG.MY_GAME_STARTED)
     assert (started.wild_number, started.whitename) == (23, "Carol")
+    # 25 "(2) I start playing ... unless I'm resuming an adjourned game": its moves, here
+    # in the DG_POSITION_BEGIN2 form (110) with its DG_PAST_MOVEs
+    [begin] = grams(said, DG.POSITION_BEGIN2)
+    past = [m.algebraic for m in grams(said, DG.PAST_MOVE)]
+    assert begin.nmoves == 5 and past == ["e4", "d5", "exd5", "Qxd5", "P@e4"]
+    assert of(said, DG.BUGHOUSE_HOLDINGS, white_holding="", black_holding="P")
     await carol.do("abort", CN.CN_ABORT)
     await bob.do("accept", CN.CN_ACCEPT)
     await carol.dg(DG.MY_GAME_RESULT, mark["Carol"], gamenumber=started.gamenumber)
+    said = await alice.do("ptell over to you", CN.CN_PTELL)
+    # 31 "2 for "ptell" (from bughouse partner)"
+    await boss.dg(DG.PERSONAL_TELL, mark["Boss"], playername="Alice", type=2)
+    said = await alice.do("partner", CN.CN_PARTNER0)
+    await boss.dg(DG.PARTNERSHIP, mark["Boss"], forming=False)
+    await alice.do("search", CN.CN_SEARCH0)
+    said = await alice.do("-notify Bob", CN.CN_MINUS)
+    assert of(said, DG.MY_NOTIFY_LIST, playername="Bob", present=False)  # "or removes"
+    said = await alice.do("-channel 77", CN.CN_MINUS)
+    # 27 "I do get one for myself when I enter or leave a channel": 0
+    assert of(said, DG.PEOPLE_IN_MY_CHANNEL, channel=77, playername="Alice", present=False)
+    await bob.dg(DG.PEOPLE_IN_MY_CHANNEL, mark["Bob"], playername="Alice", present=False)
     await marks(c)  # everything sent is read
     return first_bob
