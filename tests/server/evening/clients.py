@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from typing import Any
 
 from icswire.protocol.datagrams import DG
@@ -95,14 +96,23 @@ class Icc(Client):
         await self.expect(lambda e: isinstance(e, UnitEnd) and e.depth == 1, timeout)
         return self.events[at : self._seen]
 
-    async def dg(self, number: int, since: int = 0, timeout: float = 10.0, **fields: Any) -> Any:
-        """The first DG ``number`` with ``fields`` among the events from ``since`` on,
-        reading until one comes."""
+    async def dg(
+        self,
+        number: int,
+        since: int = 0,
+        timeout: float = 10.0,
+        where: Callable[[Any], bool] | None = None,
+        **fields: Any,
+    ) -> Any:
+        """The first DG ``number`` with ``fields`` (and for which ``where`` holds) among
+        the events from ``since`` on, reading until one comes."""
 
         def found() -> Any:
             for event in self.events[since:]:
-                if getattr(event, "dg", None) == number and all(
-                    getattr(event, k) == v for k, v in fields.items()
+                if (
+                    getattr(event, "dg", None) == number
+                    and all(getattr(event, k) == v for k, v in fields.items())
+                    and (where is None or where(event))
                 ):
                     return event
             return None
@@ -114,6 +124,11 @@ class Icc(Client):
             return event
 
         return await asyncio.wait_for(wait(), timeout)
+
+    async def drain(self) -> None:
+        """Read (and answer pings) until cancelled."""
+        while await self._read():
+            pass
 
     @property
     def mark(self) -> int:

@@ -13,6 +13,7 @@ something that happened is checked where it happens against its form in icc-form
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 
 import pytest
@@ -20,6 +21,7 @@ import pytest
 from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.app import Server
+from icswire.server.features import info
 
 from ..support import grams
 from .clients import Icc
@@ -60,7 +62,7 @@ async def people(server: Server) -> dict[str, Icc]:
     return clients
 
 
-async def test_an_evening_with_every_dg_on(server: Server) -> None:
+async def test_an_evening_with_every_dg_on(server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
     c = await people(server)
     alice, bob, carol, boss = (c[name] for name in PLAYERS)
     assert server.world.online["carol"].timeseal == 1
@@ -234,7 +236,7 @@ async def test_an_evening_with_every_dg_on(server: Server) -> None:
     # -- the rest of the evening -----------------------------------------------------------
     await game_two(c)
     await game_three(c)
-    await game_four(c)
+    await game_four(server, c, monkeypatch)
     await rated_round(c)
     await examining(c)
     await lists_of_games(server, c)
@@ -614,15 +616,33 @@ async def rated_round(c: dict[str, Icc]) -> None:
             assert changed.annotation == 1 and (changed.rating > 1500) == above
 
 
-async def game_four(c: dict[str, Icc]) -> None:
+async def game_four(server: Server, c: dict[str, Icc], monkeypatch: pytest.MonkeyPatch) -> None:
     """Unrated atomic (wild 27), Bob against Alice, Boss watching with the move parts
-    (33-36, 113) turned off one by one; Bob resigns."""
+    (33-36, 113) turned off one by one; Bob idles before his first move; Bob resigns."""
     alice, bob, _carol, boss = (c[name] for name in PLAYERS)
+    # the server looks at a game's idle players every IDLE_PING seconds (10): here 0.2,
+    # and Bob's last input is set back 31 s instead of waiting (as test_new_dgs does)
+    monkeypatch.setattr(info, "IDLE_PING", 0.2)
     await bob.do("match Alice 3 0 w27 white", CN.CN_MATCH)
     said = await alice.do("accept", CN.CN_ACCEPT)
     [started] = grams(said, DG.MY_GAME_STARTED)
     number = started.gamenumber
     assert (started.wild_number, started.irregular_semantics) == (27, True)
+    idled = mark = await marks(c)
+    server.world.online["bob"].last_input -= 31
+    answering = asyncio.create_task(bob.drain())  # Bob's client answers the pings
+    # 74 DG_IDLE "(name idle-time time-since-read) ... sent to TDs ... when idle time goes
+    # about 30 seconds ... Soon I'll have it sent to the opponent in a game too"
+    idle = await alice.dg(DG.IDLE, mark["Alice"], playername="Bob")
+    assert 31 <= idle.idle_time < 60 and 0 <= idle.time_since_read < 60
+    # 75 DG_ACK_PING "(name lag-in-ms mean variance) Sent to TD when the server gets a ping
+    # back on a ping that it sent on its own (because the player was idle for 10+
+    # seconds). Also sent to opponents."
+    ack = await alice.dg(DG.ACK_PING, mark["Alice"], playername="Bob")
+    assert ack.lag >= 0 and ack.mean >= 0 and ack.variance >= 0
+    answering.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await answering
     await boss.do("observe Bob", CN.CN_OBSERVE)
     # each move part goes when its variable goes: 33 algebraic, 34 smith, 35 time, 36
     # clock, 113 is-variation ("last five fields are OPTIONAL, controlled by the variables")
@@ -653,9 +673,15 @@ async def game_four(c: dict[str, Icc]) -> None:
             assert board.side_to_move == "B" and board.board[27] == "-"  # d5 is empty
     for dg_number in (33, 34, 35, 36, 113):
         await boss.do(f"set-2 {dg_number} 1", CN.CN_SET2)
+    # "It is also sent when the player unidles (by typing or something)"
+    unidled = await alice.dg(
+        DG.IDLE, idled["Alice"], playername="Bob", where=lambda e: e.idle_time < 30
+    )
+    assert unidled.time_since_read < 30
     said = await bob.do("resign", CN.CN_RESIGN)
     [result] = grams(said, DG.MY_GAME_RESULT)
     assert (result.result_code, result.score) == ("Res", "0-1")
+    monkeypatch.undo()
 
 
 async def examining(c: dict[str, Icc]) -> None:
