@@ -791,6 +791,22 @@ async def lists_of_games(server: Server, c: dict[str, Icc]) -> None:
         ("Alice", "Bob", 1, True),
     ]  # fmt: skip
     assert mated[0].date.count(".") == 2 and mated[0].time.count(":") == 2
+    said = await c["Carol"].do(f"sposition #{mated[0].id}", CN.CN_SPOSITION)
+    # 40 DG_ISOLATED_BOARD: "The commands sposition and smoves can also generated one of
+    # these, in which case the gamenumber will be -1"; 25 "gamenumber could be -1 in the
+    # case of a stored position (spos or smoves)", here as DG_POSITION_BEGIN2 (110) and its
+    # DG_PAST_MOVEs; 56 DG_MSEC "(13) spos"; 49 DG_JBOARD "stored (-1)"; 13 DG_GAME_RESULT
+    # "may also be sent when you look at a game which isn't currently being played; i.e.,
+    # with sposition"
+    assert of(said, DG.ISOLATED_BOARD, gamenumber=-1, game_id=mated[0].id)
+    [begin] = of(said, DG.POSITION_BEGIN2, gamenumber=-1)
+    assert begin.nmoves == len(of(said, DG.PAST_MOVE, gamenumber=-1)) == 4
+    assert {(m.color, m.running) for m in of(said, DG.MSEC, gamenumber=-1)} == {
+        ("W", False), ("B", False),
+    }  # fmt: skip
+    [board] = grams(said, DG.JBOARD)
+    assert (board.status, board.algebraic, board.smith, board.flip) == (-1, "Qh4#", "d8h4", False)
+    assert of(said, DG.GAME_RESULT, gamenumber=-1, result_code="Mat", score="0-1")
     said = await alice.do("search Bob", CN.CN_SEARCH)
     [begin] = grams(said, DG.GAMELIST_BEGIN)
     assert begin.command == "search" and begin.nhits == len(grams(said, DG.GAMELIST_ITEM))
