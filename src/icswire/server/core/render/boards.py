@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import chess
 
 from icswire.boards.bughouse import supply_drop
+from icswire.boards.moves import smith_from_move
 from icswire.boards.positions import (
     board_to_64,
     last_move_notations,
@@ -51,6 +52,8 @@ COLOR_LETTER = {WHITE: "W", BLACK: "B"}
 #: Style 12's relation for an isolated position (``sposition``, ``refresh`` of a game one
 #: does not watch).
 ISOLATED = -3
+#: DG_JBOARD's status: "played (1), examined (0), or stored (-1)" (icc-formats.txt).
+JBOARD_PLAYED, JBOARD_EXAMINED, JBOARD_STORED = 1, 0, -1
 
 
 @dataclass(frozen=True)
@@ -258,6 +261,35 @@ class FixedBoard(PositionBoard):
 def isolated_board(board: chess.Board, facts: BoardFacts) -> PositionBoard:
     """A peek at a position (style 12 relation -3), White at the bottom."""
     return PositionBoard(board, facts, lambda _: ISOLATED, lambda _: False)
+
+
+def peek_jboard(board: chess.Board, facts: BoardFacts, status: int) -> DatagramRecord:
+    """DG_JBOARD (49) beside a peek's board (:func:`isolated_board`, White at the bottom),
+    status 1 for a played game, 0 for an examined one: "sent in approximately (maybe
+    exactly) the same places as a style 12 board would be generated". The last move is
+    read from the board's move stack (its SMITH from the position before it)."""
+    view = BoardView.of(board)
+    algebraic = smith = ""
+    if board.move_stack:
+        before = board.copy(stack=1)
+        move = before.pop()
+        before = before.copy(stack=False)  # see last_move_notations
+        algebraic, smith = before.san(move), smith_from_move(before, move)
+    elif facts.last_move is not None and facts.last_move[1] != "none":
+        algebraic = facts.last_move[1]
+    return dg.Jboard(
+        "".join(view.ranks),
+        view.side_to_move,
+        view.double_push_file,
+        *view.castling,
+        view.move_number,
+        algebraic,
+        smith,
+        facts.white_ms // 1000,
+        facts.black_ms // 1000,
+        status,
+        False,
+    )
 
 
 # -- moves in datagrams ----------------------------------------------------------------------

@@ -30,11 +30,13 @@ from icswire.server.core.events.examine import (
     ExaminerLeft,
 )
 from icswire.server.core.render.batch import EventMessage, render_parts
-from icswire.server.core.render.boards import BoardFacts, PositionBoard, set_board_record
+from icswire.server.core.render.boards import (
+    JBOARD_EXAMINED,
+    BoardFacts,
+    PositionBoard,
+    set_board_record,
+)
 from icswire.server.core.render.diagrams import RecentMove
-
-#: DG_JBOARD's status of an examined game (icc-formats.txt, DG_JBOARD).
-EXAMINED = 0
 
 if TYPE_CHECKING:
     from icswire.server.core.model.users import User
@@ -121,7 +123,7 @@ class ShowsExaminedBoard(EventMessage):
             position.last_smith,
             position.white_ms // 1000,
             position.black_ms // 1000,
-            EXAMINED,
+            JBOARD_EXAMINED,
             self._flipped(receiver),
         )
 

@@ -32,6 +32,7 @@ from icswire.server.core.render.batch import Datagram
 from icswire.server.core.render.boards import (
     BLACK,
     COLOR_LETTER,
+    JBOARD_STORED,
     WHITE,
     BoardFacts,
     ServerMove,
@@ -310,10 +311,6 @@ def final_position(record: GameRecord) -> tuple[chess.Board, list[ServerMove]]:
     return board, moves
 
 
-#: DG_JBOARD's status of a stored game (icc-formats.txt, DG_JBOARD).
-STORED = -1
-
-
 def _stored_jboard(record: GameRecord, board: chess.Board, moves: Sequence[ServerMove]) -> Any:
     """DG_JBOARD (49) of a stored game's final position, status -1: "played (1),
     examined (0), or stored (-1)"."""
@@ -329,7 +326,7 @@ def _stored_jboard(record: GameRecord, board: chess.Board, moves: Sequence[Serve
         last.smith if last is not None else "",
         record.white_clock // 1000,
         record.black_clock // 1000,
-        STORED,
+        JBOARD_STORED,
         False,
     )
 
