@@ -391,6 +391,15 @@ async def game_one(c: dict[str, Icc]) -> None:
     await bob.dg(DG.MY_TURN, mark["Bob"], gamenumber=number)
     await bob.do("e5", CN.SCN_MOVE)
     await alice.dg(DG.SEND_MOVES, mark["Alice"], algebraic="e5")
+    said = await carol.do(f"refresh {number}", CN.CN_REFRESH)
+    # 40 DG_ISOLATED_BOARD "I'm not observing the game, I just asked for an isolated peek
+    # (with "refresh <game>")"; 49 DG_JBOARD "sent in approximately (maybe exactly) the
+    # same places as a style 12 board would be generated": "played (1)"
+    assert game_of(grams(said, DG.ISOLATED_BOARD)[0]) == game_of(started)
+    [board] = grams(said, DG.JBOARD)
+    assert (board.algebraic, board.smith, board.status, board.side_to_move) == (
+        "e5", "e7e5", 1, "W",
+    )  # fmt: skip
     said = await bob.do("Nf6", CN.SCN_ILLEGAL_MOVE)
     # 42 DG_ILLEGAL_MOVE "(gamenumber movestring reason) ... 4 Not your move"
     [illegal] = grams(said, DG.ILLEGAL_MOVE)
@@ -739,6 +748,8 @@ async def examining(c: dict[str, Icc]) -> None:
     # the game, I just asked for an isolated peek (with "refresh <game>")"
     [peek] = grams(said, DG.ISOLATED_BOARD)
     assert (peek.gamenumber, peek.played_game) == (number, False)
+    [board] = grams(said, DG.JBOARD)  # "examined (0)"
+    assert (board.status, board.algebraic, board.smith) == (0, "e5", "e7e5")
     # 111 DG_PAST_MOVE, "Used only in conjunction with DG_POSITION_BEGIN2": its moves
     [begin] = grams(said, DG.POSITION_BEGIN2)
     past = grams(said, DG.PAST_MOVE)
