@@ -2,7 +2,8 @@
 observers (-2) get the moves as DG_SEND_MOVES (24, with is-variation MOVE_EXAMINE 3 for a
 typed move, MOVE_FORWARD 2 for ``forward``), DG_BACKWARD (23) for ``backward`` and
 ``revert``, FICS's words of who did it, then DG_JBOARD (49, status 0: "played (1),
-examined (0), or stored (-1)") to those who have it on and the board in their style.
+examined (0), or stored (-1)") to those who have it on and the board in their style;
+both clocks as DG_MSEC (56), running 0, after each move, step and revert.
 Lecture marks go as DG_CIRCLE (59), DG_ARROW (60), DG_UNCIRCLE (89), DG_UNARROW (90) or
 DG_BOARDINFO (143), each translated for clients that know only the other kind (help
 ``boardinfo``), or as text to those who get none."""
@@ -57,6 +58,18 @@ def examined_board(position: ExaminedPosition) -> PositionBoard:
         lambda receiver: position.flipped_for(receiver.name, bool(receiver.variables["flip"])),
         copy=False,
     )
+
+
+def examined_msec(position: ExaminedPosition, on: frozenset[int]) -> list[Any]:
+    """DG_MSEC (56) of both clocks after a move, ``forward``, ``backward`` or ``revert``
+    in an examined game: "Examine-mode cases: ... for now running=0 for these (8) move in
+    examined game ... (10) backward or revert (11) forward"."""
+    if DG.MSEC not in on:
+        return []
+    return [
+        dg.Msec(position.game, "W", position.white_ms, False),
+        dg.Msec(position.game, "B", position.black_ms, False),
+    ]
 
 
 def examined_set_board(position: ExaminedPosition, on: frozenset[int]) -> Any | None:
@@ -169,6 +182,7 @@ class ForwardMessage(ShowsExaminedBoard):
                         variation,
                     )
                 )
+        records += examined_msec(self.position, on)
         set_board = examined_set_board(self.position, on)
         if set_board is not None:
             records.append(set_board)
@@ -190,6 +204,7 @@ class BackwardMessage(ShowsExaminedBoard):
         records: list[Any] = []
         if event.steps and DG.BACKWARD in receiver.level2:
             records.append(dg.Backward(number, event.steps))
+        records += examined_msec(self.position, receiver.level2)
         set_board = examined_set_board(self.position, receiver.level2)
         if set_board is not None:
             records.append(set_board)

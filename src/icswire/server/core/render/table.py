@@ -93,10 +93,10 @@ TABLE: dict[type[Event], tuple[type[EventMessage], frozenset[int]]] = {
     examine.ExaminedBoard: (examined.ExaminedBoardMessage, frozenset({DG.JBOARD})),
     examine.ExaminedForward: (
         examined.ForwardMessage,
-        frozenset({DG.SEND_MOVES, *MOVE_PART_DGS, *SET_BOARD, DG.JBOARD}),
+        frozenset({DG.SEND_MOVES, *MOVE_PART_DGS, *SET_BOARD, DG.JBOARD, DG.MSEC}),
     ),
     examine.ExaminedBackward: (
-        examined.BackwardMessage, frozenset({DG.BACKWARD, *SET_BOARD, DG.JBOARD})
+        examined.BackwardMessage, frozenset({DG.BACKWARD, *SET_BOARD, DG.JBOARD, DG.MSEC})
     ),
     examine.ExaminerJoined: (examined.JoinedMessage, frozenset({DG.PLAYERS_IN_MY_GAME})),
     examine.ExaminerLeft: (examined.LeftMessage, frozenset({DG.PLAYERS_IN_MY_GAME})),
