@@ -628,15 +628,19 @@ async def rated_round(c: dict[str, Icc]) -> None:
 async def game_four(server: Server, c: dict[str, Icc], monkeypatch: pytest.MonkeyPatch) -> None:
     """Unrated atomic (wild 27), Bob against Alice, Boss watching with the move parts
     (33-36, 113) turned off one by one; Bob idles before his first move; Bob resigns."""
-    alice, bob, _carol, boss = (c[name] for name in PLAYERS)
+    alice, bob, carol, boss = (c[name] for name in PLAYERS)
     # the server looks at a game's idle players every IDLE_PING seconds (10): here 0.2,
     # and Bob's last input is set back 31 s instead of waiting (as test_new_dgs does)
     monkeypatch.setattr(info, "IDLE_PING", 0.2)
+    await carol.do("+gnotify Bob", CN.CN_PLUS)
+    mark = await marks(c)
     await bob.do("match Alice 3 0 w27 white", CN.CN_MATCH)
     said = await alice.do("accept", CN.CN_ACCEPT)
     [started] = grams(said, DG.MY_GAME_STARTED)
     number = started.gamenumber
     assert (started.wild_number, started.irregular_semantics) == (27, True)
+    await carol.dg(DG.SOUND, mark["Carol"], code=3)  # "#define SOUND_GNOTIFY 3"
+    await carol.do("-gnotify Bob", CN.CN_MINUS)
     idled = mark = await marks(c)
     server.world.online["bob"].last_input -= 31
     answering = asyncio.create_task(bob.drain())  # Bob's client answers the pings
