@@ -188,6 +188,9 @@ async def test_an_evening_with_every_dg_on(server: Server, monkeypatch: pytest.M
     await alice.do("shout", CN.CN_SHOUT0)  # "CN_FOLLOW0 is for follow with no arguments.
     await alice.do("observe", CN.CN_OBSERVE0)  # Similarly CN_OBSERVE0 etc."
     await alice.do("match", CN.CN_MATCH0)
+    await alice.do("follow", CN.CN_FOLLOW0)
+    await alice.do("help", CN.CN_HELP0)
+    await alice.do("news", CN.CN_NEWS0)
     await boss.do("+td Boss", CN.CN_PLUS)
     await boss.do("qtell Alice first\\nsecond", CN.CN_QTELL)
     # 83 DG_PERSONAL_QTELL "(playername titles ^Y{qtell-string^Y})"
@@ -828,6 +831,14 @@ async def lists_of_games(server: Server, c: dict[str, Icc]) -> None:
     [board] = grams(said, DG.JBOARD)
     assert (board.status, board.algebraic, board.smith, board.flip) == (-1, "Qh4#", "d8h4", False)
     assert of(said, DG.GAME_RESULT, gamenumber=-1, result_code="Mat", score="0-1")
+    said = await alice.do("pstat Bob", CN.CN_PSTAT)
+    # 142 DG_PSTAT "initiated: ... 1 - by a command ... If only one player is given to the
+    # pstat command the other is defaulted to the giver of the command and will therefore
+    # become p1": Alice lost to Bob once, as White
+    [pstat] = grams(said, DG.PSTAT)
+    assert (pstat.initiated, pstat.p1, pstat.p2) == (1, "Alice", "Bob")
+    blitz = [r for r in pstat.records if r.rating_number == 1]
+    assert [(r.white_wins, r.white_losses, r.white_draws) for r in blitz] == [(0, 1, 0)]
     said = await alice.do("search Bob", CN.CN_SEARCH)
     [begin] = grams(said, DG.GAMELIST_BEGIN)
     assert begin.command == "search" and begin.nhits == len(grams(said, DG.GAMELIST_ITEM))
