@@ -169,6 +169,11 @@ async def test_an_evening_with_every_dg_on(server: Server, monkeypatch: pytest.M
     # 31 DG_PERSONAL_TELL "(playername titles ^Y{tell string^Y} type) ... 1 for "tell""
     told = await alice.dg(DG.PERSONAL_TELL, mark["Alice"])
     assert (told.playername, told.titles, told.text, told.type) == ("Bob", "", "hi there", 1)
+    await bob.do("tell Alice Müller's café", CN.CN_TELL)
+    # 78 DG_UNACCENTED (on, as all): "output to you should only contain US ASCII ...
+    # Chars 191-254 in the ISO Latin-1 set ... are replaced some similar US ASCII character"
+    folded = await alice.dg(DG.PERSONAL_TELL, mark["Alice"], where=lambda e: "caf" in e.text)
+    assert folded.text == "Muller's cafe"
     await alice.do("shout good evening", CN.CN_SHOUT)
     # 32 DG_SHOUT "(playername titles type ^Y{shout string^Y}) The type is 0 for regular"
     shouted = await carol.dg(DG.SHOUT, mark["Carol"])
