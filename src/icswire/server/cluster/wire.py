@@ -101,7 +101,9 @@ log = logging.getLogger("icswire.cluster")
 #: node lists for ``games`` its sort key, both names and whether it is private; 5: a
 #: game's end carries its ECO code, for DG_GAME_RESULT, and lasker's tourney suffix for
 #: mamer; a user's variables ``tourney`` and ``bugopen``; a game's start and a challenge
-#: carry Black's time control, for time odds).
+#: carry Black's time control, for time odds; an examined game's position carries its
+#: last move in Smith notation, for DG_JBOARD, and a game's history its holdings, for
+#: DG_BUGHOUSE_HOLDINGS).
 VERSION = 5
 
 T = TypeVar("T")

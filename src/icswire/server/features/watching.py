@@ -9,10 +9,11 @@ Observers get what players get (icc-formats.txt section 4, "MY GAMES"): DG_START
 (DG_MSEC), DG_MY_RELATION_TO_GAME (43) ``O``, DG_PLAYERS_IN_MY_GAME (20) for everybody at
 the table (who in turn hear of the newcomer), and a board with relation 0 (-2 for an
 examined game). ``unobserve`` sends DG_STOP_OBSERVING (19). ``refresh`` of a game one
-watches is DG_REFRESH (41) and a board; of another game DG_ISOLATED_BOARD (40), its moves
-and a board with relation -3. ``flip`` turns one receiver's board (DG_FLIP, DG_REFRESH).
-``kibitz`` reaches players and observers, ``whisper`` observers only, as text or DG_KIBITZ
-(26), for those whose ``kibitz`` variable is on.
+watches is DG_REFRESH (41) and a board; of another game DG_ISOLATED_BOARD (40), its moves,
+DG_JBOARD (49, status 1 played, 0 examined) and a board with relation -3. ``flip`` turns
+one receiver's board (DG_FLIP, DG_REFRESH). ``kibitz`` reaches players and observers,
+``whisper`` observers only, as text or DG_KIBITZ (26), for those whose ``kibitz`` variable
+is on.
 
 Played and examined games alike are :class:`~icswire.server.core.model.tables.Table` s here.
 Hooks: a played game's start makes its players' followers observe it; its end takes it
@@ -42,6 +43,7 @@ from icswire.server.core.model.openings import is_chess, table_opening
 from icswire.server.core.model.partners import partner_of
 from icswire.server.core.model.tables import ListedGame, Table
 from icswire.server.core.render.batch import Batch, Datagram, lines
+from icswire.server.core.render.boards import JBOARD_EXAMINED, JBOARD_PLAYED, peek_jboard
 from icswire.server.core.render.movelist import movelist_lines
 from icswire.server.core.render.openings import code_lines, fics_lines, icc_line
 from icswire.server.core.render.pgngames import table_game
@@ -499,6 +501,9 @@ async def refresh(ctx: Context, args: str) -> None:
         return
     batch.add(session, Datagram(dg.record_as(DG.ISOLATED_BOARD, game.game_record())))
     game.send_history(session, batch)
+    if DG.JBOARD in session.level2:
+        status = JBOARD_EXAMINED if game.examined else JBOARD_PLAYED
+        batch.add(session, Datagram(peek_jboard(game.board, game.facts(), status)))
     batch.add(session, game.isolated_board())
 
 

@@ -44,6 +44,8 @@ class ExaminedPosition:
     recent: tuple[tuple[str, str, int], ...]
     examiners: tuple[str, ...]
     flipped: tuple[str, ...]
+    #: The last move in Smith notation (DG_JBOARD's "smith last move"), "" at the start.
+    last_smith: str = ""
     board: Any = field(default=None, compare=False, repr=False, metadata=LOCAL, kw_only=True)
 
     def position(self) -> chess.Board:

@@ -210,7 +210,9 @@ class GameHistory:
     ``set_board`` is DG_SET_BOARD's (84) 64-character board and side to move after the
     moves, None in others; ``fischer_random`` says it is wild 22's, which a client with
     DG_KNOWS_FISCHER_RANDOM (132) does without. ``now`` is the position after the moves,
-    in FEN (DG_FEN, 70)."""
+    in FEN (DG_FEN, 70). ``holdings`` (White's, Black's) in a game that has them, for
+    DG_BUGHOUSE_HOLDINGS (37): "You also need DG_BUGHOUSE_HOLDINGS if only to find out the
+    holdings when you start observing an ongoing bughouse game"."""
 
     game: int
     fen: str | None
@@ -222,6 +224,7 @@ class GameHistory:
     now: str
     set_board: tuple[str, str] | None = None
     fischer_random: bool = False
+    holdings: tuple[str, str] | None = None
 
 
 @kind

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from icswire.protocol.datagrams import GameStarted
     from icswire.server.core.model.users import User
     from icswire.server.core.render.batch import Batch, Message
+    from icswire.server.core.render.boards import BoardFacts
     from icswire.server.core.render.movelist import Movelist
 
 
@@ -197,6 +198,10 @@ class Table(Protocol):
 
     def isolated_board(self) -> Message:
         """The board as somebody not at the table sees it (relation -3)."""
+        ...
+
+    def facts(self) -> BoardFacts:
+        """What its board says besides the position (names, clocks, the last moves)."""
         ...
 
     def send_history(self, session: User, batch: Batch) -> None:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import chess
 
 from icswire.boards.bughouse import supply_drop
+from icswire.boards.moves import smith_from_move
 from icswire.boards.positions import (
     board_to_64,
     last_move_notations,
@@ -51,6 +52,8 @@ COLOR_LETTER = {WHITE: "W", BLACK: "B"}
 #: Style 12's relation for an isolated position (``sposition``, ``refresh`` of a game one
 #: does not watch).
 ISOLATED = -3
+#: DG_JBOARD's status: "played (1), examined (0), or stored (-1)" (icc-formats.txt).
+JBOARD_PLAYED, JBOARD_EXAMINED, JBOARD_STORED = 1, 0, -1
 
 
 @dataclass(frozen=True)
@@ -260,6 +263,35 @@ def isolated_board(board: chess.Board, facts: BoardFacts) -> PositionBoard:
     return PositionBoard(board, facts, lambda _: ISOLATED, lambda _: False)
 
 
+def peek_jboard(board: chess.Board, facts: BoardFacts, status: int) -> DatagramRecord:
+    """DG_JBOARD (49) beside a peek's board (:func:`isolated_board`, White at the bottom),
+    status 1 for a played game, 0 for an examined one: "sent in approximately (maybe
+    exactly) the same places as a style 12 board would be generated". The last move is
+    read from the board's move stack (its SMITH from the position before it)."""
+    view = BoardView.of(board)
+    algebraic = smith = ""
+    if board.move_stack:
+        before = board.copy(stack=1)
+        move = before.pop()
+        before = before.copy(stack=False)  # see last_move_notations
+        algebraic, smith = before.san(move), smith_from_move(before, move)
+    elif facts.last_move is not None and facts.last_move[1] != "none":
+        algebraic = facts.last_move[1]
+    return dg.Jboard(
+        "".join(view.ranks),
+        view.side_to_move,
+        view.double_push_file,
+        *view.castling,
+        view.move_number,
+        algebraic,
+        smith,
+        facts.white_ms // 1000,
+        facts.black_ms // 1000,
+        status,
+        False,
+    )
+
+
 # -- moves in datagrams ----------------------------------------------------------------------
 
 
@@ -291,6 +323,10 @@ def game_history(
     set_board = None
     if variant.irregular_semantics:
         set_board = board_to_64(now), COLOR_LETTER[now.turn]
+    pockets = getattr(now, "pockets", None)
+    holdings = None
+    if pockets is not None:  # DG_BUGHOUSE_HOLDINGS' letters, as BoardView has them
+        holdings = str(pockets[chess.WHITE]).upper(), str(pockets[chess.BLACK]).upper()
     return GameHistory(
         number,
         start_fen,
@@ -302,6 +338,7 @@ def game_history(
         now.fen(en_passant="fen"),
         set_board,
         variant.chess960,
+        holdings,
     )
 
 
@@ -321,7 +358,8 @@ def set_board_record(
 def history_records(on: frozenset[int], history: GameHistory) -> list[Any]:
     """What a client needs to set up a game, in the DGs ``on``: DG_POSITION_BEGIN(2) and
     the moves (DG_PAST_MOVE, DG_SEND_MOVES: each only if on), or DG_MOVE_LIST, the
-    position they lead to in a game of irregular semantics (DG_SET_BOARD), that position
+    position they lead to in a game of irregular semantics (DG_SET_BOARD), the holdings in
+    a game that has them (DG_BUGHOUSE_HOLDINGS), that position
     in FEN (DG_FEN: "not sent on every move, but only on the same occasions that
     DG_MOVE_LIST might be sent") and both clocks (DG_MSEC)."""
     number, moves = history.game, history.moves
@@ -341,6 +379,8 @@ def history_records(on: frozenset[int], history: GameHistory) -> list[Any]:
         record = set_board_record(number, board64, side, history.fischer_random, on)
         if record is not None:
             found.append(record)
+    if history.holdings is not None and DG.BUGHOUSE_HOLDINGS in on:
+        found.append(dg.BughouseHoldings(number, *history.holdings))
     if DG.FEN in on:
         found.append(dg.Fen(number, history.now))
     if DG.MSEC in on:

@@ -1,10 +1,12 @@
 """Examined games' events for each receiver: examiners (style 12 relation 2) and
 observers (-2) get the moves as DG_SEND_MOVES (24, with is-variation MOVE_EXAMINE 3 for a
 typed move, MOVE_FORWARD 2 for ``forward``), DG_BACKWARD (23) for ``backward`` and
-``revert``, FICS's words of who did it, then the board in their style (no DG_JBOARD:
-examined boards never sent it). Lecture marks go as DG_CIRCLE (59), DG_ARROW (60),
-DG_UNCIRCLE (89), DG_UNARROW (90) or DG_BOARDINFO (143), each translated for clients that
-know only the other kind (help ``boardinfo``), or as text to those who get none."""
+``revert``, FICS's words of who did it, then DG_JBOARD (49, status 0: "played (1),
+examined (0), or stored (-1)") to those who have it on and the board in their style;
+both clocks as DG_MSEC (56), running 0, after each move, step and revert.
+Lecture marks go as DG_CIRCLE (59), DG_ARROW (60), DG_UNCIRCLE (89), DG_UNARROW (90) or
+DG_BOARDINFO (143), each translated for clients that know only the other kind (help
+``boardinfo``), or as text to those who get none."""
 
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from icswire.boards.positions import board_to_64
 from icswire.boards.variants import variant_of
 from icswire.protocol import datagrams as dg
 from icswire.protocol.codes import BoardInfoType, IsVariation
-from icswire.protocol.datagrams import DG
+from icswire.protocol.datagrams import DG, encode_datagram
 from icswire.server.core.events.examine import (
     BoardMarked,
     ExaminedBackward,
@@ -29,7 +31,12 @@ from icswire.server.core.events.examine import (
     ExaminerLeft,
 )
 from icswire.server.core.render.batch import EventMessage, render_parts
-from icswire.server.core.render.boards import BoardFacts, PositionBoard, set_board_record
+from icswire.server.core.render.boards import (
+    JBOARD_EXAMINED,
+    BoardFacts,
+    PositionBoard,
+    set_board_record,
+)
 from icswire.server.core.render.diagrams import RecentMove
 
 if TYPE_CHECKING:
@@ -51,6 +58,18 @@ def examined_board(position: ExaminedPosition) -> PositionBoard:
         lambda receiver: position.flipped_for(receiver.name, bool(receiver.variables["flip"])),
         copy=False,
     )
+
+
+def examined_msec(position: ExaminedPosition, on: frozenset[int]) -> list[Any]:
+    """DG_MSEC (56) of both clocks after a move, ``forward``, ``backward`` or ``revert``
+    in an examined game: "Examine-mode cases: ... for now running=0 for these (8) move in
+    examined game ... (10) backward or revert (11) forward"."""
+    if DG.MSEC not in on:
+        return []
+    return [
+        dg.Msec(position.game, "W", position.white_ms, False),
+        dg.Msec(position.game, "B", position.black_ms, False),
+    ]
 
 
 def examined_set_board(position: ExaminedPosition, on: frozenset[int]) -> Any | None:
@@ -91,10 +110,35 @@ class ShowsExaminedBoard(EventMessage):
         return b""
 
     def key(self, receiver: User) -> Hashable:
-        return self.before_key(receiver), self.board.key(receiver)
+        jboard = DG.JBOARD in receiver.level2 and self._flipped(receiver)
+        return self.before_key(receiver), self.board.key(receiver), jboard
 
     def render(self, receiver: User) -> bytes:
-        return self.before(receiver) + self.board.render(receiver)
+        board = self.board.render(receiver)
+        if DG.JBOARD in receiver.level2:
+            board = encode_datagram(self._jboard(receiver)) + board
+        return self.before(receiver) + board
+
+    def _flipped(self, receiver: User) -> bool:
+        return self.position.flipped_for(receiver.name, bool(receiver.variables["flip"]))
+
+    def _jboard(self, receiver: User) -> Any:
+        """DG_JBOARD (49), "sent in approximately (maybe exactly) the same places as a
+        style 12 board would be generated", with status 0, examined."""
+        view, position = self.board.view(), self.position
+        return dg.Jboard(
+            "".join(view.ranks),
+            view.side_to_move,
+            view.double_push_file,
+            *view.castling,
+            view.move_number,
+            position.last[1] if position.last is not None else "",
+            position.last_smith,
+            position.white_ms // 1000,
+            position.black_ms // 1000,
+            JBOARD_EXAMINED,
+            self._flipped(receiver),
+        )
 
 
 class ExaminedBoardMessage(ShowsExaminedBoard):
@@ -138,6 +182,7 @@ class ForwardMessage(ShowsExaminedBoard):
                         variation,
                     )
                 )
+        records += examined_msec(self.position, on)
         set_board = examined_set_board(self.position, on)
         if set_board is not None:
             records.append(set_board)
@@ -159,6 +204,7 @@ class BackwardMessage(ShowsExaminedBoard):
         records: list[Any] = []
         if event.steps and DG.BACKWARD in receiver.level2:
             records.append(dg.Backward(number, event.steps))
+        records += examined_msec(self.position, receiver.level2)
         set_board = examined_set_board(self.position, receiver.level2)
         if set_board is not None:
             records.append(set_board)

@@ -24,7 +24,7 @@ SET_BOARD = frozenset({DG.SET_BOARD, DG.KNOWS_FISCHER_RANDOM})
 HISTORY = frozenset({
     DG.POSITION_BEGIN, DG.POSITION_BEGIN2, DG.PAST_MOVE, DG.SEND_MOVES, DG.MOVE_LIST,
     DG.MOVE_ALGEBRAIC, DG.MOVE_SMITH, DG.MOVE_TIME, DG.MOVE_CLOCK, DG.IS_VARIATION, DG.MSEC,
-    DG.FEN, *SET_BOARD,
+    DG.FEN, DG.BUGHOUSE_HOLDINGS, *SET_BOARD,
 })  # fmt: skip
 
 #: event kind -> (its message class, the DGs it may send besides the text forms).
@@ -91,12 +91,13 @@ TABLE: dict[type[Event], tuple[type[EventMessage], frozenset[int]]] = {
     presence.ShoutsChanged: (seen.ShoutsMessage, frozenset({DG.SEES_SHOUTS})),
     presence.RatingChanged: (seen.RatingMessage, frozenset(RATING_DGS)),
     presence.PartnershipChanged: (seen.PartnershipMessage, frozenset({DG.PARTNERSHIP})),
-    examine.ExaminedBoard: (examined.ExaminedBoardMessage, frozenset()),
+    examine.ExaminedBoard: (examined.ExaminedBoardMessage, frozenset({DG.JBOARD})),
     examine.ExaminedForward: (
-        examined.ForwardMessage, frozenset({DG.SEND_MOVES, *MOVE_PART_DGS, *SET_BOARD})
+        examined.ForwardMessage,
+        frozenset({DG.SEND_MOVES, *MOVE_PART_DGS, *SET_BOARD, DG.JBOARD, DG.MSEC}),
     ),
     examine.ExaminedBackward: (
-        examined.BackwardMessage, frozenset({DG.BACKWARD, *SET_BOARD})
+        examined.BackwardMessage, frozenset({DG.BACKWARD, *SET_BOARD, DG.JBOARD, DG.MSEC})
     ),
     examine.ExaminerJoined: (examined.JoinedMessage, frozenset({DG.PLAYERS_IN_MY_GAME})),
     examine.ExaminerLeft: (examined.LeftMessage, frozenset({DG.PLAYERS_IN_MY_GAME})),

@@ -60,6 +60,7 @@ def move(core: Core, session: User, text: str, batch: Batch) -> bool:
         chosen = move_from_wire(exam.board, text)
     except IllegalMoveError:
         reason = illegal_reason(exam.board, text) or IllegalMoveReason.ILLEGAL
+        batch.command_cn(CN.SCN_ILLEGAL_MOVE)  # Appendix 1's code for an illegal move
         batch.add(session, lines(f"Illegal move ({text})."))
         record = dg.IllegalMove(exam.number, text.split(" ")[0][:20], reason)
         batch.add(session, Datagram(record))

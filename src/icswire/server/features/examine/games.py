@@ -307,6 +307,7 @@ class ExaminedGame:
             tuple([(m.san, m.verbose or m.san, m.time_ms) for m in shown[-4:]]),
             tuple([s.name for s in self.examiners]),
             tuple([s.name for s in self.flipped]),
+            shown[-1].smith if ply else "",
             board=board.copy(stack=False),
         )  # fmt: skip
 

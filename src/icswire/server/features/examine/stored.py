@@ -11,38 +11,41 @@ both players (cut to 12 letters), its score, type, result code, the day it ended
 Stored games are listed as text and as DG_GAMELIST_BEGIN (72) / DG_GAMELIST_ITEM (73) with
 the status, mode and color codes they were stored with; ``smoves`` and ``sposition`` show
 one as text, a board (style 12 relation -3, game number -1) and DG_ISOLATED_BOARD (40),
-DG_MOVE_LIST (25) or DG_POSITION_BEGIN (101/110) with game number -1.
+DG_MOVE_LIST (25) or DG_POSITION_BEGIN (101/110) with game number -1, and
+``sposition`` DG_JBOARD (49) with status -1, stored.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import chess
 
 from icswire.boards.bughouse import supply_drop
-from icswire.boards.positions import BUGHOUSE, CRAZYHOUSE, board_to_64, strength
+from icswire.boards.positions import BUGHOUSE, CRAZYHOUSE, strength
 from icswire.protocol import datagrams as dg
 from icswire.protocol.codes import ResultStatus
+from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.protocol.style12 import format_move_time
 from icswire.server.core.dispatch.hub import CommandSet, Context
 from icswire.server.core.dispatch.numbers import parse_number
+from icswire.server.core.events.games import BoardView
 from icswire.server.core.model.names import name_key
 from icswire.server.core.model.tables import Terms
 from icswire.server.core.render.batch import Datagram
 from icswire.server.core.render.boards import (
     BLACK,
     COLOR_LETTER,
+    JBOARD_STORED,
     WHITE,
     BoardFacts,
     ServerMove,
     isolated_board,
     line_datagrams,
     recent_moves,
-    set_board_record,
 )
 from icswire.server.core.render.gamelists import (
     fics_eco,
@@ -393,19 +396,43 @@ def final_position(record: GameRecord) -> tuple[chess.Board, list[ServerMove]]:
     return board, moves
 
 
+def _stored_jboard(record: GameRecord, board: chess.Board, moves: Sequence[ServerMove]) -> Any:
+    """DG_JBOARD (49) of a stored game's final position, status -1: "played (1),
+    examined (0), or stored (-1)"."""
+    view = BoardView.of(board)
+    last = moves[-1] if moves else None
+    return dg.Jboard(
+        "".join(view.ranks),
+        view.side_to_move,
+        view.double_push_file,
+        *view.castling,
+        view.move_number,
+        last.san if last is not None else "",
+        last.smith if last is not None else "",
+        record.white_clock // 1000,
+        record.black_clock // 1000,
+        JBOARD_STORED,
+        False,
+    )
+
+
 @command("sposition", CN.CN_SPOSITION, "sposition <name> [game number] | #id")
 async def sposition(ctx: Context, args: str) -> None:
     record = await find_record(ctx, args)
     if record is None:
         return
-    board, moves = final_position(record)
-    ctx.batch.add(ctx.session, Datagram(_isolated_record(record)))
-    variant = record.game_variant
-    if variant.irregular_semantics:
-        side = COLOR_LETTER[board.turn]
-        found = set_board_record(-1, board_to_64(board), side, variant.chess960, ctx.session.level2)
-        if found is not None:
-            ctx.batch.add(ctx.session, Datagram(found))
+    start, moves = replay(record)
+    board, _ = final_position(record)
+    session, batch = ctx.session, ctx.batch
+    batch.add(session, Datagram(_isolated_record(record)))
+    # "gamenumber could be -1 in the case of a stored position (spos or smoves)" (DG 25):
+    # the moves (DG_POSITION_BEGIN(2) or DG_MOVE_LIST), DG_SET_BOARD, DG_FEN and DG_MSEC
+    # ("(13) spos"), as smoves sends them
+    start_fen = record.game_variant.setup_fen(start)
+    clocks = _final_clocks(record)
+    line_datagrams(batch, session, -1, start, start_fen, moves, clocks, variant=record.game_variant)
+    if DG.JBOARD in session.level2:
+        batch.add(session, Datagram(_stored_jboard(record, board, moves)))
     result = _stored_result(record)
     if result is not None:
         ctx.batch.add(ctx.session, result)

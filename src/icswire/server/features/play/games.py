@@ -885,6 +885,7 @@ class Games:
     def _illegal(
         self, game: Game, session: User, text: str, reason: int, said: str, batch: Batch
     ) -> None:
+        batch.command_cn(CN.SCN_ILLEGAL_MOVE)  # Appendix 1's code for an illegal move
         record = dg.IllegalMove(game.number, text.split(" ")[0][:20], reason)
         batch.add(session, lines(said))
         batch.add(session, Datagram(record))
