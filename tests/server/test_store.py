@@ -377,6 +377,7 @@ def test_the_schema_is_these_tables() -> None:
         "admins",
         "bans",
         "news",
+        "listed_events",
         "best_ratings",
         "user_presence",
         "journal_games",

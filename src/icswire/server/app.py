@@ -58,6 +58,7 @@ from icswire.server.features import (
     adjudication,
     admin,
     chat,
+    events,
     examine,
     help,
     info,
@@ -156,6 +157,7 @@ class Server:
             serverinfo,
             robots,
             adjudication,
+            events,
         )
         for feature in features:
             feature.install(core)

@@ -96,6 +96,9 @@ _BLOCK_CODE_OF = {
     "resignadj": BlockCode.BLKCMD_RESIGN,  # ICC's: an adjourned game resigned
     "drawadj": BlockCode.BLKCMD_DRAW,  # ... drawn or aborted by agreement
     "abortadj": BlockCode.BLKCMD_ABORT,
+    "events": BlockCode.BLKCMD_EVENT,  # ICC's list of events (FICS's event block code)
+    "qaddevent": BlockCode.BLKCMD_EVENT,  # ICC's: an event posted by a TD
+    "qremoveevent": BlockCode.BLKCMD_ENDEVENT,  # ... and removed
 }
 
 

@@ -1,5 +1,6 @@
 """The server's own part of the Store: the administrators, the ban list, the news items
-(``cnewsi``) and the server's lists of users (``td``)."""
+(``cnewsi``), the server's lists of users (``td``) and the list of events
+(``qaddevent``)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,18 @@ from sqlalchemy import Row, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from icswire.server.core.model.names import name_error, name_key
+from icswire.server.core.model.tourneys import ListedEvent
 from icswire.server.core.storage.accounts import user_id
 from icswire.server.core.storage.database import Database
-from icswire.server.core.storage.schema import SERVER_LISTS, admins, bans, news, server_lists, users
+from icswire.server.core.storage.schema import (
+    SERVER_LISTS,
+    admins,
+    bans,
+    listed_events,
+    news,
+    server_lists,
+    users,
+)
 
 __all__ = ["Admin", "Ban", "NewsItem"]
 
@@ -187,6 +197,51 @@ class Admin(Database):
                 .where(server_lists.c.list == which)
             )
             return sorted((str(n) for n in names), key=name_key)
+
+    def listed_events(self) -> list[ListedEvent]:
+        """The list of events, by index."""
+        with self._begin() as conn:
+            rows = conn.execute(select(listed_events).order_by(listed_events.c.id)).all()
+        return [
+            ListedEvent(
+                int(row.id),
+                int(row.bitfield),
+                str(row.description),
+                str(row.join_commands),
+                str(row.watch_commands),
+                str(row.info_commands),
+                str(row.confirm_text),
+                str(row.group_name),
+                str(row.added_by),
+            )
+            for row in rows
+        ]
+
+    def put_listed_event(self, event: ListedEvent) -> bool:
+        """Keep ``event``, in place of the one of its index if any (True: there was one)."""
+        values = {
+            "bitfield": event.bitfield,
+            "description": event.description,
+            "join_commands": event.join,
+            "watch_commands": event.watch,
+            "info_commands": event.info,
+            "confirm_text": event.confirm,
+            "group_name": event.group,
+            "added_by": event.added_by,
+            "added": datetime.now(UTC),
+        }
+        with self._begin() as conn:
+            where = listed_events.c.id == event.index
+            if conn.execute(update(listed_events).where(where).values(values)).rowcount:
+                return True
+            conn.execute(insert(listed_events).values(id=event.index, **values))
+            return False
+
+    def remove_listed_event(self, index: int) -> bool:
+        """Remove the event ``index``; False when there is none."""
+        with self._begin() as conn:
+            result = conn.execute(delete(listed_events).where(listed_events.c.id == index))
+            return result.rowcount > 0
 
 
 def _news_item(row: Row[*tuple[Any, ...]]) -> NewsItem:

@@ -35,6 +35,7 @@ __all__ = [
     "best_ratings",
     "games",
     "journal_games",
+    "listed_events",
     "logons",
     "metadata",
     "news",
@@ -215,6 +216,22 @@ news = Table(
     Column("posted", UTCDateTime, nullable=False),
 )
 """The server's news items (``cnewsi``): a title, and a text of lines joined by newlines."""
+
+listed_events = Table(
+    "listed_events",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=False),
+    Column("bitfield", Integer, nullable=False),
+    Column("description", Text, nullable=False),
+    Column("join_commands", Text, nullable=False),
+    Column("watch_commands", Text, nullable=False),
+    Column("info_commands", Text, nullable=False),
+    Column("confirm_text", Text, nullable=False),
+    Column("group_name", Text, nullable=False),
+    Column("added_by", String(NAME_MAX), nullable=False),
+    Column("added", UTCDateTime, nullable=False),
+)
+"""The list of events (``qaddevent``, DG_TOURNEY): one row per index, the last added."""
 
 games = Table(
     "games",
