@@ -19,7 +19,7 @@ from icswire.server.core.storage import store
 from tests.server.conftest import empty_postgresql
 
 NATS_ENV = "ICSWIRE_TEST_NATS_URL"
-BUCKETS = ("users", "games", "seeks")
+BUCKETS = ("users", "games", "seeks", "events")
 
 
 @pytest.fixture

@@ -24,7 +24,10 @@ logged):
 
 JetStream key-value buckets: ``P_users`` (name key -> facts; a name is created once in
 the whole cluster), ``P_games`` (game number -> its node and stored id), ``P_seeks``
-(seek index -> its node).
+(seek index -> its node), ``P_events`` (the list of events, ``qaddevent``: index -> the
+event and the node that last changed it, or that node and ``removed``; each node keeps
+the list in memory, read from the database at its start, and follows the others'
+changes here).
 
 **One writer per fact.** A user's home writes its facts; a node where the user plays or
 observes a game owns those facts (the game played there, the games observed there, the
@@ -46,6 +49,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import time
 import uuid
@@ -64,6 +68,7 @@ from icswire.server.cluster import wire
 from icswire.server.cluster.access import Access, ClusterRefused, refusal, shown
 from icswire.server.core.model.names import name_key
 from icswire.server.core.model.tables import LOST_WITH_ITS_SERVER, ListedGame, Table
+from icswire.server.core.model.tourneys import EventList, ListedEvent
 from icswire.server.core.model.users import User
 from icswire.server.core.net.session import Session
 from icswire.server.core.render.batch import Batch, Data, Message, lines
@@ -91,6 +96,10 @@ LineRunner = Callable[[User, str], Awaitable[tuple[int, int | None]]]
 Entries = list[tuple[User, bool, list[Message]]]
 #: What the home does with a forwarded line's answer: (command number, block code, output).
 Answer = Callable[[int, int | None, list[Message]], None]
+
+
+#: The fields of an event of the list as the registry's ``events`` bucket holds them.
+LISTED_EVENT_FIELDS = tuple(f.name for f in dataclasses.fields(ListedEvent))
 
 
 class Peer:
@@ -139,6 +148,7 @@ class Cluster:
         self._users: KeyValue | None = None
         self._games_kv: KeyValue | None = None
         self._seeks_kv: KeyValue | None = None
+        self._events_kv: KeyValue | None = None
         self._tasks: list[asyncio.Task[Any]] = []
         self._outbox: dict[str, list[Any]] = {}
         self._wake = asyncio.Event()
@@ -192,6 +202,8 @@ class Cluster:
         self._users = await js.create_key_value(bucket=f"{self.prefix}_users", history=1)
         self._games_kv = await js.create_key_value(bucket=f"{self.prefix}_games", history=1)
         self._seeks_kv = await js.create_key_value(bucket=f"{self.prefix}_seeks", history=1)
+        self._events_kv = await js.create_key_value(bucket=f"{self.prefix}_events", history=1)
+        self.core.state(EventList).shared.append(self._event_changed)
         await nc.subscribe(self.subject("heartbeat"), cb=self._on_heartbeat)
         await nc.subscribe(self.subject("node", self.node, "deliver"), cb=self._on_deliver)
         await nc.subscribe(self.subject("node", self.node, "run"), cb=self._on_run)
@@ -738,6 +750,34 @@ class Cluster:
         elif entry.value.decode() != self.node:
             self.seeks[index] = entry.value.decode()
 
+    # -- the list of events (qaddevent) --------------------------------------------------
+
+    def _event_changed(self, index: int, event: ListedEvent | None) -> None:
+        """An event added or removed here: into the registry, for the other nodes (a
+        removal as an entry too, so that this node knows its own and skips it)."""
+        value: dict[str, Any] = {"node": self.node, "removed": event is None}
+        if event is not None:
+            value.update(dataclasses.asdict(event))
+        self._writes.put_nowait(("events", str(index), facts_.encode(value)))
+
+    def _event_entry(self, entry: KeyValue.Entry) -> None:
+        """An event added or removed on another node: this node's list follows, and its
+        own users with DG_TOURNEY / DG_REMOVE_TOURNEY on are told."""
+        if entry.operation in ("DEL", "PURGE") or not entry.value:
+            return
+        found = facts_.decode(entry.value)
+        if found.get("node") == self.node:
+            return
+        index = int(entry.key)
+        events = self.core.state(EventList)
+        batch = Batch(CN.SCN_AUTOMATIC, None)
+        if found.get("removed"):
+            events.remove(index, self.core.world, batch, share=False)
+        else:
+            event = ListedEvent(**{k: found[k] for k in LISTED_EVENT_FIELDS})
+            events.put(event, self.core.world, batch, share=False)
+        batch.flush()
+
     # -- the registry's writes, in order ---------------------------------------------------
 
     async def _write(self) -> None:
@@ -749,7 +789,12 @@ class Cluster:
                 log.exception("cluster registry write %s %s failed", bucket, key)
 
     async def _write_one(self, bucket: str, key: str, value: bytes | None) -> None:
-        kv = {"users": self._users, "games": self._games_kv, "seeks": self._seeks_kv}[bucket]
+        kv = {
+            "users": self._users,
+            "games": self._games_kv,
+            "seeks": self._seeks_kv,
+            "events": self._events_kv,
+        }[bucket]
         if kv is None:
             raise RuntimeError("the cluster node is not started")
         if value is None:
@@ -770,6 +815,7 @@ class Cluster:
             (self._users, self._user_entry, self._users_gone),
             (self._games_kv, self._game_entry, self._games_gone),
             (self._seeks_kv, self._seek_entry, self._seeks_gone),
+            (self._events_kv, self._event_entry, lambda found: None),
         ):
             if bucket is None:
                 raise RuntimeError("the cluster node is not started")
@@ -978,6 +1024,8 @@ class Cluster:
         for index, node in self.seeks.items():
             if node == self.node:
                 self._writes.put_nowait(("seeks", str(index), node.encode()))
+        for index, event in self.core.state(EventList).events.items():
+            self._event_changed(index, event)
 
     async def _lost_bus(self) -> None:
         if self._nc is None or self._nc.is_closed:  # the node stops
