@@ -4,14 +4,14 @@ server sends on its own.
 DG_ACK_PING (75) is "sent to TD when the server gets a ping back on a ping that it sent on
 its own (because the player was idle for 10+ seconds). Also sent to opponents"
 (icc-formats.txt): a player of a game who has typed nothing for :data:`IDLE_PING` seconds
-is pinged (once at a time, again after each such stretch) when an opponent has
-DG_ACK_PING on, and the answer goes to the opponent, in a unit of its own (SCN_ACK_PING,
-``$server$``). This server runs no tournaments, so no TD follows a player.
+is pinged (once at a time, again after each such stretch) when an opponent, or the TD
+who started the game in his event (``rmatch``/``qmatch ... | LABEL``), has DG_ACK_PING
+on, and the answer goes to them, in a unit of its own (SCN_ACK_PING, ``$server$``).
 
 DG_IDLE (74) is "sent to TDs for players in their tournaments when idle time goes about 30
 seconds, then again if it goes over 60 seconds, then 120, etc (keeps doubling) ... Soon
 I'll have it sent to the opponent in a game too. It is also sent when the player unidles":
-here to a game's opponents who have it on, at the same looks (every :data:`IDLE_PING`
+here to that TD and to a game's opponents who have it on, at the same looks (every :data:`IDLE_PING`
 seconds, so up to that late), the unidling at the first look after the player typed.
 """
 
@@ -28,6 +28,7 @@ from icswire.protocol import datagrams as dg
 from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.dispatch.hub import CommandSet, Context
+from icswire.server.core.model.names import name_key
 from icswire.server.core.model.zones import SERVER, date_text
 from icswire.server.core.net.session import Session
 from icswire.server.core.render.batch import Batch, Datagram, lines
@@ -137,15 +138,26 @@ def _look(core: Core, table: Table) -> None:
     now = time.monotonic()
     seats = table.seats()
     for player in seats:
+        watching = _watching(core, table, player)
         if isinstance(player, Session) and not player.closed:
-            _tell_idle(pings, player, [s for s in seats if s is not player], now)
+            _tell_idle(pings, player, watching, now)
         if not isinstance(player, Session) or player.closed or player in pings.pinging:
             continue  # a replica's connection is on its own node
-        told = any(DG.ACK_PING in s.level2 for s in seats if s is not player)
+        told = any(DG.ACK_PING in s.level2 for s in watching)
         if told and now - player.last_input >= IDLE_PING:  # nobody to tell: no ping
             pings.pinging.add(player)
             core.spawn(_idle_ping(core, player, table))
     _watch(core, table)
+
+
+def _watching(core: Core, table: Table, player: User) -> list[User]:
+    """Who hears of ``player``'s idling and pings: his opponents, and the TD who started
+    the game in his event ("sent to TDs for players in their tournaments"), if online."""
+    found = [s for s in table.seats() if s is not player]
+    director = core.world.online.get(name_key(table.director)) if table.director else None
+    if director is not None and director.is_td and director not in found:
+        found.append(director)
+    return found
 
 
 def _tell_idle(pings: IdlePings, player: Session, opponents: list[User], now: float) -> None:
@@ -180,9 +192,9 @@ async def _idle_ping(core: Core, player: Session, table: Table) -> None:
     if lag is None or table not in core.state(IdlePings).timers:
         return  # no answer, or the game is over
     mean, variance = core.state(PingSamples).add(player, int(lag))
-    opponents = [s for s in table.seats() if s is not player]
     batch = Batch(CN.SCN_ACK_PING, None)
-    batch.add_all(opponents, Datagram(dg.AckPing(player.name, int(lag), mean, variance)))
+    record = dg.AckPing(player.name, int(lag), mean, variance)
+    batch.add_all(_watching(core, table, player), Datagram(record))
     batch.flush()
 
 

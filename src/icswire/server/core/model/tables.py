@@ -50,6 +50,9 @@ class Terms:
     #: The event a TD started the game in (``rmatch``/``qmatch ... | LABEL``): shown in
     #: ``games`` and as the PGN ``Event`` tag; "" for an ordinary game.
     event: str = ""
+    #: The TD who labelled it (DG_IDLE and DG_ACK_PING tell him of its players); "" for
+    #: none.
+    director: str = ""
     #: Black's time and increment in a game with time odds (``match NAME 5 0 3 0``);
     #: None: White's.
     black_initial: int | None = None
@@ -170,6 +173,8 @@ class Table(Protocol):
     def private(self) -> bool: ...  # ``set private``: not listed, nobody may observe it
     @property
     def event(self) -> str: ...  # a TD's event label (PGN ``Event``), "" for none
+    @property
+    def director(self) -> str: ...  # the TD who started it in his event, "" for none
 
     def audience(self) -> Iterator[User]:
         """Everybody at the table: players or examiners, then observers."""

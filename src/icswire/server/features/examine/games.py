@@ -137,6 +137,7 @@ class ExaminedGame:
     examined = True
     partner_table = None
     event = ""
+    director = ""
 
     def seats(self) -> list[User]:
         return list(self.examiners)

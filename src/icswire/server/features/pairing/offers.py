@@ -103,7 +103,8 @@ async def issue_challenge(
     theirs = state.offer(receiver, session)
     if theirs is not None:
         # a TD's event label (rmatch) is the challenge's own: the answer need not repeat it
-        fits = replace(theirs.terms, event="") == replace(terms, event="") and (
+        plain = replace(terms, event="", director="")
+        fits = replace(theirs.terms, event="", director="") == plain and (
             color is None or theirs.color is None or theirs.color != color
         )
         same_game = (theirs.adjourned.id if theirs.adjourned else None) == (

@@ -9,6 +9,7 @@ the game goes on from its last stored move with its stored clocks.
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from icswire.protocol.level1 import CommandNumber as CN
@@ -57,7 +58,9 @@ def _record_terms(record: GameRecord) -> Terms:
         if record.black_initial is None or record.black_increment is None
         else (record.black_initial, record.black_increment)
     )
-    return Terms.of(variant, record.rated, record.initial, record.increment, kind, black)
+    terms = Terms.of(variant, record.rated, record.initial, record.increment, kind, black)
+    # a tournament game resumed is still the event's (DG_TOURNEY_GAME_STARTED, PGN Event)
+    return replace(terms, event=record.event) if record.event else terms
 
 
 async def offer_resume(ctx: Context, other: User, record: GameRecord) -> None:

@@ -86,7 +86,7 @@ async def start_game(
         state.starting -= {white, black}
     state.last_color[name_key(white.name)] = WHITE
     state.last_color[name_key(black.name)] = BLACK
-    plain = replace(terms, event="")  # a rematch is no longer the event's
+    plain = replace(terms, event="", director="")  # a rematch is no longer the event's
     state.last_game[name_key(white.name)] = (black.name, plain)
     state.last_game[name_key(black.name)] = (white.name, plain)
     for player in (white, black):  # left while the game was being made

@@ -55,8 +55,9 @@ def elsewhere(ctx: Context, *players: User) -> bool:
 
 async def match_for(ctx: Context, first: User, second: User, terms: str, label: str) -> str:
     """``match SECOND TERMS`` typed by ``first`` (its output is ``first``'s), the
-    challenge it made labelled with the event; what came of it: "challenge", "game" (it
-    accepted SECOND's challenge) or "" (refused: ``first`` was told why)."""
+    challenge it made labelled with the event (and the TD who made it: DG_IDLE and
+    DG_ACK_PING go to him); what came of it: "challenge", "game" (it accepted SECOND's
+    challenge) or "" (refused: ``first`` was told why)."""
     playing = ctx.core.play.by_player.get(first)
     batch = Batch(CN.CN_MATCH, first)
     try:
@@ -66,7 +67,8 @@ async def match_for(ctx: Context, first: User, second: User, terms: str, label: 
     challenge = ctx.core.state(Pairing).offer(first, second)
     if challenge is not None:
         if label:
-            challenge.terms = replace(challenge.terms, event=label)
+            director = ctx.session.name
+            challenge.terms = replace(challenge.terms, event=label, director=director)
         return "challenge"
     game = ctx.core.play.by_player.get(first)
     return "game" if game is not None and game is not playing else ""

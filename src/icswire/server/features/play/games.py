@@ -101,6 +101,7 @@ from icswire.server.core.storage.store import MoveTexts, Progress, StoreUnavaila
 from icswire.server.features.play.bughouse import partner_result
 from icswire.server.features.play.endings import ending
 from icswire.server.features.play.rated import announce_ratings
+from icswire.server.features.play.tourneys import tourney_ended, tourney_started
 
 if TYPE_CHECKING:
     from icswire.server.core.dispatch.hub import Core
@@ -270,6 +271,10 @@ class Game:
     @property
     def event(self) -> str:
         return self.terms.event
+
+    @property
+    def director(self) -> str:
+        return self.terms.director
 
     def seats(self) -> list[User]:
         return [self.white, self.black]
@@ -637,6 +642,9 @@ class Games:
             session.state, session.state_game = "P", game.number
             self.core.world.state_changed(session, batch)
         self._announce_start(game, batch, resumed, past)
+        world, terms = self.core.world, game.terms
+        number, game_id = game.number, game.game_id or 0
+        tourney_started(world, number, game_id, game.players, terms, game.private, batch)
         self.core.registry.table_started(game, batch)
         game.turn_started = time.monotonic()
         self._arm_timer(game)
@@ -1097,6 +1105,8 @@ class Games:
                 and (DG.GAME_RESULT in s.level2 or s.variables["gin"] or s.ivariables["allresults"])
             ]
             batch.add_all(listening, ended)
+        world, terms, game_id = self.core.world, game.terms, game.game_id or 0
+        tourney_ended(world, game_id, game.players, terms, game.private, status, score, batch)
         del self.by_number[game.number]
         for offer in list(game.requests.values()):
             self.drop_request(game, offer, batch)
