@@ -105,3 +105,19 @@ async def test_the_td_hears_of_his_players_idling(
         answering.cancel()
     for client in (mamer, alice, bob):
         await client.close()
+
+
+async def test_a_private_games_dgs_go_to_its_players_and_td_only(server: Server) -> None:
+    mamer = await td(server)
+    await mamer.command("set-2 137 1")
+    alice, bob = await login(server, "Alice"), await login(server, "Bob")
+    fan = await login(server, "Fan", True, DG.TOURNEY_GAME_STARTED)
+    await alice.command("set private 1")
+    await _labelled_game(server, mamer, alice, bob)
+    await mamer.settle()  # it came with the answer to his rmatch
+    [started] = mamer.received(DG.TOURNEY_GAME_STARTED)
+    assert started.event_label == LABEL
+    await fan.settle()
+    assert fan.received(DG.TOURNEY_GAME_STARTED) == []
+    for client in (mamer, alice, bob, fan):
+        await client.close()
