@@ -6,7 +6,8 @@ tournament game has started or resumed. The server assumes it's a tournament gam
 event-label is non-empty"; 138 "(event-label white black id score-string2) ... has ended
 or been adjourned. scores-string2 is the same as in DG_GAME_RESULT: "0-1", "1-0",
 "1/2-1/2", "*", or "aborted"". A private game's are told only to its players and the TD
-who started it, as nobody else may know of it.
+who started it, as nobody else may know of it. DG_GAME_STARTED's form (12, 15, 18, 40,
+100) has no field for the label, so those DGs carry none.
 """
 
 from __future__ import annotations
