@@ -76,6 +76,7 @@ from icswire.server.features import (
     robots,
     serverinfo,
     settings,
+    simuls,
     watching,
 )
 from icswire.server.features.play.games import Games
@@ -156,6 +157,7 @@ class Server:
             serverinfo,
             robots,
             adjudication,
+            simuls,
         )
         for feature in features:
             feature.install(core)

@@ -96,6 +96,8 @@ _BLOCK_CODE_OF = {
     "resignadj": BlockCode.BLKCMD_RESIGN,  # ICC's: an adjourned game resigned
     "drawadj": BlockCode.BLKCMD_DRAW,  # ... drawn or aborted by agreement
     "abortadj": BlockCode.BLKCMD_ABORT,
+    "simwho": BlockCode.BLKCMD_SIMGAMES,  # the simuls being given: FICS has no code
+    "startsimul": BlockCode.BLKCMD_SIMMATCH,  # ICC's: the giver takes every request
 }
 
 

@@ -70,7 +70,7 @@ from icswire.server.core.events.games import (
 from icswire.server.core.model.offers import Offer, Offers
 from icswire.server.core.model.openings import UNKNOWN, board_opening, eco_code
 from icswire.server.core.model.requests import KINDS
-from icswire.server.core.model.tables import LOST_WITH_ITS_SERVER, ListedGame, Terms
+from icswire.server.core.model.tables import LOST_WITH_ITS_SERVER, ListedGame, Table, Terms
 from icswire.server.core.net.session import Session
 from icswire.server.core.render.batch import Batch, Datagram, Message, Raw, lines
 from icswire.server.core.render.boards import (
@@ -150,6 +150,8 @@ class Game:
     #: A player's move sent on the opponent's turn with ``iset premove 1``, by colour: it
     #: is played the moment that colour's turn comes (one a player; a new one replaces it).
     premoves: dict[bool, str] = field(default_factory=dict)
+    #: The result once the game ended (``1-0``, ``0-1``, ``1/2-1/2``; ``*`` unfinished).
+    score: str = "*"
 
     def __post_init__(self) -> None:
         self.private = bool(self.white.variables["private"] or self.black.variables["private"])
@@ -977,6 +979,29 @@ class Games:
         self._arm_timer(game)
         self._stamp_turn(game, batch)
 
+    # -- a player at several boards (a simul's giver) -----------------------------------
+
+    def seat(self, session: User, table: Table, batch: Batch) -> None:
+        """Put ``session``, who plays ``table`` among others, at its board: his moves and
+        game commands go there (lasker's ``player_goto_board``); DG_STATE ``S``."""
+        game = self.by_number.get(table.number)
+        if game is not table or game is None or game.color_of(session) is None:
+            raise ValueError(f"{session.name} does not play game {table.number}")
+        self.by_player[session] = game
+        session.state, session.state_game = "S", game.number
+        self.core.world.state_changed(session, batch)
+
+    def end_game(self, table: Table, status: int, mode: int, color: bool, batch: Batch) -> None:
+        """End ``table`` with DG_GAMELIST_ITEM's status and mode (``color``: the side that
+        acted), as :meth:`end` does."""
+        game = self.by_number.get(table.number)
+        if game is not None and game is table:
+            self.end(game, status, mode, color, batch)
+
+    def score_of(self, table: Table) -> str:
+        """A played game's result (``*`` while it goes on)."""
+        return table.score if isinstance(table, Game) else "*"
+
     def rearm(self, game: Game) -> None:
         """The clocks changed (moretime): the flag timer follows."""
         self._arm_timer(game)
@@ -1070,7 +1095,7 @@ class Games:
             game.clock_ms[color_side] = game.clock_now(color_side)
         result = describe_result(status, mode, 1 if color == WHITE else 0)
         description = _named(text if text is not None else result.text, game)
-        score = _score(status, color)
+        score = game.score = _score(status, color)
         audience = list(game.audience())
         names = tuple(dict.fromkeys([s.name for s in audience]))
         adjusted = game.terms.rated and status in (ResultStatus.WIN, ResultStatus.DRAW)
