@@ -8,9 +8,10 @@ import asyncio
 
 from icswire.server.app import Server
 from icswire.server.core.model.names import name_key
+from icswire.server.features.simuls import Simuls
 
 from .client import Client
-from .support import connect, has_text, texts
+from .support import connect, has_text, texts, until
 
 
 async def player(server: Server, name: str) -> Client:
@@ -47,9 +48,7 @@ def seated(server: Server, client: Client) -> int:
 async def test_a_giver_plays_three_opponents_to_the_end(server: Server) -> None:
     giver = await player(server, "Giver")
     ann, bob, cat = [await player(server, n) for n in ("Ann", "Bob", "Cat")]
-    assert await said(ann, "simmatch Giver") == [
-        "Giver is not open to receiving simul requests."
-    ]
+    assert await said(ann, "simmatch Giver") == ["Giver is not open to receiving simul requests."]
     await simul_of(server, giver, ann, bob)
     # ICC's startsimul takes every request still waiting
     assert await said(cat, "simmatch Giver") == ["Simul match request sent."]
@@ -157,7 +156,8 @@ async def test_simnext_simprev_simabort_simadjourn_texts(server: Server) -> None
     await giver.command("e4")
     await ann.command("e5")
     shown = await said(giver, "simadjourn")  # Ann's board: adjourned
-    assert "{Game %d (Holder vs. Ann) Game adjourned by mutual agreement} *" % first in shown
+    adjourned = f"{{Game {first} (Holder vs. Ann) Game adjourned by mutual agreement}} *"
+    assert adjourned in shown
     assert shown[-1] == "There are 1 boards left."
     await ann.expect(has_text("adjourned by mutual agreement"))
     assert seated(server, giver) == second
@@ -179,3 +179,41 @@ async def test_simnext_simprev_simabort_simadjourn_texts(server: Server) -> None
     assert await said(giver, "simgames") == ["You are playing 1 simultaneous games."]
     assert "That was the last board, thanks for playing." in await said(giver, "saa")
     await ann.expect(has_text("aborted by mutual agreement"))
+
+
+async def test_a_giver_who_leaves_ends_every_board_as_a_player_who_leaves(
+    server: Server,
+) -> None:
+    giver = await player(server, "Leaver")
+    ann, bob = [await player(server, n) for n in ("Ann", "Bob")]
+    await simul_of(server, giver, ann, bob)
+    await giver.send("quit")
+    # registered players' games are adjourned when one of them leaves
+    await ann.expect(has_text("adjourned"))
+    await bob.expect(has_text("adjourned"))
+    await until(lambda: not server.core.play.by_player)
+    assert server.core.state(Simuls).given == {}
+
+
+async def test_simopen_toggles_and_set_simopen_0_removes_the_requests(server: Server) -> None:
+    giver = await player(server, "Opener")
+    ann = await player(server, "Ann")
+    assert await said(giver, "simopen") == ["You are now open to receive simul requests."]
+    assert await said(ann, "simmatch Opener") == ["Simul match request sent."]
+    assert await said(giver, "simopen") == ["You are no longer receiving simul requests."]
+    await ann.expect(has_text("Opener is no longer open to simul requests"))
+    assert await said(giver, "startsimul") == ["Nobody has asked to join your simul."]
+    assert await said(ann, "simmatch Opener crazyhouse") == [
+        "Opener is not open to receiving simul requests."
+    ]
+    await giver.command("set simopen 1")
+    assert await said(ann, "simmatch Opener nosuchthing") == ["No such category/board: nosuchthing"]
+    assert await said(ann, "simmatch Opener crazyhouse") == ["Simul match request sent."]
+    await giver.expect(has_text("Ann requests to join a crazyhouse simul match with you."))
+    await giver.command("simmatch Ann")
+    await ann.expect(has_text("Creating:"))
+    assert await said(ann, "simwho") == [
+        "Simuls being given:",
+        f"  Opener              1 of   1 boards left, at game {seated(server, giver)}",
+        "1 simul displayed.",
+    ]
