@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import asyncio
 
+from icswire.protocol.datagrams import DG
+from icswire.protocol.events import UnitStart
+from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.app import Server
 from icswire.server.core.model.names import name_key
 from icswire.server.features.simuls import Simuls
 
 from .client import Client
-from .support import connect, has_text, texts, until
+from .support import bits, connect, has_text, texts, until
 
 
 async def player(server: Server, name: str) -> Client:
@@ -217,3 +220,29 @@ async def test_simopen_toggles_and_set_simopen_0_removes_the_requests(server: Se
         f"  Opener              1 of   1 boards left, at game {seated(server, giver)}",
         "1 simul displayed.",
     ]
+
+
+async def test_icc_startsimul_unit_and_dg_state_s(server: Server) -> None:
+    """ICC's ``startsimul`` answers in a unit of CN_STARTSIMUL; the giver's DG_STATE is
+    ``S`` with the game he is at, as he moves from board to board."""
+    on = (DG.PLAYER_ARRIVED, DG.STATE)
+    watcher = await connect(server, on)
+    await watcher.login("Watcher", None, f"level2settings={bits(*on)}")
+    await watcher.settle()
+    giver = await connect(server)
+    await asyncio.to_thread(server.store.add_user, "Icc", "pw")
+    await giver.login("Icc", "pw", "level1=1")
+    await giver.command("set simopen 1")
+    ann, bob = [await player(server, n) for n in ("Ann", "Bob")]
+    for opponent in (ann, bob):
+        await said(opponent, "simmatch Icc")
+    await giver.settle(0.1)  # the requests' units
+    events = await giver.command("startsimul")
+    [start] = [e for e in events if isinstance(e, UnitStart) and e.depth == 1]
+    assert start.command == CN.CN_STARTSIMUL
+    await bob.expect(has_text("Creating:"))
+    first, second = seated(server, ann), seated(server, bob)
+    await watcher.expect_dg(DG.STATE, playername="Icc", state="S", state_game=first)
+    await giver.command("simnext")
+    await watcher.expect_dg(DG.STATE, playername="Icc", state="S", state_game=second)
+    assert not watcher.errors()
