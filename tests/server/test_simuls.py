@@ -14,7 +14,7 @@ from icswire.server.core.model.names import name_key
 from icswire.server.features.simuls import Simuls
 
 from .client import Client
-from .support import bits, connect, has_text, texts, until
+from .support import bits, boards, connect, has_text, texts, until
 
 
 async def player(server: Server, name: str) -> Client:
@@ -126,6 +126,7 @@ async def test_a_giver_plays_three_opponents_to_the_end(server: Server) -> None:
 
 async def test_simnext_simprev_simabort_simadjourn_texts(server: Server) -> None:
     giver = await player(server, "Holder")
+    await giver.command("set style 12")
     ann, bob = [await player(server, n) for n in ("Ann", "Bob")]
     for line in ("simnext", "simprev", "simabort", "simallabort", "simadjourn", "simalladjourn"):
         assert await said(giver, line) == ["You are not giving a simul."], line
@@ -157,7 +158,17 @@ async def test_simnext_simprev_simabort_simadjourn_texts(server: Server) -> None
     assert seated(server, giver) == first
     assert await said(giver, "goboard 99") == ["You are not playing that game/person."]
     await giver.command("e4")
+    await giver.command("simnext")
+    # a move on a board the giver is away from reaches him when he comes to it (lasker's
+    # send_boards)
     await ann.command("e5")
+    await giver.settle(0.1)
+    mark = len(giver.events)
+    await giver.command("goboard Ann")
+    assert [b.game_number for b in boards(giver.events[mark:])] == [first]
+    away = [b for b in boards(giver.events[:mark]) if b.game_number == first]
+    assert away and all(b.pretty_move != "e5" for b in away)  # e4's, not Ann's answer
+    assert boards(giver.events[mark:])[0].pretty_move == "e5"
     shown = await said(giver, "simadjourn")  # Ann's board: adjourned
     adjourned = f"{{Game {first} (Holder vs. Ann) Game adjourned by mutual agreement}} *"
     assert adjourned in shown

@@ -868,7 +868,7 @@ class Games:
             game.position(), move.san, move.smith, move.time_ms, move.clock_ms,
             IsVariation.MOVE_PLAYED, lag_ms,
         )  # fmt: skip
-        batch.add_all(game.audience(), played)
+        batch.add_all(self._move_audience(game), played)
         partner = game.partner
         if partner is not None and passed is not None:
             board = partner.board
@@ -883,6 +883,18 @@ class Games:
         else:
             self._arm_timer(game)
             self._stamp_turn(game, batch)
+
+    def _move_audience(self, game: Game) -> list[User]:
+        """Who is told a move: everybody at the table, but a FICS player seated at
+        another of his games (a simul's giver away from this board), who gets this board
+        when he comes to it (lasker's ``send_boards``). An ICC session keeps every game
+        it plays by number (DG_SEND_MOVES), and is told every move."""
+        audience = list(game.audience())
+        for player in game.players:
+            seat = self.by_player.get(player)
+            if seat is not None and seat is not game and not player.talks_icc:
+                audience.remove(player)
+        return audience
 
     def _illegal(
         self, game: Game, session: User, text: str, reason: int, said: str, batch: Batch
