@@ -11,6 +11,7 @@ from icswire.protocol.events import UnitStart
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.app import Server
 from icswire.server.core.model.names import name_key
+from icswire.server.features.pairing.state import Pairing
 from icswire.server.features.simuls import Simuls
 
 from .client import Client
@@ -222,10 +223,14 @@ async def test_simopen_toggles_and_set_simopen_0_removes_the_requests(server: Se
     ]
     await giver.command("set simopen 1")
     assert await said(ann, "simmatch Opener nosuchthing") == ["No such category/board: nosuchthing"]
+    await ann.command("seek 5 0")
+    pairing = server.core.state(Pairing)
+    assert pairing.seeks_of(server.core.world.online["ann"])
     assert await said(ann, "simmatch Opener crazyhouse") == ["Simul match request sent."]
     await giver.expect(has_text("Ann requests to join a crazyhouse simul match with you."))
     await giver.command("simmatch Ann")
     await ann.expect(has_text("Creating:"))
+    assert not pairing.seeks_of(server.core.world.online["ann"])  # a game began: it went
     assert await said(ann, "simwho") == [
         "Simuls being given:",
         f"  Opener              1 of   1 boards left, at game {seated(server, giver)}",
