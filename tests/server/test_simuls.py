@@ -15,7 +15,7 @@ from icswire.server.features.pairing.state import Pairing
 from icswire.server.features.simuls import Simuls
 
 from .client import Client
-from .support import bits, boards, connect, has_text, texts, until
+from .support import bits, boards, connect, grams, has_text, texts, until
 
 
 async def player(server: Server, name: str) -> Client:
@@ -241,7 +241,7 @@ async def test_simopen_toggles_and_set_simopen_0_removes_the_requests(server: Se
 async def test_icc_startsimul_unit_and_dg_state_s(server: Server) -> None:
     """ICC's ``startsimul`` answers in a unit of CN_STARTSIMUL; the giver's DG_STATE is
     ``S`` with the game he is at, as he moves from board to board."""
-    on = (DG.PLAYER_ARRIVED, DG.STATE)
+    on = (DG.PLAYER_ARRIVED, DG.STATE, DG.PLAYERS_IN_MY_GAME)
     watcher = await connect(server, on)
     await watcher.login("Watcher", None, f"level2settings={bits(*on)}")
     await watcher.settle()
@@ -261,4 +261,9 @@ async def test_icc_startsimul_unit_and_dg_state_s(server: Server) -> None:
     await watcher.expect_dg(DG.STATE, playername="Icc", state="S", state_game=first)
     await giver.command("simnext")
     await watcher.expect_dg(DG.STATE, playername="Icc", state="S", state_game=second)
+    # the spec's DG_PLAYERS_IN_MY_GAME: SW away from the board, PW at it
+    for number, symbol in ((first, "SW"), (second, "PW")):
+        events = await watcher.command(f"observe {number}")
+        [seat] = [g for g in grams(events, DG.PLAYERS_IN_MY_GAME) if g.playername == "Icc"]
+        assert (seat.gamenumber, seat.symbol) == (number, symbol)
     assert not watcher.errors()

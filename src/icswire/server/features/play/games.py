@@ -152,6 +152,8 @@ class Game:
     premoves: dict[bool, str] = field(default_factory=dict)
     #: The result once the game ended (``1-0``, ``0-1``, ``1/2-1/2``; ``*`` unfinished).
     score: str = "*"
+    #: A player seated at another of his games (a simul's giver away from this board).
+    away: set[User] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.private = bool(self.white.variables["private"] or self.black.variables["private"])
@@ -277,9 +279,12 @@ class Game:
         return [self.white, self.black]
 
     def seat_symbol(self, session: User) -> str:
+        """DG_PLAYERS_IN_MY_GAME's symbol: a simul's giver away from this board is
+        ``SW`` ("might show up as PW when at the board and SW the rest of the time")."""
         color = self.color_of(session)
         if color is not None:
-            return "PW" if color == WHITE else "PB"
+            played = "S" if session in self.away else "P"
+            return played + ("W" if color == WHITE else "B")
         return "O"
 
     def player_names(self) -> tuple[str, str]:
@@ -1000,6 +1005,11 @@ class Games:
         if game is not table or game is None or game.color_of(session) is None:
             raise ValueError(f"{session.name} does not play game {table.number}")
         self.by_player[session] = game
+        for other in self.by_number.values():
+            if other is game:
+                other.away.discard(session)
+            elif other.color_of(session) is not None:
+                other.away.add(session)
         session.state, session.state_game = "S", game.number
         self.core.world.state_changed(session, batch)
 
