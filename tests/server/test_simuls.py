@@ -11,6 +11,7 @@ from icswire.protocol.events import UnitStart
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.app import Server
 from icswire.server.core.model.names import name_key
+from icswire.server.core.model.users import User
 from icswire.server.features.pairing.state import Pairing
 from icswire.server.features.simuls import Simuls
 
@@ -267,3 +268,24 @@ async def test_icc_startsimul_unit_and_dg_state_s(server: Server) -> None:
         [seat] = [g for g in grams(events, DG.PLAYERS_IN_MY_GAME) if g.playername == "Icc"]
         assert (seat.gamenumber, seat.symbol) == (number, symbol)
     assert not watcher.errors()
+
+
+class _Node:
+    """Another node of a cluster: nothing of a refused simul is sent there."""
+
+    def deliver(self, batch: object, entries: list[object]) -> None:
+        raise AssertionError("not sent to the other node")
+
+
+async def test_a_simul_across_cluster_nodes_is_refused(server: Server) -> None:
+    """A giver connected to another node (a replica here) gets no request: a simul is
+    played on one node, never half across two."""
+    far = User(name="Far", registered=True, logged_in=True, remote=_Node())
+    far.set_variable("simopen", 1)
+    server.core.world.add_replica(far)
+    ann = await player(server, "Ann")
+    assert await said(ann, "simmatch Far") == [
+        "Far is connected to another server of this cluster.",
+        "A simul is played on one server.",
+    ]
+    assert server.core.state(Simuls).requests == {}

@@ -253,8 +253,8 @@ async def simmatch(ctx: Context, args: str) -> None:
         return
     if other.remote is not None:
         ctx.reply(
-            f"{other.name} is connected to another server of this cluster; "
-            "a simul is played on one server."
+            f"{other.name} is connected to another server of this cluster.",
+            "A simul is played on one server.",
         )
         return
     state = core.state(Simuls)
