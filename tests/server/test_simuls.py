@@ -289,3 +289,17 @@ async def test_a_simul_across_cluster_nodes_is_refused(server: Server) -> None:
         "A simul is played on one server.",
     ]
     assert server.core.state(Simuls).requests == {}
+
+
+async def test_an_opponent_who_leaves_ends_his_board_and_the_giver_moves_on(
+    server: Server,
+) -> None:
+    giver = await player(server, "Stayer")
+    ann, bob = [await player(server, n) for n in ("Ann", "Bob")]
+    await simul_of(server, giver, ann, bob)
+    second = seated(server, bob)
+    await ann.send("quit")  # at the board the giver is at: adjourned (both registered)
+    await giver.expect(has_text("Board 1 has completed."))
+    await giver.expect(has_text("There are 1 boards left."))
+    assert seated(server, giver) == second
+    assert await said(giver, "simgames") == ["You are playing 1 simultaneous games."]
