@@ -127,7 +127,7 @@ def goto_board(core: Core, simul: Simul, index: int, batch: Batch) -> None:
     if len(simul.boards) == 1:
         return
     batch.add(giver, table.board_message())
-    order = [i for i in range(index, len(simul.boards))] + list(range(index))
+    order = [*range(index, len(simul.boards)), *range(index)]
     count = 0
     for i in order:
         board = simul.boards[i]
