@@ -77,6 +77,7 @@ from icswire.server.features import (
     robots,
     serverinfo,
     settings,
+    simuls,
     watching,
 )
 from icswire.server.features.play.games import Games
@@ -158,6 +159,7 @@ class Server:
             robots,
             adjudication,
             events,
+            simuls,
         )
         for feature in features:
             feature.install(core)

@@ -9,11 +9,11 @@ substitutes the user's list and then the global one. The punctuation forms (``.`
 ``!``, ``+``, ``?`` ...) are :data:`~icswire.server.core.dispatch.commands.PUNCTUATION`.
 
 ``goto`` is a command here (ICC's; for a FICS session it is ``goboard``, as the alias
-makes it on FICS). Left out, because their command does not exist here: ``comment``
-(addcomment), ``sc`` (showcomment), the simul forms ``saa``, ``saab``, ``sab``, ``sadj``,
-``saadj``, ``sn`` and ``sp``, and ``follow`` (``toggle follow``: FICS's own ``follow``
-command is kept). ``ch`` is lasker's ``channel``, itself ``toggle channel``: both are
-``toggle channel`` here. ``vars`` is a command here, not an alias.
+makes it on FICS). ``saab`` is lasker's ``simallaabort``, a misspelling of
+``simallabort``: here it is ``simallabort``. Left out, because their command does not
+exist here: ``comment`` (addcomment), ``sc`` (showcomment), and ``follow`` (``toggle
+follow``: FICS's own ``follow`` command is kept). ``ch`` is lasker's ``channel``, itself
+``toggle channel``: both are ``toggle channel`` here. ``vars`` is a command here, not an alias.
 """
 
 from __future__ import annotations
@@ -48,8 +48,15 @@ SYSTEM_ALIASES: Final = {
     "players": "who a",
     "r": "refresh",
     "re": "refresh",
+    "saa": "simallabort",
+    "saab": "simallabort",
+    "sab": "simabort",
+    "sadj": "simadjourn",
+    "saadj": "simalladjourn",
     "setup": "bsetup",
     "sh": "shout",
+    "sn": "simnext",
+    "sp": "simprev",
     "t": "tell",
     "tom": "tell tomato",
     "v": "vars",  # FICS's help on alias lists "v variables" among the system aliases

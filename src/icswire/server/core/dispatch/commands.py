@@ -99,6 +99,8 @@ _BLOCK_CODE_OF = {
     "events": BlockCode.BLKCMD_EVENT,  # ICC's list of events (FICS's event block code)
     "qaddevent": BlockCode.BLKCMD_EVENT,  # ICC's: an event posted by a TD
     "qremoveevent": BlockCode.BLKCMD_ENDEVENT,  # ... and removed
+    "simwho": BlockCode.BLKCMD_SIMGAMES,  # the simuls being given: FICS has no code
+    "startsimul": BlockCode.BLKCMD_SIMMATCH,  # ICC's: the giver takes every request
 }
 
 

@@ -313,6 +313,20 @@ class PlayService(Protocol):
         """Whether ``session`` plays a game or one is being created for it."""
         ...
 
+    def seat(self, session: User, table: Table, batch: Batch) -> None:
+        """Put ``session``, who plays ``table`` among other games (a simul's giver), at
+        its board: his moves and game commands go there; DG_STATE ``S``."""
+        ...
+
+    def end_game(self, table: Table, status: int, mode: int, color: bool, batch: Batch) -> None:
+        """End the played game ``table`` (DG_GAMELIST_ITEM's status and mode; ``color``
+        the side that lost or acted): everybody told, stored."""
+        ...
+
+    def score_of(self, table: Table) -> str:
+        """A played game's result: ``1-0``, ``0-1``, ``1/2-1/2``, ``*`` (unfinished)."""
+        ...
+
     def adjourned_by_cluster(self, batch: Batch) -> None:
         """This node of a cluster was declared dead: its games end as the cluster ended
         them in the database (adjourned), the players and observers told, nothing stored."""

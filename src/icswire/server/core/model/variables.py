@@ -176,6 +176,13 @@ VARIABLES: VariableTable[SetVariables] = VariableTable(
             "You are now open to receive match requests.",
             "You are no longer receiving match requests.",
         ),
+        _flag(
+            "simopen",
+            0,
+            "open for simul requests",
+            "You are now open to receive simul requests.",
+            "You are no longer receiving simul requests.",
+        ),
         # the talk variables (FICS's variable.c words)
         Variable(
             "shout",
@@ -366,6 +373,7 @@ SetVariables = TypedDict(
         "style": int,
         "prompt": str,
         "open": int,
+        "simopen": int,
         "shout": int,
         "sshout": int,
         "cshout": int,

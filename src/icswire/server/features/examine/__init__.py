@@ -14,7 +14,7 @@ Its modules, each with the commands of one job:
 - ``headers``: ``wname``, ``bname``, ``tag``, ``result``, ``setclock``, ``setwhiteclock``,
   ``setblackclock``;
 - ``copying``: ``copygame``, ``loadgame``;
-- ``goto``: ``goto`` (ICC: a half-move; FICS: ``goboard``), ``goboard``;
+- ``goto``: ``goto`` (ICC: a half-move; FICS: ``goboard``) (``goboard`` is ``features.simuls``'s);
 - ``fen``: ``fen``, ``sfen``;
 - ``pgn``: ``pgn``, ``spgn``.
 """

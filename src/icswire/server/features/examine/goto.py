@@ -2,10 +2,7 @@
 at (DG_SEND_MOVES with MOVE_FORWARD, or DG_BACKWARD, as ``forward`` and ``backward``
 send); for a FICS session, FICS's alias of ``goboard``.
 
-``goboard`` (FICS help ``goboard``) moves a simul giver to the board of one of the
-simul's games. icswire has no simuls yet (``simmatch`` comes with the events issue), so
-nobody gives one, and ``goboard`` says so as lasker's com_goboard says it to a player
-who gives none.
+``goboard`` itself, a simul giver's move to another board, is ``features.simuls``'s.
 """
 
 from __future__ import annotations
@@ -48,7 +45,7 @@ def target_ply(exam: ExaminedGame, text: str) -> int | None:
 @command("goto", CN.CN_GOTO, "goto <half-move|7w|7b|start|end>")
 async def goto(ctx: Context, args: str) -> None:
     if not ctx.session.talks_icc:
-        await goboard(ctx, args)
+        await ctx.run("goboard", args)  # features.simuls: FICS's goto is goboard
         return
     exam = examined_by_issuer(ctx)
     if exam is None:
@@ -80,12 +77,3 @@ async def goto(ctx: Context, args: str) -> None:
             exam.backward()
         event = ExaminedBackward(exam.position(), name, steps, False)
     ctx.batch.add_all(list(exam.audience()), event)
-
-
-@command("goboard", CN.SCN_MISCELLANEOUS, "goboard <game number|name>")
-async def goboard(ctx: Context, args: str) -> None:
-    """A simul giver's move to another board (FICS help ``goboard``)."""
-    if not args.split():
-        ctx.reply("Usage: goboard <game number|name>")
-        return
-    ctx.reply("You are not giving a simul.")

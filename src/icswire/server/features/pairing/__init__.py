@@ -28,6 +28,8 @@ from __future__ import annotations
 
 from icswire.server.core.dispatch.hub import Core
 from icswire.server.core.model.offers import Offers
+from icswire.server.core.model.tables import Table
+from icswire.server.core.render.batch import Batch
 from icswire.server.features.pairing import (
     assess,
     challenges,
@@ -38,7 +40,7 @@ from icswire.server.features.pairing import (
     tourney,
 )
 from icswire.server.features.pairing.challenges import closed
-from icswire.server.features.pairing.removing import player_left
+from icswire.server.features.pairing.removing import player_left, players_busy
 from icswire.server.features.pairing.seeks import variable_set
 from icswire.server.features.pairing.shown import send_lists
 from icswire.server.features.pairing.state import Pairing
@@ -64,3 +66,11 @@ def install(core: Core) -> None:
     registry.arrived.append(lambda session, batch: suggest.arrived(core, session, batch))
     registry.left.append(lambda session: suggest.left(core, session))
     registry.game_started.append(lambda table, batch: suggest.game_started(core, table, batch))
+
+    def game_started(table: Table, batch: Batch) -> None:
+        """A game another feature started (a simul's board): its players' seeks and
+        challenges go, as they go before pairing starts one (none are left then)."""
+        if not table.examined:
+            players_busy(core, table.seats(), batch)
+
+    registry.game_started.append(game_started)

@@ -70,7 +70,7 @@ from icswire.server.core.events.games import (
 from icswire.server.core.model.offers import Offer, Offers
 from icswire.server.core.model.openings import UNKNOWN, board_opening, eco_code
 from icswire.server.core.model.requests import KINDS
-from icswire.server.core.model.tables import LOST_WITH_ITS_SERVER, ListedGame, Terms
+from icswire.server.core.model.tables import LOST_WITH_ITS_SERVER, ListedGame, Table, Terms
 from icswire.server.core.net.session import Session
 from icswire.server.core.render.batch import Batch, Datagram, Message, Raw, lines
 from icswire.server.core.render.boards import (
@@ -151,6 +151,10 @@ class Game:
     #: A player's move sent on the opponent's turn with ``iset premove 1``, by colour: it
     #: is played the moment that colour's turn comes (one a player; a new one replaces it).
     premoves: dict[bool, str] = field(default_factory=dict)
+    #: The result once the game ended (``1-0``, ``0-1``, ``1/2-1/2``; ``*`` unfinished).
+    score: str = "*"
+    #: A player seated at another of his games (a simul's giver away from this board).
+    away: set[User] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.private = bool(self.white.variables["private"] or self.black.variables["private"])
@@ -280,9 +284,12 @@ class Game:
         return [self.white, self.black]
 
     def seat_symbol(self, session: User) -> str:
+        """DG_PLAYERS_IN_MY_GAME's symbol: a simul's giver away from this board is
+        ``SW`` ("might show up as PW when at the board and SW the rest of the time")."""
         color = self.color_of(session)
         if color is not None:
-            return "PW" if color == WHITE else "PB"
+            played = "S" if session in self.away else "P"
+            return played + ("W" if color == WHITE else "B")
         return "O"
 
     def player_names(self) -> tuple[str, str]:
@@ -874,7 +881,7 @@ class Games:
             game.position(), move.san, move.smith, move.time_ms, move.clock_ms,
             IsVariation.MOVE_PLAYED, lag_ms,
         )  # fmt: skip
-        batch.add_all(game.audience(), played)
+        batch.add_all(self._move_audience(game), played)
         partner = game.partner
         if partner is not None and passed is not None:
             board = partner.board
@@ -889,6 +896,18 @@ class Games:
         else:
             self._arm_timer(game)
             self._stamp_turn(game, batch)
+
+    def _move_audience(self, game: Game) -> list[User]:
+        """Who is told a move: everybody at the table, but a FICS player seated at
+        another of his games (a simul's giver away from this board), who gets this board
+        when he comes to it (lasker's ``send_boards``). An ICC session keeps every game
+        it plays by number (DG_SEND_MOVES), and is told every move."""
+        audience = list(game.audience())
+        for player in game.players:
+            seat = self.by_player.get(player)
+            if seat is not None and seat is not game and not player.talks_icc:
+                audience.remove(player)
+        return audience
 
     def _illegal(
         self, game: Game, session: User, text: str, reason: int, said: str, batch: Batch
@@ -985,6 +1004,34 @@ class Games:
         self._arm_timer(game)
         self._stamp_turn(game, batch)
 
+    # -- a player at several boards (a simul's giver) -----------------------------------
+
+    def seat(self, session: User, table: Table, batch: Batch) -> None:
+        """Put ``session``, who plays ``table`` among others, at its board: his moves and
+        game commands go there (lasker's ``player_goto_board``); DG_STATE ``S``."""
+        game = self.by_number.get(table.number)
+        if game is not table or game is None or game.color_of(session) is None:
+            raise ValueError(f"{session.name} does not play game {table.number}")
+        self.by_player[session] = game
+        for other in self.by_number.values():
+            if other is game:
+                other.away.discard(session)
+            elif other.color_of(session) is not None:
+                other.away.add(session)
+        session.state, session.state_game = "S", game.number
+        self.core.world.state_changed(session, batch)
+
+    def end_game(self, table: Table, status: int, mode: int, color: bool, batch: Batch) -> None:
+        """End ``table`` with DG_GAMELIST_ITEM's status and mode (``color``: the side that
+        acted), as :meth:`end` does."""
+        game = self.by_number.get(table.number)
+        if game is not None and game is table:
+            self.end(game, status, mode, color, batch)
+
+    def score_of(self, table: Table) -> str:
+        """A played game's result (``*`` while it goes on)."""
+        return table.score if isinstance(table, Game) else "*"
+
     def rearm(self, game: Game) -> None:
         """The clocks changed (moretime): the flag timer follows."""
         self._arm_timer(game)
@@ -1078,7 +1125,7 @@ class Games:
             game.clock_ms[color_side] = game.clock_now(color_side)
         result = describe_result(status, mode, 1 if color == WHITE else 0)
         description = _named(text if text is not None else result.text, game)
-        score = _score(status, color)
+        score = game.score = _score(status, color)
         audience = list(game.audience())
         names = tuple(dict.fromkeys([s.name for s in audience]))
         adjusted = game.terms.rated and status in (ResultStatus.WIN, ResultStatus.DRAW)
