@@ -341,7 +341,7 @@ VARIABLES: VariableTable[SetVariables] = VariableTable(
         _flag(
             "bugopen",
             0,
-            "open for bughouse (listed by bugwho)",
+            "open for bughouse: partnership offers, listed by bugwho",
             "You are now open for bughouse.",
             "You are not open for bughouse.",
         ),
