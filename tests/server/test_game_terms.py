@@ -308,6 +308,23 @@ async def test_an_untimed_game_cannot_be_flagged(server: Server) -> None:
     assert texts(await white.command("flag")) == ["You can't flag an untimed game."]
 
 
+async def test_no_flag_before_both_players_have_moved(server: Server) -> None:
+    """lasker's com_flag: fewer than two half-moves, abort instead."""
+    white, black = await players(server)
+    await start_game(server, "Whitey", "Blacky", Terms(initial=1))
+    await white.settle()
+    early = ["You cannot flag before both players have moved.", "Use abort instead."]
+    assert texts(await white.command("flag")) == early
+    await white.command("e4")
+    await black.settle()
+    assert texts(await black.command("flag")) == early
+    await black.command("e5")
+    await white.settle()
+    assert texts(await white.command("flag")) == [
+        "Opponent is not out of time, wait for server autoflag."
+    ]
+
+
 async def test_zero_minute_and_untimed_seeks_are_posted_and_played(server: Server) -> None:
     white, black = await players(server)
     await white.command("seek 0 2")
