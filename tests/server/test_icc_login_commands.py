@@ -3,12 +3,10 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from icswire.protocol.events import Style12Line, Text
 from icswire.server.app import Server
-from icswire.server.core.render.boards import WHITE
 from icswire.server.core.model.tables import Terms
+from icswire.server.core.render.boards import WHITE
 
 from .client import Client
 from .support import connect, start_game, texts, until
