@@ -57,6 +57,7 @@ from icswire.server.features import (
     accounts,
     adjudication,
     admin,
+    automail,
     chat,
     examine,
     help,
@@ -156,6 +157,7 @@ class Server:
             serverinfo,
             robots,
             adjudication,
+            automail,
         )
         for feature in features:
             feature.install(core)

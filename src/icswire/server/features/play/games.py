@@ -127,6 +127,10 @@ class Game:
     board: chess.Board = field(init=False)
     start_fen: str | None = field(init=False)  # None: the standard start
     moves: list[ServerMove] = field(default_factory=list)
+    #: The score and the result's words once the game ended (``moves``' last line, the
+    #: PGN result): what ``automail`` mails.
+    score: str = "*"
+    result_text: str = "Still in progress"
     #: ``moves`` as the store keeps them, brought up to date at each save.
     move_texts: MoveTexts = field(default_factory=MoveTexts, repr=False)
     clock_ms: dict[bool, int] = field(default_factory=dict)
@@ -392,7 +396,7 @@ class Game:
             self.black_rating, self.started, t.rated, t.fics_type, t.initial, t.increment,
             self.start, self.start_fen is None, tuple((m.san, m.time_ms) for m in self.moves),
             self.initial_ms(WHITE), self.initial_ms(BLACK),
-            black_time=t.time_of(BLACK),
+            black_time=t.time_of(BLACK), result=self.result_text, score=self.score,
         )  # fmt: skip
 
     # -- what players are sent -----------------------------------------------------------
@@ -1088,6 +1092,7 @@ class Games:
             _mamer_info(game),
         )
         batch.add_all(audience, ended)
+        game.score, game.result_text = score, description
         if not game.private:  # those who list games or read every result
             seated = set(audience)
             listening = [
