@@ -374,3 +374,27 @@ async def test_tourney_players_match_only_each_other(server: Server) -> None:
     assert said == ["Blacky is in a tournament, and cannot accept other challenges."]
     said = texts(await black.command("match Whitey 5 0"))
     assert said == ["You may only match players with their tournament variable set."]
+
+
+async def test_untimed_and_time_odds_games_show_no_ratings(server: Server) -> None:
+    """lasker's GetRating has no rating for TYPE_UNTIMED and TYPE_NONSTANDARD: their game
+    lines show ---- for a registered player (the games list, the Creating line)."""
+    alpha = await registered(server, "Alpha")
+    beta = await registered(server, "Beta")
+    for name in ("alpha", "beta"):
+        for kind in ("Bullet", "Blitz", "Standard"):
+            server.world.online[name].ratings[kind] = (1700, 0)
+    for line in ("match Beta 0 0 white", "match Beta 5 0 3 0 white"):
+        await alpha.command(line)
+        await beta.command("accept")
+        creating = await alpha.expect(lambda e: getattr(e, "text", "").startswith("Creating:"))
+        assert creating.text.startswith("Creating: Alpha (----) Beta (----) unrated")
+        game = server.games.by_player[server.world.online["alpha"]]
+        row = game.games_row(icc=False).split()
+        assert row[:5] == [str(game.number), "----", "Alpha", "----", "Beta"]
+        await alpha.command("abort")
+        await alpha.settle()
+    await alpha.command("match Beta 5 0 white")
+    await beta.command("accept")
+    creating = await alpha.expect(lambda e: getattr(e, "text", "").startswith("Creating:"))
+    assert creating.text.startswith("Creating: Alpha (1700) Beta (1700) unrated blitz")

@@ -589,6 +589,10 @@ class Games:
         white_rating, black_rating = (
             p.ratings.get(terms.rating_type, (0, 0))[0] for p in (white, black)
         )
+        if terms.fics_type in ("untimed", "non-standard"):
+            # lasker's GetRating: TYPE_UNTIMED and TYPE_NONSTANDARD (time odds) games
+            # have no rating, so their lines show ---- (++++ for a guest)
+            white_rating = black_rating = 0
         store = self.core.store
         if start is None:
             fen = resumed.start_fen if resumed is not None else None
