@@ -378,14 +378,15 @@ async def test_tourney_players_match_only_each_other(server: Server) -> None:
 
 async def test_untimed_and_time_odds_games_show_no_ratings(server: Server) -> None:
     """lasker's GetRating has no rating for TYPE_UNTIMED and TYPE_NONSTANDARD: their game
-    lines show ---- for a registered player (the games list, the Creating line)."""
+    lines show ---- for a registered player (the challenge, the Creating line, games)."""
     alpha = await registered(server, "Alpha")
     beta = await registered(server, "Beta")
     for name in ("alpha", "beta"):
         for kind in ("Bullet", "Blitz", "Standard"):
             server.world.online[name].ratings[kind] = (1700, 0)
     for line in ("match Beta 0 0 white", "match Beta 5 0 3 0 white"):
-        await alpha.command(line)
+        issued = texts(await alpha.command(line))
+        assert issued[-1].startswith("Issuing: Alpha (----) [white] Beta (----) unrated")
         await beta.command("accept")
         creating = await alpha.expect(lambda e: getattr(e, "text", "").startswith("Creating:"))
         assert creating.text.startswith("Creating: Alpha (----) Beta (----) unrated")
