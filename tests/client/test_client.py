@@ -151,6 +151,7 @@ async def test_robots_keep_crazyhouse_holdings_and_their_partners(server: Server
         connect("127.0.0.1", server.port, "Ben") as ben,
         connect("127.0.0.1", server.port, "Obs") as obs,
     ):
+        await ben.run("set bugopen 1")
         await ann.run("partner Ben")
         await ben.run("partner Ann")
         await until(lambda: ann.state.partner == "Ben" and ben.state.partner == "Ann")

@@ -35,6 +35,7 @@ async def user(server: Server, name: str, *datagrams: int, password: str | None 
 
 
 async def partners(one: Client, two: Client) -> None:
+    await two.command("set bugopen 1")  # FICS: one offers only to a player open for bughouse
     await one.command(f"partner {two.name}")
     await two.command(f"partner {one.name}")
     await one.expect(is_text(f"{two.name} agrees to be your partner."))
@@ -151,6 +152,7 @@ async def test_robots_play_bughouse_and_observers_rebuild_both_boards(server: Se
     ):
         robots: dict[str, Connection] = {"Ann": ann, "Ben": ben, "Cal": cal, "Dot": dot}
         for one, two in ((ann, ben), (cal, dot)):
+            await two.run("set bugopen 1")
             await one.run(f"partner {two.name}")
             await two.run(f"partner {one.name}")
         await until(lambda: ann.state.partner == "Ben" and dot.state.partner == "Cal")

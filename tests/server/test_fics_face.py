@@ -605,8 +605,9 @@ async def test_texts_pychess_reads_around_games(server: Server) -> None:
     await heard(alpha, lambda e: isinstance(e, Style12Line))
     white, black = (alpha, beta) if "Creating: Alpha" in shown[-5] else (beta, alpha)
     assert texts(await black.command("takeback")) == ["There are no moves in your game."]
-    assert texts(await black.command("flag")) == [
-        "Opponent is not out of time, wait for server autoflag."
+    assert texts(await black.command("flag")) == [  # lasker's com_flag
+        "You cannot flag before both players have moved.",
+        "Use abort instead.",
     ]
     await moved(white, black, "d4")
     assert texts(await white.command("takeback 2")) == ["There are only 1 half moves in your game."]

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from icswire.server.app import Server
 
 from .client import Client
@@ -10,9 +12,12 @@ from .support import connect
 from .support import text_lines as lines
 
 
-async def user(server: Server, name: str, *setup: str) -> Client:
+async def user(server: Server, name: str, *setup: str, password: str = "") -> Client:
+    """A guest, or the registered ``name`` when ``password`` is given."""
+    if password:
+        await asyncio.to_thread(server.store.add_user, name, password)
     client = await connect(server)
-    await client.login(name)
+    await client.login(name, password or None)
     for line in setup:
         await client.command(line)
     return client
@@ -99,11 +104,20 @@ async def test_the_echoes_of_shouts_and_channel_tells(server: Server) -> None:
     client's ``/^\\(shouted to \\d+ players\\)$/``), ``(told N players in channel C "NAME")``
     for a channel with a name (PyChess's ``\\(told (\\d+) players in channel (\\d+) ".+"\\)``)."""
     await user(server, "Hearer", "+channel 1", "+channel 7")
-    talker = await user(server, "Talker", "+channel 1", "+channel 7")
+    talker = await user(server, "Talker", "+channel 1", "+channel 7", password="pw")
     assert lines(await talker.command("tell 1 hello")) == ['(told 1 players in channel 1 "Help")']
     assert lines(await talker.command("tell 7 hello")) == ["(told 1 players in channel 7)"]
     assert lines(await talker.command("shout hello")) == ["(shouted to 1 players)"]
     assert lines(await talker.command("cshout hello")) == ["(c-shouted to 1 players)"]
+
+
+async def test_guests_may_not_shout(server: Server) -> None:
+    """lasker's com_shout, com_it and com_cshout refuse unregistered players."""
+    guest = await user(server, "Visitor")
+    for command, name in (("shout hi", "shout"), ("it waves", "it"), ("cshout e4", "cshout")):
+        assert lines(await guest.command(command)) == [
+            f"Only registered players can use the {name} command."
+        ]
 
 
 async def test_unknown_and_ambiguous_commands(server: Server) -> None:

@@ -308,6 +308,23 @@ async def test_an_untimed_game_cannot_be_flagged(server: Server) -> None:
     assert texts(await white.command("flag")) == ["You can't flag an untimed game."]
 
 
+async def test_no_flag_before_both_players_have_moved(server: Server) -> None:
+    """lasker's com_flag: fewer than two half-moves, abort instead."""
+    white, black = await players(server)
+    await start_game(server, "Whitey", "Blacky", Terms(initial=1))
+    await white.settle()
+    early = ["You cannot flag before both players have moved.", "Use abort instead."]
+    assert texts(await white.command("flag")) == early
+    await white.command("e4")
+    await black.settle()
+    assert texts(await black.command("flag")) == early
+    await black.command("e5")
+    await white.settle()
+    assert texts(await white.command("flag")) == [
+        "Opponent is not out of time, wait for server autoflag."
+    ]
+
+
 async def test_zero_minute_and_untimed_seeks_are_posted_and_played(server: Server) -> None:
     white, black = await players(server)
     await white.command("seek 0 2")
@@ -357,3 +374,28 @@ async def test_tourney_players_match_only_each_other(server: Server) -> None:
     assert said == ["Blacky is in a tournament, and cannot accept other challenges."]
     said = texts(await black.command("match Whitey 5 0"))
     assert said == ["You may only match players with their tournament variable set."]
+
+
+async def test_untimed_and_time_odds_games_show_no_ratings(server: Server) -> None:
+    """lasker's GetRating has no rating for TYPE_UNTIMED and TYPE_NONSTANDARD: their game
+    lines show ---- for a registered player (the challenge, the Creating line, games)."""
+    alpha = await registered(server, "Alpha")
+    beta = await registered(server, "Beta")
+    for name in ("alpha", "beta"):
+        for kind in ("Bullet", "Blitz", "Standard"):
+            server.world.online[name].ratings[kind] = (1700, 0)
+    for line in ("match Beta 0 0 white", "match Beta 5 0 3 0 white"):
+        issued = texts(await alpha.command(line))
+        assert issued[-1].startswith("Issuing: Alpha (----) [white] Beta (----) unrated")
+        await beta.command("accept")
+        creating = await alpha.expect(lambda e: getattr(e, "text", "").startswith("Creating:"))
+        assert creating.text.startswith("Creating: Alpha (----) Beta (----) unrated")
+        game = server.games.by_player[server.world.online["alpha"]]
+        row = game.games_row(icc=False).split()
+        assert row[:5] == [str(game.number), "----", "Alpha", "----", "Beta"]
+        await alpha.command("abort")
+        await alpha.settle()
+    await alpha.command("match Beta 5 0 white")
+    await beta.command("accept")
+    creating = await alpha.expect(lambda e: getattr(e, "text", "").startswith("Creating:"))
+    assert creating.text.startswith("Creating: Alpha (1700) Beta (1700) unrated blitz")

@@ -3,14 +3,13 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from icswire.protocol.events import Style12Line, Text
 from icswire.server.app import Server
 from icswire.server.core.model.tables import Terms
+from icswire.server.core.render.boards import WHITE
 
 from .client import Client
-from .support import connect, start_game, texts
+from .support import connect, start_game, texts, until
 
 
 async def user(server: Server, name: str, *setup: str) -> Client:
@@ -58,10 +57,15 @@ async def test_unobserve_1_stops_observing_when_a_game_of_ones_own_starts(server
 async def test_autoflag_0_leaves_the_flag_to_the_opponent(server: Server) -> None:
     white = await user(server, "Whitey", "set style 12")
     black = await user(server, "Blacky", "set autoflag 0")
-    game = await start_game(server, "whitey", "blacky", Terms(initial=0, increment=2))
+    game = await start_game(server, "whitey", "blacky", Terms(initial=0, increment=1))
     await black.expect_text("Creating unrated")
-    # White's clock (2 s) runs out; Black has autoflag off: nobody ends the game
-    await asyncio.sleep(2.5)
+    await white.command("e4")  # lasker's com_flag: no flag before both players have moved
+    await black.command("e5")
+    await black.settle()
+    game.clock_ms[WHITE] = 500  # a zero-minute game's 10 seconds, nearly spent
+    server.games.rearm(game)
+    # White's clock runs out; Black has autoflag off: nobody ends the game
+    await until(lambda: game.clock_now(WHITE) < -500)
     assert server.games.by_number.get(1) is game
     said = texts(await black.command("flag"))
     assert any("forfeits on time" in line for line in said), said

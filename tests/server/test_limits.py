@@ -18,13 +18,16 @@ pytestmark = pytest.mark.sockets  # the wire is what these tests are about
 SLOW_DOWN = "You are sending {} too fast; please wait "
 
 
-async def user(server: Server, name: str, address: str = "127.0.0.1") -> Client:
-    """A logged-in guest connected from ``address`` (any of 127/8 is this machine)."""
+async def user(
+    server: Server, name: str, address: str = "127.0.0.1", password: str | None = None
+) -> Client:
+    """A logged-in guest (or with ``password`` a registered user) connected from
+    ``address`` (any of 127/8 is this machine)."""
     reader, writer = await asyncio.open_connection(
         "127.0.0.1", server.port, local_addr=(address, 0)
     )
     client = Client(reader, writer, ())
-    await client.login(name)
+    await client.login(name, password)
     return client
 
 
@@ -87,7 +90,8 @@ async def test_each_kind_has_its_own_bucket_that_refills(
     server: Server, kind: str, lines: list[str], noun: str
 ) -> None:
     server.limits.set(f"{kind}=2/60")
-    talker = await user(server, "Talker")
+    await asyncio.to_thread(server.store.add_user, "Talker", "pw")  # guests may not shout
+    talker = await user(server, "Talker", password="pw")
     other = await user(server, "Other")
     await said(talker, "+channel 1")
     await said(other, "+channel 1")

@@ -12,9 +12,11 @@ from email.message import Message
 import pytest
 
 from icswire.server.app import Server
-from icswire.server.core.net.mail import Mailer
+from icswire.server.core.model.tables import Terms
+from icswire.server.core.net.mail import EMAIL_SETTING, Mailer
 
-from .support import is_text, texts
+from .client import Client
+from .support import is_text, start_game, texts, until
 from .test_examine_setup import stored_game, user
 
 RESIGNED = (0, 0, 1, "0-1", "D06", 280_000, 290_000)
@@ -133,4 +135,67 @@ async def test_games_are_mailed_to_the_address_asetemail_set(server: Server, rel
     await anna.expect(is_text("Root has changed your email address."))
     assert texts(await anna.command("mailmoves")) == [
         "Moves NOT mailed, perhaps your address is incorrect."
+    ]
+
+
+async def mail_players(server: Server, relay: Relay) -> tuple[Client, Client]:
+    """Anna (with an address) and Boris (without), registered and online, on a server
+    that mails through ``relay``."""
+    server.core.mailer = Mailer("127.0.0.1", relay.port, "fics@example.org")
+    for name in ("Anna", "Boris"):
+        await asyncio.to_thread(server.store.add_user, name, "pw")
+    await asyncio.to_thread(server.store.save_setting, "Anna", EMAIL_SETTING, "anna@example.org")
+    return await user(server, "Anna", password="pw"), await user(server, "Boris", password="pw")
+
+
+async def test_automail_mails_a_finished_game_in_pgn_or_as_moves_shows_it(
+    server: Server, relay: Relay
+) -> None:
+    """lasker's game_ended runs mailmoves for a player with automail on: PGN with pgn 1,
+    the movelist (FICS format) with pgn 0; one without an address is told it did not go."""
+    anna, boris = await mail_players(server, relay)
+    assert texts(await anna.command("set automail 1")) == ["Your games will be mailed to you."]
+    assert texts(await anna.command("set pgn 1")) == ["Games will now be mailed to you in PGN."]
+    assert texts(await boris.command("set automail 1")) == ["Your games will be mailed to you."]
+    for terms, resigner in ((Terms(initial=5), boris), (Terms(initial=3), anna)):
+        await start_game(server, "Anna", "Boris", terms)
+        await anna.command("e4")
+        await boris.command("e5")
+        await resigner.command("resign")
+        await anna.expect(is_text("Moves mailed."))
+        await boris.expect(is_text("Moves NOT mailed, perhaps your address is incorrect."))
+        await asyncio.to_thread(server.store.save_setting, "Anna", "pgn", "0")
+        await anna.command("set pgn 0")
+    (to1, pgn), (to2, moves) = relay.mails
+    assert to1 == to2 == "anna@example.org"
+    assert pgn["Subject"] == moves["Subject"] == "FICS game report Anna vs Boris"
+    assert '[White "Anna"]' in pgn.get_payload() and '[Result "1-0"]' in pgn.get_payload()
+    body = moves.get_payload()
+    assert "Movelist for game 1:" in body and "Unrated blitz match, initial time: 3" in body
+    assert "{Anna resigns} 0-1" in body
+
+
+async def test_mailmess_copies_a_message_by_mail(server: Server, relay: Relay) -> None:
+    anna, boris = await mail_players(server, relay)
+    assert texts(await anna.command("set mailmess 1")) == ["Your messages will be mailed to you."]
+    await boris.command("message Anna meet at eight")
+    await until(lambda: len(relay.mails) == 1)
+    await anna.command("set mailmess 0")
+    await boris.command("message Anna no mail for this one")
+    await anna.close()
+    await asyncio.to_thread(server.store.save_setting, "Anna", "mailmess", "1")
+    await boris.command("message Anna and this one mailed while she is away")
+    await until(lambda: len(relay.mails) == 2)
+    (to, first), (_, second) = relay.mails
+    assert to == "anna@example.org" and first["Subject"] == "FICS message from Boris"
+    assert "Boris at " in first.get_payload() and "meet at eight" in first.get_payload()
+    assert "while she is away" in second.get_payload()
+
+
+async def test_without_a_relay_the_mail_variables_say_nothing_is_mailed(server: Server) -> None:
+    await asyncio.to_thread(server.store.add_user, "Anna", "pw")
+    anna = await user(server, "Anna", password="pw")
+    assert texts(await anna.command("set mailmess 1")) == [
+        "Your messages will be mailed to you.",
+        'This server sends no mail: "messages" shows your messages.',
     ]

@@ -32,6 +32,7 @@ async def test_prefresh_shows_the_partners_board(server: Server) -> None:
     beta = await user(server, "Beta", "set style 12")
     await user(server, "Gamma")
     assert texts(await alpha.command("prefresh")) == ["You do not have a partner."]
+    await beta.command("set bugopen 1")
     await alpha.command("partner beta")
     await beta.expect(is_text('Type "partner Alpha" or "accept" to accept.'))
     await beta.command("partner alpha")

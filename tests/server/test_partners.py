@@ -20,6 +20,10 @@ async def user(server: Server, name: str, *datagrams: int) -> Client:
     return client
 
 
+def alpha_open(server: Server) -> bool:
+    return bool(server.world.online["alpha"].variables["bugopen"])
+
+
 async def offer(sender: Client, receiver: Client) -> None:
     """``sender`` offers; ``receiver`` has read the offer and the prompt after it."""
     await sender.command(f"partner {receiver.name}")
@@ -32,7 +36,13 @@ async def test_offer_accept_ptell_and_end(server: Server) -> None:
     beta = await user(server, "Beta", DG.PARTNERSHIP, DG.PERSONAL_TELL)
     await beta.command("iset pendinfo 1")
     assert texts(await alpha.command("ptell hi")) == ["You do not have a partner at present."]
-    assert texts(await alpha.command("partner Beta")) == ["Making a partnership offer to Beta."]
+    assert texts(await alpha.command("partner Beta")) == ["Beta is not open for bughouse."]
+    assert texts(await beta.command("set bugopen 1")) == ["You are now open for bughouse."]
+    assert texts(await alpha.command("partner Beta")) == [
+        "Setting you open for bughouse.",  # FICS's bughouse server sets the offerer open
+        "Making a partnership offer to Beta.",
+    ]
+    assert alpha_open(server)
     pf = await beta.expect(lambda e: isinstance(e, IvarLine))
     assert format_ivar(pf.record) == "<pf> 1 w=Alpha t=partner p=#"
     await beta.expect(is_text("Alpha offers to be your bughouse partner."))
@@ -70,6 +80,7 @@ async def test_offers_both_ways_decline_withdraw_and_leaving(server: Server) -> 
         "You can't be your own bughouse partner."
     ]
     assert texts(await alpha.command("partner Nobody")) == ['No user named "Nobody" is logged in.']
+    await beta.command("set bugopen 1")
     await offer(alpha, beta)
     assert texts(await beta.command("decline")) == ["You decline the partnership offer from Alpha."]
     await alpha.expect(is_text("Beta declines your partnership offer."))
@@ -91,3 +102,38 @@ async def test_offers_both_ways_decline_withdraw_and_leaving(server: Server) -> 
     await beta.close()
     await alpha.expect(is_text("Your partner, Beta, has departed."))
     assert texts(await alpha.command("ptell hello")) == ["You do not have a partner at present."]
+
+
+async def test_bugopen_0_ends_the_partnership_and_the_offers(server: Server) -> None:
+    """FICS's bughouse server: ``set bugopen 0`` ends a partnership (both told) and takes
+    back the partnership offers made to and by the player."""
+    alpha, beta, gamma = [await user(server, n) for n in ("Alpha", "Beta", "Gamma")]
+    await beta.command("set bugopen 1")
+    await offer(alpha, beta)
+    await beta.command("accept")
+    await alpha.expect(is_text("Beta agrees to be your partner."))
+    assert texts(await beta.command("set bugopen 0")) == [
+        "You are not open for bughouse.",
+        "You no longer have a bughouse partner.",
+    ]
+    for line in (
+        "Your partner has become unavailable for bughouse.",
+        "Your partner has ended partnership.",
+        "You no longer have a bughouse partner.",
+    ):
+        await alpha.expect(is_text(line))
+    assert texts(await alpha.command("ptell hi")) == ["You do not have a partner at present."]
+    await gamma.command("set bugopen 1")
+    await offer(alpha, gamma)  # alpha is open since his first offer
+    assert texts(await alpha.command("set bugopen 0")) == [
+        "You are not open for bughouse.",
+        "Partnership offer to Gamma withdrawn.",
+    ]
+    await gamma.expect(is_text("Partnership offer from Alpha removed."))
+    assert texts(await gamma.command("accept")) == ["You have no pending offers to accept."]
+    await offer(beta, gamma)
+    assert texts(await gamma.command("set bugopen 0")) == [
+        "You are not open for bughouse.",
+        "Partnership offer from Beta removed.",
+    ]
+    await beta.expect(is_text("Partnership offer to Gamma withdrawn."))

@@ -230,8 +230,9 @@ async def test_player_arrived_carries_the_enabled_parts_in_dg_order(server: Serv
 
 
 async def test_shouts_i_and_sshouts_reach_those_who_listen(server: Server) -> None:
+    await asyncio.to_thread(server.store.add_user, "Speaker", "pw")  # guests may not shout
     speaker = await connect(server)
-    await speaker.login("Speaker")
+    await speaker.login("Speaker", "pw")
     grams = await connect(server, 32)
     await grams.login("Grams", None, f"level2settings={bits(32)}")
     deaf = await connect(server)
@@ -244,7 +245,7 @@ async def test_shouts_i_and_sshouts_reach_those_who_listen(server: Server) -> No
         (2, "psst"),
     ]
     await speaker.expect_text("(shouted to 1 players)")
-    await deaf.expect_text("Speaker(U) sshouts: psst")
+    await deaf.expect_text("Speaker sshouts: psst")
     assert not [e for e in deaf.events if isinstance(e, Text) and "shouts: hello" in e.text]
 
 
@@ -310,8 +311,9 @@ USER_TEXT = [
 @pytest.mark.sockets
 async def test_no_user_text_can_forge_or_break_a_datagram(server: Server) -> None:
     server.limits.rates.clear()  # a hundred tells and shouts at once
+    await asyncio.to_thread(server.store.add_user, "Sender", "pw")  # guests may not shout
     sender = await connect(server)
-    await sender.login("Sender")
+    await sender.login("Sender", "pw")
     await sender.command("+channel 7")
     wanted = (28, 31, 32, 48)
     receiver = await connect(server, *wanted)
@@ -433,8 +435,9 @@ async def test_a_reader_that_never_reads_gets_overflow_and_is_cut_off(server: Se
     slow.sendall(b"guest\n\n")
     listener = await connect(server, 32)
     await listener.login("Listener", None, f"level2settings={bits(32)}")
+    await asyncio.to_thread(server.store.add_user, "Shouter", "pw")  # guests may not shout
     shouter = await connect(server)
-    await shouter.login("Shouter")
+    await shouter.login("Shouter", "pw")
     await asyncio.sleep(0.2)
     assert len(server.world.online) == 3
     # a slow link: the kernel may not absorb megabytes for this reader

@@ -59,6 +59,7 @@ async def test_partnership_offer(server: Server) -> None:
     await user(server, "Alpha")
     beta = await user(server, "Beta", DG.SOUND)
     alpha = await user(server, "Gamma")
+    await beta.command("set bugopen 1")
     await alpha.command("partner Beta")
     await beta.expect_dg(DG.SOUND, code=Sound.OFFER)
 

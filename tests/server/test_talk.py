@@ -33,6 +33,12 @@ async def user(server: Server, name: str, *datagrams: int, password: str | None 
     return client
 
 
+async def member(server: Server, name: str) -> Client:
+    """A registered user (only they may shout: lasker's com_shout)."""
+    await asyncio.to_thread(server.store.add_user, name, "pw")
+    return await user(server, name, password="pw")
+
+
 COUNTER = iter(range(1, 1_000_000))
 
 
@@ -82,21 +88,21 @@ async def test_dot_comma_and_bang_are_tell_last_told_last_channel_and_shout(
     server: Server,
 ) -> None:
     alice = await user(server, "Alice")
-    bob = await user(server, "Bob")
+    bob = await member(server, "Bob")
     assert await said(bob, ".hello") == ["No previous tell."]
     assert await said(bob, ", hello") == ["No previous channel."]
     assert await said(bob, "tell alice hi") == ["(told Alice)"]
     assert await said(bob, ".again") == ["(told Alice)"]
-    await alice.expect_text("Bob(U) tells you: again")
+    await alice.expect_text("Bob tells you: again")
     assert await said(bob, "xtell Alice robot reply") == ["(told Alice)"]
-    await alice.expect_text("Bob(U) tells you: robot reply")
+    await alice.expect_text("Bob tells you: robot reply")
     await said(alice, "+channel 7")
     assert await said(bob, "+ch 7") == ["[7] added to your channel list."]
     assert await said(bob, "tell 7 in seven") == ["(told 1 players in channel 7)"]
     assert await said(bob, ",still seven") == ["(told 1 players in channel 7)"]
-    await alice.expect_text("Bob(U)(7): still seven")
+    await alice.expect_text("Bob(7): still seven")
     assert await said(bob, "!hey all") == ["(shouted to 1 players)"]
-    await alice.expect_text("Bob(U) shouts: hey all")
+    await alice.expect_text("Bob shouts: hey all")
     assert await said(bob, "-channel 7") == ["[7] removed from your channel list."]
     assert await said(bob, "-channel 7") == ["[7] is not in your channel list."]
     assert await said(bob, "++ 7") == ["++: Command not found."]
@@ -188,7 +194,7 @@ async def test_the_talk_variables_change_who_hears_what(server: Server) -> None:
 async def test_silence_keeps_shouts_and_channel_tells_from_players(server: Server) -> None:
     white = await user(server, "White")
     black = await user(server, "Black")
-    talker = await user(server, "Talker")
+    talker = await member(server, "Talker")
     for client in (white, black, talker):
         await said(client, "+channel 3")
     assert await said(white, "set silence 1") == ["You will now play games in silence."]
@@ -197,7 +203,7 @@ async def test_silence_keeps_shouts_and_channel_tells_from_players(server: Serve
     assert await said(talker, "shout during") == ["(shouted to 1 players)"]
     assert await said(talker, "tell 3 during") == ["(told 1 players in channel 3)"]
     assert await said(talker, "tell white personal") == ["(told White, who is playing)"]
-    await white.expect_text("Talker(U) tells you: personal")
+    await white.expect_text("Talker tells you: personal")
     assert heard(white, "shouts: before")
     assert not heard(white, "during")
 
@@ -207,7 +213,7 @@ async def test_silence_keeps_shouts_and_channel_tells_from_players(server: Serve
 
 async def test_censor_keeps_out_tells_channel_tells_shouts_and_matches(server: Server) -> None:
     alice = await user(server, "Alice")
-    bob = await user(server, "Bob")
+    bob = await member(server, "Bob")
     await said(alice, "+channel 9")
     await said(bob, "+channel 9")
     assert await said(alice, "+censor bob") == ["[Bob] added to your censor list."]
@@ -396,7 +402,7 @@ async def test_qtell_is_for_td_programs_with_fics_and_icc_forms(server: Server) 
 async def test_the_new_tell_forms_count_against_the_rates(server: Server) -> None:
     server.limits.set("tell=3/60")
     server.limits.set("shout=1/60")
-    talker = await user(server, "Talker")
+    talker = await member(server, "Talker")
     other = await user(server, "Other")  # kept: a lost client is closed
     assert await said(talker, "tell other one") == ["(told Other)"]
     assert await said(talker, "xtell other two") == ["(told Other)"]
@@ -407,4 +413,12 @@ async def test_the_new_tell_forms_count_against_the_rates(server: Server) -> Non
     assert await said(talker, "cshout one") == ["(c-shouted to 1 players)"]
     assert (await said(talker, "!two"))[0].startswith("You are sending shouts too fast")
     await other.settle()
-    assert len(heard(other, "Talker(U) tells you:")) == 3
+    assert len(heard(other, "Talker tells you:")) == 3
+
+
+async def test_icc_guests_may_not_shout_either(server: Server) -> None:
+    """ICC, like lasker's com_shout, keeps guests from shouting; it gives them the words
+    the server gives guests for other commands they may not use."""
+    guest = await user(server, "Visitor", DG.SHOUT)
+    for line in ("shout hi", "i waves", "sshout psst", "cshout e4"):
+        assert await said(guest, line) == ["Sorry, guest users may not use this command"], line

@@ -57,6 +57,7 @@ from icswire.server.features import (
     accounts,
     adjudication,
     admin,
+    automail,
     chat,
     events,
     examine,
@@ -160,6 +161,7 @@ class Server:
             adjudication,
             events,
             simuls,
+            automail,
         )
         for feature in features:
             feature.install(core)

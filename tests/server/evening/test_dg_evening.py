@@ -854,6 +854,7 @@ async def password_and_logout(server: Server, c: dict[str, Icc]) -> Icc:
     others hear of it (notify list, channels, the adjourned game's suggestion)."""
     alice, bob, carol, boss = (c[name] for name in PLAYERS)
     mark = await marks(c)
+    await boss.do("set bugopen 1", CN.CN_SET)
     await alice.do("partner Boss", CN.CN_PARTNER)
     await boss.do("accept", CN.CN_ACCEPT)
     # 44 DG_PARTNERSHIP "(name name forming) ... forming is 1 or 0"

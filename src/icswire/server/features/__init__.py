@@ -12,7 +12,8 @@ another), ``robots`` (isregname, getpx), ``journal`` (journal, jsave, jkill, lib
 ratings), ``watching`` (games, observe, follow, kibitz) and ``examine`` (examined and
 stored games), ``robots`` (getpi, getgi: what TD programs read), ``adjudication`` (adjourned games
 settled by administrators or agreed by their players), ``events`` (the list of events:
-events, qaddevent, qremoveevent, DG_TOURNEY).
+events, qaddevent, qremoveevent, DG_TOURNEY), ``simuls`` (lasker's simultaneous
+exhibitions), ``automail`` (finished games mailed to the players who ask).
 
 A feature imports the core, never a sibling feature nor the app: what it must hear of the
 others comes through the registry's hooks, what it must ask of them through ``core.play``.

@@ -352,8 +352,23 @@ def _listeners(ctx: Context, variable: ShoutVariable) -> list[User]:
     ]
 
 
+def _guest_refused(ctx: Context) -> bool:
+    """Only registered players shout (lasker's com_shout, com_it, com_cshout; ICC too,
+    in the words the server gives guests elsewhere, as llogons does)."""
+    if ctx.session.registered:
+        return False
+    if ctx.session.talks_icc:
+        ctx.reply("Sorry, guest users may not use this command")
+        return True
+    name = "it" if ctx.command == "i" else ctx.command
+    ctx.reply(f"Only registered players can use the {name} command.")
+    return True
+
+
 async def _shout(ctx: Context, text: str, kind: int, variable: ShoutVariable) -> None:
     session = ctx.session
+    if _guest_refused(ctx):
+        return
     if not text:
         ctx.reply(f"Usage: {ctx.command} <message>")
         return
@@ -384,6 +399,8 @@ async def cshout(ctx: Context, args: str) -> None:
     """FICS's c-shout (chess talk), heard by those with ``cshout`` on; ICC has no such
     shout, so it is text for every receiver, DG_SHOUT or not."""
     text, session = args.strip(), ctx.session
+    if _guest_refused(ctx):
+        return
     if not text:
         ctx.reply("Usage: cshout <message>")
         return

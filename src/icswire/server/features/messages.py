@@ -15,6 +15,10 @@ message to a full one is refused with FICS's ``Couldn't send message to NAME. Me
 buffer full.`` (FICS lets administrators' mailboxes grow; here the cap is everybody's, so
 that a mailbox's listing and its datagrams always fit the output limit). Listings are
 paged (``next``).
+
+``set mailmess 1``: a message received is copied by mail ("FICS message from NAME") to
+the address on the receiver's account, when the server has an SMTP relay (``icswire
+serve --smtp-relay``); the message is kept as always.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from icswire.protocol import datagrams as dg
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.dispatch.commands import first_word
 from icswire.server.core.dispatch.hub import CommandSet, Context
+from icswire.server.core.dispatch.mailing import mail_to_player
 from icswire.server.core.dispatch.numbers import parse_number
 from icswire.server.core.events.talk import MessageReceived
 from icswire.server.core.model.names import check_name, name_key
@@ -211,7 +216,22 @@ async def _deliver(ctx: Context, word: str, text: str) -> _Sent | None:
     write = jobs.message(session.name, receiver, text, now)
     what = f"send_message({session.name!r}, {receiver!r})"
     ctx.core.writes.put_write(write, what, concerns=(session.name, receiver))
+    if ctx.core.mailer is not None:
+        mailmess = None if online is None or online.remote else online.variables["mailmess"]
+        copy = f"{session.name} at {when(now)}: {text}\n"
+        ctx.core.spawn(_mail_copy(ctx.core, receiver, session.name, copy, mailmess))
     return _Sent(receiver, when(now), text, online)
+
+
+async def _mail_copy(core: Core, receiver: str, sender: str, body: str, on: object) -> None:
+    """``set mailmess 1``: the message copied to the receiver's address; ``on`` is his
+    mailmess when he is online here (None: as his account keeps it)."""
+    if on is None:
+        await core.writes.settled(receiver)
+        account = await asyncio.to_thread(core.store.load, receiver)
+        on = account is not None and account.settings.get("mailmess") not in (None, "", "0")
+    if on:
+        await mail_to_player(core, receiver, f"FICS message from {sender}", body)
 
 
 @command("fmessage", CN.CN_MESSAGE, "fmessage <name> <number>")

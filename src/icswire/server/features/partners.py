@@ -4,7 +4,10 @@
 one of the numbered offers (``<pf>``/``<pt>``, kind ``partner``), so ``accept N``,
 ``decline N`` and ``withdraw N`` take it as they take a challenge, and ``pending`` lists
 it; ``partner NAME`` to
-someone who offered first accepts. ``partner`` alone ends the partnership. A player has
+someone who offered first accepts. ``partner`` alone ends the partnership. As on FICS's
+bughouse server, one offers only to a player with ``bugopen`` on ("NAME is not open for
+bughouse.") and is set open by offering; ``set bugopen 0`` ends the partnership and
+takes back the partnership offers. A player has
 one partner at a time, and a partnership ends when either partner leaves. Forming and
 ending send DG_PARTNERSHIP (44: "name name forming") to both partners; an offer goes with
 DG_SOUND's SOUND_OFFER (53).
@@ -120,6 +123,49 @@ async def _withdraw(sender: User, receiver: User, ctx: Context) -> None:
     ctx.batch.add(receiver, lines(f"{sender.name} withdraws the partnership offer."))
 
 
+def _open_for_bughouse(ctx: Context) -> None:
+    """``set bugopen 1`` for one who offers a partnership, in FICS's words."""
+    session = ctx.session
+    session.set_variable("bugopen", 1)
+    ctx.reply("Setting you open for bughouse.")
+    ctx.batch.add(session, ctx.world.my_variable(session, "bugopen"))
+    ctx.save("save_setting", "bugopen", "1")
+
+
+def bugopen_closed(core: Core, session: User, batch: Batch) -> None:
+    """``set bugopen 0``: as FICS's bughouse server, the partnership ends and the
+    partnership offers to and from ``session`` go, each side told."""
+    state = _state(core)
+    other = state.partner.get(session)
+    if other is not None:
+        batch.add(session, lines("You no longer have a bughouse partner."))
+        batch.add(other, lines("Your partner has become unavailable for bughouse."))
+        _dissolve(core, session, batch, "Your partner has ended partnership.")
+        batch.add(other, lines("You no longer have a bughouse partner."))
+    for sender, receiver in [k for k in state.offers if session in k]:
+        _close(core, (sender, receiver), batch)
+        if sender is session:
+            batch.add(session, lines(f"Partnership offer to {receiver.name} withdrawn."))
+            batch.add(
+                receiver,
+                lines(
+                    f"{session.name}, who was offering a partnership with you, has become"
+                    " unavailable for bughouse.",
+                    f"Partnership offer from {session.name} removed.",
+                ),
+            )
+        else:
+            batch.add(session, lines(f"Partnership offer from {sender.name} removed."))
+            batch.add(
+                sender,
+                lines(
+                    f"{session.name}, whom you were offering a partnership with, has become"
+                    " unavailable for bughouse.",
+                    f"Partnership offer to {session.name} withdrawn.",
+                ),
+            )
+
+
 @command("partner", CN.CN_PARTNER, "partner [name]", bare_cn=CN.CN_PARTNER0)
 async def partner(ctx: Context, args: str) -> None:
     core, session, batch = ctx.core, ctx.session, ctx.batch
@@ -148,6 +194,11 @@ async def partner(ctx: Context, args: str) -> None:
     if receiver in state.partner:
         ctx.reply(f"{receiver.name} already has a bughouse partner.")
         return
+    if not receiver.variables["bugopen"]:
+        ctx.reply(f"{receiver.name} is not open for bughouse.")
+        return
+    if not session.variables["bugopen"]:  # FICS's bughouse server sets the offerer open
+        _open_for_bughouse(ctx)
     if (receiver, session) in state.offers:  # an offer both ways: a partnership
         _form(ctx, receiver, session)
         return
@@ -362,3 +413,10 @@ def install(core: Core) -> None:
     hook."""
     core.registry.add_commands(COMMANDS)
     core.registry.left.append(lambda session: player_left(core, session))
+    core.registry.variable_set.append(
+        lambda session, name, value, batch, interface: (
+            bugopen_closed(core, session, batch)
+            if name == "bugopen" and not value and not interface
+            else None
+        )
+    )

@@ -231,8 +231,6 @@ def _set_text(variable: Variable, value: Value, icc: bool = False) -> tuple[str,
             if value
             else "You are no longer receiving info on who is available to play.",
         )
-    if name in ("automail", "pgn") and value:  # FICS's words, then the server's own
-        return (variable.on_text, NO_MAIL)
     if variable.on_text:
         return (variable.on_text.format(value=value) if value else variable.off_text,)
     said = _SAID.get(name)
@@ -278,9 +276,11 @@ SET_ALIASES = {
 #: knight there, as the help says).
 PROMOTIONS = {"q": "QUEEN", "r": "ROOK", "b": "BISHOP", "n": "KNIGHT", "k": "KNIGHT"}
 
-#: What ``set automail 1`` and ``set pgn 1`` add: the setting is kept (a server with mail
-#: would act on it), but this one mails nothing.
+#: What ``set automail 1``, ``set pgn 1`` and ``set mailmess 1`` add on a server without an
+#: SMTP relay (``icswire serve --smtp-relay``): the setting is kept, but nothing is mailed.
 NO_MAIL = 'This server sends no mail: "history", "smoves" and "pgn" show your games.'
+NO_MESSAGE_MAIL = 'This server sends no mail: "messages" shows your messages.'
+_NO_MAIL = {"automail": NO_MAIL, "pgn": NO_MAIL, "mailmess": NO_MESSAGE_MAIL}
 
 #: FICS's words for ``set`` of these variables (``variable.c``).
 _SAID = {
@@ -306,6 +306,8 @@ async def apply_variable(ctx: Context, variable: Variable, value: Value) -> None
             ctx.reply("Prompt set to the default.")
     else:
         ctx.reply(*_set_text(variable, value, session.talks_icc))
+        if value and variable.name in _NO_MAIL and ctx.core.mailer is None:
+            ctx.reply(_NO_MAIL[variable.name])
     ctx.batch.add(session, world.my_variable(session, variable.name))
     if variable.name == "tourney" and session not in ctx.core.play.by_player:
         # lasker's set_tourney: not available to others while in a tournament

@@ -1,14 +1,15 @@
 """Mailing a game to the user who asks (FICS's ``mailmoves``, ``mailoldmoves``,
 ``mailstored``): who may, and the mail sent to the address on the account
 (:data:`~icswire.server.core.net.mail.EMAIL_SETTING`, set by ``asetemail``), with
-lasker's answers."""
+lasker's answers; and the mail the server sends a player on its own
+(:func:`mail_to_player`: ``set automail`` and ``set mailmess``)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 
-from icswire.server.core.dispatch.hub import Context
+from icswire.server.core.dispatch.hub import Context, Core
 from icswire.server.core.net.mail import EMAIL_SETTING, Mailer, MailFailed
 
 log = logging.getLogger("icswire.server")
@@ -46,3 +47,21 @@ async def mail_to_issuer(ctx: Context, mailer: Mailer, subject: str, body: str) 
         ctx.reply(NOT_MAILED)
         return
     ctx.reply(MAILED)
+
+
+async def mail_to_player(core: Core, name: str, subject: str, body: str) -> bool:
+    """``body`` to the address on ``name``'s account, through the server's relay; whether
+    it went (False: no relay, no account or address, or the relay refused)."""
+    if core.mailer is None:
+        return False
+    await core.writes.settled(name)  # an address just set is stored
+    account = await asyncio.to_thread(core.store.load, name)
+    address = account.settings.get(EMAIL_SETTING) if account is not None else None
+    if not address:
+        return False
+    try:
+        await core.mailer.send(address, subject, body)
+    except MailFailed as exc:
+        log.warning("mail to %s (%s) failed: %s", name, address, exc)
+        return False
+    return True

@@ -309,21 +309,21 @@ VARIABLES: VariableTable[SetVariables] = VariableTable(
         _flag(
             "mailmess",
             0,
-            "copy messages by e-mail (no mail is sent here)",
+            "copy messages by e-mail (with a mail relay and an address)",
             "Your messages will be mailed to you.",
             "Your messages will not be mailed to you.",
         ),
         _flag(
             "automail",
             0,
-            "mail your games to you (no mail is sent here)",
+            "mail your finished games to you (with a mail relay and an address)",
             "Your games will be mailed to you.",
             "Your games will not be mailed to you.",
         ),
         _flag(
             "pgn",
             0,
-            "mailed games in PGN (no mail is sent here)",
+            "mailed games in PGN, else as moves shows them",
             "Games will now be mailed to you in PGN.",
             "Games will now be mailed to you in FICS format.",
         ),
@@ -348,7 +348,7 @@ VARIABLES: VariableTable[SetVariables] = VariableTable(
         _flag(
             "bugopen",
             0,
-            "open for bughouse (listed by bugwho)",
+            "open for bughouse: partnership offers, listed by bugwho",
             "You are now open for bughouse.",
             "You are not open for bughouse.",
         ),

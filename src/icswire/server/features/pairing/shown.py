@@ -20,6 +20,7 @@ from icswire.server.features.pairing.state import Challenge, Pairing, Seek, same
 
 if TYPE_CHECKING:
     from icswire.server.core.dispatch.hub import Core
+    from icswire.server.core.model.tables import Terms
     from icswire.server.core.model.users import User
 
 
@@ -28,6 +29,14 @@ def _rating(player: User, kind: str) -> tuple[int, int]:
     if not player.registered:
         return 0, 0
     return player.ratings.get(kind, (0, 0))
+
+
+def _game_rating(player: User, terms: Terms) -> tuple[int, int]:
+    """The rating a challenge shows: none in an untimed or time-odds game (lasker's
+    GetRating has none for TYPE_UNTIMED and TYPE_NONSTANDARD)."""
+    if terms.fics_type in ("untimed", "non-standard"):
+        return 0, 0
+    return _rating(player, terms.rating_type)
 
 
 def match_rating(player: User, kind: str, provshow: bool = False) -> str:
@@ -56,8 +65,8 @@ def challenge_made(challenge: Challenge, new: bool = False) -> ChallengeMade:
     """``challenge`` as the event both players see (``new``: just made)."""
     c, r, t = challenge.challenger, challenge.receiver, challenge.terms
     return ChallengeMade(
-        c.name, c.titles, _rating(c, t.rating_type), challenge.assessment.get(c, (0, 0, 0)),
-        r.name, r.titles, _rating(r, t.rating_type), challenge.assessment.get(r, (0, 0, 0)),
+        c.name, c.titles, _game_rating(c, t), challenge.assessment.get(c, (0, 0, 0)),
+        r.name, r.titles, _game_rating(r, t), challenge.assessment.get(r, (0, 0, 0)),
         t.wild, t.rating_type, t.rated, t.words, t.initial, t.increment,
         _color_code(challenge.color), challenge.adjourned is not None, new, *t.time_of(False),
     )  # fmt: skip

@@ -291,6 +291,9 @@ async def flag(ctx: Context, args: str) -> None:
     if game.terms.untimed:  # lasker's com_flag
         ctx.reply("You can't flag an untimed game.")
         return
+    if len(game.moves) < 2:  # lasker's com_flag: numHalfMoves < 2
+        ctx.reply("You cannot flag before both players have moved.", "Use abort instead.")
+        return
     if game.board.turn == color or not _games(ctx).flag_fell(game):
         # FICS's words (PyChess reads them as a flag call refused)
         ctx.reply("Opponent is not out of time, wait for server autoflag.")

@@ -128,6 +128,10 @@ class Game:
     board: chess.Board = field(init=False)
     start_fen: str | None = field(init=False)  # None: the standard start
     moves: list[ServerMove] = field(default_factory=list)
+    #: The score and the result's words once the game ended (``moves``' last line, the
+    #: PGN result): what ``automail`` mails.
+    score: str = "*"
+    result_text: str = "Still in progress"
     #: ``moves`` as the store keeps them, brought up to date at each save.
     move_texts: MoveTexts = field(default_factory=MoveTexts, repr=False)
     clock_ms: dict[bool, int] = field(default_factory=dict)
@@ -151,8 +155,6 @@ class Game:
     #: A player's move sent on the opponent's turn with ``iset premove 1``, by colour: it
     #: is played the moment that colour's turn comes (one a player; a new one replaces it).
     premoves: dict[bool, str] = field(default_factory=dict)
-    #: The result once the game ended (``1-0``, ``0-1``, ``1/2-1/2``; ``*`` unfinished).
-    score: str = "*"
     #: A player seated at another of his games (a simul's giver away from this board).
     away: set[User] = field(default_factory=set)
 
@@ -404,7 +406,7 @@ class Game:
             self.black_rating, self.started, t.rated, t.fics_type, t.initial, t.increment,
             self.start, self.start_fen is None, tuple((m.san, m.time_ms) for m in self.moves),
             self.initial_ms(WHITE), self.initial_ms(BLACK),
-            black_time=t.time_of(BLACK),
+            black_time=t.time_of(BLACK), result=self.result_text, score=self.score,
         )  # fmt: skip
 
     # -- what players are sent -----------------------------------------------------------
@@ -597,6 +599,10 @@ class Games:
         white_rating, black_rating = (
             p.ratings.get(terms.rating_type, (0, 0))[0] for p in (white, black)
         )
+        if terms.fics_type in ("untimed", "non-standard"):
+            # lasker's GetRating: TYPE_UNTIMED and TYPE_NONSTANDARD (time odds) games
+            # have no rating, so their lines show ---- (++++ for a guest)
+            white_rating = black_rating = 0
         store = self.core.store
         if start is None:
             fen = resumed.start_fen if resumed is not None else None
@@ -1143,6 +1149,7 @@ class Games:
             _mamer_info(game),
         )
         batch.add_all(audience, ended)
+        game.result_text = description
         if not game.private:  # those who list games or read every result
             seated = set(audience)
             listening = [
