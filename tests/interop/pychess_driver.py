@@ -931,7 +931,9 @@ def builtin(name: str, mode: str) -> dict[str, Any]:
                     },
                 },
             ]
-        return {"clients": two, "steps": [*steps, *cshout]}
+        # only registered players shout (lasker's com_shout): the test registers these
+        talkers = {key: {"user": name, "password": CHAT_PASSWORD} for key, name in CHATTERS.items()}
+        return {"clients": talkers, "steps": [*steps, *cshout]}
     if name == "lists":
         # c watches the lobby: both players arrive, their game appears and goes away.
         # FICS: the helper's "who IbslwBzSLx", <wa>/<wd> (pin), availinfo and gin lines;
@@ -958,6 +960,10 @@ def builtin(name: str, mode: str) -> dict[str, Any]:
         return {"clients": {"a": {}, "b": {}, "c": {}}, "steps": steps}
     raise SystemExit(f"unknown scenario {name!r}; built in: {', '.join(BUILTINS)}")
 
+
+#: The registered accounts the "chat" scenario logs in with (the test registers them).
+CHATTERS = {"a": "Chatter", "b": "Talker"}
+CHAT_PASSWORD = "chat-pw"
 
 BUILTINS = ("login", "seek", "seek-play", "match", "observe", "chat", "lists", "games-list")
 

@@ -27,6 +27,7 @@ from icswire.server.app import Server
 from icswire.server.core.model.channels import TOPICS
 from icswire.server.core.storage import store
 
+from .pychess_driver import CHAT_PASSWORD, CHATTERS
 from .pychess_harness import PyChessRun, requires_pychess, run_pychess
 
 pytestmark = requires_pychess
@@ -145,6 +146,13 @@ async def test_fics_mode_timeseal_login(server: Server, tmp_path: Path) -> None:
     assert run.first("connected", "a")["username"].startswith("Guest"), run.explain()
 
 
+def register_chatters(server: Server, scenario: str) -> None:
+    """The "chat" scenario shouts, which only registered players may: its two accounts."""
+    if scenario == "chat":
+        for name in CHATTERS.values():
+            server.store.add_user(name, CHAT_PASSWORD)
+
+
 SCENARIOS = ["seek", "seek-play", "match", "observe", "chat", "lists", "games-list"]
 #: What each FICS scenario still needs of the server (PyChess's parsers; issue 11).
 FICS_ALSO = {
@@ -167,6 +175,7 @@ def _xfail(issue: str, needs: dict[str, str], scenario: str) -> tuple[pytest.Mar
     [pytest.param(s, marks=_xfail("issue 11", FICS_ALSO, s)) for s in SCENARIOS],
 )
 async def test_fics_mode_scenario(server: Server, tmp_path: Path, scenario: str) -> None:
+    register_chatters(server, scenario)
     run = await drive(server, tmp_path, scenario, "fics")
     assert run.ok, run.explain()
     assert not run.of("crash"), run.explain()
@@ -177,6 +186,7 @@ async def test_fics_mode_scenario(server: Server, tmp_path: Path, scenario: str)
     [pytest.param(s, marks=_xfail("issue 12", ICC_ALSO, s)) for s in SCENARIOS],
 )
 async def test_icc_mode_scenario(server: Server, tmp_path: Path, scenario: str) -> None:
+    register_chatters(server, scenario)
     run = await drive(server, tmp_path, scenario, "icc")
     assert run.ok, run.explain()
     assert not run.of("crash"), run.explain()
