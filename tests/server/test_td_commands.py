@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 
+from icswire.protocol.events import UnitStart
+from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.app import Server
 from icswire.server.core.model.names import name_key
 from icswire.server.core.model.tables import Terms
@@ -209,4 +211,26 @@ async def test_a_label_goes_with_its_challenge(server: Server) -> None:
     game = server.core.play.by_player[server.world.online["bob"]]
     assert game.terms.event == ""
     for client in (mamer, alice, bob):
+        await client.close()
+
+
+async def test_the_match_qmatch_makes_is_labelled_with_the_td(server: Server) -> None:
+    """The player qmatch makes challenge typed nothing: his level 1 unit names the TD
+    (``%`` with level1 & 8), never ``*``, which would end the output of his own command
+    (icc-formats.txt section 3)."""
+    mamer = await td(server)
+    await asyncio.to_thread(server.store.add_user, "Alice", "pw")
+    await login(server, "Bob")
+    alice = await connect(server)
+    await alice.login("Alice", "pw", "level1=1")
+    await mamer.command("qmatch Alice Bob 3 0")
+    start = await alice.expect(lambda e: isinstance(e, UnitStart) and e.command == CN.CN_MATCH)
+    assert start.issuer == "Mamer"
+    marked = await connect(server)
+    await alice.close()
+    await marked.login("Alice", "pw", "level1=9")
+    await mamer.command("qmatch Alice Bob 5 0")
+    start = await marked.expect(lambda e: isinstance(e, UnitStart) and e.command == CN.CN_MATCH)
+    assert start.issuer == "%"
+    for client in (mamer, marked):
         await client.close()

@@ -101,7 +101,7 @@ async def test_observers_rebuild_the_game_from_datagrams_and_from_boards(server:
     white, black = await players(server)
     game = await start(server)
     by_datagrams = await user(server, "Grams", GRAMS)
-    by_boards = await user(server, "Boards", (), "iset ms 1")
+    by_boards = await user(server, "Boarder", (), "iset ms 1")
     said = texts(await by_boards.command("observe 1"))
     assert said[:2] == [
         "You are now observing game 1.",

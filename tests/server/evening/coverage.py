@@ -1,5 +1,6 @@
 """Each DG of icc-formats.txt Appendix 2 (and the two section 4 documents without a line
-there, 121 and 128) and what the evening of test_dg_evening.py does with it: ``sent``
+there, 121 and 128) and what the evening of test_dg_evening.py (and its second half,
+commands.py) does with it: ``sent``
 (it happens in the evening and the DG arrives, checked against its form), ``variable``
 (not a DG: it changes the forms of others, checked by turning it off), or ``not here``
 with the reason (another test covers it, the spec says it is never sent, or another
@@ -100,7 +101,7 @@ TABLE: Final[dict[int, tuple[str, str]]] = {
     83: (SENT_, "DG_PERSONAL_QTELL"),
     84: (SENT_, "DG_SET_BOARD in Fischer random (132 off) and atomic"),
     85: (VARIABLE, "DG_MATCH_ASSESSMENT: DG_MATCH without the assessments when off"),
-    86: (NOT_HERE, "DG_LOG_PGN: pending (logpgn, another helper)"),
+    86: (SENT_, "DG_LOG_PGN on logpgn, of a played and of an examined game"),
     87: (SENT_, "DG_NEW_MY_RATING"),
     88: (SENT_, "DG_LOSERS when the rated wild 17 game ends"),
     89: (SENT_, "DG_UNCIRCLE"),
@@ -144,7 +145,7 @@ TABLE: Final[dict[int, tuple[str, str]]] = {
     138: (NOT_HERE, "DG_TOURNEY_GAME_ENDED: tournaments are issue 24"),
     139: (SENT_, "DG_MY_TURN"),
     140: (NOT_HERE, "DG_CORRESPONDENCE_RATING: never rated here (see 125)"),
-    141: (NOT_HERE, "DG_DISABLE_PREMOVE: pending (premove, another helper)"),
+    141: (SENT_, "DG_DISABLE_PREMOVE at the start of the untimed (0 0) game"),
     142: (SENT_, "DG_PSTAT at game start"),
     143: (SENT_, "DG_BOARDINFO in examine"),
     144: (SENT_, "DG_MOVE_LAG to Carol's (timeseal) games' players"),

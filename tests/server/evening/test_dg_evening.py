@@ -8,6 +8,7 @@ something that happened is checked where it happens against its form in icc-form
 (``Icc.do``), and at the end every record of every client: no field more than its form
 (``extra``), no field less (the decoder's errors), the DGs the evening covered, and
 :data:`coverage.TABLE`'s account of the others. Waits are for DGs and units, never sleeps.
+The evening's second half (:mod:`.commands`) types each command added since.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from icswire.server.app import Server
 from icswire.server.features import info
 
 from ..support import grams
+from . import commands
 from .clients import Icc
 from .coverage import NOT_IN_EVENING, SENT, TABLE
 
@@ -249,6 +251,7 @@ async def test_an_evening_with_every_dg_on(server: Server, monkeypatch: pytest.M
     await examining(c)
     await lists_of_games(server, c)
     first_bob = await password_and_logout(server, c)
+    await commands.run(server, c)
 
     # -- every record of the evening ------------------------------------------------------
     seen: set[int] = set()

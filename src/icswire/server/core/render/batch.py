@@ -183,8 +183,14 @@ class Batch:
         tag: str | None = None,
         issuer_name: str = "",
         block: tuple[int, int] | None = None,
+        made_by: str = "",
     ) -> None:
         self.cn = cn
+        #: The issuer typed nothing: ``made_by`` (a TD's qmatch) made the command for him.
+        #: His level 1 unit then names that player, not ``*`` (icc-formats.txt section 3:
+        #: "the name of the player issuing that command, or * if it was you"), so that his
+        #: client does not take it for the end of the output of a command of his own.
+        self.made_by = made_by
         self.issuer = issuer
         self.tag = tag
         self.block = block
@@ -274,6 +280,8 @@ class Batch:
                 who = "*" if is_issuer else ("$server$" if self.issuer is None else "%")
             else:
                 who = "*" if is_issuer else self.issuer_name
+            if is_issuer and self.made_by:
+                who = "%" if level1 & Level1.ISSUER_MARKS else self.made_by
             tag = self.tag if is_issuer and self.tag and level1 & Level1.TAGS else None
             return encode_unit_start(self.cn, who, tag) + body + UNIT_END
         if is_issuer:  # the prompt follows every command, even one with no output

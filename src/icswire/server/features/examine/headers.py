@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from icswire.protocol import datagrams as dg
+from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.dispatch.hub import CommandSet, Context
 from icswire.server.core.render.batch import Datagram, lines
@@ -176,6 +177,14 @@ def _set_clocks(ctx: Context, exam: ExaminedGame, wanted: dict[bool, int]) -> No
     )
     ctx.reply(f"Game {exam.number}: {said}.")
     _tell_others(ctx, exam, f"sets {said}.")
+    # DG_MSEC (56) "Examine-mode cases: ... running=0 for these ... (12)
+    # setwhiteclock/setblackclock": both clocks, to those who have it on
+    clocks = [dg.Msec(exam.number, "W", shown[WHITE], False)]
+    clocks.append(dg.Msec(exam.number, "B", shown[BLACK], False))
+    for receiver in exam.audience():
+        if DG.MSEC in receiver.level2:
+            for record in clocks:
+                ctx.batch.add(receiver, Datagram(record))
     add_to_all(ctx.batch, exam.audience(), exam.board_message())
 
 

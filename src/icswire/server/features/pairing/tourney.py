@@ -54,12 +54,12 @@ def elsewhere(ctx: Context, *players: User) -> bool:
 
 
 async def match_for(ctx: Context, first: User, second: User, terms: str, label: str) -> str:
-    """``match SECOND TERMS`` typed by ``first`` (its output is ``first``'s), the
-    challenge it made labelled with the event (and the TD who made it: DG_IDLE and
-    DG_ACK_PING go to him); what came of it: "challenge", "game" (it accepted SECOND's
-    challenge) or "" (refused: ``first`` was told why)."""
+    """``match SECOND TERMS`` made for ``first`` (its output is ``first``'s, in a level 1
+    unit that names the TD, not ``*``), the challenge it made labelled with the event (and
+    the TD who made it: DG_IDLE and DG_ACK_PING go to him); what came of it: "challenge",
+    "game" (it accepted SECOND's challenge) or "" (refused: ``first`` was told why)."""
     playing = ctx.core.play.by_player.get(first)
-    batch = Batch(CN.CN_MATCH, first)
+    batch = Batch(CN.CN_MATCH, first, made_by=ctx.session.name)
     try:
         await match(Context(ctx.core, first, batch, "match"), f"{second.name} {terms}".strip())
     finally:
