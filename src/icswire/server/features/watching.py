@@ -321,11 +321,35 @@ async def unobserve_(ctx: Context, args: str) -> None:
 # -- following -------------------------------------------------------------------------------
 
 
-def _stop_following(ctx: Context) -> None:
-    if ctx.core.state(Watchers).follows.pop(ctx.session, None) is None:
-        ctx.reply("You are not following any player.")
+def _stop_following(ctx: Context, partner: bool = False) -> None:
+    """``follow`` / ``pfollow`` (``partner``) without a name: stop."""
+    watchers = ctx.core.state(Watchers)
+    table = watchers.pfollows if partner else watchers.follows
+    whose = "any player's partner" if partner else "any player"
+    if table.pop(ctx.session, None) is None:
+        ctx.reply(f"You are not following {whose}.")
     else:
-        ctx.reply("You will not follow any player's games.")
+        ctx.reply(f"You will not follow {whose}'s games.")
+
+
+def _player_to_follow(ctx: Context, name: str, own: str) -> User | None:
+    """The player ``name`` online for ``follow`` / ``pfollow``; None after saying why not
+    (``own``: what to say when it is the issuer)."""
+    player = ctx.world.find(name)
+    if player is None:
+        ctx.reply(f'No user named "{name}" is logged in.')
+        return None
+    if player is ctx.session:
+        ctx.reply(own)
+        return None
+    return player
+
+
+def _observe_followed(ctx: Context, game: Table | None) -> None:
+    """The issuer, who now follows the player of ``game``, observes it if they may."""
+    session = ctx.session
+    if game is not None and session not in game.audience() and may_watch(session, game):
+        observe(ctx.core, session, game, ctx.batch)
 
 
 @command("follow", CN.CN_FOLLOW, "follow [name]", bare_cn=CN.CN_FOLLOW0)
@@ -335,18 +359,12 @@ async def follow(ctx: Context, args: str) -> None:
     if not name:
         _stop_following(ctx)
         return
-    player = ctx.world.find(name)
+    player = _player_to_follow(ctx, name, "You can't follow your own games.")
     if player is None:
-        ctx.reply(f'No user named "{name}" is logged in.')
-        return
-    if player is session:
-        ctx.reply("You can't follow your own games.")
         return
     follows[session] = name_key(player.name)
     ctx.reply(f"You will now be following {player.name}'s games.")
-    game = ctx.core.play.by_player.get(player)
-    if game is not None and session not in game.audience() and may_watch(session, game):
-        observe(ctx.core, session, game, ctx.batch)
+    _observe_followed(ctx, ctx.core.play.by_player.get(player))
 
 
 @command("unfollow", CN.CN_FOLLOW, "unfollow")
@@ -743,24 +761,16 @@ async def pfollow(ctx: Context, args: str) -> None:
     session, pfollows = ctx.session, ctx.core.state(Watchers).pfollows
     name = args.strip()
     if not name:
-        if pfollows.pop(session, None) is None:
-            ctx.reply("You are not following any player's partner.")
-        else:
-            ctx.reply("You will not follow any player's partner's games.")
+        _stop_following(ctx, partner=True)
         return
-    player = ctx.world.find(name)
+    own = "Use ptell and pobserve for your own partner; pfollow follows another's."
+    player = _player_to_follow(ctx, name, own)
     if player is None:
-        ctx.reply(f'No user named "{name}" is logged in.')
-        return
-    if player is session:
-        ctx.reply("Use ptell and pobserve for your own partner; pfollow follows another's.")
         return
     pfollows[session] = name_key(player.name)
     ctx.reply(f"You will now be following {player.name}'s partner's games.")
     partner = partner_of(ctx.core, player)
-    game = ctx.core.play.by_player.get(partner) if partner is not None else None
-    if game is not None and session not in game.audience() and may_watch(session, game):
-        observe(ctx.core, session, game, ctx.batch)
+    _observe_followed(ctx, ctx.core.play.by_player.get(partner) if partner is not None else None)
 
 
 def _partners_followed(core: Core, game: Table, batch: Batch) -> None:
