@@ -11,6 +11,8 @@ game as DG_PGN_TAG (112, "gamenumber tagname value"); a tag, the result and the 
 from __future__ import annotations
 
 import re
+from collections.abc import MutableMapping
+from typing import TypeVar
 
 from icswire.protocol import datagrams as dg
 from icswire.protocol.datagrams import DG
@@ -19,6 +21,8 @@ from icswire.server.core.dispatch.hub import CommandSet, Context
 from icswire.server.core.render.batch import Datagram, lines
 from icswire.server.core.render.boards import BLACK, WHITE
 from icswire.server.features.examine.games import ExaminedGame, add_to_all, examining
+
+_K = TypeVar("_K")
 
 COMMANDS = CommandSet()
 command = COMMANDS.command
@@ -40,10 +44,7 @@ _RESULT_WORDS = {"1/2": "1/2-1/2", "=": "1/2-1/2", "draw": "1/2-1/2"}
 
 
 def _examined_or_set_up(ctx: Context) -> ExaminedGame | None:
-    exam = examining(ctx.core, ctx.session)
-    if exam is None:
-        ctx.reply("You are not examining or setting up a game.")
-    return exam
+    return _examined(ctx, "You are not examining or setting up a game.")
 
 
 def _name(ctx: Context, exam: ExaminedGame, args: str, white: bool) -> None:
@@ -80,16 +81,34 @@ async def bname(ctx: Context, args: str) -> None:
         _name(ctx, exam, args, False)
 
 
-def _examined(ctx: Context) -> ExaminedGame | None:
+def _examined(ctx: Context, none: str = "You are not examining a game.") -> ExaminedGame | None:
+    """The game the issuer examines; None after saying ``none``."""
     exam = examining(ctx.core, ctx.session)
     if exam is None:
-        ctx.reply("You are not examining a game.")
+        ctx.reply(none)
     return exam
 
 
 def _tell_others(ctx: Context, exam: ExaminedGame, said: str) -> None:
     others = [s for s in exam.audience() if s is not ctx.session]
     add_to_all(ctx.batch, others, lines(f"Game {exam.number}: {ctx.session.name} {said}"))
+
+
+def _take_off(
+    ctx: Context,
+    exam: ExaminedGame,
+    table: MutableMapping[_K, str],
+    key: _K,
+    texts: tuple[str, str, str],
+) -> None:
+    """A tag or note taken off ``exam``: ``texts`` are what the issuer reads when there
+    is none, what the issuer reads when it is gone, and what the others in the game read."""
+    absent, removed, told = texts
+    if table.pop(key, None) is None:
+        ctx.reply(absent)
+        return
+    ctx.reply(removed)
+    _tell_others(ctx, exam, told)
 
 
 @command("tag", CN.CN_TAG, "tag <name> [value]")
@@ -110,11 +129,9 @@ async def tag(ctx: Context, args: str) -> None:
         return
     known = next((key for key in exam.tags if key.lower() == name.lower()), name)
     if not value:
-        if exam.tags.pop(known, None) is None:
-            ctx.reply(f"There is no tag {name} in game {exam.number}.")
-            return
-        ctx.reply(f"Tag {known} removed from game {exam.number}.")
-        _tell_others(ctx, exam, f"removes the tag {known}.")
+        absent = f"There is no tag {name} in game {exam.number}."
+        removed = f"Tag {known} removed from game {exam.number}."
+        _take_off(ctx, exam, exam.tags, known, (absent, removed, f"removes the tag {known}."))
         return
     exam.tags[known] = value
     ctx.reply(f'Tag {known} of game {exam.number} set to "{value}".')
@@ -262,11 +279,10 @@ async def annotate(ctx: Context, args: str) -> None:
     move = f"{number}{dots} {made.san}"
     key = exam.line_key(exam.ply)
     if not note:
-        if exam.annotations.pop(key, None) is None:
-            ctx.reply(f"There is no note on {move}.")
-            return
-        ctx.reply(f"The note on {move} is removed.")
-        _tell_others(ctx, exam, f"removes the note on {move}.")
+        absent, removed = f"There is no note on {move}.", f"The note on {move} is removed."
+        _take_off(
+            ctx, exam, exam.annotations, key, (absent, removed, f"removes the note on {move}.")
+        )
         return
     exam.annotations[key] = note
     ctx.reply(f"Note on {move}: {note}")
