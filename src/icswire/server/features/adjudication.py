@@ -105,6 +105,33 @@ async def _adjourned_with(ctx: Context, name: str) -> GameRecord | None:
     return None
 
 
+async def _named_game(ctx: Context, name: str, usage: str) -> GameRecord | None:
+    """A player's command's adjourned game with ``name``; None after saying ``usage``
+    (no name) or why not."""
+    if not name:
+        ctx.reply(usage)
+        return None
+    return await _adjourned_with(ctx, name)
+
+
+async def _store_result(
+    ctx: Context, record: GameRecord, result: tuple[int, int, int | None, str], gone: str
+) -> bool:
+    """Store ``result`` (status, mode, color, score) for the adjourned ``record`` and drop
+    its requests and offers; False after saying ``gone`` when it is not adjourned any more."""
+    if record.id is None:
+        raise ValueError("an adjourned game without its number")
+    status, mode, color, score = result
+    changed = await asyncio.to_thread(
+        ctx.store.settle_adjourned, record.id, status, mode, color, score
+    )
+    if changed is None:
+        ctx.reply(gone)
+        return False
+    _settled(ctx.core, record)
+    return True
+
+
 def _settled(core: Core, record: GameRecord) -> None:
     """The game is settled: its requests and offers go."""
     state = _state(core)
@@ -157,14 +184,10 @@ async def adjudicate(ctx: Context, args: str) -> None:
     if result is None:
         ctx.reply("Result must be one of:  abort  draw  white  black")
         return
-    status, mode, color, score = _RESULTS[result]
-    changed = await asyncio.to_thread(
-        ctx.store.settle_adjourned, record.id, status, mode, color, score
-    )
-    if changed is None:
-        ctx.reply(f"There is no stored game {white} vs. {black}")
+    if not await _store_result(
+        ctx, record, _RESULTS[result], f"There is no stored game {white} vs. {black}"
+    ):
         return
-    _settled(ctx.core, record)
     for name, is_white in ((record.white, True), (record.black, False)):
         _message(ctx, name, f'Your game "{_title(record)}" {_told(result, is_white)}')
     ctx.reply("Game adjudicated.")
@@ -191,10 +214,7 @@ async def adjrequests(ctx: Context, args: str) -> None:
 
 async def _request(ctx: Context, args: str, wants: str) -> None:
     name, reason = first_word(args)
-    if not name:
-        ctx.reply(f"Usage: request-{wants} <name> [reason]")
-        return
-    record = await _adjourned_with(ctx, name)
+    record = await _named_game(ctx, name, f"Usage: request-{wants} <name> [reason]")
     if record is None or record.id is None:
         return
     state = _state(ctx.core)
@@ -241,16 +261,8 @@ async def request_abort(ctx: Context, args: str) -> None:
 async def _settle(
     ctx: Context, record: GameRecord, status: int, mode: int, color: int | None, score: str
 ) -> bool:
-    if record.id is None:
-        raise ValueError("an adjourned game without its number")
-    changed = await asyncio.to_thread(
-        ctx.store.settle_adjourned, record.id, status, mode, color, score
-    )
-    if changed is None:
-        ctx.reply(f'The game "{_title(record)}" is not adjourned any more.')
-        return False
-    _settled(ctx.core, record)
-    return True
+    gone = f'The game "{_title(record)}" is not adjourned any more.'
+    return await _store_result(ctx, record, (status, mode, color, score), gone)
 
 
 def _opponent(ctx: Context, record: GameRecord) -> str:
@@ -261,11 +273,7 @@ def _opponent(ctx: Context, record: GameRecord) -> str:
 @command("resignadj", CN.CN_RESIGNADJ, "resignadj <name>")
 async def resignadj(ctx: Context, args: str) -> None:
     """Resign the adjourned game with NAME."""
-    name = args.strip()
-    if not name:
-        ctx.reply("Usage: resignadj <name>")
-        return
-    record = await _adjourned_with(ctx, name)
+    record = await _named_game(ctx, args.strip(), "Usage: resignadj <name>")
     if record is None:
         return
     white = name_key(record.white) == name_key(ctx.session.name)
@@ -278,11 +286,7 @@ async def resignadj(ctx: Context, args: str) -> None:
 
 async def _agree(ctx: Context, args: str, kind: str) -> None:
     """``drawadj`` / ``abortadj``: offer, or agree to the other player's offer."""
-    name = args.strip()
-    if not name:
-        ctx.reply(f"Usage: {kind}adj <name>")
-        return
-    record = await _adjourned_with(ctx, name)
+    record = await _named_game(ctx, args.strip(), f"Usage: {kind}adj <name>")
     if record is None or record.id is None:
         return
     offers, me = _state(ctx.core).offers, name_key(ctx.session.name)
