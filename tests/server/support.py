@@ -25,8 +25,10 @@ from icswire.protocol.events import IvarLine, Style12Line, Text
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.app import Server
 from icswire.server.core.model.names import name_key
+from icswire.server.core.model.ratings import Glicko
 from icswire.server.core.model.tables import Terms
 from icswire.server.core.render.batch import Batch
+from icswire.server.core.storage.records import RatingRecord
 from icswire.server.core.storage.store import Store
 from icswire.server.features.play.games import Game
 
@@ -48,6 +50,15 @@ def texts(events: list[Any]) -> list[str]:
 def text_lines(events: list[Any]) -> list[str]:
     """Every text line, the empty ones too."""
     return [e.text for e in events if isinstance(e, Text)]
+
+
+async def registered(server: Server, name: str, **ratings: tuple[int, int, int, int]) -> None:
+    """Register ``name`` with ratings: type=(rating, wins, losses, draws)."""
+    await asyncio.to_thread(server.store.add_user, name, "pw")
+    for kind, (rating, wins, losses, draws) in ratings.items():
+        games = wins + losses + draws
+        record = RatingRecord(name, kind, Glicko(rating, 80.0), games, wins, losses, draws)
+        await asyncio.to_thread(server.store.save_rating, record)
 
 
 def is_text(text: str) -> Callable[[Any], bool]:

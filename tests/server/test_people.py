@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import re
 from datetime import UTC, datetime
-from typing import Any
 
 import pytest
 
@@ -18,8 +17,9 @@ from icswire.server.core.storage.records import GameRecord, RatingRecord
 from icswire.server.core.storage.store import Store
 
 from .client import Client
-from .support import bits, connect, grams, quiet, until
+from .support import bits, connect, grams, quiet, registered, until
 from .support import text_lines as texts
+from .support import texts as shown
 
 LIST_GRAMS = (72, 73)
 
@@ -31,20 +31,6 @@ async def user(
     login = (f"level2settings={bits(*grams)}",) if grams else ()
     await client.login(name, password, *login)
     return client
-
-
-async def registered(server: Server, name: str, **ratings: tuple[int, int, int, int]) -> None:
-    """Register ``name`` with ratings: type=(rating, wins, losses, draws)."""
-    await asyncio.to_thread(server.store.add_user, name, "pw")
-    for kind, (rating, wins, losses, draws) in ratings.items():
-        record = RatingRecord(
-            name, kind, Glicko(rating, 80.0), wins + losses + draws, wins, losses, draws
-        )
-        await asyncio.to_thread(server.store.save_rating, record)
-
-
-def shown(events: list[Any]) -> list[str]:
-    return [t for t in texts(events) if t]
 
 
 # -- who -------------------------------------------------------------------------------------

@@ -13,12 +13,11 @@ from typing import Any
 from icswire.protocol.events import UnitEnd, UnitStart
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.app import Server
-from icswire.server.core.model.ratings import Glicko
-from icswire.server.core.storage.records import RatingRecord
 
 from .client import Client
-from .support import connect
+from .support import connect, registered
 from .support import text_lines as texts
+from .support import texts as shown
 
 
 async def user(server: Server, name: str, password: str | None = None, *setup: str) -> Client:
@@ -26,20 +25,6 @@ async def user(server: Server, name: str, password: str | None = None, *setup: s
     await client.login(name, password, *setup)
     await client.settle()
     return client
-
-
-async def registered(server: Server, name: str, **ratings: tuple[int, int, int, int]) -> None:
-    """Register ``name`` with ratings: type=(rating, wins, losses, draws)."""
-    await asyncio.to_thread(server.store.add_user, name, "pw")
-    for kind, (rating, wins, losses, draws) in ratings.items():
-        record = RatingRecord(
-            name, kind, Glicko(rating, 80.0), wins + losses + draws, wins, losses, draws
-        )
-        await asyncio.to_thread(server.store.save_rating, record)
-
-
-def shown(events: list[Any]) -> list[str]:
-    return [t for t in texts(events) if t]
 
 
 def unit(events: list[Any]) -> int:

@@ -17,26 +17,15 @@ import pytest
 
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.app import Server
-from icswire.server.core.model.ratings import Glicko
 from icswire.server.core.model.tables import Terms
 from icswire.server.core.render.batch import Batch
-from icswire.server.core.storage.records import RatingRecord
 
 from .client import Client
-from .support import bits, connect
+from .support import bits, connect, registered
 from .support import text_lines as texts
 
 TODAY = datetime.now(UTC).strftime("%d-%b-%Y")
 GONE = 400  # seconds without input: idle (``.``) in who, 6 minutes in who v
-
-
-async def registered(server: Server, name: str, **ratings: tuple[int, int, int, int]) -> None:
-    """``name`` registered, with ratings: type=(rating, wins, losses, draws)."""
-    await asyncio.to_thread(server.store.add_user, name, "pw")
-    for kind, (rating, wins, losses, draws) in ratings.items():
-        games = wins + losses + draws
-        record = RatingRecord(name, kind, Glicko(rating, 80.0), games, wins, losses, draws)
-        await asyncio.to_thread(server.store.save_rating, record)
 
 
 async def login(server: Server, name: str, password: str | None = "pw") -> Client:
