@@ -764,13 +764,8 @@ class Games:
             )
             self.out_of_time(game, batch)
             return
-        try:
-            move = move_from_typed(
-                game.board, text, bool(session.ivariables["movecase"]), session.variables["promote"]
-            )
-        except IllegalMoveError:
-            reason = illegal_reason(game.board, text) or IllegalMoveReason.ILLEGAL
-            self._illegal(game, session, text, reason, f"Illegal move ({text}).", batch)
+        move = self._typed_move(game, session, text, batch)
+        if move is None:
             return
         # FICS: a move declines the requests made to the mover ("Any move resets opponent's
         # offers", DG 21, which is not sent for it)
@@ -778,6 +773,18 @@ class Games:
         passed = self._push(game, move, used, left + game.increment_ms(color))
         self._after_move(game, batch, passed, used if session.timeseal else None)
         self._play_premove(game, batch)
+
+    def _typed_move(self, game: Game, session: User, text: str, batch: Batch) -> chess.Move | None:
+        """The move ``session`` typed as ``text`` (its ``movecase`` and ``promote``); None
+        after telling it the move is illegal."""
+        try:
+            return move_from_typed(
+                game.board, text, bool(session.ivariables["movecase"]), session.variables["promote"]
+            )
+        except IllegalMoveError:
+            reason = illegal_reason(game.board, text) or IllegalMoveReason.ILLEGAL
+            self._illegal(game, session, text, reason, f"Illegal move ({text}).", batch)
+            return None
 
     @staticmethod
     def premove_allowed(game: Game, session: User) -> bool:
@@ -797,13 +804,8 @@ class Games:
         if text is None:
             return
         session = game.player(color)
-        try:
-            move = move_from_typed(
-                game.board, text, bool(session.ivariables["movecase"]), session.variables["promote"]
-            )
-        except IllegalMoveError:
-            reason = illegal_reason(game.board, text) or IllegalMoveReason.ILLEGAL
-            self._illegal(game, session, text, reason, f"Illegal move ({text}).", batch)
+        move = self._typed_move(game, session, text, batch)
+        if move is None:
             return
         self.decline_requests(game, color, batch)
         clock = game.clock_ms[color] + game.increment_ms(color)
