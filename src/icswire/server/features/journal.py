@@ -130,11 +130,7 @@ async def libannotate(ctx: Context, args: str) -> None:
     if len(note) > NOTE_LONGEST or not note.isprintable():
         ctx.reply(f"A note is one line of at most {NOTE_LONGEST} characters.")
         return
-    name = ctx.session.name
-    await ctx.core.writes.settled(name)
-    entries = dict(await asyncio.to_thread(ctx.store.journal, name))
-    if slot not in entries:
-        ctx.reply(f"You have no journal entry {slot.upper()}.")
+    if not await _has_entry(ctx, slot):
         return
     ctx.save("journal_annotate", slot, note or None)
     if note:
@@ -203,6 +199,18 @@ async def _from_journal(
     return record, said
 
 
+async def _has_entry(ctx: Context, slot: str) -> bool:
+    """Whether the issuer's journal has an entry in ``slot`` (once its writes are stored);
+    False after saying so."""
+    name = ctx.session.name
+    await ctx.core.writes.settled(name)
+    entries = dict(await asyncio.to_thread(ctx.store.journal, name))
+    if slot not in entries:
+        ctx.reply(f"You have no journal entry {slot.upper()}.")
+        return False
+    return True
+
+
 @command("jkill", CN.CN_LIBDELETE, "jkill <slot>")
 async def jkill(ctx: Context, args: str) -> None:
     if not ctx.session.registered:
@@ -212,11 +220,7 @@ async def jkill(ctx: Context, args: str) -> None:
     if slot is None or args.strip().startswith("%"):
         ctx.reply(SLOT_WORDS)
         return
-    name = ctx.session.name
-    await ctx.core.writes.settled(name)
-    entries = dict(await asyncio.to_thread(ctx.store.journal, name))
-    if slot not in entries:
-        ctx.reply(f"You have no journal entry {slot.upper()}.")
+    if not await _has_entry(ctx, slot):
         return
     ctx.save("journal_kill", slot)
     ctx.reply(f"Journal entry {slot.upper()} deleted.")
