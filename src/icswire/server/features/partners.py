@@ -38,6 +38,7 @@ from icswire.protocol.codes import Sound
 from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.dispatch.hub import CommandSet, Context
+from icswire.server.core.dispatch.named import player_here
 from icswire.server.core.events.presence import PartnershipChanged
 from icswire.server.core.events.talk import PTELL, Speaker, Told
 from icswire.server.core.model.names import name_key
@@ -349,12 +350,8 @@ def _td_players(ctx: Context, names: list[str], usage: str, count: int) -> list[
         return None
     found = []
     for name in names:
-        player = ctx.world.online.get(name_key(name))
+        player = player_here(ctx, name)
         if player is None:
-            ctx.reply(f'No user named "{name}" is logged in.')
-            return None
-        if player.remote is not None:
-            ctx.reply(f"{player.name} is connected to another node.")
             return None
         found.append(player)
     return found

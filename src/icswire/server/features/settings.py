@@ -19,6 +19,7 @@ from icswire.protocol.level1 import CommandNumber as CN
 from icswire.protocol.level1 import Level1
 from icswire.server.core.dispatch.commands import first_word
 from icswire.server.core.dispatch.hub import CommandSet, Context
+from icswire.server.core.dispatch.named import player_here
 from icswire.server.core.dispatch.numbers import parse_number
 from icswire.server.core.dispatch.paging import next_page
 from icswire.server.core.model.formula import SUBFORMULA_COUNT, FormulaError, parse
@@ -505,12 +506,8 @@ async def qset(ctx: Context, args: str) -> None:
     if not which:
         ctx.reply("Usage: qset <name> <variable> <value>")
         return
-    player = ctx.world.online.get(name_key(name))
+    player = player_here(ctx, name)
     if player is None:
-        ctx.reply(f'No user named "{name}" is logged in.')
-        return
-    if player.remote is not None:
-        ctx.reply(f"{player.name} is connected to another node.")
         return
     try:
         variable = VARIABLES.find(which)

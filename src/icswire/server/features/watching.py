@@ -35,6 +35,7 @@ from icswire.protocol.datagrams import DG
 from icswire.protocol.level1 import CommandNumber as CN
 from icswire.server.core.dispatch.hub import CommandSet, Context, Route
 from icswire.server.core.dispatch.mailing import mail_allowed, mail_to_issuer
+from icswire.server.core.dispatch.named import player_here
 from icswire.server.core.dispatch.numbers import parse_number
 from icswire.server.core.events.games import ObserverJoined, ObserverLeft
 from icswire.server.core.events.talk import Kibitzed, Speaker
@@ -799,13 +800,7 @@ def _td_player(ctx: Context, name: str) -> User | None:
     if not ctx.session.is_td:
         ctx.reply(f"Only TDs and administrators may use {ctx.command}.")
         return None
-    player = ctx.world.online.get(name_key(name))
-    if player is None:
-        ctx.reply(f'No user named "{name}" is logged in.')
-    elif player.remote is not None:
-        ctx.reply(f"{player.name} is connected to another node.")
-        return None
-    return player
+    return player_here(ctx, name)
 
 
 @command("xobserve", CN.CN_XOBSERVE, "xobserve <name> <game number|name>")
