@@ -309,15 +309,24 @@ async def smoves(ctx: Context, args: str) -> None:
         show_moves(ctx, record)
 
 
+def _send_stored_line(
+    ctx: Context, record: GameRecord, start: chess.Board, moves: list[ServerMove]
+) -> None:
+    """A stored game's DG_ISOLATED_BOARD and its line's datagrams, game number -1."""
+    ctx.batch.add(ctx.session, Datagram(_isolated_record(record)))
+    start_fen = record.game_variant.setup_fen(start)
+    clocks = _final_clocks(record)
+    line_datagrams(
+        ctx.batch, ctx.session, -1, start, start_fen, moves, clocks, variant=record.game_variant
+    )
+
+
 def show_moves(ctx: Context, record: GameRecord) -> None:
     """A stored game's moves as ``smoves`` shows them: the text, and DG_ISOLATED_BOARD,
     the move list and DG_GAME_RESULT with game number -1."""
     start, moves = replay(record)
     session, batch = ctx.session, ctx.batch
-    batch.add(session, Datagram(_isolated_record(record)))
-    start_fen = record.game_variant.setup_fen(start)
-    clocks = _final_clocks(record)
-    line_datagrams(batch, session, -1, start, start_fen, moves, clocks, variant=record.game_variant)
+    _send_stored_line(ctx, record, start, moves)
     result = _stored_result(record)
     if result is not None:
         batch.add(session, result)
@@ -424,13 +433,10 @@ async def sposition(ctx: Context, args: str) -> None:
     start, moves = replay(record)
     board, _ = final_position(record)
     session, batch = ctx.session, ctx.batch
-    batch.add(session, Datagram(_isolated_record(record)))
     # "gamenumber could be -1 in the case of a stored position (spos or smoves)" (DG 25):
     # the moves (DG_POSITION_BEGIN(2) or DG_MOVE_LIST), DG_SET_BOARD, DG_FEN and DG_MSEC
     # ("(13) spos"), as smoves sends them
-    start_fen = record.game_variant.setup_fen(start)
-    clocks = _final_clocks(record)
-    line_datagrams(batch, session, -1, start, start_fen, moves, clocks, variant=record.game_variant)
+    _send_stored_line(ctx, record, start, moves)
     if DG.JBOARD in session.level2:
         batch.add(session, Datagram(_stored_jboard(record, board, moves)))
     result = _stored_result(record)
