@@ -74,16 +74,29 @@ async def match_for(ctx: Context, first: User, second: User, terms: str, label: 
     return "game" if game is not None and game is not playing else ""
 
 
-@command("rmatch", CN.CN_QMATCH, "rmatch <player1> <player2> <match terms> [| event]")
-async def rmatch(ctx: Context, args: str) -> None:
+def _td_match_words(
+    ctx: Context, args: str, only_td: str, usage: str
+) -> tuple[list[str], str] | None:
+    """``rmatch`` / ``qmatch``'s words (two names and the terms) and event label; None
+    after ``only_td`` (the issuer is no TD) or ``usage`` (fewer than two names)."""
     if not ctx.session.is_td:
-        ctx.reply(ONLY_TD)
-        return
+        ctx.reply(only_td)
+        return None
     text, label = split_label(args)
     words = text.split(maxsplit=2)
     if len(words) < 2:
-        ctx.reply("Usage: rmatch <player1> <player2> <match terms> [| event]")
+        ctx.reply(usage)
+        return None
+    return words, label
+
+
+@command("rmatch", CN.CN_QMATCH, "rmatch <player1> <player2> <match terms> [| event]")
+async def rmatch(ctx: Context, args: str) -> None:
+    usage = "Usage: rmatch <player1> <player2> <match terms> [| event]"
+    read = _td_match_words(ctx, args, ONLY_TD, usage)
+    if read is None:
         return
+    words, label = read
     first, second = (ctx.world.online.get(name_key(name)) for name in words[:2])
     if first is None or not first.registered or second is None or not second.registered:
         return  # lasker: "can't rmatch this user ..." and nothing said
@@ -94,14 +107,12 @@ async def rmatch(ctx: Context, args: str) -> None:
 
 @command("qmatch", CN.CN_QMATCH, "qmatch <player1> <player2> [match terms] [| event]")
 async def qmatch(ctx: Context, args: str) -> None:
-    if not ctx.session.is_td:
-        ctx.reply("Only TDs and administrators may use qmatch.")
+    only_td = "Only TDs and administrators may use qmatch."
+    usage = "Usage: qmatch <player1> <player2> [match terms] [| event]"
+    read = _td_match_words(ctx, args, only_td, usage)
+    if read is None:
         return
-    text, label = split_label(args)
-    words = text.split(maxsplit=2)
-    if len(words) < 2:
-        ctx.reply("Usage: qmatch <player1> <player2> [match terms] [| event]")
-        return
+    words, label = read
     players = []
     for name in words[:2]:
         player = ctx.world.online.get(name_key(name))
