@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -22,15 +21,11 @@ WHEN = r"[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d, \d\d:\d\d UTC \d{4}"
 
 
 @pytest.fixture
-async def server(database_url: str) -> AsyncIterator[Server]:
-    store = Store(database_url)
-    running = Server(store, "127.0.0.1", 0)
-    await running.start(listen=False)
+async def server(server: Server) -> Server:
+    """conftest's server, with Alice, Bob registered (password ``pw``)."""
     for name in ("Alice", "Bob"):
-        await asyncio.to_thread(store.add_user, name, "pw")
-    yield running
-    await running.stop()
-    store.close()
+        await asyncio.to_thread(server.store.add_user, name, "pw")
+    return server
 
 
 async def user(server: Server, name: str) -> Client:

@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncIterator
 
 import pytest
 
 from icswire.protocol.datagrams import DG
 from icswire.protocol.events import Prompt, Text
 from icswire.server.app import Server
-from icswire.server.core.storage.store import Store
 
 from .client import Client
 from .support import connect, texts
@@ -22,15 +20,11 @@ WHEN = r"[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d, \d\d:\d\d UTC \d{4}"
 
 
 @pytest.fixture
-async def server(database_url: str) -> AsyncIterator[Server]:
-    store = Store(database_url)
-    running = Server(store, "127.0.0.1", 0)
-    await running.start(listen=False)
+async def server(server: Server) -> Server:
+    """conftest's server, with Alice, Bob, Carol registered (password ``pw``)."""
     for name in ("Alice", "Bob", "Carol"):
-        await asyncio.to_thread(store.add_user, name, "pw")
-    yield running
-    await running.stop()
-    store.close()
+        await asyncio.to_thread(server.store.add_user, name, "pw")
+    return server
 
 
 async def user(server: Server, name: str, *datagrams: int) -> Client:
