@@ -317,6 +317,17 @@ async def connect(server: Server, datagrams: Iterable[int] = ()) -> Client:
     return MemoryClient(server, datagrams)
 
 
+async def guest(server: Server, name: str, *setup: str, grams: tuple[int, ...] = ()) -> Client:
+    """``name`` logged in without a password, the datagrams ``grams`` on, after the
+    commands ``setup``."""
+    client = await connect(server, grams)
+    login = (f"level2settings={bits(*grams)}",) if grams else ()
+    await client.login(name, None, *login)
+    for line in setup:
+        await client.command(line)
+    return client
+
+
 @contextlib.contextmanager
 def locked(path: Path) -> Iterator[None]:
     """The database's write lock, held by another connection until the block ends."""

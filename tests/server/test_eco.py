@@ -16,21 +16,13 @@ from icswire.server.app import Server
 from icswire.server.core.model.tables import Terms
 
 from .client import Client
-from .support import bits, connect, start_game, texts
+from .support import guest as user
+from .support import start_game, texts
 
 NAJDORF = ["e4", "c5", "Nf3", "d6", "d4", "cxd4", "Nxd4", "Nf6", "Nc3", "a6"]
 #: 1. c4 e6 2. Nc3 d5 3. d4: the table's 1. d4 d5 2. c4 e6 3. Nc3 by transposition.
 TRANSPOSED = ["c4", "e6", "Nc3", "d5", "d4"]
 QGD_NAME = "Queen's Gambit Declined: Queen's Knight Variation"
-
-
-async def user(server: Server, name: str, *setup: str, grams: tuple[int, ...] = ()) -> Client:
-    client = await connect(server, grams)
-    login = (f"level2settings={bits(*grams)}",) if grams else ()
-    await client.login(name, None, *login)
-    for line in setup:
-        await client.command(line)
-    return client
 
 
 async def play(white: Client, black: Client, moves: list[str]) -> None:

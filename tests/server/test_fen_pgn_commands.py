@@ -16,21 +16,12 @@ from icswire.protocol.datagrams import DG
 from icswire.protocol.events import Style12Line, Text
 from icswire.server.app import Server
 
-from .client import Client
-from .support import bits, boards, connect, grams, has_text, texts
+from .support import boards, grams, has_text, texts
+from .support import guest as user
 from .test_examine_setup import fen_of, stored_game
 from .test_variants import start_game
 
 AFTER_E4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
-
-
-async def user(server: Server, name: str, *setup: str, grams: tuple[int, ...] = ()) -> Client:
-    client = await connect(server, grams)
-    login = (f"level2settings={bits(*grams)}",) if grams else ()
-    await client.login(name, None, *login)
-    for line in setup:
-        await client.command(line)
-    return client
 
 
 async def test_fen_of_a_game_examined_or_observed(server: Server) -> None:
