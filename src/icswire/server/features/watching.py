@@ -346,11 +346,10 @@ def _player_to_follow(ctx: Context, name: str, own: str) -> User | None:
     return player
 
 
-def _observe_followed(ctx: Context, game: Table | None) -> None:
-    """The issuer, who now follows the player of ``game``, observes it if they may."""
-    session = ctx.session
-    if game is not None and session not in game.audience() and may_watch(session, game):
-        observe(ctx.core, session, game, ctx.batch)
+def _observe_followed(ctx: Context, follower: User, game: Table | None) -> None:
+    """``follower``, who now follows the player of ``game``, observes it if they may."""
+    if game is not None and follower not in game.audience() and may_watch(follower, game):
+        observe(ctx.core, follower, game, ctx.batch)
 
 
 @command("follow", CN.CN_FOLLOW, "follow [name]", bare_cn=CN.CN_FOLLOW0)
@@ -365,7 +364,7 @@ async def follow(ctx: Context, args: str) -> None:
         return
     follows[session] = name_key(player.name)
     ctx.reply(f"You will now be following {player.name}'s games.")
-    _observe_followed(ctx, ctx.core.play.by_player.get(player))
+    _observe_followed(ctx, session, ctx.core.play.by_player.get(player))
 
 
 @command("unfollow", CN.CN_FOLLOW, "unfollow")
@@ -771,7 +770,8 @@ async def pfollow(ctx: Context, args: str) -> None:
     pfollows[session] = name_key(player.name)
     ctx.reply(f"You will now be following {player.name}'s partner's games.")
     partner = partner_of(ctx.core, player)
-    _observe_followed(ctx, ctx.core.play.by_player.get(partner) if partner is not None else None)
+    game = ctx.core.play.by_player.get(partner) if partner is not None else None
+    _observe_followed(ctx, session, game)
 
 
 def _partners_followed(core: Core, game: Table, batch: Batch) -> None:
@@ -843,9 +843,7 @@ async def qfollow(ctx: Context, args: str) -> None:
     ctx.core.state(Watchers).follows[follower] = name_key(followed.name)
     ctx.batch.add(follower, lines(f"You will now be following {followed.name}'s games."))
     ctx.reply(f"{follower.name} will now be following {followed.name}'s games.")
-    game = ctx.core.play.by_player.get(followed)
-    if game is not None and follower not in game.audience() and may_watch(follower, game):
-        observe(ctx.core, follower, game, ctx.batch)
+    _observe_followed(ctx, follower, ctx.core.play.by_player.get(followed))
 
 
 @command("qunfollow", CN.CN_QFOLLOW, "qunfollow <name>")
