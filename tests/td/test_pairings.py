@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from icswire.td import director
 from icswire.td.arena import arena_pairs
-from icswire.td.model import Tournament
+from icswire.td.model import FORFEITS, Tournament
 from icswire.td.roundrobin import berger_round, rounds_of
 from icswire.td.scores import crosstable, points_of, standings
 from icswire.td.swiss import Record, pair_round
@@ -18,7 +18,7 @@ from icswire.td.swiss import Record, pair_round
 
 def _play(t: Tournament, rng: random.Random) -> None:
     for game in t.playing():
-        game.result = rng.choice(["1-0", "0-1", "1/2-1/2", "1-0", "0-1", "+-"])
+        game.result = rng.choice(["1-0", "0-1", "1/2-1/2", "1-0", "0-1", "+-", "--"])
 
 
 @settings(max_examples=60, deadline=None)
@@ -58,7 +58,7 @@ def test_random_swiss_tournaments_keep_the_absolute_rules(
         colours = [
             "w" if g.white == e.name else "b"
             for g in t.games
-            if g.has(e.name) and g.result not in ("+-", "-+")
+            if g.has(e.name) and g.result not in FORFEITS
         ]
         assert abs(colours.count("w") - colours.count("b")) <= 2
 

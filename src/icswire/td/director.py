@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 
 from icswire.td.arena import arena_pairs
-from icswire.td.model import Entrant, Pairing, Tournament
+from icswire.td.model import FORFEITS, Entrant, Pairing, Tournament
 from icswire.td.roundrobin import berger_round, rounds_of
 from icswire.td.scores import arena_points
 from icswire.td.swiss import pair_round, records
@@ -80,7 +80,7 @@ def next_round(t: Tournament) -> list[Pairing]:
             t.byes[t.round] = bye
     else:
         finished = [
-            (g.white, g.black, g.points(g.white), g.result not in ("+-", "-+"))
+            (g.white, g.black, g.points(g.white), g.points(g.black), g.result not in FORFEITS)
             for g in t.games
             if g.result is not None
         ]

@@ -8,12 +8,14 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-__all__ = ["FORMATS", "RESULTS", "Entrant", "Pairing", "Tournament", "load", "save"]
+__all__ = ["FORFEITS", "FORMATS", "RESULTS", "Entrant", "Pairing", "Tournament", "load", "save"]
 
 #: The formats a TD runs.
 FORMATS: Final = ("swiss", "roundrobin", "arena")
-#: The results a game can end with; "+-"/"-+" are forfeits (the game never played).
-RESULTS: Final = ("1-0", "0-1", "1/2-1/2", "+-", "-+")
+#: The results a game can end with; "+-"/"-+"/"--" are forfeits (the game never played;
+#: "--": both lost it).
+RESULTS: Final = ("1-0", "0-1", "1/2-1/2", "+-", "-+", "--")
+FORFEITS: Final = ("+-", "-+", "--")
 
 
 @dataclass
@@ -42,6 +44,8 @@ class Pairing:
     def points(self, name: str) -> float:
         """What ``name`` scored in this game (0 while it is played)."""
         if self.result is None:
+            return 0.0
+        if self.result == "--":
             return 0.0
         if self.result == "1/2-1/2":
             return 0.5

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from icswire.td.model import Tournament
+from icswire.td.model import FORFEITS, Tournament
 
 __all__ = ["Standing", "arena_points", "crosstable", "standings", "standings_text"]
 
@@ -127,7 +127,7 @@ def crosstable(tournament: Tournament) -> list[str]:
                 scored = game.points(s.name)
                 sign = "+" if scored == 1 else "=" if scored == 0.5 else "-"
                 colour = "w" if game.white == s.name else "b"
-                if game.result in ("+-", "-+"):
+                if game.result in FORFEITS:
                     cell = f"{sign}F"
                 else:
                     cell = f"{sign}{number[game.opponent(s.name)]}{colour}"

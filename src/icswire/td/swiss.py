@@ -179,14 +179,14 @@ def _colours(
 
 def records(
     names: Sequence[tuple[str, int]],
-    games: Sequence[tuple[str, str, float, bool]],
+    games: Sequence[tuple[str, str, float, float, bool]],
     byes: Sequence[str],
 ) -> dict[str, Record]:
     """The records of ``names`` ((name, rating)) from the finished games so far
-    ((white, black, white's points, whether it was played: a forfeit counts its points
+    ((white, black, white's points, black's, whether it was played: a forfeit counts its points
     and the meeting, not the colours) and the byes (a point each)."""
     out = {name: Record(name, rating) for name, rating in names}
-    for white, black, points, played in games:
+    for white, black, points, black_points, played in games:
         for me, other, colour in ((white, black, "w"), (black, white, "b")):
             record = out.get(me)
             if record is None:
@@ -197,7 +197,7 @@ def records(
         if white in out:
             out[white].score += points
         if black in out:
-            out[black].score += 1 - points
+            out[black].score += black_points
     for name in byes:
         if name in out:
             out[name].had_bye = True
