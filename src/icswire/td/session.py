@@ -272,12 +272,17 @@ class TdSession:
         self._paired_at[id(game)] = time.monotonic()
         command = "qmatch" if self.config.dialect == "icc" else "rmatch"
         rated = "rated" if t.rated else "unrated"
-        label = f"{t.name}, round {game.round}" if t.kind != "arena" else t.name
+        label = self._label(game)
         terms = f"{t.minutes} {t.increment} {rated}"
         await self._run(f"{command} {game.white} {game.black} {terms} white | {label}")
         await self._run(f"{command} {game.black} {game.white} {terms} black | {label}")
         for name, other in ((game.white, game.black), (game.black, game.white)):
             await self._run(f"tell {name} Round {game.round}: you play {other}; accept the match.")
+
+    def _label(self, game: Pairing) -> str:
+        """The game's event label (``games``, the PGN's Event tag)."""
+        t = self.tournament
+        return f"{t.name}, round {game.round}" if t.kind != "arena" else t.name
 
     async def _forfeits(self) -> None:
         now = time.monotonic()
@@ -334,7 +339,11 @@ class TdSession:
             if id(mine) in self._saved_pgn or game.result not in ("1-0", "0-1", "1/2-1/2"):
                 continue
             self._saved_pgn.add(id(mine))
-            game.tags.setdefault("Event", self.tournament.name)
+            paired = next((g for g in self.tournament.games if g.game == game.number), None)
+            if paired is None:
+                continue
+            if not game.tags.get("Event"):
+                game.tags["Event"] = self._label(paired)
             try:
                 path = save_game(out / "pgn", game, self.site)
             except OSError as exc:
