@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import dataclasses
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -40,7 +41,13 @@ async def _robot_plays(robot: Robot, rng: random.Random) -> None:
         else:
             move = rng.choice(list(board.legal_moves))
             await robot.ics.send(wire(board, move))
-        await until(lambda: not robot.my_turn() or len(mine.game.moves) > ply, timeout=30)
+        await until(_moved(robot, ply), timeout=30)
+
+
+def _moved(robot: Robot, ply: int) -> Callable[[], bool]:
+    """Whether the robot's move (or resignation) after ``ply`` half-moves went through."""
+    mine = robot.game()
+    return lambda: mine is None or not robot.my_turn() or len(mine.game.moves) > ply
 
 
 @pytest.mark.parametrize("dialect", ["icc", "fics"])
