@@ -1,4 +1,4 @@
-"""A whole Swiss on a real server over sockets: a TD (``icswire.td``) and six robots on
+"""Whole tournaments on a real server over sockets: a TD (``icswire.td``) and robots on
 :mod:`icswire.client` that join with ``tell TD join`` and play what the TD pairs
 (instant random moves; the side to move resigns from move 3 on, now and then). Both
 dialects: ICC (``qmatch``, results from DG_GAME_RESULT) and FICS (``rmatch``, results
@@ -23,8 +23,7 @@ from icswire.td.scores import points_of, standings
 from icswire.td.session import TdSession
 from tests.bot.play import PASSWORD, Robot, register, until, wire
 
-PLAYERS = ("Ann", "Ben", "Cid", "Dora", "Eve", "Finn")
-ROUNDS = 3
+PLAYERS = ("Ann", "Ben", "Cid", "Dora", "Eve", "Finn", "Gus", "Hal", "Ida", "Jo", "Kim", "Lou")
 
 
 async def _robot_plays(robot: Robot, rng: random.Random) -> None:
@@ -47,14 +46,26 @@ async def _robot_plays(robot: Robot, rng: random.Random) -> None:
 def _moved(robot: Robot, ply: int) -> Callable[[], bool]:
     """Whether the robot's move (or resignation) after ``ply`` half-moves went through."""
     mine = robot.game()
-    return lambda: mine is None or not robot.my_turn() or len(mine.game.moves) > ply
+    return lambda: (
+        mine is None
+        or robot.game() is not mine
+        or not robot.my_turn()
+        or len(mine.game.moves) > ply
+    )
 
 
-@pytest.mark.parametrize("dialect", ["icc", "fics"])
-async def test_a_six_player_swiss_is_played_to_the_end(
-    server: Server, tmp_path: Path, dialect: str
-) -> None:
-    await register(server, "TD", *PLAYERS)
+async def _tournament(
+    server: Server,
+    tmp_path: Path,
+    dialect: str,
+    players: tuple[str, ...],
+    *,
+    restart: bool = False,
+    **settings: object,
+) -> tuple[TdConfig, TdSession]:
+    """Run a tournament of ``players`` (robots) to its end; with ``restart`` the TD is
+    stopped once round 1 is under way and a new one carries on from its state file."""
+    await register(server, "TD", *players)
     await asyncio.to_thread(server.store.set_on_server_list, "td", "TD", True)
     config = TdConfig(
         host="127.0.0.1",
@@ -62,42 +73,49 @@ async def test_a_six_player_swiss_is_played_to_the_end(
         dialect=dialect,
         user="TD",
         password=PASSWORD,
-        name="Test Swiss",
-        rounds=ROUNDS,
         minutes=1,
         increment=0,
         start_after=3600,
-        min_players=len(PLAYERS),
-        managers=("Ann",),
+        min_players=len(players),
+        managers=(players[0],),
         forfeit_after=60,
         round_delay=0.1,
         state_file=str(tmp_path / "state.json"),
         out_dir=str(tmp_path / "out"),
+        **{"name": "Test Swiss", **settings},  # type: ignore[arg-type]
     )
     session = TdSession(config)
     stop = asyncio.Event()
     td_task = asyncio.create_task(session.run(stop))
     await asyncio.wait_for(session.logged_in.wait(), 30)
-    robots = []
-    players = []
+    robots: list[Robot] = []
+    playing: list[asyncio.Task[None]] = []
     rng = random.Random(24)
     try:
-        for name in PLAYERS:
+        for name in players:
             ics = connect("127.0.0.1", server.port, name, PASSWORD, dialect=dialect)
             await ics.open()
             robot = Robot(ics)
             robots.append(robot)
-            answer = await robot.run("tell TD join")
-            assert answer, answer
-        await until(lambda: len(session.tournament.entrants) == len(PLAYERS))
-        players = [asyncio.create_task(_robot_plays(r, rng)) for r in robots]
+            assert await robot.run("tell TD join")
+        await until(lambda: len(session.tournament.entrants) == len(players))
+        playing = [asyncio.create_task(_robot_plays(r, rng)) for r in robots]
         await robots[0].run("tell TD start")
+        if restart:
+            first = session
+            await until(lambda: any(g.game for g in first.tournament.games))
+            stop.set()
+            await asyncio.wait_for(td_task, 30)
+            stop = asyncio.Event()
+            session = TdSession(config)
+            assert session.tournament.round == 1
+            td_task = asyncio.create_task(session.run(stop))
         await asyncio.wait_for(td_task, 120)
     finally:
         stop.set()
-        for task in players:
+        for task in playing:
             task.cancel()
-        for task in players:
+        for task in playing:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         with contextlib.suppress(asyncio.CancelledError, TimeoutError):
@@ -105,28 +123,60 @@ async def test_a_six_player_swiss_is_played_to_the_end(
         for robot in robots:
             await robot.close()
             await robot.ics.close()
+    return config, session
 
-    t = session.tournament
-    assert t.finished and t.round == ROUNDS
-    assert [g for g in t.games if g.result in FORFEITS] == []
-    met = [frozenset((g.white, g.black)) for g in t.games]
-    assert len(met) == len(set(met)) == ROUNDS * len(PLAYERS) // 2
-    for name in PLAYERS:
-        colours = "".join("w" if g.white == name else "b" for g in t.games if g.has(name))
-        assert len(colours) == ROUNDS and "www" not in colours and "bbb" not in colours
-    # the standings equal a recomputation from the games the server stored
+
+async def _stored_results(server: Server, players: tuple[str, ...]) -> dict[tuple[str, str], str]:
     stored = {}
-    for name in PLAYERS:
+    for name in players:
         for record in await asyncio.to_thread(server.store.history, name, 50):
             stored[record.white, record.black] = record.score
-    assert {(g.white, g.black): g.result for g in t.games} == stored
+    return stored
+
+
+@pytest.mark.parametrize(
+    ("dialect", "count", "rounds", "restart"),
+    [("icc", 12, 5, True), ("fics", 6, 3, False)],
+)
+async def test_a_swiss_is_played_to_the_end(
+    server: Server, tmp_path: Path, dialect: str, count: int, rounds: int, restart: bool
+) -> None:
+    players = PLAYERS[:count]
+    config, session = await _tournament(
+        server, tmp_path, dialect, players, restart=restart, rounds=rounds
+    )
+    t = session.tournament
+    assert t.finished and t.round == rounds
+    assert [g for g in t.games if g.result in FORFEITS] == []
+    met = [frozenset((g.white, g.black)) for g in t.games]
+    assert len(met) == len(set(met)) == rounds * len(players) // 2
+    for name in players:
+        colours = "".join("w" if g.white == name else "b" for g in t.games if g.has(name))
+        assert len(colours) == rounds and "www" not in colours and "bbb" not in colours
+        assert abs(colours.count("w") - colours.count("b")) <= 1
+    # the results are the games the server stored; the standings follow from them
+    played = {(g.white, g.black): g.result for g in t.games}
+    stored = await _stored_results(server, players)
+    assert {pair: stored.get(pair) for pair in played} == played
     saved = load(config.state_file)
     assert saved is not None and dataclasses.asdict(saved) == dataclasses.asdict(t)
     assert standings(saved) == standings(t)
-    assert sum(points_of(t).values()) == ROUNDS * len(PLAYERS) // 2
+    assert sum(points_of(t).values()) == rounds * len(players) // 2
     results = (Path(config.out_dir) / "results.txt").read_text()
-    assert "Test Swiss" in results and all(name in results for name in PLAYERS)
-    pgns = list((Path(config.out_dir) / "pgn").glob("*.pgn"))
-    assert len(pgns) == len(t.games)
-    texts = [p.read_text() for p in pgns]
+    assert "Test Swiss" in results and all(name in results for name in players)
+    texts = [p.read_text() for p in (Path(config.out_dir) / "pgn").glob("*.pgn")]
+    assert len(texts) >= len(t.games) - (len(players) // 2 if restart else 0)
     assert all('[Event "Test Swiss, round' in text for text in texts), texts[0][:300]
+
+
+async def test_an_arena_pairs_until_its_clock_ends(server: Server, tmp_path: Path) -> None:
+    players = PLAYERS[:4]
+    _, session = await _tournament(
+        server, tmp_path, "icc", players, kind="arena", duration=0.25, name="Test Arena"
+    )
+    t = session.tournament
+    assert t.finished and all(g.result in ("1-0", "0-1", "1/2-1/2") for g in t.games)
+    assert len(t.games) >= len(players)  # several games each in 15 seconds
+    assert all(g.game for g in t.games)
+    assert all(any(g.has(name) for g in t.games) for name in players)
+    assert standings(t)[0].points == max(s.points for s in standings(t)) > 0

@@ -37,7 +37,7 @@ __all__ = ["td"]
 @click.option("--time", "minutes", type=int, default=None, help="minutes per player")
 @click.option("--inc", "increment", type=int, default=None, help="increment in seconds")
 @click.option("--rated/--unrated", default=None)
-@click.option("--duration", type=int, default=None, help="arena minutes [default: 10]")
+@click.option("--duration", type=float, default=None, help="arena minutes [default: 10]")
 @click.option("--channel", type=int, default=None, help="announce in this channel")
 @click.option("--start-after", type=float, default=None, help="seconds of entries")
 @click.option("--min-players", type=int, default=None)

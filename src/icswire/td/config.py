@@ -32,7 +32,7 @@ class TdConfig:
     minutes: int = 5
     increment: int = 0
     rated: bool = False
-    duration: int = 10  # arena minutes
+    duration: float = 10.0  # arena minutes
     #: Where it announces (0: nowhere) and its event's index for ``qaddevent``.
     channel: int = 0
     event_index: int = 1
@@ -54,7 +54,7 @@ class TdConfig:
             raise ConfigError(f"kind: {self.kind!r} is not one of {', '.join(FORMATS)}")
         if self.dialect not in ("icc", "fics"):
             raise ConfigError(f"dialect: {self.dialect!r} is not icc or fics")
-        if self.rounds < 1 or self.minutes < 0 or self.increment < 0 or self.duration < 1:
+        if self.rounds < 1 or self.minutes < 0 or self.increment < 0 or self.duration <= 0:
             raise ConfigError("rounds and duration must be positive, times not negative")
 
 

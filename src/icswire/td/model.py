@@ -70,7 +70,7 @@ class Tournament:
     increment: int = 0
     rated: bool = False
     #: Arena: its length in minutes, and the time it ends (seconds since the epoch).
-    duration: int = 10
+    duration: float = 10.0
     ends_at: float = 0.0
     started: bool = False
     finished: bool = False

@@ -9,8 +9,9 @@ What it does, each time an event wakes it (or every :data:`IDLE_WAKE` seconds):
 2. games: a game between two paired players starts (ICC: DG_GAME_STARTED; FICS: the
    ``{Game N (A vs. B) Creating ...}`` line of ``set gin 1``) and is observed, for its
    PGN; it ends (DG_GAME_RESULT; the ``{Game N (A vs. B) ...} 1-0`` line): the result is
-   recorded, or, adjourned or aborted (``*``), the match is made again. A paired player
-   who has not started within ``forfeit_after`` seconds (gone, or refusing) forfeits;
+   recorded, or, adjourned or aborted (``*``), the match is made again. A match that
+   did not start is made again every :data:`MATCH_AGAIN` seconds; a paired player who
+   has not started within ``forfeit_after`` seconds (gone, or refusing) forfeits;
 3. entries close ``start_after`` seconds after it logged in (or at a manager's
    ``start``) with ``min_players``; a round is paired when the one before is over
    (``rmatch`` on FICS, ``qmatch`` on ICC, each game's event label "NAME, round R");
@@ -48,6 +49,8 @@ __all__ = ["HELP", "TdSession", "run_td"]
 log = logging.getLogger("icswire.td")
 
 IDLE_WAKE: Final = 1.0
+#: Seconds after which a match that did not start is made again (until the forfeit).
+MATCH_AGAIN: Final = 5.0
 HELP: Final = "commands: join, withdraw, standings, crosstable, pairings, berserk (arena), help"
 _COMMAND_ERRORS: Final = (TimeoutError, ConnectionError, OSError, RuntimeError)
 _GAME_START: Final = "Creating"
@@ -86,7 +89,8 @@ class TdSession:
         self._tells: deque[tuple[str, str]] = deque()
         self._starts: deque[tuple[int, str, str]] = deque()
         self._ends: deque[tuple[int, str, str, str]] = deque()
-        self._paired_at: dict[int, float] = {}  # id(Pairing) -> when its match was made
+        self._paired_at: dict[int, float] = {}  # id(Pairing) -> when it was paired
+        self._asked_at: dict[int, float] = {}  # id(Pairing) -> when its match was made
         self._saved_pgn: set[int] = set()
         self._since = time.monotonic()
         self._round_done_at: float | None = None
@@ -148,9 +152,28 @@ class TdSession:
             log.info("qaddevent: %s", said or "done")
         if not t.started:
             await self._announce(f"{description}. To play: tell {me} join")
-        for game in t.playing():  # after a restart: the matches again, the clocks anew
-            game.game = 0
-            await self._make_match(game)
+        for game in t.playing():  # after a restart
+            await self._carry_on(game)
+
+    async def _carry_on(self, game: Pairing) -> None:
+        """A game paired before a restart: followed on if ``getgi`` (lasker's line
+        ``*getgi PLAYER WHITE BLACK N ...*``) says it is still being played, else (not
+        begun, or ended while the TD was away, its result unknown) matched again."""
+        answer = " ".join(await self._run(f"getgi {game.white}")) if game.game else ""
+        words = answer.strip("*").split()
+        if (
+            len(words) >= 5
+            and words[0] == "getgi"
+            and words[2].lower() == game.white.lower()
+            and words[3].lower() == game.black.lower()
+            and words[4].isdigit()
+        ):
+            game.game = int(words[4])
+            log.info("game %d (%s - %s) goes on", game.game, game.white, game.black)
+            await self._run(f"observe {game.game}")
+            return
+        game.game = 0
+        await self._make_match(game)
 
     async def _finish(self) -> None:
         t = self.tournament
@@ -269,13 +292,18 @@ class TdSession:
     async def _make_match(self, game: Pairing) -> None:
         """The game's two match requests (the second accepts the first)."""
         t = self.tournament
-        self._paired_at[id(game)] = time.monotonic()
+        self._paired_at.setdefault(id(game), time.monotonic())
+        self._asked_at[id(game)] = time.monotonic()
         command = "qmatch" if self.config.dialect == "icc" else "rmatch"
         rated = "rated" if t.rated else "unrated"
         label = self._label(game)
         terms = f"{t.minutes} {t.increment} {rated}"
-        await self._run(f"{command} {game.white} {game.black} {terms} white | {label}")
-        await self._run(f"{command} {game.black} {game.white} {terms} black | {label}")
+        for line in (
+            f"{command} {game.white} {game.black} {terms} white | {label}",
+            f"{command} {game.black} {game.white} {terms} black | {label}",
+        ):
+            answer = await self._run(line)
+            log.info("%s: %s", line, " / ".join(answer) or "no answer")
         for name, other in ((game.white, game.black), (game.black, game.white)):
             await self._run(f"tell {name} Round {game.round}: you play {other}; accept the match.")
 
@@ -286,8 +314,17 @@ class TdSession:
 
     async def _forfeits(self) -> None:
         now = time.monotonic()
-        for game in self.tournament.playing():
-            if game.game or now - self._paired_at.get(id(game), now) < self.config.forfeit_after:
+        t = self.tournament
+        for game in t.playing():
+            if game.game:
+                continue
+            if t.kind == "arena" and time.time() >= t.ends_at:  # no game starts after the end
+                t.games.remove(game)
+                log.info("%s - %s: not started before the end, dropped", game.white, game.black)
+                continue
+            if now - self._paired_at.get(id(game), now) < self.config.forfeit_after:
+                if now - self._asked_at.get(id(game), now) >= MATCH_AGAIN:
+                    await self._make_match(game)  # refused (a game just over?): once more
                 continue
             here = {p.lower() for p in self.ics.state.players}
             white_here = game.white.lower() in here
@@ -323,7 +360,7 @@ class TdSession:
             await self._make_match(game)
             return
         plies = 0
-        mine = next((m for m in self.ics.state.finished if m.game.number == number), None)
+        mine = next((m for m in reversed(self.ics.state.finished) if m.game.number == number), None)
         if mine is not None:
             plies = len(mine.game.moves)
         director.record_result(self.tournament, game, score, plies)
@@ -339,7 +376,14 @@ class TdSession:
             if id(mine) in self._saved_pgn or game.result not in ("1-0", "0-1", "1/2-1/2"):
                 continue
             self._saved_pgn.add(id(mine))
-            paired = next((g for g in self.tournament.games if g.game == game.number), None)
+            paired = next(
+                (
+                    g
+                    for g in reversed(self.tournament.games)
+                    if g.game == game.number and (g.white, g.black) == (game.white, game.black)
+                ),
+                None,
+            )
             if paired is None:
                 continue
             if not game.tags.get("Event"):
@@ -444,6 +488,6 @@ class TdSession:
 
 def _terms(t: Tournament) -> str:
     what = {"swiss": f"Swiss, {t.rounds} rounds", "roundrobin": "round robin"}.get(
-        t.kind, f"arena, {t.duration} minutes"
+        t.kind, f"arena, {t.duration:g} minutes"
     )
     return f"{what}, {t.minutes} {t.increment} {'rated' if t.rated else 'unrated'}"
