@@ -61,10 +61,12 @@ async def _tournament(
     players: tuple[str, ...],
     *,
     restart: bool = False,
+    absent: tuple[str, ...] = (),
     **settings: object,
 ) -> tuple[TdConfig, TdSession]:
     """Run a tournament of ``players`` (robots) to its end; with ``restart`` the TD is
-    stopped once round 1 is under way and a new one carries on from its state file."""
+    stopped once round 1 is under way and a new one carries on from its state file; the
+    ``absent`` join, then log out before the start."""
     await register(server, "TD", *players)
     await asyncio.to_thread(server.store.set_on_server_list, "td", "TD", True)
     config = TdConfig(
@@ -78,11 +80,10 @@ async def _tournament(
         start_after=3600,
         min_players=len(players),
         managers=(players[0],),
-        forfeit_after=60,
         round_delay=0.1,
         state_file=str(tmp_path / "state.json"),
         out_dir=str(tmp_path / "out"),
-        **{"name": "Test Swiss", **settings},  # type: ignore[arg-type]
+        **{"name": "Test Swiss", "forfeit_after": 60, **settings},  # type: ignore[arg-type]
     )
     session = TdSession(config)
     stop = asyncio.Event()
@@ -99,6 +100,10 @@ async def _tournament(
             robots.append(robot)
             assert await robot.run("tell TD join")
         await until(lambda: len(session.tournament.entrants) == len(players))
+        for robot in [r for r in robots if r.name in absent]:
+            robots.remove(robot)
+            await robot.close()
+            await robot.ics.close()
         playing = [asyncio.create_task(_robot_plays(r, rng)) for r in robots]
         await robots[0].run("tell TD start")
         if restart:
@@ -180,3 +185,17 @@ async def test_an_arena_pairs_until_its_clock_ends(server: Server, tmp_path: Pat
     assert all(g.game for g in t.games)
     assert all(any(g.has(name) for g in t.games) for name in players)
     assert standings(t)[0].points == max(s.points for s in standings(t)) > 0
+
+
+async def test_a_player_who_is_gone_forfeits(server: Server, tmp_path: Path) -> None:
+    players = PLAYERS[:4]
+    _, session = await _tournament(
+        server, tmp_path, "icc", players, absent=("Dora",), rounds=1, forfeit_after=3
+    )
+    t = session.tournament
+    assert t.finished
+    (forfeit,) = [g for g in t.games if g.has("Dora")]
+    assert forfeit.result == ("-+" if forfeit.white == "Dora" else "+-")
+    assert forfeit.points("Dora") == 0 and forfeit.points(forfeit.opponent("Dora")) == 1
+    (played,) = [g for g in t.games if not g.has("Dora")]
+    assert played.result in ("1-0", "0-1", "1/2-1/2") and played.game
