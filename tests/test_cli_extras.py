@@ -124,5 +124,5 @@ def test_help_lists_every_command_without_the_server_extra() -> None:
     status, out, _, _ = run_cli("--help", blocked=("sqlalchemy", "argon2"))
     assert status == 0
     listed = [line.split()[0] for line in out.split("Commands:")[1].splitlines() if line.strip()]
-    assert listed == ["bot", "connect", "decode", "encode", "pgn", "serve", "user"]
+    assert listed == ["bot", "connect", "decode", "encode", "pgn", "serve", "td", "user"]
     assert "needs the server extra" in out.split("user", 1)[1]

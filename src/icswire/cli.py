@@ -1,5 +1,5 @@
 """The ``icswire`` command line: ``decode``, ``encode``, ``pgn``, ``serve``, ``user``, ``connect``,
-``bot``.
+``bot``, ``td``.
 
 ``icswire decode [FILE|-] [--datagrams LIST] [--block-mode]`` prints one JSON object per
 event;
@@ -8,7 +8,7 @@ event whose fields do not give back its bytes (a datagram in another form than i
 an error too long to keep whole) carries them as ``"raw"`` (:mod:`icswire.protocol.jsonl`),
 so ``decode | encode`` reproduces any stream byte for byte.
 ``icswire bot HOST [PORT] --engine CMD`` runs a computer account with a chess engine
-(docs/bot.md).
+(docs/bot.md); ``icswire td HOST [PORT]`` a tournament director (docs/td.md).
 
 Start-up stays small: a command imports only what it uses (``decode`` and ``pgn`` never
 load the server's database stack, ``pgn`` loads tqdm only for a progress bar). Without the
@@ -176,7 +176,12 @@ def decode_stream(
 
 
 @click.group(
-    cls=LazyGroup, lazy={"user": "icswire.server.admin:user", "bot": "icswire.bot.cli:bot"}
+    cls=LazyGroup,
+    lazy={
+        "user": "icswire.server.admin:user",
+        "bot": "icswire.bot.cli:bot",
+        "td": "icswire.td.cli:td",
+    },
 )
 @click.version_option(package_name="icswire")
 def main() -> None:

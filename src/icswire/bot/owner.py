@@ -16,17 +16,11 @@ commands; a ``say`` is not a tell.
 from __future__ import annotations
 
 import enum
-import re
-from typing import Any, Final
+from typing import Final
 
-from icswire.protocol.datagrams import DG
-from icswire.protocol.events import Text
+from icswire.client.tells import tell_of
 
 __all__ = ["HELP", "Command", "parse_command", "tell_of"]
-
-#: DG_PERSONAL_TELL's type of a ``tell`` (0 is a ``say``, 2 a partner's ``ptell``).
-TELL: Final = 1
-_FICS_TELL: Final = re.compile(r"([A-Za-z][A-Za-z0-9]*)(?:\([A-Z*]{1,3}\))* tells you: (.*)")
 
 HELP: Final = "commands: pause, resume, quit, quit now, status"
 
@@ -52,14 +46,3 @@ def parse_command(text: str) -> Command | None:
         return Command(words)
     except ValueError:
         return None
-
-
-def tell_of(event: Any) -> tuple[str, str] | None:
-    """The (teller, text) of a personal tell to the bot, None for any other event."""
-    if getattr(event, "dg", None) == DG.PERSONAL_TELL:
-        if event.type != TELL:
-            return None
-        return str(event.playername), str(event.text)
-    if isinstance(event, Text) and (m := _FICS_TELL.fullmatch(event.text)):
-        return m[1], m[2]
-    return None
