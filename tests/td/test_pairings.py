@@ -152,3 +152,18 @@ def test_arena_scoring_streaks_and_berserk() -> None:
         director.record_result(t, game, "1-0" if game.white == "a" else "0-1", plies=20)
     assert standings(t)[0].points == 2 + 2 + 4
     assert director.new_games(t, ["a", "b"], now=10 * 60.0) == []
+
+
+def test_a_swiss_with_no_pairing_left_ends_before_its_last_round() -> None:
+    """Six players given four rounds: after three, the games not yet played can leave no
+    pairing that repeats none (here they do); the tournament ends there, not in a crash."""
+    rng = random.Random(32)
+    t = Tournament("Test", kind="swiss", rounds=4)
+    for i in range(6):
+        director.join(t, f"p{i}", rng.randint(1000, 2500))
+    director.start(t)
+    while not t.finished:
+        if director.next_round(t):
+            _play(t, rng)
+    assert t.round == 3
+    assert len({frozenset((g.white, g.black)) for g in t.games}) == len(t.games)

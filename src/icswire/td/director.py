@@ -10,7 +10,7 @@ from icswire.td.arena import arena_pairs
 from icswire.td.model import FORFEITS, Entrant, Pairing, Tournament
 from icswire.td.roundrobin import berger_round, rounds_of
 from icswire.td.scores import arena_points
-from icswire.td.swiss import pair_round, records
+from icswire.td.swiss import PairingError, pair_round, records
 
 __all__ = ["join", "new_games", "next_round", "record_result", "round_over", "start", "withdraw"]
 
@@ -59,7 +59,8 @@ def round_over(t: Tournament) -> bool:
 
 def next_round(t: Tournament) -> list[Pairing]:
     """Pair the next round (Swiss or round robin) and record it; [] when the tournament
-    is over (its rounds played, or fewer than two players left)."""
+    is over (its rounds played, fewer than two players left, or no Swiss pairing left
+    that repeats no game: a small field cannot always play every round it was given)."""
     if t.round >= t.rounds or len(t.active()) < 2:
         t.finished = True
         return []
@@ -85,7 +86,12 @@ def next_round(t: Tournament) -> list[Pairing]:
             if g.result is not None
         ]
         recs = records([(e.name, e.rating) for e in t.active()], finished, list(t.byes.values()))
-        paired = pair_round(list(recs.values()), t.round)
+        try:
+            paired = pair_round(list(recs.values()), t.round)
+        except PairingError:  # every pairing would repeat a game: the arbiter ends it here
+            t.round -= 1
+            t.finished = True
+            return []
         games = [Pairing(t.round, w, b) for w, b in paired.boards]
         if paired.bye is not None:
             t.byes[t.round] = paired.bye
