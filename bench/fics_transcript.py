@@ -5,8 +5,9 @@ the same order (``STEPS``: tells, channels, shouts, a match with moves, observer
 kibitzes, offers, takebacks, adjournment, lists, settings, unknown commands ...). After each
 step every user's output is read until the server is quiet, then normalised (digits, days
 and months become ``#``/``Day``/``Mon``; the prompt is kept) and the two servers' outputs of
-that step are compared. The report counts the identical steps and shows, for each other
-step, the lines that differ.
+that step are compared. The report counts the identical steps and the reference's lines
+that icswire sent too, in order (difflib's matching blocks, per user and step), and shows,
+for each other step, the lines that differ.
 
 It measures how close icswire's FICS dialect is to a reference FICS server (the C server of
 ``../shared/bench-peer`` or any lasker-style server the user can reach on 127.0.0.1). Both
@@ -169,7 +170,18 @@ async def evening(port: int, accounts: list[tuple[str, str]], quiet: float) -> l
 def report(mine: list[list[str]], theirs: list[list[str]], names: list[str]) -> str:
     labels = ["(logins)"] + [f"{names[index]}: {line}" for index, line in STEPS]
     same = sum(1 for a, b in zip(mine, theirs, strict=True) if a == b)
-    out = [f"# FICS transcript: {same} of {len(labels)} steps identical", ""]
+    matched = total = 0
+    for ours_step, ref_step in zip(mine, theirs, strict=True):
+        for ours, ref in zip(ours_step, ref_step, strict=True):
+            ref_lines = ref.splitlines()
+            blocks = difflib.SequenceMatcher(None, ref_lines, ours.splitlines(), autojunk=False)
+            matched += sum(block.size for block in blocks.get_matching_blocks())
+            total += len(ref_lines)
+    out = [
+        f"# FICS transcript: {same} of {len(labels)} steps identical; "
+        f"{matched} of the reference's {total} lines found in order",
+        "",
+    ]
     for label, a, b in zip(labels, mine, theirs, strict=True):
         if a == b:
             continue
