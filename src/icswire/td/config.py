@@ -33,9 +33,10 @@ class TdConfig:
     increment: int = 0
     rated: bool = False
     duration: float = 10.0  # arena minutes
-    #: Where it announces (0: nowhere) and its event's index for ``qaddevent``.
+    #: Where it announces (0: nowhere) and its event's index for ``qaddevent`` (a TD may
+    #: use 40-999, icc-formats.txt).
     channel: int = 0
-    event_index: int = 1
+    event_index: int = 40
     #: Entries close and round 1 starts this many seconds after the TD logs in, once
     #: ``min_players`` joined (or when a manager tells it ``start``).
     start_after: float = 60.0

@@ -52,6 +52,9 @@ IDLE_WAKE: Final = 1.0
 #: Seconds after which a match that did not start is made again (until the forfeit).
 MATCH_AGAIN: Final = 5.0
 HELP: Final = "commands: join, withdraw, standings, crosstable, pairings, berserk (arena), help"
+#: ``spgn`` of a game not observed: tries, and seconds between them.
+PGN_TRIES: Final = 20
+PGN_AGAIN: Final = 0.1
 _COMMAND_ERRORS: Final = (TimeoutError, ConnectionError, OSError, RuntimeError)
 _GAME_START: Final = "Creating"
 
@@ -92,6 +95,7 @@ class TdSession:
         self._paired_at: dict[int, float] = {}  # id(Pairing) -> when it was paired
         self._asked_at: dict[int, float] = {}  # id(Pairing) -> when its match was made
         self._saved_pgn: set[int] = set()
+        self._pgn_fetched: set[int] = set()  # id(Pairing) of games saved from ``spgn``
         self._since = time.monotonic()
         self._round_done_at: float | None = None
         self._closed = False
@@ -365,9 +369,35 @@ class TdSession:
             plies = len(mine.game.moves)
         director.record_result(self.tournament, game, score, plies)
         log.info("game %d: %s - %s %s", number, game.white, game.black, score)
+        if mine is None or not _same_players(mine.game, game):
+            await self._fetch_pgn(game)
         await self._announce(f"{game.white} - {game.black} {score}")
         self._save()
         self._write_results()
+
+    async def _fetch_pgn(self, game: Pairing) -> None:
+        """A game that ended before the TD observed it (a quick resignation): its PGN as the
+        server stored it (``spgn WHITE -1``, White's last game), if the server has it. A
+        FICS end line may come before the game is stored: asked again a few times."""
+        for _ in range(PGN_TRIES):
+            lines = await self._run(f"spgn {game.white} -1")
+            text = "\n".join(lines)
+            if f'[White "{game.white}"]' in text and f'[Black "{game.black}"]' in text:
+                break
+            await asyncio.sleep(PGN_AGAIN)
+        else:
+            log.info("game %d: no PGN (spgn: %s)", game.game, " / ".join(lines[:1]) or "nothing")
+            return
+        self._pgn_fetched.add(id(game))
+        stem = f"{time.strftime('%Y%m%d-%H%M%S')}-{game.white}-{game.black}-g{game.game}"
+        path = Path(self.config.out_dir) / "pgn" / f"{stem}.pgn"
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text + "\n", encoding="utf-8")
+        except OSError as exc:
+            log.error("game %d: the PGN could not be saved: %s", game.game, exc)
+        else:
+            log.info("game %d: saved as %s (from spgn)", game.game, path)
 
     async def _save_pgns(self) -> None:
         out = Path(self.config.out_dir)
@@ -384,7 +414,7 @@ class TdSession:
                 ),
                 None,
             )
-            if paired is None:
+            if paired is None or id(paired) in self._pgn_fetched:
                 continue
             if not game.tags.get("Event"):
                 game.tags["Event"] = self._label(paired)
@@ -484,6 +514,12 @@ class TdSession:
             log.warning("%r got no answer: %s", command, exc or type(exc).__name__)
             return []
         return [e.text for e in events if isinstance(e, Text) and e.text]
+
+
+def _same_players(game: Any, paired: Pairing) -> bool:
+    return bool(
+        game.white.lower() == paired.white.lower() and game.black.lower() == paired.black.lower()
+    )
 
 
 def _terms(t: Tournament) -> str:
