@@ -168,6 +168,26 @@ async def game_on(a: Connection, b: Connection, minutes: int = 5) -> int:
     return next(n for n, g in a.state.my_games.items() if g.relation == "PW")
 
 
+def lines_below(pane: str) -> int:
+    """How many lines the header says are below the view (0 at the bottom)."""
+    found = re.search(r"(\d+) more below", pane)
+    return int(found.group(1)) if found else 0
+
+
+async def page_up_until(screen: Screen, text: str) -> str:
+    """PageUp, a page at a time (each waited for), until ``text`` is in view."""
+    pane = await asyncio.to_thread(screen.capture)
+    for _ in range(12):
+        if text in pane:
+            return pane
+        before = lines_below(pane)
+        screen.keys("PPage")
+        pane = await screen.until(
+            lambda p, before=before: lines_below(p) != before, "the view a page up"
+        )
+    pytest.fail(f"paging up never showed {text!r}:\n{pane}")
+
+
 async def test_scrollback_history_and_completion(screens: Callable[..., Screen], port: int) -> None:
     screen = screens(height=24)
     await logged_in(screen)
@@ -175,12 +195,10 @@ async def test_scrollback_history_and_completion(screens: Callable[..., Screen],
     pane = await screen.shows("See also: abbreviations")
     assert "> help commands" not in pane  # the top of the output went up out of sight
 
-    screen.keys("PPage")
-    pane = await screen.shows("> help commands")
+    pane = await page_up_until(screen, "> help commands")
     assert "more below (PageDown)" in pane and "See also: abbreviations" not in pane
-    screen.keys("PPage", "PPage")
-    await screen.shows("Welcome to icswire")
-    screen.keys("NPage", "NPage", "NPage", "NPage")
+    await page_up_until(screen, "Welcome to icswire")
+    screen.keys(*["NPage"] * 12)  # the list is long: more pages down than up, to be sure
     pane = await screen.until(lambda p: "more below" not in p, "the bottom again")
     assert "See also: abbreviations" in pane
 
