@@ -160,7 +160,6 @@ def _assert_event_shown(
     label: Callable[[int], str],
     *,
     restarted: bool = False,
-    arena: bool = False,
 ) -> None:
     """The event was listed (DG_TOURNEY) before its games and removed (DG_REMOVE_TOURNEY)
     after them; every game played came with DG_TOURNEY_GAME_STARTED and _ENDED carrying
@@ -181,10 +180,6 @@ def _assert_event_shown(
     score = {e.id: e.score for e in ended}
     shown = Counter((e.event_label, e.white, e.black, e.gamenumber, score[e.id]) for e in started)
     wanted = Counter((label(g.round), g.white, g.black, g.game, g.result) for g in games)
-    if arena:  # under load the TD once recorded a result the server did not: not yet checked
-        played = Counter((e.event_label, e.white, e.black, e.gamenumber) for e in started)
-        assert all(played[key[:4]] >= count for key, count in wanted.items())
-        return
     if not restarted:
         assert shown == wanted
         return
@@ -277,7 +272,7 @@ async def test_an_arena_pairs_until_its_clock_ends(
     assert all(g.game for g in t.games)
     assert all(any(g.has(name) for g in t.games) for name in players)
     assert standings(t)[0].points == max(s.points for s in standings(t)) > 0
-    _assert_event_shown(watcher[0], t, lambda _: "Test Arena", arena=True)
+    _assert_event_shown(watcher[0], t, lambda _: "Test Arena")
 
 
 async def test_a_player_who_is_gone_forfeits(server: Server, tmp_path: Path) -> None:

@@ -90,8 +90,11 @@ class TdSession:
         self._ics: Connection | None = None
         self._wake = asyncio.Event()
         self._tells: deque[tuple[str, str]] = deque()
-        self._starts: deque[tuple[int, str, str]] = deque()
-        self._ends: deque[tuple[int, str, str, str]] = deque()
+        #: Games started and ended, in the order the server told them: (True, number,
+        #: white, black, "") for a start, (False, number, white, black, score) for an end.
+        #: One queue, so that a game's end is taken before a later game that reuses its
+        #: number starts (an arena pairs again at once).
+        self._games: deque[tuple[bool, int, str, str, str]] = deque()
         self._paired_at: dict[int, float] = {}  # id(Pairing) -> when it was paired
         self._asked_at: dict[int, float] = {}  # id(Pairing) -> when its match was made
         self._saved_pgn: set[int] = set()
@@ -208,9 +211,9 @@ class TdSession:
                 self._tells.append(told)
             dg = getattr(event, "dg", None)
             if dg == DG.GAME_STARTED and event.played_game:
-                self._starts.append((event.gamenumber, event.whitename, event.blackname))
+                self._games.append((True, event.gamenumber, event.whitename, event.blackname, ""))
             elif dg == DG.GAME_RESULT and not event.become_examined:
-                self._ends.append((event.gamenumber, "", "", event.score))
+                self._games.append((False, event.gamenumber, "", "", event.score))
             elif isinstance(event, Text) and event.text.startswith("{Game "):
                 self._fics_game_line(event.text)
             self._wake.set()
@@ -221,24 +224,26 @@ class TdSession:
         end = parse_game_end(text)
         if end is not None:
             number, white, black, _, score = end
-            self._ends.append((number, white, black, score))
+            self._games.append((False, number, white, black, score))
             return
         head, _, rest = text.partition(") ")
         if rest.startswith(_GAME_START) and " vs. " in head:
             digits, names = head[len("{Game ") :].split(" (", 1)
             white, black = names.split(" vs. ")
             if digits.isdigit():
-                self._starts.append((int(digits), white, black))
+                self._games.append((True, int(digits), white, black, ""))
 
     # -- one look ------------------------------------------------------------------------
 
     async def _step(self) -> None:
         while self._tells:
             await self._told(*self._tells.popleft())
-        while self._starts:
-            await self._game_started(*self._starts.popleft())
-        while self._ends:
-            await self._game_ended(*self._ends.popleft())
+        while self._games:
+            started, number, white, black, score = self._games.popleft()
+            if started:
+                await self._game_started(number, white, black)
+            else:
+                await self._game_ended(number, white, black, score)
         await self._save_pgns()
         await self._forfeits()
         await self._advance()
