@@ -8,8 +8,6 @@ decision) goes to standard error.
 
 from __future__ import annotations
 
-import asyncio
-import logging
 import shlex
 import shutil
 from pathlib import Path
@@ -17,6 +15,7 @@ from pathlib import Path
 import click
 
 from icswire.bot.config import BotConfig, ConfigError, default_config, load_config
+from icswire.robot_cli import config_option, run_robot
 
 __all__ = ["bot"]
 
@@ -37,13 +36,7 @@ __all__ = ["bot"]
     default=None,
     help="how the engine talks [default: uci]",
 )
-@click.option(
-    "--config",
-    "config_file",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="a TOML file of settings (docs/bot.example.toml)",
-)
+@config_option("docs/bot.example.toml")
 @click.option(
     "--dialect",
     type=click.Choice(["fics", "icc"]),
@@ -71,7 +64,6 @@ def bot(
     """A computer account: plays HOST's players with a UCI or XBoard engine."""
     from icswire.bot.engine import EngineError
     from icswire.bot.session import run_bot
-    from icswire.client import LoginError
 
     config = _settings(
         config_file,
@@ -85,20 +77,10 @@ def bot(
         owner=owner,
         pgn_dir=pgn_dir,
     )
-    logging.basicConfig(
-        level=logging.DEBUG if verbose else logging.INFO,
-        format="%(asctime)s %(name)s %(message)s",
-    )
     try:
-        asyncio.run(run_bot(config))
-    except LoginError as exc:
-        raise click.ClickException(f"login failed: {exc}") from None
+        run_robot(run_bot(config), f"{host}:{config.port}", verbose=verbose)
     except EngineError as exc:
         raise click.ClickException(f"engine: {exc}") from None
-    except OSError as exc:
-        raise click.ClickException(f"cannot connect to {host}:{config.port}: {exc}") from None
-    except KeyboardInterrupt:
-        pass
 
 
 def _settings(

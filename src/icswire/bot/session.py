@@ -32,8 +32,6 @@ import asyncio
 import contextlib
 import enum
 import logging
-from collections import deque
-from collections.abc import Sequence
 from typing import Any, Final
 
 from icswire.boards.variants import UnsupportedVariantError
@@ -51,11 +49,11 @@ from icswire.bot.games import (
     wire_move,
 )
 from icswire.bot.offers import Offer, offers_to_me
-from icswire.bot.owner import HELP, Command, parse_command, tell_of
+from icswire.bot.owner import HELP, Command, parse_command
 from icswire.bot.pgnfiles import save_game
 from icswire.bot.rules import GameJudge, answers_takeback, judge_challenge
 from icswire.bot.seeks import seek_command
-from icswire.client import Connection, connect
+from icswire.client.robot import Robot
 from icswire.client.state import MyGame
 from icswire.protocol.events import Text
 
@@ -63,14 +61,11 @@ __all__ = ["BotSession", "run_bot"]
 
 log = logging.getLogger("icswire.bot")
 
-#: The longest the loop sleeps without an event (it then looks at the state again).
 IDLE_WAKE: Final = 5.0
 #: Results a game is saved with: finished games, as the server's history keeps them.
 RESULTS: Final = ("1-0", "0-1", "1/2-1/2")
 #: Seconds a failed engine is given to quit before another is started.
 ENGINE_CLOSE: Final = 5.0
-#: What a command that got no answer, or a connection that dropped under it, raises.
-_COMMAND_ERRORS: Final = (TimeoutError, ConnectionError, OSError, RuntimeError)
 
 
 class Leaving(enum.Enum):
@@ -92,10 +87,15 @@ async def run_bot(config: BotConfig, *, stop: asyncio.Event | None = None) -> No
         await session.engine.close()
 
 
-class BotSession:
+class BotSession(Robot):
     """One bot on one server: see the module's docstring."""
 
+    who = "the bot"
+    idle_wake = IDLE_WAKE
+    _log = log
+
     def __init__(self, config: BotConfig, engine: EnginePlayer) -> None:
+        super().__init__()
         self.config = config
         self.engine = engine
         self.dialect = config.dialect
@@ -105,31 +105,19 @@ class BotSession:
         self.runs: dict[int, GameRun] = {}
         self.games_played = 0
         self.seeking = False
-        #: Set once logged in (the first time).
-        self.logged_in = asyncio.Event()
-        self._ics: Connection | None = None
-        self._wake = asyncio.Event()
-        self._tells: deque[tuple[str, str]] = deque()
         self._answered: set[object] = set()  # challenges answered (their keys)
         #: Games adjourned or cut off with the connection, by (white, black) lowercase.
         self._interrupted: dict[tuple[str, str], GameRun] = {}
         self._search = asyncio.Lock()  # one search at a time on the engine
         self._reconnects = 0
-        self._closed = False
         self._resigned_all = False
 
     # -- life cycle ----------------------------------------------------------------------
 
-    @property
-    def ics(self) -> Connection:
-        if self._ics is None:
-            raise RuntimeError("the bot is not connected")
-        return self._ics
-
     async def run(self, stop: asyncio.Event | None = None) -> None:
         """Log in, play until told to stop, log out."""
         config = self.config
-        self._ics = connect(
+        await self._log_in(
             config.host,
             config.port,
             config.user,
@@ -137,7 +125,6 @@ class BotSession:
             reconnect=config.reconnect,
             dialect=config.dialect,
         )
-        await self._ics.open()
         log.info(
             "logged in to %s as %s (%s dialect), engine %s",
             self.site,
@@ -158,13 +145,10 @@ class BotSession:
                     log.info("stopping: asked to")
                     break
         finally:
-            reader.cancel()
             for run in self.runs.values():
                 if run.thinking is not None:
                     run.thinking.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await reader
-            await self.ics.close()
+            await self._close(reader)
             log.info("logged out of %s after %d game(s)", self.site, self.games_played)
 
     def _done(self) -> bool:
@@ -176,29 +160,10 @@ class BotSession:
             return True
         return False
 
-    async def _sleep(self, stop: asyncio.Event | None) -> None:
-        """Until an event comes (or ``stop``, or :data:`IDLE_WAKE` seconds)."""
-        waits = [asyncio.ensure_future(self._wake.wait())]
-        if stop is not None:
-            waits.append(asyncio.ensure_future(stop.wait()))
-        try:
-            await asyncio.wait(waits, timeout=IDLE_WAKE, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for waiting in waits:
-                waiting.cancel()
-        self._wake.clear()
-
-    async def _read(self) -> None:
-        """Every event wakes the loop; tells are kept for it, refusals of moves logged."""
-        async for event in self.ics.events():
-            told = tell_of(event)
-            if told is not None:
-                self._tells.append(told)
-            elif isinstance(event, Text) and event.text.startswith("Illegal move"):
-                log.warning("the server refused a move: %s", event.text)
-            self._wake.set()
-        self._closed = True
-        self._wake.set()
+    def _heard(self, event: Any, told: bool) -> None:
+        """Refusals of moves are logged."""
+        if not told and isinstance(event, Text) and event.text.startswith("Illegal move"):
+            log.warning("the server refused a move: %s", event.text)
 
     # -- one look at the state -----------------------------------------------------------
 
@@ -569,21 +534,3 @@ class BotSession:
         playing = "; ".join(games) if games else "no game in progress"
         seeking = ", seeking" if self.seeking else ""
         return f"{self.engine.name}: {mode}{seeking}; {playing}; {self.games_played} played."
-
-    # -- talking to the server -----------------------------------------------------------
-
-    async def _run(self, command: str) -> list[str]:
-        """Run ``command``; its lines of text (none when the connection failed)."""
-        try:
-            events: Sequence[Any] = await self.ics.run(command)
-        except _COMMAND_ERRORS as exc:
-            log.warning("%r got no answer: %s", command, exc or type(exc).__name__)
-            return []
-        return [e.text for e in events if isinstance(e, Text) and e.text]
-
-    async def _send(self, line: str) -> None:
-        """Send ``line`` without waiting for its answer (a move)."""
-        try:
-            await self.ics.send(line)
-        except _COMMAND_ERRORS as exc:
-            log.warning("%r was not sent: %s", line, exc or type(exc).__name__)

@@ -7,12 +7,11 @@ standings, crosstable and PGN files to ``--out-dir``.
 
 from __future__ import annotations
 
-import asyncio
-import logging
 from pathlib import Path
 
 import click
 
+from icswire.robot_cli import config_option, run_robot
 from icswire.td.config import ConfigError, TdConfig, load_config
 
 __all__ = ["td"]
@@ -21,13 +20,7 @@ __all__ = ["td"]
 @click.command()
 @click.argument("host", required=False)
 @click.argument("port", type=int, required=False)
-@click.option(
-    "--config",
-    "config_file",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="a TOML file of settings (docs/td.example.toml)",
-)
+@config_option("docs/td.example.toml")
 @click.option("--dialect", type=click.Choice(["fics", "icc"]), default=None)
 @click.option("--user", default=None, help="the TD account [default: TD]")
 @click.option("--password", default=None, help="the account's password")
@@ -54,7 +47,6 @@ def td(
     **options: object,
 ) -> None:
     """A tournament director: runs a Swiss, round robin or arena on HOST."""
-    from icswire.client import LoginError
     from icswire.td.scores import standings_text
     from icswire.td.session import run_td
 
@@ -64,19 +56,8 @@ def td(
         )
     except ConfigError as exc:
         raise click.ClickException(f"settings: {exc}") from None
-    logging.basicConfig(
-        level=logging.DEBUG if verbose else logging.INFO,
-        format="%(asctime)s %(name)s %(message)s",
-    )
-    try:
-        tournament = asyncio.run(run_td(config))
-    except LoginError as exc:
-        raise click.ClickException(f"login failed: {exc}") from None
-    except OSError as exc:
-        raise click.ClickException(
-            f"cannot connect to {config.host}:{config.port}: {exc}"
-        ) from None
-    except KeyboardInterrupt:
+    tournament = run_robot(run_td(config), f"{config.host}:{config.port}", verbose=verbose)
+    if tournament is None:
         return
     for line in standings_text(tournament):
         click.echo(line)

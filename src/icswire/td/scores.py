@@ -5,9 +5,10 @@ berserked win), and the crosstable as text."""
 
 from __future__ import annotations
 
+from collections.abc import Container, Iterator
 from dataclasses import dataclass
 
-from icswire.td.model import FORFEITS, Tournament
+from icswire.td.model import FORFEITS, Pairing, Tournament
 
 __all__ = ["Standing", "arena_points", "crosstable", "standings", "standings_text"]
 
@@ -35,30 +36,35 @@ def points_of(tournament: Tournament) -> dict[str, float]:
     return points
 
 
-def arena_points(tournament: Tournament) -> dict[str, int]:
-    """lichess's arena scoring, game by game in the order they were paired."""
-    points = {e.name: 0 for e in tournament.entrants}
-    streak = dict.fromkeys(points, 0)
+def _seats(tournament: Tournament, names: Container[str]) -> Iterator[tuple[Pairing, str]]:
+    """Each finished game with each of its two players among ``names``, in pairing order."""
     for game in tournament.games:
         if game.result is None:
             continue
         for name in (game.white, game.black):
-            if name not in points:
-                continue
-            scored = game.points(name)
-            fire = streak[name] >= 2
-            if scored == 1.0:
-                gained = 4 if fire else 2
-                if name in game.berserk and game.plies >= 7:
-                    gained += 1
-                streak[name] += 1
-            elif scored == 0.5:
-                gained = 2 if fire else 1
-                streak[name] = 0
-            else:
-                gained = 0
-                streak[name] = 0
-            points[name] += gained
+            if name in names:
+                yield game, name
+
+
+def arena_points(tournament: Tournament) -> dict[str, int]:
+    """lichess's arena scoring, game by game in the order they were paired."""
+    points = {e.name: 0 for e in tournament.entrants}
+    streak = dict.fromkeys(points, 0)
+    for game, name in _seats(tournament, points):
+        scored = game.points(name)
+        fire = streak[name] >= 2
+        if scored == 1.0:
+            gained = 4 if fire else 2
+            if name in game.berserk and game.plies >= 7:
+                gained += 1
+            streak[name] += 1
+        elif scored == 0.5:
+            gained = 2 if fire else 1
+            streak[name] = 0
+        else:
+            gained = 0
+            streak[name] = 0
+        points[name] += gained
     return points
 
 
@@ -74,16 +80,11 @@ def standings(tournament: Tournament) -> list[Standing]:
     buchholz = dict.fromkeys(points, 0.0)
     sonneborn = dict.fromkeys(points, 0.0)
     played = dict.fromkeys(points, 0)
-    for game in tournament.games:
-        if game.result is None:
-            continue
-        for name in (game.white, game.black):
-            if name not in points:
-                continue
-            other = game.opponent(name)
-            played[name] += 1
-            buchholz[name] += points.get(other, 0.0)
-            sonneborn[name] += game.points(name) * points.get(other, 0.0)
+    for game, name in _seats(tournament, points):
+        other = game.opponent(name)
+        played[name] += 1
+        buchholz[name] += points.get(other, 0.0)
+        sonneborn[name] += game.points(name) * points.get(other, 0.0)
     order = sorted(points, key=lambda n: (-main[n], -buchholz[n], -sonneborn[n], n.lower()))
     return [
         Standing(i + 1, n, main[n], buchholz[n], sonneborn[n], played[n])

@@ -25,18 +25,15 @@ TD goes on without) and announced in its channel (``tell CHANNEL``).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections import deque
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
 
 from icswire.boards.game import parse_game_end
-from icswire.client import Connection, connect
 from icswire.client.pgnfiles import save_game
-from icswire.client.tells import tell_of
+from icswire.client.robot import Robot
 from icswire.protocol.datagrams import DG
 from icswire.protocol.events import Text
 from icswire.td import director
@@ -55,7 +52,6 @@ HELP: Final = "commands: join, withdraw, standings, crosstable, pairings, berser
 #: ``spgn`` of a game not observed: tries, and seconds between them.
 PGN_TRIES: Final = 20
 PGN_AGAIN: Final = 0.1
-_COMMAND_ERRORS: Final = (TimeoutError, ConnectionError, OSError, RuntimeError)
 _GAME_START: Final = "Creating"
 
 
@@ -66,10 +62,15 @@ async def run_td(config: TdConfig, *, stop: asyncio.Event | None = None) -> Tour
     return session.tournament
 
 
-class TdSession:
+class TdSession(Robot):
     """One TD on one server: see the module's docstring."""
 
+    who = "the TD"
+    idle_wake = IDLE_WAKE
+    _log = log
+
     def __init__(self, config: TdConfig) -> None:
+        super().__init__()
         self.config = config
         self.site = f"{config.host}:{config.port}"
         saved = load(config.state_file)
@@ -86,10 +87,6 @@ class TdSession:
             log.info(
                 "carrying on %s from %s (round %d)", saved.name, config.state_file, saved.round
             )
-        self.logged_in = asyncio.Event()
-        self._ics: Connection | None = None
-        self._wake = asyncio.Event()
-        self._tells: deque[tuple[str, str]] = deque()
         #: Games started and ended, in the order the server told them: (True, number,
         #: white, black, "") for a start, (False, number, white, black, score) for an end.
         #: One queue, so that a game's end is taken before a later game that reuses its
@@ -101,23 +98,15 @@ class TdSession:
         self._pgn_fetched: set[int] = set()  # id(Pairing) of games saved from ``spgn``
         self._since = time.monotonic()
         self._round_done_at: float | None = None
-        self._closed = False
         self._start_now = False
-
-    @property
-    def ics(self) -> Connection:
-        if self._ics is None:
-            raise RuntimeError("the TD is not connected")
-        return self._ics
 
     # -- life cycle ----------------------------------------------------------------------
 
     async def run(self, stop: asyncio.Event | None = None) -> None:
         config = self.config
-        self._ics = connect(
+        await self._log_in(
             config.host, config.port, config.user, config.password, dialect=config.dialect
         )
-        await self._ics.open()
         log.info("logged in to %s as %s (%s dialect)", self.site, self.ics.name, config.dialect)
         reader = asyncio.create_task(self._read())
         try:
@@ -134,10 +123,7 @@ class TdSession:
                     break
         finally:
             self._save()
-            reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await reader
-            await self.ics.close()
+            await self._close(reader)
 
     async def _settle_in(self) -> None:
         if self.config.dialect == "fics":
@@ -192,33 +178,16 @@ class TdSession:
             await self._announce(line)
         await self._run(f"qremoveevent {self.config.event_index}")
 
-    async def _sleep(self, stop: asyncio.Event | None) -> None:
-        waits = [asyncio.ensure_future(self._wake.wait())]
-        if stop is not None:
-            waits.append(asyncio.ensure_future(stop.wait()))
-        try:
-            await asyncio.wait(waits, timeout=IDLE_WAKE, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for waiting in waits:
-                waiting.cancel()
-        self._wake.clear()
-
-    async def _read(self) -> None:
-        event: Any
-        async for event in self.ics.events():
-            told = tell_of(event)
-            if told is not None:
-                self._tells.append(told)
-            dg = getattr(event, "dg", None)
-            if dg == DG.GAME_STARTED and event.played_game:
-                self._games.append((True, event.gamenumber, event.whitename, event.blackname, ""))
-            elif dg == DG.GAME_RESULT and not event.become_examined:
-                self._games.append((False, event.gamenumber, "", "", event.score))
-            elif isinstance(event, Text) and event.text.startswith("{Game "):
-                self._fics_game_line(event.text)
-            self._wake.set()
-        self._closed = True
-        self._wake.set()
+    def _heard(self, event: Any, told: bool) -> None:
+        """Games started and ended: DG_GAME_STARTED / DG_GAME_RESULT, FICS's ``{Game``
+        lines (``gin``)."""
+        dg = getattr(event, "dg", None)
+        if dg == DG.GAME_STARTED and event.played_game:
+            self._games.append((True, event.gamenumber, event.whitename, event.blackname, ""))
+        elif dg == DG.GAME_RESULT and not event.become_examined:
+            self._games.append((False, event.gamenumber, "", "", event.score))
+        elif isinstance(event, Text) and event.text.startswith("{Game "):
+            self._fics_game_line(event.text)
 
     def _fics_game_line(self, text: str) -> None:
         end = parse_game_end(text)
@@ -511,14 +480,6 @@ class TdSession:
     async def _announce(self, text: str) -> None:
         if self.config.channel:
             await self._run(f"tell {self.config.channel} {text}")
-
-    async def _run(self, command: str) -> list[str]:
-        try:
-            events: Sequence[Any] = await self.ics.run(command)
-        except _COMMAND_ERRORS as exc:
-            log.warning("%r got no answer: %s", command, exc or type(exc).__name__)
-            return []
-        return [e.text for e in events if isinstance(e, Text) and e.text]
 
 
 def _same_players(game: Any, paired: Pairing) -> bool:

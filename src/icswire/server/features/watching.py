@@ -803,17 +803,32 @@ def _td_player(ctx: Context, name: str) -> User | None:
     return player_here(ctx, name)
 
 
+def _td_players(
+    ctx: Context, args: str, usage: str, count: int, players: int
+) -> tuple[list[User], list[str]] | None:
+    """A TD command's ``count`` words, the first ``players`` of them players online
+    (None after saying what is wrong: the usage, or the first player that is not)."""
+    words = args.split()
+    if len(words) != count:
+        ctx.reply(f"Usage: {usage}")
+        return None
+    found: list[User] = []
+    for name in words[:players]:
+        player = _td_player(ctx, name)
+        if player is None:
+            return None
+        found.append(player)
+    return found, words[players:]
+
+
 @command("xobserve", CN.CN_XOBSERVE, "xobserve <name> <game number|name>")
 async def xobserve(ctx: Context, args: str) -> None:
     """A TD makes a player observe a game (ICC's robots' ``xobserve``)."""
-    words = args.split()
-    if len(words) != 2:
-        ctx.reply("Usage: xobserve <name> <game number|name>")
+    given = _td_players(ctx, args, "xobserve <name> <game number|name>", 2, 1)
+    if given is None:
         return
-    player = _td_player(ctx, words[0])
-    if player is None:
-        return
-    game = _find_named(ctx, words[1])
+    (player,), (which,) = given
+    game = _find_named(ctx, which)
     if game is None:
         return
     if not may_watch(player, game):
@@ -829,14 +844,10 @@ async def xobserve(ctx: Context, args: str) -> None:
 @command("qfollow", CN.CN_QFOLLOW, "qfollow <name> <name>")
 async def qfollow(ctx: Context, args: str) -> None:
     """A TD makes the first player follow the second's games (ICC's ``qfollow``)."""
-    words = args.split()
-    if len(words) != 2:
-        ctx.reply("Usage: qfollow <name> <name>")
+    given = _td_players(ctx, args, "qfollow <name> <name>", 2, 2)
+    if given is None:
         return
-    follower = _td_player(ctx, words[0])
-    followed = _td_player(ctx, words[1]) if follower is not None else None
-    if follower is None or followed is None:
-        return
+    (follower, followed), _ = given
     if follower is followed:
         ctx.reply("A player can't follow his own games.")
         return
@@ -849,13 +860,10 @@ async def qfollow(ctx: Context, args: str) -> None:
 @command("qunfollow", CN.CN_QFOLLOW, "qunfollow <name>")
 async def qunfollow(ctx: Context, args: str) -> None:
     """A TD makes a player stop following (ICC's ``qunfollow``)."""
-    words = args.split()
-    if len(words) != 1:
-        ctx.reply("Usage: qunfollow <name>")
+    given = _td_players(ctx, args, "qunfollow <name>", 1, 1)
+    if given is None:
         return
-    player = _td_player(ctx, words[0])
-    if player is None:
-        return
+    (player,), _ = given
     if ctx.core.state(Watchers).follows.pop(player, None) is None:
         ctx.reply(f"{player.name} is not following any player.")
         return
