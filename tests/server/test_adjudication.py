@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 
 from icswire.protocol.codes import ResultStatus
+from icswire.protocol.events import Prompt
 from icswire.server.app import Server
 
 from .client import Client
@@ -33,7 +34,19 @@ async def adjourned(server: Server, rated: bool = False) -> tuple[Client, Client
     await ann.close()
     await bob.expect(has_text("Game adjourned when Ann disconnected}"))
     await server.games.flush()
-    return await login(server, "Ann"), bob
+    ann = await login(server, "Ann")
+    for client in (ann, bob):
+        await caught_up(client)
+    return ann, bob
+
+
+async def caught_up(client: Client) -> None:
+    """Read up to the prompt after a ``date``: what came unasked before it (a login's
+    unread messages notice, a message from the other player, each with its own prompt)
+    is read, and the tests' next command starts clean."""
+    await client.send("date")
+    await client.expect(has_text("Server time"))
+    await client.expect(lambda event: isinstance(event, Prompt))
 
 
 async def boss(server: Server) -> Client:
