@@ -2,7 +2,7 @@
 
 import json
 
-from icswire.protocol.dgforms import DG, FORMS, parse_form
+from icswire.protocol.dgforms import DG, FORMS, MOVE_PART_DGS, MoveInfo, PstatRecord, parse_form
 from icswire.protocol.dgtable import table
 
 
@@ -28,3 +28,12 @@ def test_send_moves_parts_name_the_dgs_that_choose_them() -> None:
         ("clock", 36),
         ("variation", 113),
     ]
+
+
+def test_move_parts_and_pstat_records_are_named_as_the_codec_names_them() -> None:
+    exported = table()
+    parts = exported["move_parts"]
+    assert [part["name"] for part in parts] == list(MoveInfo._fields)
+    assert [part["when"] for part in parts] == list(MOVE_PART_DGS)
+    assert [part["kind"] for part in parts] == ["w", "w", "i", "i", "i"]
+    assert exported["pstat_fields"] == list(PstatRecord._fields)

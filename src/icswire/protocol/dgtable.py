@@ -11,15 +11,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from icswire.protocol.dgforms import DG, FORMS, MOVE_PART_DGS, RATING_DGS, parse_form
+from icswire.protocol.dgforms import (
+    DG,
+    FORMS,
+    MOVE_PART_DGS,
+    RATING_DGS,
+    MoveInfo,
+    PstatRecord,
+    parse_form,
+)
 
 #: Bump when the shape of :func:`table` changes (not when a form is added).
 TABLE_VERSION = 1
 
 
 def table() -> dict[str, Any]:
-    """Every documented DG: ``{"version", "rating_dgs", "move_part_dgs", "datagrams"}``,
-    ``datagrams`` keyed by the DG number as a string (JSON's keys are strings)."""
+    """Every documented DG: ``{"version", "rating_dgs", "move_part_dgs", "move_parts",
+    "pstat_fields", "datagrams"}``, ``datagrams`` keyed by the DG number as a string
+    (JSON's keys are strings); ``move_parts`` are a DG_MOVE_LIST move's parts (name, kind,
+    the move-part DG that sends it: DG_SEND_MOVES' fields), and ``pstat_fields`` the seven
+    numbers of a DG_PSTAT record."""
     datagrams: dict[str, Any] = {}
     for number, form in sorted(FORMS.items()):
         datagrams[str(int(number))] = {
@@ -40,5 +51,11 @@ def table() -> dict[str, Any]:
         "version": TABLE_VERSION,
         "rating_dgs": list(RATING_DGS),
         "move_part_dgs": list(MOVE_PART_DGS),
+        "move_parts": [
+            {"name": field.name, "kind": field.kind, "when": field.when}
+            for field in parse_form(FORMS[DG.SEND_MOVES])
+            if field.when in MOVE_PART_DGS and field.name in MoveInfo._fields
+        ],
+        "pstat_fields": list(PstatRecord._fields),
         "datagrams": datagrams,
     }
