@@ -44,6 +44,7 @@ from icswire.server.core.net.limits import Limits
 from icswire.server.core.net.listener import Listener
 from icswire.server.core.net.mail import Mailer
 from icswire.server.core.net.session import LINGER, Session
+from icswire.server.core.net.webfiles import web_request
 from icswire.server.core.net.websocket import WebSocketListener
 from icswire.server.core.render import table as _event_table  # noqa: F401 (registers how events render)
 from icswire.server.core.render.batch import UNIT_END, Batch, Datagram, Lines, Message, lines
@@ -177,7 +178,9 @@ class Server:
         #: Seconds the stop waits for queued writes (games' moves and ends, settings).
         self.write_patience = WRITE_PATIENCE
         self._listener = Listener(self._connection, core.limits, LISTEN_BACKLOG)
-        self._ws_listener = WebSocketListener(self._connection, self._listener, ssl_context=tls)
+        self._ws_listener = WebSocketListener(
+            self._connection, self._listener, web_request, ssl_context=tls
+        )
         #: Every session, logging in or logged in, until it is closed.
         self._sessions: set[Session] = set()
         #: The task running a session's lines, while it has lines to run.
