@@ -3,8 +3,12 @@
 # any other `icswire serve` option (`icswire serve --help` lists them). With stockfish
 # installed (in PATH or /usr/games) the server runs computer opponents
 # (`--computer stockfish`); `make run COMPUTER=` runs none, `COMPUTER='--computer sjeng'` others.
+# The web client and WebSocket sessions are on WS_PORT (http://127.0.0.1:5080/); `make run
+# WS_PORT=0` turns them off.
 PYTHON ?= python3
 PORT ?= 5000
+WS_PORT ?= 5080
+WEB := $(if $(filter-out 0,$(strip $(WS_PORT))),--ws-port $(strip $(WS_PORT)))
 ARGS ?=
 STOCKFISH := $(or $(shell command -v stockfish 2>/dev/null),$(wildcard /usr/games/stockfish))
 COMPUTER ?= $(if $(STOCKFISH),--computer stockfish)
@@ -26,7 +30,10 @@ ifneq ($(strip $(COMPUTER)),)
 else ifeq ($(STOCKFISH),)
 	@echo "no chess engine found, so no computer opponents: apt install stockfish (or make run COMPUTER='--computer PATH')"
 endif
-	$(BIN)/icswire serve $(strip --port $(PORT) $(COMPUTER) $(ARGS))
+ifneq ($(WEB),)
+	@echo "open http://127.0.0.1:$(strip $(WS_PORT))/ in a browser to play (telnet 127.0.0.1 $(strip $(PORT)) for the terminal)"
+endif
+	$(BIN)/icswire serve $(strip --port $(PORT) $(WEB) $(COMPUTER) $(ARGS))
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench

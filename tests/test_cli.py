@@ -313,10 +313,17 @@ def test_make_run_takes_a_port_and_arguments_and_make_test_says_why_tests_skip()
     engine = shutil.which("stockfish") or Path("/usr/games/stockfish").is_file()
     computer = " --computer stockfish" if engine else ""  # computer opponents when installed
     assert planned("run", "PORT=5001", "ARGS=--open-registration").endswith(
-        f"icswire serve --port 5001{computer} --open-registration"
+        f"icswire serve --port 5001 --ws-port 5080{computer} --open-registration"
     )
-    assert planned("run").endswith(f"icswire serve --port 5000{computer}")
-    assert planned("run", "COMPUTER=").endswith("icswire serve --port 5000")
+    assert planned("run").endswith(f"icswire serve --port 5000 --ws-port 5080{computer}")
+    assert planned("run", "COMPUTER=").endswith("icswire serve --port 5000 --ws-port 5080")
+    assert planned("run", "COMPUTER=", "WS_PORT=0").endswith("icswire serve --port 5000")
+    said = subprocess.run(
+        ["make", "-n", "--no-print-directory", "-C", str(root), "run", "WS_PORT=5081"],
+        capture_output=True,
+        text=True,
+    ).stdout
+    assert "open http://127.0.0.1:5081/ in a browser" in said  # the address to open
     assert planned("unit").endswith("pytest -rs")
 
 

@@ -324,6 +324,29 @@ def _size(stream: BinaryIO) -> int | None:
 @click.option("--host", default="127.0.0.1", show_default=True, help="address to listen on")
 @click.option("--port", default=5000, show_default=True, help="port to listen on")
 @click.option(
+    "--ws-port",
+    default=0,
+    show_default=True,
+    metavar="PORT",
+    help="also serve WebSocket sessions (ws://HOST:PORT/, as freechess.org's port 5001) and"
+    " the web client (http://HOST:PORT/) on this port; 0: not (`make run` turns it on, 5080)",
+)
+@click.option(
+    "--ws-host", default=None, metavar="ADDRESS", help="address of --ws-port (default: --host)"
+)
+@click.option(
+    "--tls-cert",
+    default=None,
+    type=click.Path(exists=True, dir_okay=False),
+    help="certificate (PEM) of --ws-port: wss:// and https:// instead of ws:// and http://",
+)
+@click.option(
+    "--tls-key",
+    default=None,
+    type=click.Path(exists=True, dir_okay=False),
+    help="the key of --tls-cert (PEM), if not in the certificate's file",
+)
+@click.option(
     "--data-dir",
     default="icswire-data",
     show_default=True,
@@ -422,6 +445,10 @@ def _size(stream: BinaryIO) -> int | None:
 def serve(
     host: str,
     port: int,
+    ws_port: int,
+    ws_host: str | None,
+    tls_cert: str | None,
+    tls_key: str | None,
     data_dir: str,
     database: str | None,
     limit: tuple[str, ...],
@@ -447,6 +474,7 @@ def serve(
     from icswire.server.app import serve as run_server
     from icswire.server.cluster.access import Access, ClusterRefused
     from icswire.server.core.net.limits import Limits
+    from icswire.server.core.net.websocket import WebSocketBindError
     from icswire.server.core.storage.lock import AlreadyServing
     from icswire.server.core.storage.store import Store, database_url
     from icswire.server.core.storage.writelog import JournalError
@@ -475,6 +503,7 @@ def serve(
             raise click.BadParameter(str(exc), param_hint="--smtp-relay/--mail-from") from None
     elif mail_from is not None:
         raise click.UsageError("--mail-from needs --smtp-relay")
+    tls = _tls_context(tls_cert, tls_key, ws_port)
     limits = Limits()
     for assignment in limit:
         try:
@@ -514,16 +543,39 @@ def serve(
                 directory,
                 companions,
                 mailer,
+                ws_port or None,
+                ws_host,
+                tls,
             )
         )
     except ClusterRefused as exc:
         raise click.ClickException(f"cannot join the cluster: {exc}") from None
     except (AlreadyServing, JournalError) as exc:
         raise click.ClickException(f"cannot serve: {exc}") from None
+    except WebSocketBindError as exc:
+        raise ServeError(listen_failure(ws_host or host, ws_port, exc, "--ws-port")) from None
     except OSError as exc:
         raise ServeError(listen_failure(host, port, exc)) from None
     finally:
         store.close()
+
+
+def _tls_context(cert: str | None, key: str | None, ws_port: int) -> Any:
+    """The TLS context of ``--tls-cert``/``--tls-key`` (an ssl.SSLContext), None without."""
+    if cert is None:
+        if key is not None:
+            raise click.UsageError("--tls-key needs --tls-cert")
+        return None
+    if not ws_port:
+        raise click.UsageError("--tls-cert is for --ws-port, which is off")
+    import ssl
+
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    try:
+        context.load_cert_chain(cert, key)
+    except (ssl.SSLError, OSError) as exc:
+        raise click.BadParameter(str(exc), param_hint="--tls-cert/--tls-key") from None
+    return context
 
 
 class ServeError(click.ClickException):
@@ -533,13 +585,13 @@ class ServeError(click.ClickException):
         click.echo(f"icswire serve: {self.format_message()}", err=True)
 
 
-def listen_failure(host: str, port: int, exc: OSError) -> str:
+def listen_failure(host: str, port: int, exc: OSError, option: str = "--port") -> str:
     """Why the server cannot listen, in one line (the socket's own message repeats the
     address: ``Address already in use (while attempting to bind on address (...))``)."""
     import errno
 
     if exc.errno == errno.EADDRINUSE:
-        return f"{host}:{port} is in use (another server?); choose another with --port"
+        return f"{host}:{port} is in use (another server?); choose another with {option}"
     reason = os.strerror(exc.errno) if exc.errno else str(exc)
     return f"cannot listen on {host}:{port}: {reason}"
 

@@ -15,6 +15,7 @@ import contextlib
 import gc
 import logging
 import signal
+import ssl
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -43,6 +44,8 @@ from icswire.server.core.net.limits import Limits
 from icswire.server.core.net.listener import Listener
 from icswire.server.core.net.mail import Mailer
 from icswire.server.core.net.session import LINGER, Session
+from icswire.server.core.net.webfiles import web_request
+from icswire.server.core.net.websocket import WebSocketListener
 from icswire.server.core.render import table as _event_table  # noqa: F401 (registers how events render)
 from icswire.server.core.render.batch import UNIT_END, Batch, Datagram, Lines, Message, lines
 from icswire.server.core.storage.lock import ServerLock
@@ -124,9 +127,16 @@ class Server:
         cluster_access: Access | None = None,
         journal_dir: Path | None = None,
         mailer: Mailer | None = None,
+        ws_port: int | None = None,
+        ws_host: str | None = None,
+        tls: ssl.SSLContext | None = None,
     ) -> None:
         self.host = host
         self.port = port
+        #: The WebSocket port (``ws://``, ``wss://`` with ``tls``; 0: one the system
+        #: picks, None: none), on ``ws_host`` (default: ``host``).
+        self.ws_port = ws_port
+        self.ws_host = host if ws_host is None else ws_host
         #: The folder of the write journal (:mod:`~icswire.server.core.storage.writelog`),
         #: the data directory: what the server acknowledged survives a crash. None: no
         #: journal.
@@ -168,6 +178,9 @@ class Server:
         #: Seconds the stop waits for queued writes (games' moves and ends, settings).
         self.write_patience = WRITE_PATIENCE
         self._listener = Listener(self._connection, core.limits, LISTEN_BACKLOG)
+        self._ws_listener = WebSocketListener(
+            self._connection, self._listener, web_request, ssl_context=tls
+        )
         #: Every session, logging in or logged in, until it is closed.
         self._sessions: set[Session] = set()
         #: The task running a session's lines, while it has lines to run.
@@ -221,6 +234,8 @@ class Server:
         try:
             if listen:
                 await self._listener.bind(self.host, self.port)
+                if self.ws_port is not None:
+                    await self._ws_listener.bind(self.ws_host, self.ws_port)
             if self.journal_dir is not None:
                 await self._replay(self.journal_dir)
             recovered = 0
@@ -231,6 +246,7 @@ class Server:
             await self.core.registry.server_starting()
         except BaseException:
             await self._listener.stop()
+            await self._ws_listener.stop()
             if self.cluster is not None:
                 await self.cluster.stop()
             self.core.writes.close_journal()
@@ -243,6 +259,11 @@ class Server:
             self._listener.accept()
             self.port = self._listener.port
             log.info("listening on %s:%d", self.host, self.port)
+            if self.ws_port is not None:
+                await self._ws_listener.accept()
+                self.ws_port = self._ws_listener.port
+                scheme = "wss" if self._ws_listener.tls else "ws"
+                log.info("WebSocket sessions on %s://%s:%d/", scheme, self.ws_host, self.ws_port)
 
     async def _replay(self, folder: Path) -> None:
         """Open the write journal and write what it kept from the last run, before any
@@ -290,6 +311,7 @@ class Server:
         if self._sweep is not None:
             self._sweep.cancel()
         await self._listener.stop()
+        await self._ws_listener.stop()
         for session in self._sessions:
             session.on_input = None  # no more lines run
             if self.cluster is not None and session.logged_in:
@@ -298,7 +320,12 @@ class Server:
                 self.world.forget(session)  # everybody leaves at once: no goodbyes to send
             session.send_raw(b"\r\n**** The server is shutting down. ****\r\n")
         await asyncio.gather(*(session.close() for session in list(self._sessions)))
-        tasks = [*self._listener.tasks, *self._attached, *self._running.values()]
+        tasks = [
+            *self._listener.tasks,
+            *self._ws_listener.tasks,
+            *self._attached,
+            *self._running.values(),
+        ]
         if self._sweep is not None:
             tasks.append(self._sweep)
         for task in tasks:
@@ -567,12 +594,17 @@ async def serve(
     journal_dir: Path | None = None,
     companions: Sequence[Companion] = (),
     mailer: Mailer | None = None,
+    ws_port: int | None = None,
+    ws_host: str | None = None,
+    tls: ssl.SSLContext | None = None,
 ) -> None:
     """Run a server (a node of ``cluster``, a NATS URL, if given, with ``cluster_access``'s
     credentials and TLS) until SIGINT or SIGTERM, then shut it down cleanly. What it
     acknowledged is kept in a write journal in ``journal_dir`` until written (none: not
     kept). ``companions`` start once it listens and stop (in the reverse order) before it
-    does. Mail goes through ``mailer``'s relay (None: the server sends none)."""
+    does. Mail goes through ``mailer``'s relay (None: the server sends none). WebSocket
+    sessions and the web client are served on ``ws_host``:``ws_port`` (None: not), with
+    TLS (``wss://``, ``https://``) when ``tls`` is given."""
     server = Server(
         store,
         host,
@@ -585,6 +617,9 @@ async def serve(
         cluster_access,
         journal_dir,
         mailer,
+        ws_port,
+        ws_host,
+        tls,
     )
     await server.start()
     # What is loaded by now (modules, the features, the store) lives as long as the

@@ -71,7 +71,7 @@ class Listener:
         self.by_address: Counter[str] = Counter()
         #: The handler's task of each connection let in, while it runs.
         self.tasks: set[asyncio.Task[None]] = set()
-        self._gone_callback = self._gone  # one bound method for every session
+        self._gone_callback = self.gone  # one bound method for every session
         self.port = 0
 
     @property
@@ -141,14 +141,31 @@ class Listener:
                 continue
             self._let_in(conn, str(address[0]))
 
-    def _let_in(self, conn: socket.socket, host: str) -> None:
+    def refusal(self, host: str) -> str | None:
+        """Why a new connection from ``host`` is turned away (the server is full, or its
+        address has too many), None if it is let in: for this port and any other whose
+        connections :meth:`admit` counts (the WebSocket one)."""
         cap, per_address = self._limits.connection_cap(), self._limits.max_per_address
         if cap and self.connections >= cap:
-            self._refuse(conn, FULL)
-        elif per_address and self.by_address[host] >= per_address:
-            self._refuse(conn, TOO_MANY_FROM_ADDRESS.format(count=per_address))
+            return FULL
+        if per_address and self.by_address[host] >= per_address:
+            return TOO_MANY_FROM_ADDRESS.format(count=per_address)
+        return None
+
+    def admit(self, host: str) -> None:
+        """Count a connection let in from ``host`` until :meth:`gone`."""
+        self.by_address[host] += 1
+
+    def gone(self, session: Session) -> None:
+        """A connection let in is closed."""
+        self._forget(session.host)
+
+    def _let_in(self, conn: socket.socket, host: str) -> None:
+        refusal = self.refusal(host)
+        if refusal is not None:
+            self._refuse(conn, refusal)
         else:
-            self.by_address[host] += 1
+            self.admit(host)
             task = asyncio.get_running_loop().create_task(self._serve(conn, host))
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
@@ -183,10 +200,6 @@ class Listener:
             self._forget(host)
             return
         await self._handler(made)
-
-    def _gone(self, session: Session) -> None:
-        """A connection let in is closed."""
-        self._forget(session.host)
 
     def _forget(self, host: str) -> None:
         self.by_address[host] -= 1
