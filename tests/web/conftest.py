@@ -9,6 +9,7 @@ downloaded: Playwright launches the system's.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -148,7 +149,8 @@ class WebUser:
     shots: list[Path] = field(default_factory=list)
 
     def shot(self, step: str) -> Path:
-        path = self.screens / f"{len(self.shots) + 1:02d}-{self.label}-{step}.png"
+        taken = len(list(self.screens.iterdir()))  # numbered across the test's users
+        path = self.screens / f"{taken + 1:02d}-{self.label}-{step}.png"
         self.page.screenshot(path=str(path), full_page=True)
         self.shots.append(path)
         return path
@@ -215,9 +217,7 @@ class TelnetUser:
             self.read()
             return re.search(pattern, self.received)
 
-        match: re.Match[str] = wait_for(
-            repr(pattern), found, limit, lambda: self.received[-3000:]
-        )
+        match: re.Match[str] = wait_for(repr(pattern), found, limit, lambda: self.received[-3000:])
         return match
 
     def login_guest(self) -> str:
@@ -228,10 +228,8 @@ class TelnetUser:
         return self.name
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(OSError):
             self.send("quit")
-        except OSError:
-            pass
         self.sock.close()
 
 

@@ -28,8 +28,7 @@ async function start() {
     root.textContent = `This page cannot read the server's protocol table (${error.message}).`;
     return;
   }
-  const gameDgs = game.GAME_DGS.map((number) => table.datagrams[String(number)]?.name).filter(Boolean);
-  const dgs = [...DGS, ...gameDgs];
+  const dgs = [...DGS, ...game.GAME_DGS];
   const url = defaultUrl(window.location);
 
   function login(message = "") {

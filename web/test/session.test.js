@@ -28,7 +28,7 @@ class FakeSocket {
 }
 
 async function loggedIn(user = "guest", password = "") {
-  const session = new Session(table, ["DG_WHO_AM_I", "DG_LOGIN_FAILED", "DG_PERSONAL_TELL", "DG_SEEK"]);
+  const session = new Session(table, ["DG_WHO_AM_I", "DG_LOGIN_FAILED", "DG_PERSONAL_TELL", "DG_SEEK", 33]);
   const login = session.open("ws://x/", { user, password }, FakeSocket);
   await new Promise((resolve) => setTimeout(resolve, 0));
   return { session, login, socket: FakeSocket.last };
@@ -43,7 +43,7 @@ test("a guest logs in with the settings first, then the name and a return", asyn
 });
 
 function expectedBits() {
-  const on = new Set([0, 69, 31, 50]);
+  const on = new Set([0, 69, 31, 50, 33]);
   return Array.from({ length: 70 }, (_, n) => (on.has(n) ? "1" : "0")).join("");
 }
 

@@ -30,10 +30,11 @@ export function defaultUrl(location) {
 }
 
 export class Session {
-  /** `table`: /protocol.json; `dgs`: the DG names to turn on at login. */
+  /** `table`: /protocol.json; `dgs`: the DGs to turn on at login, by name or by number
+   * (those without a form of their own, such as DG_MOVE_ALGEBRAIC 33, by number). */
   constructor(table, dgs) {
     this.decoder = new DatagramDecoder(table);
-    this.dgs = [...new Set(dgs.map((name) => this.decoder.number(name)))];
+    this.dgs = [...new Set(dgs.map((dg) => (typeof dg === "number" ? dg : this.decoder.number(dg))))];
     this.splitter = new FrameSplitter();
     this.listeners = new Map(); // DG name, or "text" / "close", -> Set of handlers
     this.units = []; // the units open now: {tag, run}
