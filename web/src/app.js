@@ -35,7 +35,6 @@ export function showApp(root, session, game, { logout, registered }) {
 
   const boards = createBoards(boardArea, session, game, {
     shown: () => {
-      sideTabs.select("play");
       if (window.matchMedia("(max-width: 800px)").matches) boardArea.scrollIntoView({ behavior: "smooth" });
     },
   });
