@@ -89,11 +89,18 @@ class WebServer:
 
 
 @pytest.fixture
-def web_server(tmp_path: Path) -> Iterator[WebServer]:
+def serve_options() -> list[str]:
+    """More ``icswire serve`` options for a test module's server (override the fixture)."""
+    return []
+
+
+@pytest.fixture
+def web_server(tmp_path: Path, serve_options: list[str]) -> Iterator[WebServer]:
     """``icswire serve`` on free ports of 127.0.0.1, telnet and WebSocket, a fresh data dir."""
     log, data = tmp_path / "server.log", tmp_path / "data"
     ws_port = _free_port()
     command = [sys.executable, "-m", "icswire", "serve", "--port", "0", "--ws-port", str(ws_port)]
+    command += serve_options
     with log.open("wb") as out:
         process = subprocess.Popen(
             [*command, "--data-dir", str(data)],

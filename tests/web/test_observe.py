@@ -5,6 +5,7 @@ the page's moves are the game XBoard saved, and the page shows its result."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -72,6 +73,14 @@ def test_a_browser_user_watches_two_xboards_play(
 
     wait_for("six moves on the page", lambda: len(_page_moves(watcher)) >= 6, 60, explain)
     watcher.shot("watching")
+    # a kibitz from the page reaches the players
+    number = watcher.page.locator('.board-tabs [data-tab^="game:"]').get_attribute("data-tab")
+    watcher.tab("talk")
+    watcher.page.click(f'.chat-tabs [data-tab="{number}"]')
+    watcher.page.locator(".chat-panel:visible .chat-input").fill("nice game")
+    watcher.page.locator(".chat-panel:visible .chat-input").press("Enter")
+    kibitzed = rf"{watcher.name}(?:\([^)]*\))*\[\d+\] kibitzes: nice game"
+    wait_for("the kibitz", lambda: re.search(kibitzed, a.received()), 15, explain)
     board = chess.Board()
     for san in _page_moves(watcher):
         board.push_san(san)  # each move the page shows is legal where it stands

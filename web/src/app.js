@@ -56,6 +56,9 @@ export function showApp(root, session, game, { logout, registered }) {
     session.on(name, () => sideTabs.notify("talk"));
   }
   session.on("DG_MATCH", () => sideTabs.notify("play"));
+  for (const name of ["DG_MY_GAME_STARTED", "DG_STARTED_OBSERVING"]) {
+    session.on(name, (record) => chat.addGame(record.gamenumber)); // to kibitz in
+  }
   createHistory(mine, session, {
     replay: (pgn, item) => boards.replay(pgn, item),
     download,

@@ -90,5 +90,9 @@ export function createChat(container, session) {
   }, target, h("button", { type: "submit" }, "Talk"));
   container.prepend(opener);
 
-  return { openGame: (number) => tabs.select(game(number)), openPerson: (name) => tabs.select(person(name)) };
+  return {
+    /** A game's kibitz tab, made if need be (not shown). */
+    addGame: (number) => game(number),
+    openPerson: (name) => tabs.select(person(name)),
+  };
 }
