@@ -233,7 +233,6 @@ export function createGameView(container, session, { gamenumber, role, started }
     board.mark(MARK.check, check ? [check] : []);
     const pre = premove.move;
     board.mark(MARK.premove, pre ? [pre.from, pre.to] : []);
-    board.setInput(viewPly === null && (canMove(state) || canPremove(state)));
 
     const lower = orientation;
     const upper = lower === "w" ? "b" : "w";
