@@ -16,7 +16,7 @@ import { REDUCED_DGS, canMove, canPremove, initialState, reduce } from "./state.
 const LOW_TIME_MS = 10000;
 
 const ILLEGAL_REASONS = {
-  1: "bad or ambiguous notation", 2: "illegal move", 3: "your king is in check", 4: "not your move",
+  1: "bad or ambiguous notation", 3: "your king is in check", 4: "not your move",
   5: "you do not hold that piece", 6: "the drop square is not empty", 7: "no pawn drops on the first or last rank",
   9: "wait a few seconds", 10: "you lost on time",
 };
@@ -104,8 +104,8 @@ export function createGameView(container, session, { gamenumber, role, started }
       if (viewPly !== null && viewPly >= state.plies.length) viewPly = null;
     }
     if (state.illegal !== before.illegal) {
-      const why = ILLEGAL_REASONS[state.illegal.reason] || "illegal move";
-      status = `Illegal move (${state.illegal.move}): ${why}.`;
+      const why = ILLEGAL_REASONS[state.illegal.reason];
+      status = `Illegal move ${state.illegal.move}${why ? `: ${why}` : ""}.`;
       board.setPosition(placementOf(state.pos), false); // snap back
     }
     if (state.result && !before.result) {
@@ -279,13 +279,16 @@ export function createGameView(container, session, { gamenumber, role, started }
 
   function tick() {
     const t = now();
+    // an untimed game (0 0, most examined ones) shows no clocks unless the server set some
+    const untimed = !state.initial[0] && !state.increment[0] && !state.clocks.w.ms && !state.clocks.b.ms;
     for (const [bar, color] of [[bottom, orientation], [top, orientation === "w" ? "b" : "w"]]) {
+      bar.clock.hidden = untimed;
       const side = state.clocks[color];
       const ms = remaining(side, t);
       const text = formatClock(ms);
       if (bar.clock.textContent !== text) bar.clock.textContent = text;
       bar.clock.classList.toggle("running", side.running);
-      bar.clock.classList.toggle("low", ms < LOW_TIME_MS && (side.running || ms <= 0));
+      bar.clock.classList.toggle("low", ms < LOW_TIME_MS && (side.running || (ms <= 0 && state.played)));
       if (color === state.mine && side.running && ms < LOW_TIME_MS && ms > 0 && !lowTimeSounded) {
         lowTimeSounded = true;
         play("lowtime");
