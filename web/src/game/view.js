@@ -45,11 +45,8 @@ export function createGameView(container, session, { gamenumber, role, started }
   const controls = el("div", { class: "gv-controls" });
   const moves = el("div", { class: "gv-moves", role: "list" });
   const statusText = el("span");
-  const cancelPremove = button("Cancel premove", () => {
-    premove.clear();
-    schedule();
-  }, { class: "gv-cancel-premove", hidden: true });
-  const statusLine = el("div", { class: "gv-status", "aria-live": "polite" }, statusText, cancelPremove);
+  const cancelButton = button("Cancel premove", cancelPremove, { class: "gv-cancel-premove", hidden: true });
+  const statusLine = el("div", { class: "gv-status", "aria-live": "polite" }, statusText, cancelButton);
   const soundButton = button("", () => setSoundOn(!soundOn()), { class: "gv-sound" });
   const nav = el(
     "div",
@@ -64,7 +61,7 @@ export function createGameView(container, session, { gamenumber, role, started }
   const info = el("div", { class: "gv-info" });
   const root = el(
     "div",
-    { class: "gv", "data-game": String(gamenumber), "data-role": role },
+    { class: "gv", "data-game": String(gamenumber), "data-role": role, tabindex: "0", onkeydown: key },
     el("div", { class: "gv-boardcol" }, top.element, boardBox, bottom.element),
     el("div", { class: "gv-side" }, info, banner, offers, controls, moves, nav, statusLine),
   );
@@ -76,6 +73,7 @@ export function createGameView(container, session, { gamenumber, role, started }
     input: { start: inputStart, validate: inputValidate, canceled: () => board.clearHints() },
   });
   const unClick = board.onSquareClick(dropOn);
+  boardBox.addEventListener("contextmenu", cancelPremove);
   const unSound = onSoundChange(() => renderSoundButton());
   const unsubscribe = REDUCED_DGS.map((name) => session.on(name, (r) => receive(name, r)));
   const ticker = setInterval(tick, 100);
@@ -200,6 +198,23 @@ export function createGameView(container, session, { gamenumber, role, started }
     schedule();
   }
 
+  /** The button, or a right click on the board, drops the premove. */
+  function cancelPremove(event) {
+    if (!premove.move) return;
+    if (event && event.type === "contextmenu") event.preventDefault();
+    premove.clear();
+    schedule();
+  }
+
+  /** Arrow keys look back and forth, Home/End go to the start and the live position. */
+  function key(event) {
+    if (event.target.closest && event.target.closest("input, textarea")) return;
+    const to = { ArrowLeft: shownPly() - 1, ArrowRight: shownPly() + 1, Home: -1, End: null }[event.key];
+    if (to === undefined) return;
+    event.preventDefault();
+    look(to);
+  }
+
   // -- looking back --
   function look(ply) {
     const last = state.plies.length - 1;
@@ -259,7 +274,7 @@ export function createGameView(container, session, { gamenumber, role, started }
     root.classList.toggle("looking-back", viewPly !== null);
     root.classList.toggle("my-turn", canMove(state) && state.role === "play");
     statusText.textContent = pre ? `Premove ${encodeMove(state.pos, pre, state.variant)}` : status;
-    cancelPremove.hidden = !pre;
+    cancelButton.hidden = !pre;
     renderSoundButton();
   }
 
@@ -315,6 +330,7 @@ export function createGameView(container, session, { gamenumber, role, started }
       clearInterval(ticker);
       for (const off of unsubscribe) off();
       unClick();
+      boardBox.removeEventListener("contextmenu", cancelPremove);
       unSound();
       board.destroy();
       root.remove();
