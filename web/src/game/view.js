@@ -6,7 +6,7 @@ import { renderControls, renderOffers } from "./controls.js";
 import { button, el, playerLabel } from "./dom.js";
 import { renderHolding } from "./holdings.js";
 import { dropTargets, encodeMove, isPromotion, mayMove, targets } from "./legal.js";
-import { renderMoveList } from "./movelist.js";
+import { moveNote, renderMoveList } from "./movelist.js";
 import { colorOf, kingSquare, placementOf, smithParts, squareIndex } from "./position.js";
 import { createPremove } from "./premove.js";
 import { moveSound, onSoundChange, play, setSoundOn, soundOn } from "./sounds.js";
@@ -269,6 +269,7 @@ export function createGameView(container, session, { gamenumber, role, started }
       firstNumber: state.start.fullmove,
       current: shownPly(),
       onPick: (i) => look(i),
+      notes: state.plies.map((p) => moveNote(p.time, p.clock)),
     });
     root.dataset.role = state.role;
     root.classList.toggle("looking-back", viewPly !== null);
