@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { playLine } from "../src/game/line.js";
-import { moveRows } from "../src/game/movelist.js";
+import { moveNote, moveRows } from "../src/game/movelist.js";
 import { placementOf } from "../src/game/position.js";
 
 test("a line from SAN, with the squares of each move", () => {
@@ -31,4 +31,10 @@ test("move list rows, a game that starts with Black to move", () => {
     { number: 10, white: null, black: 0 },
     { number: 11, white: 1, black: null },
   ]);
+});
+
+test("a move's tooltip from its time and clock", () => {
+  assert.equal(moveNote(12, 291), "12 s, 4:51 left");
+  assert.equal(moveNote(null, null), "");
+  assert.equal(moveNote(0, null), "0 s");
 });

@@ -13,6 +13,12 @@ test("crazyhouse holdings and three-check counters are left out of the placement
   assert.equal(placementOf(pos), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR");
 });
 
+test("three-check's counters in either place leave the move numbers alone", () => {
+  assert.equal(parseFen("8/8/8/8/8/8/8/K6k b - - 3+2 4 31").fullmove, 31);
+  assert.equal(parseFen("8/8/8/8/8/8/8/K6k b - - 4 31 +1+0").halfmove, 4);
+  assert.equal(placementOf(parseFen("4k3/8/8/8/8/8/8/3Q~K3[] w - - 0 1")), "4k3/8/8/8/8/8/8/3QK3");
+});
+
 test("a double push sets the en passant square, the reply takes it with E", () => {
   const pos = play("", "e2e4", "a7a6", "e4e5", "d7d5");
   assert.equal(pos.ep, "d6");

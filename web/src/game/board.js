@@ -32,13 +32,14 @@ export function createBoard(element, { placement, orientation = "w", input = nul
       { class: PromotionDialog, props: { language: "en" } },
     ],
   });
-  let enabled = false;
-
   function handler(event) {
     switch (event.type) {
       case INPUT_EVENT_TYPE.moveInputStarted:
         return input.start(event.squareFrom);
       case INPUT_EVENT_TYPE.validateMoveInput:
+        // no animation of one's own click move: the board takes the next click at once
+        // (cm-chessboard ignores clicks until a click move's animation is over)
+        event.animate = false;
         return input.validate(event.squareFrom, event.squareTo);
       case INPUT_EVENT_TYPE.moveInputCanceled:
         input.canceled();
@@ -48,9 +49,14 @@ export function createBoard(element, { placement, orientation = "w", input = nul
     }
   }
 
+  // The input stays on; input.start() refuses a piece when no move may be made, so a
+  // click never lands while the input is being switched over.
+  if (input) board.enableMoveInput(handler);
   return {
     board,
+    /** Show ``placementField`` (a FEN's first field) unless it is shown already. */
     setPosition(placementField, animated = true) {
+      if (board.getPosition() === placementField) return Promise.resolve();
       return board.setPosition(placementField, animated);
     },
     setOrientation(color) {
@@ -60,12 +66,6 @@ export function createBoard(element, { placement, orientation = "w", input = nul
     },
     orientation() {
       return board.getOrientation() === COLOR.black ? "b" : "w";
-    },
-    setInput(on) {
-      if (!input || on === enabled) return;
-      enabled = on;
-      if (on) board.enableMoveInput(handler);
-      else board.disableMoveInput();
     },
     /** Show the squares a piece may go to (a capture's square bevelled). */
     showHints(squares) {

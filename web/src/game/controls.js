@@ -25,7 +25,7 @@ export function renderControls(element, state, send) {
       button("▶|", () => send("forward 999"), { title: "Forward to the end", "data-cmd": "forward-all" }),
       button("Unexamine", () => send("unexamine"), { "data-cmd": "unexamine" }),
     );
-  } else if (state.role === "observe" && n > 0) {
+  } else if (state.role === "observe" && n > 0 && !state.result) {
     element.append(button("Stop watching", () => send(`unobserve ${n}`), { "data-cmd": "unobserve" }));
   }
 }

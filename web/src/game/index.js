@@ -6,8 +6,15 @@
 //
 // Contract with the session (web/src/protocol/session.js): session.on(dgName, handler)
 // -> unsubscribe, session.send(line), session.me. Create a game view on
-// DG_MY_GAME_STARTED / DG_STARTED_OBSERVING / DG_ISOLATED_BOARD, passing that record as
-// ``started``; it subscribes itself and reads only its own game's datagrams.
+// DG_MY_GAME_STARTED (role "play", or "examine" when its played_game is 0),
+// DG_STARTED_OBSERVING ("observe") or DG_ISOLATED_BOARD ("observe"), passing that record as
+// ``started``; it subscribes itself and reads only its own game's datagrams
+// (DG_MY_RELATION_TO_GAME corrects the role; "X" leaves the view showing the end, for the
+// page to destroy()). Moves go out by session.send in coordinates (e2e4, e7e8q, P@e4,
+// O-O for a Fischer random king put on its rook); the premove is the view's own (one,
+// shown on the board, sent when the opponent's move arrives; right click cancels), not
+// the server's "iset premove". Hints are exact where chess.js knows the variant's rules,
+// approximate elsewhere, where the server referees (see variants.js and legal.js).
 import "./game.css";
 
 export { createGameView } from "./view.js";

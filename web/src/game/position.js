@@ -21,12 +21,14 @@ export function colorOf(piece) {
   return piece === piece.toUpperCase() ? "w" : "b";
 }
 
-/** A FEN (crazyhouse's "[...]" holdings and three-check's counters are dropped; an empty
+/** A FEN (crazyhouse's "[...]" holdings and "~" marks and three-check's counters are
+ * dropped; an empty
  * FEN is the standard start, as DG_POSITION_BEGIN allows) as a position object. */
 export function parseFen(fen) {
   const text = (fen || "").trim() || START_FEN;
-  const [placementField, turn = "w", castling = "-", ep = "-", half = "0", full = "1"] =
-    text.split(/\s+/);
+  // three-check's counters ("3+3" or "+0+0") are not FEN fields of ours
+  const fields = text.split(/\s+/).filter((f, i) => i === 0 || !f.includes("+"));
+  const [placementField, turn = "w", castling = "-", ep = "-", half = "0", full = "1"] = fields;
   const placement = placementField.replace(/\[.*\]$/, "");
   const board = [];
   const ranks = placement.split("/").slice(0, 8);

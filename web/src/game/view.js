@@ -6,7 +6,7 @@ import { renderControls, renderOffers } from "./controls.js";
 import { button, el, playerLabel } from "./dom.js";
 import { renderHolding } from "./holdings.js";
 import { dropTargets, encodeMove, isPromotion, mayMove, targets } from "./legal.js";
-import { renderMoveList } from "./movelist.js";
+import { moveNote, renderMoveList } from "./movelist.js";
 import { colorOf, kingSquare, placementOf, smithParts, squareIndex } from "./position.js";
 import { createPremove } from "./premove.js";
 import { moveSound, onSoundChange, play, setSoundOn, soundOn } from "./sounds.js";
@@ -16,7 +16,7 @@ import { REDUCED_DGS, canMove, canPremove, initialState, reduce } from "./state.
 const LOW_TIME_MS = 10000;
 
 const ILLEGAL_REASONS = {
-  1: "bad or ambiguous notation", 2: "illegal move", 3: "your king is in check", 4: "not your move",
+  1: "bad or ambiguous notation", 3: "your king is in check", 4: "not your move",
   5: "you do not hold that piece", 6: "the drop square is not empty", 7: "no pawn drops on the first or last rank",
   9: "wait a few seconds", 10: "you lost on time",
 };
@@ -45,11 +45,8 @@ export function createGameView(container, session, { gamenumber, role, started }
   const controls = el("div", { class: "gv-controls" });
   const moves = el("div", { class: "gv-moves", role: "list" });
   const statusText = el("span");
-  const cancelPremove = button("Cancel premove", () => {
-    premove.clear();
-    schedule();
-  }, { class: "gv-cancel-premove", hidden: true });
-  const statusLine = el("div", { class: "gv-status", "aria-live": "polite" }, statusText, cancelPremove);
+  const cancelButton = button("Cancel premove", cancelPremove, { class: "gv-cancel-premove", hidden: true });
+  const statusLine = el("div", { class: "gv-status", "aria-live": "polite" }, statusText, cancelButton);
   const soundButton = button("", () => setSoundOn(!soundOn()), { class: "gv-sound" });
   const nav = el(
     "div",
@@ -64,7 +61,7 @@ export function createGameView(container, session, { gamenumber, role, started }
   const info = el("div", { class: "gv-info" });
   const root = el(
     "div",
-    { class: "gv", "data-game": String(gamenumber), "data-role": role },
+    { class: "gv", "data-game": String(gamenumber), "data-role": role, tabindex: "0", onkeydown: key },
     el("div", { class: "gv-boardcol" }, top.element, boardBox, bottom.element),
     el("div", { class: "gv-side" }, info, banner, offers, controls, moves, nav, statusLine),
   );
@@ -76,6 +73,7 @@ export function createGameView(container, session, { gamenumber, role, started }
     input: { start: inputStart, validate: inputValidate, canceled: () => board.clearHints() },
   });
   const unClick = board.onSquareClick(dropOn);
+  boardBox.addEventListener("contextmenu", cancelPremove);
   const unSound = onSoundChange(() => renderSoundButton());
   const unsubscribe = REDUCED_DGS.map((name) => session.on(name, (r) => receive(name, r)));
   const ticker = setInterval(tick, 100);
@@ -104,8 +102,8 @@ export function createGameView(container, session, { gamenumber, role, started }
       if (viewPly !== null && viewPly >= state.plies.length) viewPly = null;
     }
     if (state.illegal !== before.illegal) {
-      const why = ILLEGAL_REASONS[state.illegal.reason] || "illegal move";
-      status = `Illegal move (${state.illegal.move}): ${why}.`;
+      const why = ILLEGAL_REASONS[state.illegal.reason];
+      status = `Illegal move ${state.illegal.move}${why ? `: ${why}` : ""}.`;
       board.setPosition(placementOf(state.pos), false); // snap back
     }
     if (state.result && !before.result) {
@@ -200,6 +198,23 @@ export function createGameView(container, session, { gamenumber, role, started }
     schedule();
   }
 
+  /** The button, or a right click on the board, drops the premove. */
+  function cancelPremove(event) {
+    if (!premove.move) return;
+    if (event && event.type === "contextmenu") event.preventDefault();
+    premove.clear();
+    schedule();
+  }
+
+  /** Arrow keys look back and forth, Home/End go to the start and the live position. */
+  function key(event) {
+    if (event.target.closest && event.target.closest("input, textarea")) return;
+    const to = { ArrowLeft: shownPly() - 1, ArrowRight: shownPly() + 1, Home: -1, End: null }[event.key];
+    if (to === undefined) return;
+    event.preventDefault();
+    look(to);
+  }
+
   // -- looking back --
   function look(ply) {
     const last = state.plies.length - 1;
@@ -233,7 +248,6 @@ export function createGameView(container, session, { gamenumber, role, started }
     board.mark(MARK.check, check ? [check] : []);
     const pre = premove.move;
     board.mark(MARK.premove, pre ? [pre.from, pre.to] : []);
-    board.setInput(viewPly === null && (canMove(state) || canPremove(state)));
 
     const lower = orientation;
     const upper = lower === "w" ? "b" : "w";
@@ -255,12 +269,13 @@ export function createGameView(container, session, { gamenumber, role, started }
       firstNumber: state.start.fullmove,
       current: shownPly(),
       onPick: (i) => look(i),
+      notes: state.plies.map((p) => moveNote(p.time, p.clock)),
     });
     root.dataset.role = state.role;
     root.classList.toggle("looking-back", viewPly !== null);
     root.classList.toggle("my-turn", canMove(state) && state.role === "play");
     statusText.textContent = pre ? `Premove ${encodeMove(state.pos, pre, state.variant)}` : status;
-    cancelPremove.hidden = !pre;
+    cancelButton.hidden = !pre;
     renderSoundButton();
   }
 
@@ -280,13 +295,16 @@ export function createGameView(container, session, { gamenumber, role, started }
 
   function tick() {
     const t = now();
+    // an untimed game (0 0, most examined ones) shows no clocks unless the server set some
+    const untimed = !state.initial[0] && !state.increment[0] && !state.clocks.w.ms && !state.clocks.b.ms;
     for (const [bar, color] of [[bottom, orientation], [top, orientation === "w" ? "b" : "w"]]) {
+      bar.clock.hidden = untimed;
       const side = state.clocks[color];
       const ms = remaining(side, t);
       const text = formatClock(ms);
       if (bar.clock.textContent !== text) bar.clock.textContent = text;
       bar.clock.classList.toggle("running", side.running);
-      bar.clock.classList.toggle("low", ms < LOW_TIME_MS && (side.running || ms <= 0));
+      bar.clock.classList.toggle("low", ms < LOW_TIME_MS && (side.running || (ms <= 0 && state.played)));
       if (color === state.mine && side.running && ms < LOW_TIME_MS && ms > 0 && !lowTimeSounded) {
         lowTimeSounded = true;
         play("lowtime");
@@ -313,6 +331,7 @@ export function createGameView(container, session, { gamenumber, role, started }
       clearInterval(ticker);
       for (const off of unsubscribe) off();
       unClick();
+      boardBox.removeEventListener("contextmenu", cancelPremove);
       unSound();
       board.destroy();
       root.remove();
