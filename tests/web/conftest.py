@@ -227,8 +227,9 @@ class TelnetUser:
         match: re.Match[str] = wait_for(repr(pattern), found, limit, lambda: self.received[-3000:])
         return match
 
-    def login_guest(self) -> str:
-        self.send("guest")
+    def login_guest(self, name: str = "guest") -> str:
+        """Log in as a guest, or under an unregistered ``name``."""
+        self.send(name)
         self.expect(r'Press return to enter the server as "(\w+)"')
         self.send("")
         self.name = self.expect(r"Starting FICS session as (\w+)")[1]

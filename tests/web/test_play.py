@@ -23,8 +23,14 @@ def test_two_browser_users_play_a_seek_game_to_mate(
     telnet_user: Callable[[], TelnetUser],
     web_server: WebServer,
 ) -> None:
-    a, b = web_user("a"), web_user("b")
+    a, b, fan = web_user("a"), web_user("b"), web_user("fan")
     name_a, name_b = a.login_guest(), b.login_guest()
+    # a third user follows A: A's next game opens on their page by itself
+    fan.login_guest()
+    fan.tab("watch")
+    fan.page.fill('.follow-form input[name="player"]', name_a)
+    fan.page.click('.follow-form button[type="submit"]')
+    fan.page.locator("#notice").get_by_text(f"You will now be following {name_a}").wait_for()
 
     # A posts 3+0 with one click; B sees A's dot on the graph and clicks it
     a.page.click('.quick-seek[data-seek="3+0"]')
@@ -56,9 +62,11 @@ def test_two_browser_users_play_a_seek_game_to_mate(
                 10,
                 lambda: f"white's clock still shows {start}",
             )
-    for user in (a, b):
+    for user in (a, b, fan):
         user.page.locator(".gv-banner").get_by_text(re.compile("0-1")).wait_for()
         user.shot("mated")
+    fan_moves = fan.page.locator(".gv-moves .mv").all_inner_texts()
+    assert [move.strip() for move in fan_moves] == SAN
     banner = a.page.locator(".gv-banner").inner_text()
     assert "0-1" in banner, banner
 

@@ -44,3 +44,9 @@ def test_a_browser_user_chats_with_a_telnet_user(
     telnet.expect(rf"{me}(\(U\))?\(77\): me, from the browser")
     web.shot("channel")
     assert "anyone in 77?" in channel.inner_text()
+
+    # a guest may not shout: the server's refusal shows in the Shouts tab
+    page.click('.chat-tabs [data-tab="shouts"]')
+    page.locator(".chat-panel:visible .chat-input").fill("hello all")
+    page.locator(".chat-panel:visible .chat-input").press("Enter")
+    page.locator('.chat-log[data-log="shouts"] .chat-line.server').get_by_text("guest").wait_for()

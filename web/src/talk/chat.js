@@ -20,7 +20,7 @@ export function createChat(container, session) {
         if (!text.trim()) return;
         input.value = "";
         if (command) {
-          for (const line of [command(text)].flat()) session.send(line);
+          for (const line of [command(text)].flat()) say(id, line);
         } else {
           write(id, `> ${text}`, "mine");
           session.send(text);
@@ -43,6 +43,17 @@ export function createChat(container, session) {
     while (log.childElementCount > MAX_LINES) log.firstElementChild.remove();
     if (atEnd) log.scrollTop = log.scrollHeight;
     tabs.notify(id);
+  }
+
+  /** Send a line of a conversation; what the server answers (a refusal, "(told 2
+   * players)") shows in the conversation, dimmed. */
+  async function say(id, line) {
+    try {
+      const { lines } = await session.run(line);
+      for (const answer of lines) if (answer.trim()) write(id, answer.trim(), "server");
+    } catch (error) {
+      write(id, error.message, "server");
+    }
   }
 
   const person = (name) => {
