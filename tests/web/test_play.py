@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from pathlib import Path
 
 from tests.web.conftest import TelnetUser, WebServer, WebUser, wait_for
 
@@ -87,4 +88,15 @@ def test_two_browser_users_play_a_seek_game_to_mate(
     row.locator("button.replay").click()
     black.page.locator('.board-tabs [data-tab^="replay:"]').wait_for()
     black.shot("replay")
+    # or downloads its PGN
+    with black.page.expect_download() as downloading:
+        row.locator("button.download").click()
+    pgn = Path(downloading.value.path()).read_text("latin-1")
+    assert re.search(r"1\. f3\s.*\se5\s.*2\. g4\s.*\sQh4#", pgn, re.S), pgn
+    assert '[Result "0-1"]' in pgn, pgn
+    assert downloading.value.suggested_filename.endswith(".pgn")
+    # or examines it on the server: a board of its own, moved through by the server
+    row.locator("button.examine").click()
+    black.page.locator('.board-panel [data-role="examine"]').wait_for()
+    black.shot("examine")
     assert web_server.process.poll() is None

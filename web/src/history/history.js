@@ -1,8 +1,8 @@
 // My games: `history` (the last games played) and `stored` (adjourned ones), as the
 // DG_GAMELIST_BEGIN/ITEM (72, 73) rows they send; each game replayable from its PGN
-// (`spgn #id`), which can also be downloaded.
+// (`spgn #id`), which can also be downloaded, or examined on the server (`examine #id`).
 import { h, fill } from "../ui/dom.js";
-import { notice } from "../ui/notice.js";
+import { notice, runShown } from "../ui/notice.js";
 import { parsePgn, pgnFileName } from "./pgn.js";
 
 /** DG_GAMELIST_ITEM's status (0 a win, `color` the side that lost; 1 a draw; 2
@@ -10,6 +10,11 @@ import { parsePgn, pgnFileName } from "./pgn.js";
 function score(item) {
   if (item.status === 0) return item.color === 1 ? "0-1" : "1-0";
   return { 1: "½-½", 2: "adjourned", 3: "aborted" }[item.status] ?? "*";
+}
+
+/** A rating after a name, when there is one (guests have none: "-", "++++"). */
+function rated(rating) {
+  return /^[1-9]\d*$/.test(rating) ? ` ${rating}` : "";
 }
 
 /** `replay(pgn, item)` shows a game; `download(name, text)` saves a file. */
@@ -37,14 +42,12 @@ export function createHistory(container, session, { replay, download }) {
     const items = output.datagrams.filter((d) => d.name === "DG_GAMELIST_ITEM").map((d) => d.record);
     caption.textContent = items.length ? "" : output.lines.filter(Boolean).join(" ") || "No games.";
     fill(body, items.map((item) => h("tr.history-row", { dataset: { id: item.id } },
-      h("td", {}, String(item.index)),
-      h("td", {}, `${item.white_name} ${item.white_rating}`),
-      h("td", {}, `${item.black_name} ${item.black_rating}`),
+      h("td", {}, item.white_name, rated(item.white_rating)),
+      h("td", {}, item.black_name, rated(item.black_rating)),
       h("td", {}, `${item.white_initial}+${item.white_increment}`),
       h("td.result", {}, score(item)),
-      h("td", {}, item.note, " ", item.eco),
-      h("td", {}, item.date),
-      h("td", {},
+      h("td", { title: `${item.eco} ${item.note}` }, item.date),
+      h("td", {}, h("div.actions", {},
         h("button.replay", {
           type: "button",
           onclick: async () => {
@@ -55,6 +58,7 @@ export function createHistory(container, session, { replay, download }) {
             }
           },
         }, "Replay"),
+        h("button.examine", { type: "button", title: "go through it on a board of your own", onclick: () => runShown(session, `examine #${item.id}`) }, "Examine"),
         h("button.download", {
           type: "button",
           onclick: async () => {
@@ -65,7 +69,7 @@ export function createHistory(container, session, { replay, download }) {
               notice(error.message);
             }
           },
-        }, "PGN")))));
+        }, "PGN"))))));
   }
 
   container.append(
@@ -73,7 +77,8 @@ export function createHistory(container, session, { replay, download }) {
       who,
       h("button.primary#show-history", { type: "submit" }, "History"),
       h("button#show-stored", { type: "button", onclick: () => show("stored") }, "Adjourned")),
-    h("table.history-list", {}, h("thead", {}, h("tr", {}, ["#", "White", "Black", "Time", "Result", "End", "Date", ""].map((t) => h("th", {}, t)))), body),
+    h("div.table-scroll", {},
+      h("table.history-list", {}, h("thead", {}, h("tr", {}, ["White", "Black", "Time", "Result", "Date", ""].map((t) => h("th", {}, t)))), body)),
     caption);
   return { show };
 }

@@ -15,11 +15,14 @@ export function notice(text) {
   if (text) timer = setTimeout(() => bar.classList.remove("shown"), 8000);
 }
 
-/** Run a command and show what it said. */
+/** Run a command and show the first line it said here; all of it goes to the console
+ * (the session's "text" listeners), as a typed command's output does. */
 export async function runShown(session, command) {
   try {
     const { lines } = await session.run(command);
-    notice(lines.filter((line) => line.trim()).join(" "));
+    const said = lines.filter((line) => line.trim());
+    notice(said.length > 1 ? `${said[0].trim()} …` : (said[0] ?? "").trim());
+    for (const text of lines) session.emit("text", { text, cn: null, issuer: "*" });
     return lines;
   } catch (error) {
     notice(error.message);
