@@ -44,3 +44,17 @@ def test_a_phone_gets_one_column_that_fits(web_user: Callable[..., WebUser]) -> 
     assert board is not None and side is not None
     assert side["y"] >= board["y"] + board["height"], "the tabs are not below the board"
     assert side["width"] > 340
+
+    # a game on the phone: the board fits the screen too
+    phone.tab("play")
+    page.click('.quick-seek[data-seek="5+3"]')
+    page.locator(".seek-graph .seek-dot.mine").wait_for()
+    opponent = web_user("desktop")
+    opponent.login_guest()
+    opponent.page.locator(".seek-graph .seek-dot").first.click()
+    page.locator(".gv-board [data-square]").first.wait_for()
+    squares = page.locator(".gv-board .cm-chessboard").bounding_box()
+    assert squares is not None and squares["width"] >= 300, squares
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"the game is {overflow}px wider than the phone"
+    phone.shot("game")

@@ -53,6 +53,7 @@ async function start() {
             login();
           },
         });
+        session.resume();
         document.title = `icswire – ${session.me}`;
       },
     });

@@ -47,6 +47,19 @@ function expectedBits() {
   return Array.from({ length: 70 }, (_, n) => (on.has(n) ? "1" : "0")).join("");
 }
 
+test("what comes with the login waits until the page listens", async () => {
+  const { session, login, socket } = await loggedIn();
+  socket.serve("\x19[12 *\n\x19(0 GuestABCD {}\x19)\x19]\x19[12 *\n\x19(50 3 fred {} 1500 2 0 Blitz 5 3 0 -1 0 9999 1 0\x19)\x19]");
+  await login;
+  const seeks = [];
+  session.on("DG_SEEK", (record) => seeks.push(record.index));
+  assert.deepEqual(seeks, []);
+  session.resume();
+  assert.deepEqual(seeks, [3]);
+  socket.serve("\x19(50 4 joe {} 1500 2 0 Blitz 5 3 0 -1 0 9999 1 0\x19)");
+  assert.deepEqual(seeks, [3, 4]);
+});
+
 test("a refused login rejects with the server's words", async () => {
   const { login, socket } = await loggedIn("fred", "wrong");
   assert.equal(socket.sent[2], "fred wrong\n");
@@ -58,6 +71,7 @@ test("a command's output comes back whole by its tag; other output goes to liste
   const { session, login, socket } = await loggedIn();
   socket.serve("\x19(0 GuestABCD {}\x19)");
   await login;
+  session.resume();
   const texts = [];
   const tells = [];
   session.on("text", ({ text }) => texts.push(text));

@@ -37,6 +37,7 @@ export function showLogin(container, { connect, done, message = "" }) {
     status.textContent = "Registering…";
     try {
       const guest = await connect({ user: "guest", password: "" });
+      guest.resume();
       const { lines } = await guest.run(`register ${wanted} ${password.value}`);
       guest.close();
       const said = lines.filter(Boolean).join(" ");

@@ -42,6 +42,7 @@ export class Session {
     this.tags = 0;
     this.me = "";
     this.socket = null;
+    this.held = null; // frames kept from the login until resume()
   }
 
   /** Listen for a DG by name ("DG_SEND_MOVES"), or "text" (each line not of a command
@@ -85,6 +86,7 @@ export class Session {
       const timer = setTimeout(() => finish(new Error("the server did not log us in")), LOGIN_TIMEOUT_MS);
       const stopWho = this.on("DG_WHO_AM_I", (record) => {
         this.me = record.myname;
+        this.held = []; // what follows (the lists the DGs bring) waits for resume()
         finish(null, record.myname);
       });
       const stopFailed = this.on("DG_LOGIN_FAILED", (record) => finish(new Error(record.explanation)));
@@ -153,7 +155,18 @@ export class Session {
   /** Bytes (an ArrayBuffer, or a string from a text frame) from the server. */
   feed(data) {
     const chunk = typeof data === "string" ? data : new Uint8Array(data);
-    for (const frame of this.splitter.feed(chunk)) this.take(frame);
+    for (const frame of this.splitter.feed(chunk)) {
+      if (this.held) this.held.push(frame);
+      else this.take(frame);
+    }
+  }
+
+  /** Hand on what came after the login (the seeks, games and challenges there are,
+   * which come with it) once the page listens: call it after subscribing. */
+  resume() {
+    const held = this.held ?? [];
+    this.held = null;
+    for (const frame of held) this.take(frame);
   }
 
   take(frame) {
