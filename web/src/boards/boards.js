@@ -4,6 +4,9 @@
 import { h } from "../ui/dom.js";
 import { createTabs } from "../ui/tabs.js";
 
+/** Bughouse's wild number (DG_MY_GAME_STARTED's wild_number). */
+const BUGHOUSE = 24;
+
 /** `game`: the game module ({createGameView, createReplayView}); `shown()` is called when
  * a board opens (the page brings it into view). */
 export function createBoards(container, session, game, { shown }) {
@@ -13,7 +16,7 @@ export function createBoards(container, session, game, { shown }) {
   const views = new Map(); // tab id -> {destroy()}
   let replays = 0;
 
-  function open(id, label, make, onClose) {
+  function open(id, label, make, onClose, { select = true } = {}) {
     close(id);
     const panel = h("div.board-panel", { dataset: { board: id } });
     tabs.add(id, label, panel, { closable: true, onClose: () => {
@@ -24,8 +27,10 @@ export function createBoards(container, session, game, { shown }) {
     } });
     views.set(id, make(panel));
     empty.hidden = true;
-    tabs.select(id);
-    shown();
+    if (select || views.size === 1) {
+      tabs.select(id);
+      shown();
+    }
   }
 
   function close(id) {
@@ -35,17 +40,28 @@ export function createBoards(container, session, game, { shown }) {
     tabs.remove(id);
   }
 
+  let playing = null; // the game number of the game I play now
   function live(role, record) {
     const number = record.gamenumber;
     const id = `game:${number}`;
     const label = `${record.whitename} – ${record.blackname}`;
     const leave = role === "observe" ? `unobserve ${number}` : role === "examine" ? "unexamine" : null;
+    // watching my bughouse partner's board leaves my own board in front
+    const select = !(role === "observe" && playing !== null && views.has(`game:${playing}`));
     open(id, label, (panel) => game.createGameView(panel, session, { gamenumber: number, role, started: record }), () => {
       if (leave && session.socket?.readyState === 1) session.send(leave);
-    });
+    }, { select });
   }
 
-  session.on("DG_MY_GAME_STARTED", (record) => live(record.played_game ? "play" : "examine", record));
+  session.on("DG_MY_GAME_STARTED", (record) => {
+    const role = record.played_game ? "play" : "examine";
+    playing = role === "play" ? record.gamenumber : playing;
+    live(role, record);
+    if (role === "play" && record.wild_number === BUGHOUSE) session.send("pobserve"); // the partner's board
+  });
+  session.on("DG_MY_GAME_ENDED", (record) => {
+    if (record.gamenumber === playing) playing = null;
+  });
   session.on("DG_STARTED_OBSERVING", (record) => live("observe", record));
 
   return {

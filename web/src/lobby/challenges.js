@@ -49,6 +49,22 @@ export function createChallenges(container, session) {
       runShown(session, `match ${name.value.trim()} ${Number(minutes.value)} ${Number(increment.value)} ${words}`);
     },
   }, name, minutes, increment, variant, h("label.check", {}, rated, " rated"), h("button", { type: "submit" }, "Challenge"));
-  container.append(h("h3", {}, "Challenges"), list, empty, form);
+  const partner = h("input", { name: "partner", placeholder: "player", spellcheck: false, required: true });
+  const partnership = h("form.partner-form", {
+    onsubmit: (event) => {
+      event.preventDefault();
+      runShown(session, `partner ${partner.value.trim()}`);
+    },
+  }, partner, h("button", { type: "submit" }, "Ask to be partners"), h("button", { type: "button", onclick: () => runShown(session, "partner") }, "End partnership"));
+  const open = h("input", {
+    type: "checkbox",
+    name: "bugopen",
+    onchange: () => runShown(session, `set bugopen ${open.checked ? 1 : 0}`),
+  });
+  container.append(h("h3", {}, "Challenges"), list, empty, form,
+    h("h3", {}, "Bughouse partner"),
+    h("p.hint", {}, "Two partners seek or challenge another pair. Only players open for bughouse can be asked; asking back accepts."),
+    h("label.check.bugopen", {}, open, " open for bughouse partners"),
+    partnership);
   render();
 }

@@ -3,9 +3,13 @@ export const VARIANTS = [
   { label: "Standard", words: "" },
   { label: "Chess960", words: "wild fr" },
   { label: "Crazyhouse", words: "crazyhouse" },
+  { label: "Bughouse (with a partner)", words: "bughouse" },
   { label: "Suicide", words: "suicide" },
+  { label: "Giveaway", words: "giveaway" },
   { label: "Losers", words: "losers" },
   { label: "Atomic", words: "atomic" },
+  { label: "Three-check", words: "three-check" },
+  ...["1", "2", "3", "4", "5", "8", "8a"].map((n) => ({ label: `Wild ${n}`, words: `wild ${n}` })),
 ];
 
 /** The words of `seek`/`match` after the time control: rated, colour, variant. */
