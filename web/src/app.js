@@ -63,5 +63,4 @@ export function showApp(root, session, game, { logout, registered }) {
     replay: (pgn, item) => boards.replay(pgn, item),
     download,
   });
-  return { chat, boards, sideTabs };
 }

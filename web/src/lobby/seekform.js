@@ -3,7 +3,7 @@ import { h } from "../ui/dom.js";
 import { runShown } from "../ui/notice.js";
 import { VARIANTS, termWords } from "./variants.js";
 
-export const QUICK = [
+const QUICK = [
   [1, 0],
   [3, 0],
   [5, 3],

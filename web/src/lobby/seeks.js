@@ -14,7 +14,6 @@ export function createSeekStore(session) {
     if (seeks.delete(record.index)) changed();
   });
   return {
-    all: () => [...seeks.values()],
     subscribe(listener) {
       listeners.add(listener);
       listener([...seeks.values()]);

@@ -195,10 +195,4 @@ export class Session {
       this.emit("text", { text: "(the server dropped some output: too much at once)", cn: null, issuer: null });
     }
   }
-
-  /** Turn a DG on or off after login (`set-2`). */
-  setDatagram(name, on) {
-    const number = this.decoder.number(name);
-    this.send(`set-2 ${number} ${on ? 1 : 0}`);
-  }
 }

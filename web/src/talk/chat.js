@@ -104,6 +104,5 @@ export function createChat(container, session) {
   return {
     /** A game's kibitz tab, made if need be (not shown). */
     addGame: (number) => game(number),
-    openPerson: (name) => tabs.select(person(name)),
   };
 }

@@ -45,8 +45,3 @@ export function svg(tag, attrs = {}, ...children) {
   append(el, children);
   return el;
 }
-
-/** "5 3" → the text of a time control: "5+3". */
-export function timeControl(minutes, increment) {
-  return `${minutes}+${increment}`;
-}

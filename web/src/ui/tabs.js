@@ -20,7 +20,7 @@ export function createTabs(container, { className = "" } = {}) {
     }
   }
 
-  function add(id, label, panel, { closable = false, onClose = null, first = false } = {}) {
+  function add(id, label, panel, { closable = false, onClose = null } = {}) {
     if (tabs.has(id)) return tabs.get(id).panel;
     const button = h("button.tab", { type: "button", role: "tab", dataset: { tab: id }, onclick: () => select(id) },
       h("span.tab-label", {}, label));
@@ -36,8 +36,7 @@ export function createTabs(container, { className = "" } = {}) {
     }
     panel.hidden = true;
     panel.setAttribute("role", "tabpanel");
-    if (first) bar.prepend(button);
-    else bar.append(button);
+    bar.append(button);
     panels.append(panel);
     tabs.set(id, { button, panel });
     if (current === null) select(id);
@@ -63,5 +62,5 @@ export function createTabs(container, { className = "" } = {}) {
     if (tab && current !== id) tab.button.classList.add("unread");
   }
 
-  return { select, add, remove, notify, has: (id) => tabs.has(id), get current() { return current; } };
+  return { select, add, remove, notify };
 }
