@@ -65,7 +65,8 @@ export function createGameView(container, session, { gamenumber, role, started }
     el("div", { class: "gv-boardcol" }, top.element, boardBox, bottom.element),
     el("div", { class: "gv-side" }, info, banner, offers, controls, moves, nav, statusLine),
   );
-  container.append(root);
+  const host = el("div", { class: "gv-host" }, root); // the container game.css sizes by
+  container.append(host);
 
   const board = createBoard(boardBox, {
     placement: placementOf(state.pos),
@@ -334,7 +335,7 @@ export function createGameView(container, session, { gamenumber, role, started }
       boardBox.removeEventListener("contextmenu", cancelPremove);
       unSound();
       board.destroy();
-      root.remove();
+      host.remove();
     },
   };
 }
