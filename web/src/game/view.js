@@ -31,6 +31,7 @@ export function createGameView(container, session, { gamenumber, role, started }
   let dropPick = null; // the held piece picked for a drop
   let status = "";
   let replaying = 0; // moves still to come after DG_POSITION_BEGIN: no sounds for them
+  let sound = null; // the move sound of this batch of datagrams (one for "forward 999")
   let lowTimeSounded = false;
   let scheduled = false;
   let destroyed = false;
@@ -109,6 +110,7 @@ export function createGameView(container, session, { gamenumber, role, started }
     }
     if (state.result && !before.result) {
       premove.clear();
+      sound = null; // the end's sound, not also the last move's
       play("end");
     }
     schedule();
@@ -121,7 +123,7 @@ export function createGameView(container, session, { gamenumber, role, started }
       return;
     }
     status = "";
-    play(moveSound(ply.san, ply.smith));
+    sound = moveSound(ply.san, ply.smith);
     if (before.pos.turn !== state.mine && canMove(state) && premove.move) {
       const move = premove.take((m) => (m.drop ? !state.pos.board[squareIndex(m.to)] : mayMove(state.pos, m.from, m.to, state.variant)));
       if (move) session.send(encodeMove(state.pos, move, state.variant));
@@ -239,6 +241,8 @@ export function createGameView(container, session, { gamenumber, role, started }
   function render() {
     scheduled = false;
     if (destroyed) return;
+    if (sound) play(sound);
+    sound = null;
     const shown = viewPly === null ? state.pos : viewPly < 0 ? state.start : state.plies[viewPly].pos;
     const ply = viewPly === null ? state.plies[state.plies.length - 1] : viewPly >= 0 ? state.plies[viewPly] : null;
     board.setOrientation(orientation);
