@@ -1,7 +1,7 @@
 // The live game view: a board to play, watch or examine one game, fed by the session's
 // datagrams (state.js reduces them) and sending the user's moves and commands.
 import { MARK, createBoard } from "./board.js";
-import { formatClock, remaining, timeControl } from "./clock.js";
+import { formatClock, remaining, timeControl, untilChange } from "./clock.js";
 import { renderControls, renderOffers } from "./controls.js";
 import { button, el, playerLabel } from "./dom.js";
 import { renderHolding } from "./holdings.js";
@@ -78,7 +78,7 @@ export function createGameView(container, session, { gamenumber, role, started }
   boardBox.addEventListener("contextmenu", cancelPremove);
   const unSound = onSoundChange(() => renderSoundButton());
   const unsubscribe = REDUCED_DGS.map((name) => session.on(name, (r) => receive(name, r)));
-  const ticker = setInterval(tick, 100);
+  let ticker = null; // the timer that next changes a running clock's text
   play("start");
   schedule();
 
@@ -298,8 +298,13 @@ export function createGameView(container, session, { gamenumber, role, started }
     } else bar.holding.replaceChildren();
   }
 
+  /** Show both clocks now, and wake again when a running one's text next changes. */
   function tick() {
+    clearTimeout(ticker);
+    ticker = null;
+    if (destroyed) return;
     const t = now();
+    let wake = null;
     // an untimed game (0 0, most examined ones) shows no clocks unless the server set some
     const untimed = !state.initial[0] && !state.increment[0] && !state.clocks.w.ms && !state.clocks.b.ms;
     for (const [bar, color] of [[bottom, orientation], [top, orientation === "w" ? "b" : "w"]]) {
@@ -314,7 +319,9 @@ export function createGameView(container, session, { gamenumber, role, started }
         lowTimeSounded = true;
         play("lowtime");
       }
+      if (side.running && ms > 0) wake = Math.min(wake ?? Infinity, untilChange(ms));
     }
+    if (wake !== null) ticker = setTimeout(tick, Math.max(16, wake + 1));
   }
 
   function renderSoundButton() {
@@ -333,7 +340,7 @@ export function createGameView(container, session, { gamenumber, role, started }
     destroy() {
       if (destroyed) return;
       destroyed = true;
-      clearInterval(ticker);
+      clearTimeout(ticker);
       for (const off of unsubscribe) off();
       unClick();
       boardBox.removeEventListener("contextmenu", cancelPremove);
