@@ -19,7 +19,9 @@ test("clock text: hours, minutes, tenths under ten seconds, never below zero", (
 test("the display changes at the next tenth or second", () => {
   assert.equal(untilChange(65300), 300);
   assert.equal(untilChange(9950), 50);
-  assert.equal(untilChange(9900), 100);
+  assert.equal(untilChange(9900), 0); // "9.9" turns "9.8" at once
+  assert.equal(untilChange(10000), 0); // "0:10" turns "9.9" at once
+  assert.equal(untilChange(10250), 250);
 });
 
 test("time controls", () => {
