@@ -28,3 +28,11 @@ test("time controls", () => {
   assert.equal(timeControl(5, 3), "5+3");
   assert.equal(timeControl(0, 0), "untimed");
 });
+
+test("an untimed game shows no clocks unless the server set some", async () => {
+  const { untimed } = await import("../src/game/players.js");
+  const clocks = (w, b) => ({ w: clockSide(w), b: clockSide(b) });
+  assert.equal(untimed({ initial: [0, 0], increment: [0, 0], clocks: clocks(0, 0) }), true);
+  assert.equal(untimed({ initial: [0, 0], increment: [0, 0], clocks: clocks(60000, 0) }), false);
+  assert.equal(untimed({ initial: [0, 0], increment: [2, 2], clocks: clocks(0, 0) }), false);
+});

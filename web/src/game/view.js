@@ -1,19 +1,17 @@
 // The live game view: a board to play, watch or examine one game, fed by the session's
 // datagrams (state.js reduces them) and sending the user's moves and commands.
 import { MARK, createBoard } from "./board.js";
-import { formatClock, remaining, timeControl, untilChange } from "./clock.js";
+import { timeControl } from "./clock.js";
 import { renderControls, renderOffers } from "./controls.js";
-import { button, el, playerLabel } from "./dom.js";
+import { button, el } from "./dom.js";
 import { renderHolding } from "./holdings.js";
 import { dropTargets, encodeMove, isPromotion, mayMove, targets } from "./legal.js";
 import { moveNote, renderMoveList } from "./movelist.js";
 import { colorOf, kingSquare, placementOf, smithParts, squareIndex } from "./position.js";
+import { LOW_TIME_MS, drawClock, drawPlayer, playerBar, untimed } from "./players.js";
 import { createPremove } from "./premove.js";
 import { moveSound, onSoundChange, play, setSoundOn, soundOn } from "./sounds.js";
 import { REDUCED_DGS, canMove, canPremove, initialState, reduce } from "./state.js";
-
-/** Below this many milliseconds one's own running clock sounds once. */
-const LOW_TIME_MS = 10000;
 
 const ILLEGAL_REASONS = {
   1: "bad or ambiguous notation", 3: "your king is in check", 4: "not your move",
@@ -81,16 +79,6 @@ export function createGameView(container, session, { gamenumber, role, started }
   let ticker = null; // the timer that next changes a running clock's text
   play("start");
   schedule();
-
-  function playerBar() {
-    const name = el("span", { class: "gv-name" });
-    const titles = el("span", { class: "gv-titles" });
-    const rating = el("span", { class: "gv-rating" });
-    const holding = el("div", { class: "gv-holding" });
-    const clock = el("div", { class: "gv-clock" });
-    const element = el("div", { class: "gv-player" }, el("div", { class: "gv-who" }, titles, name, rating), holding, clock);
-    return { element, name, titles, rating, holding, clock };
-  }
 
   // -- datagrams --
   function receive(name, record) {
@@ -256,8 +244,8 @@ export function createGameView(container, session, { gamenumber, role, started }
 
     const lower = orientation;
     const upper = lower === "w" ? "b" : "w";
-    drawPlayer(bottom, lower);
-    drawPlayer(top, upper);
+    drawBar(bottom, lower);
+    drawBar(top, upper);
     tick();
 
     const v = state.variant;
@@ -284,13 +272,8 @@ export function createGameView(container, session, { gamenumber, role, started }
     renderSoundButton();
   }
 
-  function drawPlayer(bar, color) {
-    const p = playerLabel(color === "w" ? state.white : state.black);
-    bar.titles.textContent = p.titles;
-    bar.name.textContent = p.name;
-    bar.rating.textContent = p.rating ? `(${p.rating})` : "";
-    bar.element.dataset.color = color;
-    bar.element.classList.toggle("to-move", state.pos.turn === color && !state.result);
+  function drawBar(bar, color) {
+    drawPlayer(bar, color === "w" ? state.white : state.black, color, state.pos.turn === color && !state.result);
     if (state.holdings) {
       const mover = state.role === "play" ? state.mine : state.pos.turn;
       const pickable = color === mover && (canMove(state) || canPremove(state)) && viewPly === null;
@@ -304,22 +287,15 @@ export function createGameView(container, session, { gamenumber, role, started }
     ticker = null;
     if (destroyed) return;
     const t = now();
+    const shown = { hidden: untimed(state), played: state.played };
     let wake = null;
-    // an untimed game (0 0, most examined ones) shows no clocks unless the server set some
-    const untimed = !state.initial[0] && !state.increment[0] && !state.clocks.w.ms && !state.clocks.b.ms;
     for (const [bar, color] of [[bottom, orientation], [top, orientation === "w" ? "b" : "w"]]) {
-      bar.clock.hidden = untimed;
-      const side = state.clocks[color];
-      const ms = remaining(side, t);
-      const text = formatClock(ms);
-      if (bar.clock.textContent !== text) bar.clock.textContent = text;
-      bar.clock.classList.toggle("running", side.running);
-      bar.clock.classList.toggle("low", ms < LOW_TIME_MS && (side.running || (ms <= 0 && state.played)));
-      if (color === state.mine && side.running && ms < LOW_TIME_MS && ms > 0 && !lowTimeSounded) {
+      const clock = drawClock(bar, state.clocks[color], t, shown);
+      if (color === state.mine && clock.wake !== null && clock.ms < LOW_TIME_MS && !lowTimeSounded) {
         lowTimeSounded = true;
         play("lowtime");
       }
-      if (side.running && ms > 0) wake = Math.min(wake ?? Infinity, untilChange(ms));
+      if (clock.wake !== null) wake = Math.min(wake ?? Infinity, clock.wake);
     }
     if (wake !== null) ticker = setTimeout(tick, Math.max(16, wake + 1));
   }
