@@ -249,7 +249,8 @@ export function createGameView(container, session, { gamenumber, role, started }
     tick();
 
     const v = state.variant;
-    const tc = timeControl(state.initial[0], state.increment[0]);
+    const [white, black] = [0, 1].map((i) => timeControl(state.initial[i], state.increment[i]));
+    const tc = white === black ? white : `${white} v ${black}`; // time odds
     info.textContent = `Game ${state.gamenumber} · ${v.name} · ${state.rated ? "rated" : "unrated"} ${state.ratingType} ${tc}`.replace(/\s+/g, " ");
     if (state.result) {
       banner.hidden = false;
