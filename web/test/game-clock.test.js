@@ -19,10 +19,20 @@ test("clock text: hours, minutes, tenths under ten seconds, never below zero", (
 test("the display changes at the next tenth or second", () => {
   assert.equal(untilChange(65300), 300);
   assert.equal(untilChange(9950), 50);
-  assert.equal(untilChange(9900), 100);
+  assert.equal(untilChange(9900), 0); // "9.9" turns "9.8" at once
+  assert.equal(untilChange(10000), 0); // "0:10" turns "9.9" at once
+  assert.equal(untilChange(10250), 250);
 });
 
 test("time controls", () => {
   assert.equal(timeControl(5, 3), "5+3");
   assert.equal(timeControl(0, 0), "untimed");
+});
+
+test("an untimed game shows no clocks unless the server set some", async () => {
+  const { untimed } = await import("../src/game/players.js");
+  const clocks = (w, b) => ({ w: clockSide(w), b: clockSide(b) });
+  assert.equal(untimed({ initial: [0, 0], increment: [0, 0], clocks: clocks(0, 0) }), true);
+  assert.equal(untimed({ initial: [0, 0], increment: [0, 0], clocks: clocks(60000, 0) }), false);
+  assert.equal(untimed({ initial: [0, 0], increment: [2, 2], clocks: clocks(0, 0) }), false);
 });

@@ -27,12 +27,11 @@ export function formatClock(ms) {
   return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
 }
 
-/** How long until the display of ``ms`` changes (a tenth under ten seconds, else to the
- * next whole second), so a ticking display can sleep that long. */
+/** How long until the display of ``ms`` changes as the clock runs down: it shows
+ * floor(ms / unit) for a unit of a tenth under ten seconds, else a second, so it changes
+ * just after ms % unit more milliseconds (a ticking display sleeps that long, and 1 ms). */
 export function untilChange(ms) {
-  if (ms <= 0) return 1000;
-  if (ms < 10000) return (ms % 100) || 100;
-  return (ms % 1000) || 1000;
+  return ms % (ms < 10000 ? 100 : 1000);
 }
 
 /** The time control as players say it: "5+3", "untimed" for 0+0. */

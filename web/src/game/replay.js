@@ -34,7 +34,8 @@ export function createReplayView(container, { initialFen = "", moves = [], white
     el("div", { class: "gv-boardcol" }, boardBox),
     el("div", { class: "gv-side" }, title, banner, list, nav, note),
   );
-  container.append(root);
+  const host = el("div", { class: "gv-host" }, root); // the container game.css sizes by
+  container.append(host);
   const board = createBoard(boardBox, { placement: placementOf(line.length ? line[ply].pos : start), orientation });
   render();
 
@@ -73,7 +74,7 @@ export function createReplayView(container, { initialFen = "", moves = [], white
     goto: go,
     destroy() {
       board.destroy();
-      root.remove();
+      host.remove();
     },
   };
 }

@@ -122,7 +122,7 @@ const REDUCERS = {
   DG_POSITION_BEGIN(state, r) {
     // (gamenumber {initial-FEN} nmoves-to-follow): the moves follow as DG_SEND_MOVES
     const start = parseFen(r.fen);
-    return { ...state, start, plies: [], pos: start, result: state.result };
+    return { ...state, start, plies: [], pos: start };
   },
   DG_MOVE_LIST(state, r) {
     // (gamenumber initial-position {move-info} ...): "*" or a 64-character board

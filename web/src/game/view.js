@@ -1,19 +1,17 @@
 // The live game view: a board to play, watch or examine one game, fed by the session's
 // datagrams (state.js reduces them) and sending the user's moves and commands.
 import { MARK, createBoard } from "./board.js";
-import { formatClock, remaining, timeControl } from "./clock.js";
+import { timeControl } from "./clock.js";
 import { renderControls, renderOffers } from "./controls.js";
-import { button, el, playerLabel } from "./dom.js";
+import { button, el } from "./dom.js";
 import { renderHolding } from "./holdings.js";
 import { dropTargets, encodeMove, isPromotion, mayMove, targets } from "./legal.js";
 import { moveNote, renderMoveList } from "./movelist.js";
 import { colorOf, kingSquare, placementOf, smithParts, squareIndex } from "./position.js";
+import { LOW_TIME_MS, drawClock, drawPlayer, playerBar, untimed } from "./players.js";
 import { createPremove } from "./premove.js";
 import { moveSound, onSoundChange, play, setSoundOn, soundOn } from "./sounds.js";
 import { REDUCED_DGS, canMove, canPremove, initialState, reduce } from "./state.js";
-
-/** Below this many milliseconds one's own running clock sounds once. */
-const LOW_TIME_MS = 10000;
 
 const ILLEGAL_REASONS = {
   1: "bad or ambiguous notation", 3: "your king is in check", 4: "not your move",
@@ -31,6 +29,7 @@ export function createGameView(container, session, { gamenumber, role, started }
   let dropPick = null; // the held piece picked for a drop
   let status = "";
   let replaying = 0; // moves still to come after DG_POSITION_BEGIN: no sounds for them
+  let sound = null; // the move sound of this batch of datagrams (one for "forward 999")
   let lowTimeSounded = false;
   let scheduled = false;
   let destroyed = false;
@@ -65,7 +64,8 @@ export function createGameView(container, session, { gamenumber, role, started }
     el("div", { class: "gv-boardcol" }, top.element, boardBox, bottom.element),
     el("div", { class: "gv-side" }, info, banner, offers, controls, moves, nav, statusLine),
   );
-  container.append(root);
+  const host = el("div", { class: "gv-host" }, root); // the container game.css sizes by
+  container.append(host);
 
   const board = createBoard(boardBox, {
     placement: placementOf(state.pos),
@@ -76,19 +76,9 @@ export function createGameView(container, session, { gamenumber, role, started }
   boardBox.addEventListener("contextmenu", cancelPremove);
   const unSound = onSoundChange(() => renderSoundButton());
   const unsubscribe = REDUCED_DGS.map((name) => session.on(name, (r) => receive(name, r)));
-  const ticker = setInterval(tick, 100);
+  let ticker = null; // the timer that next changes a running clock's text
   play("start");
   schedule();
-
-  function playerBar() {
-    const name = el("span", { class: "gv-name" });
-    const titles = el("span", { class: "gv-titles" });
-    const rating = el("span", { class: "gv-rating" });
-    const holding = el("div", { class: "gv-holding" });
-    const clock = el("div", { class: "gv-clock" });
-    const element = el("div", { class: "gv-player" }, el("div", { class: "gv-who" }, titles, name, rating), holding, clock);
-    return { element, name, titles, rating, holding, clock };
-  }
 
   // -- datagrams --
   function receive(name, record) {
@@ -108,6 +98,7 @@ export function createGameView(container, session, { gamenumber, role, started }
     }
     if (state.result && !before.result) {
       premove.clear();
+      sound = null; // the end's sound, not also the last move's
       play("end");
     }
     schedule();
@@ -120,7 +111,7 @@ export function createGameView(container, session, { gamenumber, role, started }
       return;
     }
     status = "";
-    play(moveSound(ply.san, ply.smith));
+    sound = moveSound(ply.san, ply.smith);
     if (before.pos.turn !== state.mine && canMove(state) && premove.move) {
       const move = premove.take((m) => (m.drop ? !state.pos.board[squareIndex(m.to)] : mayMove(state.pos, m.from, m.to, state.variant)));
       if (move) session.send(encodeMove(state.pos, move, state.variant));
@@ -238,6 +229,8 @@ export function createGameView(container, session, { gamenumber, role, started }
   function render() {
     scheduled = false;
     if (destroyed) return;
+    if (sound) play(sound);
+    sound = null;
     const shown = viewPly === null ? state.pos : viewPly < 0 ? state.start : state.plies[viewPly].pos;
     const ply = viewPly === null ? state.plies[state.plies.length - 1] : viewPly >= 0 ? state.plies[viewPly] : null;
     board.setOrientation(orientation);
@@ -251,12 +244,13 @@ export function createGameView(container, session, { gamenumber, role, started }
 
     const lower = orientation;
     const upper = lower === "w" ? "b" : "w";
-    drawPlayer(bottom, lower);
-    drawPlayer(top, upper);
+    drawBar(bottom, lower);
+    drawBar(top, upper);
     tick();
 
     const v = state.variant;
-    const tc = timeControl(state.initial[0], state.increment[0]);
+    const [white, black] = [0, 1].map((i) => timeControl(state.initial[i], state.increment[i]));
+    const tc = white === black ? white : `${white} v ${black}`; // time odds
     info.textContent = `Game ${state.gamenumber} · ${v.name} · ${state.rated ? "rated" : "unrated"} ${state.ratingType} ${tc}`.replace(/\s+/g, " ");
     if (state.result) {
       banner.hidden = false;
@@ -279,13 +273,8 @@ export function createGameView(container, session, { gamenumber, role, started }
     renderSoundButton();
   }
 
-  function drawPlayer(bar, color) {
-    const p = playerLabel(color === "w" ? state.white : state.black);
-    bar.titles.textContent = p.titles;
-    bar.name.textContent = p.name;
-    bar.rating.textContent = p.rating ? `(${p.rating})` : "";
-    bar.element.dataset.color = color;
-    bar.element.classList.toggle("to-move", state.pos.turn === color && !state.result);
+  function drawBar(bar, color) {
+    drawPlayer(bar, color === "w" ? state.white : state.black, color, state.pos.turn === color && !state.result);
     if (state.holdings) {
       const mover = state.role === "play" ? state.mine : state.pos.turn;
       const pickable = color === mover && (canMove(state) || canPremove(state)) && viewPly === null;
@@ -293,23 +282,23 @@ export function createGameView(container, session, { gamenumber, role, started }
     } else bar.holding.replaceChildren();
   }
 
+  /** Show both clocks now, and wake again when a running one's text next changes. */
   function tick() {
+    clearTimeout(ticker);
+    ticker = null;
+    if (destroyed) return;
     const t = now();
-    // an untimed game (0 0, most examined ones) shows no clocks unless the server set some
-    const untimed = !state.initial[0] && !state.increment[0] && !state.clocks.w.ms && !state.clocks.b.ms;
+    const shown = { hidden: untimed(state), played: state.played };
+    let wake = null;
     for (const [bar, color] of [[bottom, orientation], [top, orientation === "w" ? "b" : "w"]]) {
-      bar.clock.hidden = untimed;
-      const side = state.clocks[color];
-      const ms = remaining(side, t);
-      const text = formatClock(ms);
-      if (bar.clock.textContent !== text) bar.clock.textContent = text;
-      bar.clock.classList.toggle("running", side.running);
-      bar.clock.classList.toggle("low", ms < LOW_TIME_MS && (side.running || (ms <= 0 && state.played)));
-      if (color === state.mine && side.running && ms < LOW_TIME_MS && ms > 0 && !lowTimeSounded) {
+      const clock = drawClock(bar, state.clocks[color], t, shown);
+      if (color === state.mine && clock.wake !== null && clock.ms < LOW_TIME_MS && !lowTimeSounded) {
         lowTimeSounded = true;
         play("lowtime");
       }
+      if (clock.wake !== null) wake = Math.min(wake ?? Infinity, clock.wake);
     }
+    if (wake !== null) ticker = setTimeout(tick, Math.max(16, wake + 1));
   }
 
   function renderSoundButton() {
@@ -328,13 +317,13 @@ export function createGameView(container, session, { gamenumber, role, started }
     destroy() {
       if (destroyed) return;
       destroyed = true;
-      clearInterval(ticker);
+      clearTimeout(ticker);
       for (const off of unsubscribe) off();
       unClick();
       boardBox.removeEventListener("contextmenu", cancelPremove);
       unSound();
       board.destroy();
-      root.remove();
+      host.remove();
     },
   };
 }
