@@ -45,6 +45,12 @@ def test_a_browser_user_chats_with_a_telnet_user(
     web.shot("channel")
     assert "anyone in 77?" in channel.inner_text()
 
+    # the console: any command, and what the server says
+    page.click('.chat-tabs [data-tab="console"]')
+    page.locator(".chat-panel:visible .chat-input").fill(f"finger {them}")
+    page.locator(".chat-panel:visible .chat-input").press("Enter")
+    page.locator('.chat-log[data-log="console"]').get_by_text(f"Finger of {them}").wait_for()
+
     # a guest may not shout: the server's refusal shows in the Shouts tab
     page.click('.chat-tabs [data-tab="shouts"]')
     page.locator(".chat-panel:visible .chat-input").fill("hello all")
