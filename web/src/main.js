@@ -54,6 +54,9 @@ async function start() {
           },
         });
         session.resume();
+        // the boards are drawn from datagrams: a guest needs no text boards (style 13,
+        // none); a registered player's style is saved with the account, so it stays
+        if (!session.registered) session.send("set style 13");
         document.title = `icswire – ${session.me}`;
       },
     });
