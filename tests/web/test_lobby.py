@@ -49,6 +49,8 @@ def test_register_log_in_shout_and_challenge(
     page.locator(".chat-panel:visible .chat-input").fill("hello from the browser")
     page.locator(".chat-panel:visible .chat-input").press("Enter")
     carol.expect(r"Alice shouts: hello from the browser")
+    shouts = page.locator('.chat-log[data-log="shouts"]')
+    shouts.get_by_text("Alice: hello from the browser").wait_for()
     alice.shot("shouts")
     alice.tab("play")
 

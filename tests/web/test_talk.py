@@ -42,6 +42,7 @@ def test_a_browser_user_chats_with_a_telnet_user(
     page.locator(".chat-panel:visible .chat-input").fill("me, from the browser")
     page.locator(".chat-panel:visible .chat-input").press("Enter")
     telnet.expect(rf"{me}(\(U\))?\(77\): me, from the browser")
+    channel.get_by_text(f"{me}: me, from the browser").wait_for()  # what I said, once
     web.shot("channel")
     assert "anyone in 77?" in channel.inner_text()
 

@@ -9,7 +9,9 @@ export function createChat(container, session) {
   const tabs = createTabs(container, { className: "chat-tabs" });
   const logs = new Map(); // tab id -> log element
 
-  function conversation(id, label, command, { closable = true } = {}) {
+  /** `echo`: the server does not send my own lines back here (channels, shouts), so
+   * the page writes them once the server says it passed them on ("(told 3 players ...)"). */
+  function conversation(id, label, command, { closable = true, echo = false } = {}) {
     if (logs.has(id)) return logs.get(id);
     const log = h("div.chat-log", { dataset: { log: id }, "aria-live": "polite" });
     const input = h("input.chat-input", { name: "say", autocomplete: "off", placeholder: command ? "say…" : "command…", spellcheck: false });
@@ -20,7 +22,7 @@ export function createChat(container, session) {
         if (!text.trim()) return;
         input.value = "";
         if (command) {
-          for (const line of [command(text)].flat()) say(id, line);
+          for (const line of [command(text)].flat()) say(id, line, echo ? text : null);
         } else {
           write(id, `> ${text}`, "mine");
           session.send(text);
@@ -47,10 +49,12 @@ export function createChat(container, session) {
 
   /** Send a line of a conversation; what the server answers (a refusal, "(told 2
    * players)") shows in the conversation, dimmed. */
-  async function say(id, line) {
+  async function say(id, line, echo) {
     try {
       const { lines } = await session.run(line);
-      for (const answer of lines) if (answer.trim()) write(id, answer.trim(), "server");
+      const said = lines.map((answer) => answer.trim()).filter(Boolean);
+      if (echo !== null && said.some((answer) => answer.startsWith("("))) write(id, `${session.me}: ${echo}`, "mine");
+      for (const answer of said) write(id, answer, "server");
     } catch (error) {
       write(id, error.message, "server");
     }
@@ -63,7 +67,7 @@ export function createChat(container, session) {
   };
   const channel = (number) => {
     const id = `channel:${number}`;
-    conversation(id, `#${number}`, (text) => `tell ${number} ${text}`);
+    conversation(id, `#${number}`, (text) => `tell ${number} ${text}`, { echo: true });
     return id;
   };
   const game = (number) => {
@@ -73,14 +77,13 @@ export function createChat(container, session) {
   };
 
   conversation("console", "Console", null, { closable: false });
-  conversation("shouts", "Shouts", (text) => `shout ${text}`, { closable: false });
+  conversation("shouts", "Shouts", (text) => `shout ${text}`, { closable: false, echo: true });
 
   session.on("text", ({ text }) => write("console", text));
   session.on("DG_PERSONAL_TELL", (r) => write(person(r.playername), `${r.playername}: ${r.text}`));
   session.on("DG_PERSONAL_QTELL", (r) => write(person(r.playername), `${r.playername}: ${r.text}`));
   session.on("DG_PERSONAL_TELL_ECHO", (r) => write(person(r.receiver), `${session.me}: ${r.text}`, "mine"));
-  session.on("DG_CHANNEL_TELL", (r) => write(channel(r.channel), `${r.playername}: ${r.text}`,
-    r.playername.toLowerCase() === session.me.toLowerCase() ? "mine" : ""));
+  session.on("DG_CHANNEL_TELL", (r) => write(channel(r.channel), `${r.playername}: ${r.text}`));
   session.on("DG_CHANNEL_QTELL", (r) => write(channel(r.channel), `${r.playername}: ${r.text}`));
   session.on("DG_SHOUT", (r) => write("shouts", `${r.playername}${r.type === 1 ? "" : ":"} ${r.text}`));
   session.on("DG_KIBITZ", (r) => write(game(r.gamenumber), `${r.playername} ${r.kibitz ? "kibitzes" : "whispers"}: ${r.text}`));
