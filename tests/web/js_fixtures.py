@@ -14,6 +14,9 @@ from typing import Any
 
 from icswire.protocol.datagrams import (
     DG,
+    FORMS,
+    MOVE_PART_DGS,
+    RATING_DGS,
     DatagramRecord,
     MoveInfo,
     PstatRecord,
@@ -22,6 +25,7 @@ from icswire.protocol.datagrams import (
     UnknownDatagram,
     decode_datagram,
     encode_datagram,
+    parse_form,
     record_from_fields,
 )
 from icswire.protocol.dgtable import table
@@ -263,9 +267,46 @@ def _body(record: Record) -> str:
     return unescape(encode_datagram(record)[2:-2].decode("latin-1"))
 
 
+#: A value of each kind of field, for a record of every form (:func:`every_form`).
+_SAMPLES: dict[str, Any] = {
+    "i": -12,
+    "b": True,
+    "f": False,
+    "w": "word",
+    "s": "two words",
+    "q": "a {quoted}\nline",
+    "R": [Rating(dg, 1500 + dg, 2) for dg in RATING_DGS],
+    "M": [MoveInfo("e4", "e2e4", 1200, 179000, 0), MoveInfo("e5", "e7e5", 900, 178000, 0)],
+    "P": _PSTAT,
+}
+
+
+def every_form() -> list[tuple[int, dict[str, Any], set[int]]]:
+    """A record of each documented DG, each of its fields present (a repeated one twice),
+    for a receiver with every DG its form depends on on."""
+    cases = []
+    for number in sorted(FORMS):
+        fields: dict[str, Any] = {}
+        enabled: set[int] = set()
+        for f in parse_form(FORMS[number]):
+            if f.when is not None:
+                enabled.add(f.when)
+            if f.kind == "R":
+                enabled.update(RATING_DGS)
+            if f.kind == "M":
+                enabled.update(MOVE_PART_DGS)
+            sample = _SAMPLES[f.kind]
+            fields[f.name] = [sample, sample] if f.repeated and f.kind not in "MP" else sample
+        if number == DG.PSTAT:
+            fields["kind"] = 1  # read as present only when it is a number: see datagrams.py
+        cases.append((number, fields, enabled))
+    return cases
+
+
 def datagram_cases() -> list[dict[str, Any]]:
     cases = []
-    for number, fields, enabled in [*CASES, (999, {"fields": ["1", "{two words}"]}, set())]:
+    unknown = (999, {"fields": ["1", "{two words}"]}, set[int]())
+    for number, fields, enabled in [*CASES, *every_form(), unknown]:
         body = _body(record_from_fields(number, fields))
         decoded = decode_datagram(body, enabled)
         cases.append({"enabled": sorted(enabled), "body": body, "record": js_record(decoded)})
