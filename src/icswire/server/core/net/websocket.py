@@ -11,8 +11,8 @@ library's.
 :class:`~icswire.server.core.net.session.Session` sees: what it writes is queued and sent
 as one binary frame per burst by a writer task, and the session is told to hold back
 (``pause_writing``) while bytes wait, as a socket's transport tells it. The library's own
-write limit is 0, so a frame's send ends only once the kernel took it all: what waits is
-counted here. :class:`WebSocketListener` accepts the connections, under the same caps as
+write limit is a byte, so a frame's send ends only once the kernel took it all: what
+waits is counted here. :class:`WebSocketListener` accepts the connections, under the same caps as
 the telnet port (it asks the :class:`~icswire.server.core.net.listener.Listener`, which
 counts every connection of both), and answers plain HTTP requests on the same port with
 ``process_request`` (the web client's files: :mod:`~icswire.server.core.net.webfiles`).
@@ -232,7 +232,9 @@ class WebSocketListener:
             process_request=self._process_request,
             compression=None,  # small frames: deflating each costs more than it saves
             max_size=MAX_FRAME,
-            write_limit=0,  # a send ends once the kernel has it all: what waits is ours
+            # a send ends once the kernel has it all, so what waits is counted here (not
+            # (0, 0): asyncio's TLS transport would pause at 0 bytes and never resume)
+            write_limit=(1, 0),
             close_timeout=LINGER,
             logger=ws_log,
             start_serving=False,
