@@ -22,7 +22,9 @@ export function createChat(container, session) {
         if (!text.trim()) return;
         input.value = "";
         if (command) {
-          for (const line of [command(text)].flat()) say(id, line, echo ? text : null);
+          const lines = [command(text)].flat(); // a kibitz goes to the primary game: set it first
+          for (const line of lines.slice(0, -1)) session.send(line);
+          say(id, lines[lines.length - 1], echo ? text : null);
         } else {
           write(id, `> ${text}`, "mine");
           session.send(text);
