@@ -7,7 +7,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const out = join(here, "..", "src", "icswire", "web", "static");
+// ICSWIRE_WEB_OUT: another folder (tests/web/test_js_codec.py builds into one to compare).
+const out = process.env.ICSWIRE_WEB_OUT || join(here, "..", "src", "icswire", "web", "static");
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 

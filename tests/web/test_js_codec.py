@@ -4,8 +4,10 @@ without Node.js)."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -35,3 +37,24 @@ def test_node_tests_pass() -> None:
         [node, "--test", *tests], cwd=WEB, capture_output=True, text=True, timeout=120, check=False
     )
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+
+
+@pytest.mark.skipif(
+    shutil.which("node") is None or not (WEB / "node_modules").is_dir(),
+    reason="building the web client needs Node.js and npm ci in web/",
+)
+def test_the_committed_build_is_the_sources(tmp_path: Path) -> None:
+    """``src/icswire/web/static`` is what ``npm run build`` makes of ``web/`` now."""
+    node = shutil.which("node")
+    assert node is not None
+    env = dict(os.environ, ICSWIRE_WEB_OUT=str(tmp_path))
+    done = subprocess.run(
+        [node, "build.mjs"], cwd=WEB, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    static = WEB.parent / "src" / "icswire" / "web" / "static"
+    built = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*") if p.is_file())
+    committed = sorted(p.relative_to(static) for p in static.rglob("*") if p.is_file())
+    assert built == committed
+    stale = [str(p) for p in built if (tmp_path / p).read_bytes() != (static / p).read_bytes()]
+    assert not stale, f"rebuild static (cd web && npm run build): {stale}"
