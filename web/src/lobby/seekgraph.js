@@ -35,6 +35,7 @@ export function createSeekGraph(container, session, store) {
     axes.append(svg("line", { x1: x(minutes), x2: x(minutes), y1: PAD.top, y2: HEIGHT - PAD.bottom, class: "grid" }));
     axes.append(svg("text", { x: x(minutes), y: HEIGHT - 6, "text-anchor": "middle" }, `${minutes}m`));
   }
+  axes.append(svg("text", { x: PAD.left - 4, y: y(0) + 3, "text-anchor": "end" }, "guest")); // no rating: 0
   for (let rating = 500; rating < RATINGS[1]; rating += 500) {
     axes.append(svg("line", { x1: PAD.left, x2: WIDTH - PAD.right, y1: y(rating), y2: y(rating), class: "grid" }));
     axes.append(svg("text", { x: PAD.left - 4, y: y(rating) + 4, "text-anchor": "end" }, String(rating)));
