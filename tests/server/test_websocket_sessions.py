@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,6 +21,7 @@ from icswire.protocol.datagrams import DG
 from icswire.protocol.events import Style12Line
 from icswire.server.app import Server
 from icswire.server.core.net.listener import TOO_MANY_FROM_ADDRESS
+from icswire.server.core.net.session import Session
 from icswire.server.core.net.websocket import MAX_FRAME, WebSocketTransport
 from icswire.server.core.storage.store import Store
 
@@ -290,3 +292,57 @@ async def test_the_transport_holds_the_session_back_while_bytes_wait() -> None:
     assert seen == [["pause"], ["pause", "resume"]]
     assert recorder.calls[-1] == "lost"
     assert recorder.data == b"hello"
+
+
+async def test_a_websocket_that_does_not_log_in_in_time_is_closed(web_server: Server) -> None:
+    web_server.limits.login_timeout = 0.5
+    async with ws_connect(f"ws://127.0.0.1:{web_server.ws_port}/") as silent:
+        got = b""
+        with pytest.raises(ConnectionClosed):
+            async with asyncio.timeout(5):
+                while True:
+                    got += await silent.recv()
+    assert b"**** LOGIN TIMEOUT ****" in got
+    await until(lambda: web_server.connections == 0)
+
+
+async def test_a_browser_that_stops_reading_is_held_back_then_cut_off(
+    web_server: Server,
+) -> None:
+    """Output for a client that reads nothing waits (the session is told, as by a socket),
+    units beyond the output limit are dropped for a control-Z, and a receiver stuck over
+    it is cut off: the server never waits for it, and others go on."""
+    async with ws_connect(f"ws://127.0.0.1:{web_server.ws_port}/", max_queue=1) as slow:
+        await slow.send(b"Slowpoke\n\n")
+        await until(lambda: "slowpoke" in web_server.world.online)
+        session = web_server.world.online["slowpoke"]
+        assert isinstance(session, Session)
+        session.stuck_after = 0.3
+        unit = b"x" * 50_000 + b"\n"
+        async with asyncio.timeout(20):
+            while not session.closed:
+                session.send_unit(unit)  # never blocks
+                await asyncio.sleep(0.005)
+        assert session.overflows > 0
+        await until(lambda: "slowpoke" not in web_server.world.online)
+        await until(lambda: web_server.connections == 0)
+        with pytest.raises(ConnectionClosed):  # what it had read, then the cut
+            async with asyncio.timeout(5):
+                while True:
+                    await slow.recv()
+
+
+async def test_a_stopping_server_says_so_and_closes_its_websockets(tmp_path: Path) -> None:
+    data = Store(f"sqlite:///{tmp_path / 'stop.sqlite'}")
+    server = Server(data, "127.0.0.1", 0, ws_port=0)
+    await server.start()
+    web, pipe = await ws_client(server.ws_port or 0)
+    await web.login("Webby")
+    await server.stop()
+    data.close()
+    with pytest.raises(ConnectionError):
+        await web.expect(lambda e: False)
+    assert "**** The server is shutting down. ****" in texts(web.events)
+    assert pipe.connection.close_code == CloseCode.NORMAL_CLOSURE
+    with pytest.raises(OSError):  # the port is closed
+        await ws_client(server.ws_port or 0)

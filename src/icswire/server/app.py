@@ -246,7 +246,8 @@ class Server:
             await self.core.registry.server_starting()
         except BaseException:
             await self._listener.stop()
-            await self._ws_listener.stop()
+            self._ws_listener.stop()
+            await self._ws_listener.wait_closed()
             if self.cluster is not None:
                 await self.cluster.stop()
             self.core.writes.close_journal()
@@ -311,7 +312,7 @@ class Server:
         if self._sweep is not None:
             self._sweep.cancel()
         await self._listener.stop()
-        await self._ws_listener.stop()
+        self._ws_listener.stop()
         for session in self._sessions:
             session.on_input = None  # no more lines run
             if self.cluster is not None and session.logged_in:
@@ -333,6 +334,7 @@ class Server:
         await asyncio.gather(*tasks, return_exceptions=True)
         for session in list(self._sessions):  # those that had no task
             await self._finish(session)
+        await self._ws_listener.wait_closed()
         await self.core.writes.close(self.write_patience)
         if self.cluster is not None:
             await self.cluster.stop()

@@ -246,10 +246,17 @@ class WebSocketListener:
             raise RuntimeError("not bound")
         await self._server.server.start_serving()
 
-    async def stop(self) -> None:
-        """Stop accepting (the sessions let in are the caller's to close)."""
+    def stop(self) -> None:
+        """Stop accepting (the sessions let in are the caller's to close, before
+        :meth:`wait_closed`)."""
         if self._server is not None:
-            self._server.close(close_connections=False)
+            self._server.server.close()
+
+    async def wait_closed(self) -> None:
+        """Close what is left (1001, going away) and wait until every connection's
+        handler has ended."""
+        if self._server is not None:
+            self._server.close()
             await self._server.wait_closed()
             self._server = None
 
