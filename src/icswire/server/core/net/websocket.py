@@ -12,10 +12,11 @@ library's.
 as one binary frame per burst by a writer task, and the session is told to hold back
 (``pause_writing``) while bytes wait, as a socket's transport tells it. The library's own
 write limit is a byte, so a frame's send ends only once the kernel took it all: what
-waits is counted here. :class:`WebSocketListener` accepts the connections, under the same caps as
-the telnet port (it asks the :class:`~icswire.server.core.net.listener.Listener`, which
-counts every connection of both), and answers plain HTTP requests on the same port with
-``process_request`` (the web client's files: :mod:`~icswire.server.core.net.webfiles`).
+waits is counted here. :class:`WebSocketListener` accepts the connections, under the
+same caps as the telnet port (it asks the
+:class:`~icswire.server.core.net.listener.Listener`, which counts every connection of
+both), and answers plain HTTP requests on the same port with ``process_request`` (the
+web client's files: :mod:`~icswire.server.core.net.webfiles`).
 """
 
 from __future__ import annotations
