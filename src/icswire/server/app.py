@@ -82,6 +82,7 @@ from icswire.server.features import (
     watching,
 )
 from icswire.server.features.play.games import Games
+from icswire.server.loops import running_loop_name
 
 log = logging.getLogger("icswire.server")
 #: Connections the kernel may queue before we accept them (bursts of logins).
@@ -587,6 +588,7 @@ async def serve(
         mailer,
     )
     await server.start()
+    log.info("event loop: %s", running_loop_name())
     # What is loaded by now (modules, the features, the store) lives as long as the
     # process: out of the garbage collector's way, so a full collection scans the users.
     gc.freeze()
