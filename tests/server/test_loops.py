@@ -81,7 +81,7 @@ def test_a_server_on_either_loop_logs_a_guest_in(choice: str, tmp_path: Path) ->
     finally:
         server.terminate()
         output, _ = server.communicate(timeout=30)
-    assert f"event loop: {choice}".encode() in output
+    assert f"listening on 127.0.0.1:{port} ({choice})".encode() in output
 
 
 def _connect(port: int, server: subprocess.Popen[bytes]) -> socket.socket:

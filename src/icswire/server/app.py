@@ -243,7 +243,7 @@ class Server:
         if listen:
             self._listener.accept()
             self.port = self._listener.port
-            log.info("listening on %s:%d", self.host, self.port)
+            log.info("listening on %s:%d (%s)", self.host, self.port, running_loop_name())
 
     async def _replay(self, folder: Path) -> None:
         """Open the write journal and write what it kept from the last run, before any
@@ -588,7 +588,6 @@ async def serve(
         mailer,
     )
     await server.start()
-    log.info("event loop: %s", running_loop_name())
     # What is loaded by now (modules, the features, the store) lives as long as the
     # process: out of the garbage collector's way, so a full collection scans the users.
     gc.freeze()
