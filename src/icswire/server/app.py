@@ -94,11 +94,16 @@ WRITE_PATIENCE = 20.0
 #: for an idle timeout under ten of them).
 IDLE_SWEEP = 1.0
 #: The worker threads that run the store's calls and the write queue's jobs (the loop's
-#: default executor; passwords and mail have their own). asyncio's default is the cores
-#: plus four: each thread costs memory (its allocator arena, its pooled SQLite connection)
-#: and they contend for SQLite's write lock and the GIL. Two cost a login in bench-peer's
-#: logins:400 25% less CPU and half the memory per idle user of six (issue 27).
-STORE_THREADS = 2
+#: default executor; passwords and mail have their own), by database: SQLite takes one
+#: writer at a time and answers from a local file in microseconds, so one thread does;
+#: a database server answers over the network, and a few calls may wait on it at once.
+#: asyncio's default is the cores plus four: each thread costs memory (its allocator
+#: arena, its pooled connection) and they contend for SQLite's write lock and the GIL.
+#: In bench-peer's logins:400 one thread (against six) halved the memory per idle user,
+#: and took a login 25% less CPU in most pairs (issue 27).
+STORE_THREADS = {"sqlite": 1}
+#: The threads for any other database.
+SERVER_STORE_THREADS = 4
 
 
 class Companion(Protocol):
@@ -595,7 +600,8 @@ async def serve(
         mailer,
     )
     loop = asyncio.get_running_loop()
-    loop.set_default_executor(ThreadPoolExecutor(STORE_THREADS, "icswire-store"))
+    threads = STORE_THREADS.get(store.engine.dialect.name, SERVER_STORE_THREADS)
+    loop.set_default_executor(ThreadPoolExecutor(threads, "icswire-store"))
     await server.start()
     # What is loaded by now (modules, the features, the store) lives as long as the
     # process: out of the garbage collector's way, so a full collection scans the users.
