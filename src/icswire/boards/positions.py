@@ -333,15 +333,62 @@ def holding_text(board: chess.Board, color: chess.Color) -> str:
 
 def _castling_flags(board: chess.Board) -> Flags:
     """Style 12's four castling flags; all off without asking the board when no castling
-    right is left (every board's rights are a part of ``castling_rights``)."""
+    right is left (every board's rights are a part of ``castling_rights``). A plain
+    ``chess.Board``'s are read from one :meth:`~chess.Board.clean_castling_rights` (the
+    ``has_*_castling_rights`` methods work it out once each); a subclass asks its own."""
     if not board.castling_rights:
         return False, False, False, False
+    if type(board) is chess.Board:
+        rights = board.clean_castling_rights()
+        return (*_sides(board, rights, chess.WHITE), *_sides(board, rights, chess.BLACK))
     return (
         board.has_kingside_castling_rights(chess.WHITE),
         board.has_queenside_castling_rights(chess.WHITE),
         board.has_kingside_castling_rights(chess.BLACK),
         board.has_queenside_castling_rights(chess.BLACK),
     )
+
+
+def _sides(board: chess.Board, rights: chess.Bitboard, color: chess.Color) -> tuple[bool, bool]:
+    """``color``'s (kingside, queenside) castling rights out of the board's clean
+    ``rights``, as python-chess's ``has_kingside_castling_rights`` and
+    ``has_queenside_castling_rights`` tell them: a right's rook above the king's
+    (non-promoted, on the back rank) square is h-side, one below it a-side."""
+    backrank = chess.BB_RANK_1 if color else chess.BB_RANK_8
+    king = board.kings & board.occupied_co[color] & backrank & ~board.promoted
+    rooks = rights & backrank
+    if not king or not rooks:
+        return False, False
+    return 1 << (rooks.bit_length() - 1) > king, rooks & -rooks < king
+
+
+#: Standard chess's castling in X-FEN by the corners whose rights are left.
+_CORNERS: Final = chess.BB_H1 | chess.BB_A1 | chess.BB_H8 | chess.BB_A8
+_CORNER_LETTERS: Final = (
+    (chess.BB_H1, "K"),
+    (chess.BB_A1, "Q"),
+    (chess.BB_H8, "k"),
+    (chess.BB_A8, "q"),
+)
+
+
+def _castling_xfen(board: chess.Board) -> str:
+    """``board.castling_xfen()`` of a plain ``chess.Board``: ``KQkq`` letters read from the
+    corners when the rights are only rooks in the corners with their king on its e file
+    square (every standard game), else python-chess's (which looks at every rook)."""
+    if not board.castling_rights:
+        return "-"
+    rights = board.clean_castling_rights()
+    if not rights:
+        return "-"
+    if (
+        board.chess960
+        or rights & ~_CORNERS
+        or (rights & chess.BB_RANK_1 and board.king(chess.WHITE) != chess.E1)
+        or (rights & chess.BB_RANK_8 and board.king(chess.BLACK) != chess.E8)
+    ):
+        return board.castling_xfen()
+    return "".join([letter for corner, letter in _CORNER_LETTERS if rights & corner])
 
 
 class Placement(NamedTuple):
@@ -414,7 +461,7 @@ def fen_of(board: chess.Board, ranks: Sequence[str]) -> str:
         (
             "/".join([_fen_rank(rank) for rank in ranks]),
             "w" if board.turn else "b",
-            board.castling_xfen(),
+            _castling_xfen(board),
             "-" if ep is None else chess.SQUARE_NAMES[ep],
             str(board.halfmove_clock),
             str(board.fullmove_number),
