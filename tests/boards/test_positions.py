@@ -461,3 +461,28 @@ def test_castling_flags_and_xfen_are_python_chess_s() -> None:
         assert positions_module._castling_xfen(board) == board.castling_xfen()
         shown = positions_module.placement(board)
         assert positions_module.fen_of(board, shown.ranks) == board.fen(en_passant="fen")
+
+
+def _fen_squares(board: chess.Board) -> str:
+    """The 64 squares, a8 ... h1, as python-chess's ``board_fen`` writes them."""
+    placement = board.board_fen(promoted=False)
+    return "".join("-" * int(c) if c.isdigit() else c for c in placement.replace("/", ""))
+
+
+def test_ranks_are_the_board_fen_s_on_random_positions() -> None:
+    """The packed-bitboard rank builder (with its table of ranks seen, filled and emptied
+    as it goes) writes every position as ``board_fen`` does (issue 27)."""
+    positions_module._RANK_TEXTS.clear()
+    boards = _random_positions(12, 20000)
+    rng = random.Random(12)
+    for _ in range(300):  # crazyhouse: promoted pieces, dropped pieces
+        board = chess.variant.CrazyhouseBoard()
+        for _ in range(rng.randint(1, 120)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        boards.append(board)
+    for board in boards:
+        assert board_to_64(board) == _fen_squares(board)
+    assert 0 < len(positions_module._RANK_TEXTS) <= positions_module._RANKS_KEPT
