@@ -442,6 +442,14 @@ def _size(stream: BinaryIO) -> int | None:
     metavar="ADDRESS",
     help="the From address of the server's mail (default: icswire@ this host's name)",
 )
+@click.option(
+    "--loop",
+    "event_loop",
+    type=click.Choice(["auto", "uvloop", "asyncio"]),
+    default="auto",
+    show_default=True,
+    help="the event loop: uvloop's where it is installed (icswire[speed]; auto), or asyncio's own",
+)
 def serve(
     host: str,
     port: int,
@@ -465,9 +473,9 @@ def serve(
     computers: tuple[str, ...],
     smtp_relay: str | None,
     mail_from: str | None,
+    event_loop: str,
 ) -> None:
     """Run the chess server until SIGINT or SIGTERM."""
-    import asyncio
     import logging
     from pathlib import Path
 
@@ -478,6 +486,12 @@ def serve(
     from icswire.server.core.storage.lock import AlreadyServing
     from icswire.server.core.storage.store import Store, database_url
     from icswire.server.core.storage.writelog import JournalError
+    from icswire.server.loops import LoopUnavailable, loop_factory, run
+
+    try:
+        factory = loop_factory(event_loop)
+    except LoopUnavailable as exc:
+        raise click.BadParameter(str(exc), param_hint="--loop") from None
 
     try:
         access = Access(
@@ -529,7 +543,7 @@ def serve(
     except Exception as exc:  # a bad URL, a database that does not answer
         raise click.ClickException(f"cannot open the database: {exc}") from None
     try:
-        asyncio.run(
+        run(
             run_server(
                 store,
                 host,
@@ -546,7 +560,8 @@ def serve(
                 ws_port or None,
                 ws_host,
                 tls,
-            )
+            ),
+            factory,
         )
     except ClusterRefused as exc:
         raise click.ClickException(f"cannot join the cluster: {exc}") from None

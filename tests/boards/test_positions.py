@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import doctest
+import random
 from typing import Any
 
 import chess
@@ -410,3 +412,77 @@ def test_every_position_round_trips_through_style12_and_style10(
 
 def test_the_docstring_examples_hold() -> None:
     assert doctest.testmod(positions_module).failed == 0
+
+
+_CASTLING_FIELDS = ["KQkq", "KQ", "kq", "Kq", "Qk", "K", "q", "-", "HAha", "BGbg", "AHah", "Eg"]
+
+
+def _random_positions(seed: int, count: int) -> list[chess.Board]:
+    """Positions of random games from the start, and from random placements with random
+    castling fields (rights python-chess must clean: rooks or kings away from home), some
+    in chess960 mode, each also a few moves on (a board with a stack trusts its rights)."""
+    rng = random.Random(seed)
+    found: list[chess.Board] = []
+    while len(found) < count:
+        if rng.random() < 0.5:
+            board = chess.Board(chess960=rng.random() < 0.2)
+        else:
+            pieces = list("RRKrrkQqNnBbPPPPpppp")[: rng.randint(6, 20)]
+            squares = rng.sample(range(64), len(pieces))
+            board = chess.Board(None, chess960=rng.random() < 0.3)
+            for square, symbol in zip(squares, pieces, strict=False):
+                board.set_piece_at(square, chess.Piece.from_symbol(symbol))
+            for square in (chess.E1, chess.A1, chess.H1, chess.E8, chess.A8, chess.H8):
+                if rng.random() < 0.5:
+                    symbol = {0: "R", 4: "K", 7: "R", 56: "r", 60: "k", 63: "r"}[square]
+                    board.set_piece_at(square, chess.Piece.from_symbol(symbol))
+            with contextlib.suppress(ValueError):
+                board.set_castling_fen(rng.choice(_CASTLING_FIELDS))
+        for _ in range(rng.randint(0, 40)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+            found.append(board.copy())
+        found.append(board)
+    return found
+
+
+def test_castling_flags_and_xfen_are_python_chess_s() -> None:
+    """Style 12's flags and fen_of's castling field read from one clean set of rights
+    are python-chess's ``has_*_castling_rights`` and ``castling_xfen`` (issue 27)."""
+    for board in _random_positions(27, 20000):
+        assert positions_module._castling_flags(board) == (
+            board.has_kingside_castling_rights(chess.WHITE),
+            board.has_queenside_castling_rights(chess.WHITE),
+            board.has_kingside_castling_rights(chess.BLACK),
+            board.has_queenside_castling_rights(chess.BLACK),
+        )
+        assert positions_module._castling_xfen(board) == board.castling_xfen()
+        shown = positions_module.placement(board)
+        assert positions_module.fen_of(board, shown.ranks) == board.fen(en_passant="fen")
+
+
+def _fen_squares(board: chess.Board) -> str:
+    """The 64 squares, a8 ... h1, as python-chess's ``board_fen`` writes them."""
+    placement = board.board_fen(promoted=False)
+    return "".join("-" * int(c) if c.isdigit() else c for c in placement.replace("/", ""))
+
+
+def test_ranks_are_the_board_fen_s_on_random_positions() -> None:
+    """The packed-bitboard rank builder (with its table of ranks seen, filled and emptied
+    as it goes) writes every position as ``board_fen`` does (issue 27)."""
+    positions_module._RANK_TEXTS.clear()
+    boards = _random_positions(12, 20000)
+    rng = random.Random(12)
+    for _ in range(300):  # crazyhouse: promoted pieces, dropped pieces
+        board = chess.variant.CrazyhouseBoard()
+        for _ in range(rng.randint(1, 120)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        boards.append(board)
+    for board in boards:
+        assert board_to_64(board) == _fen_squares(board)
+    assert 0 < len(positions_module._RANK_TEXTS) <= positions_module._RANKS_KEPT

@@ -3,12 +3,24 @@ decoder reads the pair back as one byte, in text, level 1 headers and datagrams 
 
 from __future__ import annotations
 
+import re
+
+from hypothesis import given
+from hypothesis import strategies as st
+
 from icswire.protocol import datagrams as d
 from icswire.protocol.decoder import Decoder
 from icswire.protocol.encoder import encode_event, encode_unit_start
 from icswire.protocol.events import Event, Style12Line, Telnet, Text, UnitStart
 from icswire.protocol.style12 import parse_style12
-from icswire.protocol.telnet import MAX_SUBNEGOTIATION, CommandFilter, escape, unaccented, unescape
+from icswire.protocol.telnet import (
+    MAX_SUBNEGOTIATION,
+    CommandFilter,
+    escape,
+    fics_newlines,
+    unaccented,
+    unescape,
+)
 
 from .test_decoder import FICS_MS
 
@@ -127,3 +139,12 @@ def test_unaccented_is_ascii_but_for_telnet_commands() -> None:
     assert folded[192:256] == b"AAAAAAACEEEEIIIIDNOOOOOxOUUUUYTsaaaaaaaceeeeiiiidnooooo/ouuuuyty"
     assert unaccented(escape("Éric") + b"\xff\xfb\x01" + escape("ÿ")) == b"Eric\xff\xfb\x01y"
     assert unaccented(b"plain\r\n") == b"plain\r\n"
+
+
+@given(st.lists(st.sampled_from([b"a", b"\r", b"\n", b"\r\n", b"\n\r"]), max_size=12))
+def test_fics_newlines_is_the_pattern_s_substitution_on_any_line_ends(parts: list[bytes]) -> None:
+    """The ``bytes.replace`` path (lines that all end ``\\r\\n``) gives what the pattern
+    gives: every line end, whatever its form, as ``\\n\\r``."""
+    data = b"".join(parts)
+    expected = re.sub(rb"\r?\n\r?", b"\n\r", data)
+    assert fics_newlines(data) == expected

@@ -310,7 +310,10 @@ def move_from_san(board: chess.Board, text: str) -> chess.Move:
         raise _illegal(board, text) from None
     if not move:  # python-chess reads "--" as a null move
         raise _illegal(board, text, "a null move")
-    # python-chess takes "O-O" from the castlings, which a forced capture does not remove
+    if type(board) is chess.Board:  # python-chess's SAN of chess gives legal moves only
+        return move
+    # a variant's: python-chess takes "O-O" from the castlings, which a forced capture
+    # does not remove
     return _legal(board, move, text)
 
 

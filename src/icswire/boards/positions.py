@@ -247,27 +247,59 @@ def board_to_64(board: chess.Board) -> str:
     return "".join(_ranks(board))
 
 
-_EMPTY_BOARD: Final = ("-",) * 64
-_SYMBOLS: Final = tuple(
-    (color, piece_type, chess.Piece(piece_type, color).symbol())
-    for color in chess.COLORS
-    for piece_type in chess.PIECE_TYPES
-)
+#: Seven bitboards packed into one integer, 64 bits each: both colours' squares, then
+#: pawns, knights, bishops, rooks and queens (a king is what is occupied and none of them).
+_PACKED_BOARDS: Final = 7
+#: The low 8 bits (one rank) of each of the packed bitboards.
+_RANK_LANES: Final = sum(0xFF << (64 * lane) for lane in range(_PACKED_BOARDS))
+#: Where each rank, 8 to 1, starts in a bitboard.
+_RANK_SHIFTS: Final = tuple(range(56, -8, -8))
+_RANK_LETTERS: Final = "PNBRQ"
+#: Ranks worked out, by their packed bits; emptied when it holds ``_RANKS_KEPT``.
+_RANK_TEXTS: dict[int, str] = {}
+_RANKS_KEPT: Final = 8192
 
 
 def _ranks(board: chess.Board) -> list[str]:
-    """Ranks 8 to 1 as 8 characters each, ``-`` for empty squares: each piece written
-    once from the board's bitboards (``square ^ 56`` is its place in a8 ... h1 order),
-    where ``board_fen`` looks at all 64 squares one by one."""
-    squares = list(_EMPTY_BOARD)
-    for color, piece_type, symbol in _SYMBOLS:
-        mask = board.pieces_mask(piece_type, color)
-        while mask:
-            low = mask & -mask
-            squares[(low.bit_length() - 1) ^ 56] = symbol
-            mask ^= low
-    text = "".join(squares)
-    return [text[i : i + 8] for i in range(0, 64, 8)]
+    """Ranks 8 to 1 as 8 characters each, ``-`` for empty squares, where ``board_fen``
+    looks at all 64 squares one by one: the board's bitboards packed into one integer
+    once, then each rank's 8 bits of them looked up among the ranks already written
+    (games repeat ranks: empty ones, pawn chains, back ranks), written when new."""
+    packed = (
+        board.occupied_co[chess.WHITE]
+        | board.occupied_co[chess.BLACK] << 64
+        | board.pawns << 128
+        | board.knights << 192
+        | board.bishops << 256
+        | board.rooks << 320
+        | board.queens << 384
+    )
+    texts = _RANK_TEXTS
+    ranks = []
+    for shift in _RANK_SHIFTS:
+        bits = packed >> shift & _RANK_LANES
+        text = texts.get(bits)
+        if text is None:
+            if len(texts) >= _RANKS_KEPT:
+                texts.clear()
+            text = texts[bits] = _rank_text(bits)
+        ranks.append(text)
+    return ranks
+
+
+def _rank_text(bits: int) -> str:
+    """One rank from its packed bits (see :func:`_ranks`), files a to h."""
+    lanes = [bits >> (64 * lane) & 0xFF for lane in range(_PACKED_BOARDS)]
+    white, black, kinds = lanes[0], lanes[1], lanes[2:]
+    squares = []
+    for file in range(8):
+        bit = 1 << file
+        if not (white | black) & bit:
+            squares.append("-")
+            continue
+        letter = next((_RANK_LETTERS[i] for i, kind in enumerate(kinds) if kind & bit), "K")
+        squares.append(letter if white & bit else letter.lower())
+    return "".join(squares)
 
 
 def board_from_jboard(rec: Record, wild: VariantLike = 0) -> chess.Board:
@@ -333,15 +365,62 @@ def holding_text(board: chess.Board, color: chess.Color) -> str:
 
 def _castling_flags(board: chess.Board) -> Flags:
     """Style 12's four castling flags; all off without asking the board when no castling
-    right is left (every board's rights are a part of ``castling_rights``)."""
+    right is left (every board's rights are a part of ``castling_rights``). A plain
+    ``chess.Board``'s are read from one :meth:`~chess.Board.clean_castling_rights` (the
+    ``has_*_castling_rights`` methods work it out once each); a subclass asks its own."""
     if not board.castling_rights:
         return False, False, False, False
+    if type(board) is chess.Board:
+        rights = board.clean_castling_rights()
+        return (*_sides(board, rights, chess.WHITE), *_sides(board, rights, chess.BLACK))
     return (
         board.has_kingside_castling_rights(chess.WHITE),
         board.has_queenside_castling_rights(chess.WHITE),
         board.has_kingside_castling_rights(chess.BLACK),
         board.has_queenside_castling_rights(chess.BLACK),
     )
+
+
+def _sides(board: chess.Board, rights: chess.Bitboard, color: chess.Color) -> tuple[bool, bool]:
+    """``color``'s (kingside, queenside) castling rights out of the board's clean
+    ``rights``, as python-chess's ``has_kingside_castling_rights`` and
+    ``has_queenside_castling_rights`` tell them: a right's rook above the king's
+    (non-promoted, on the back rank) square is h-side, one below it a-side."""
+    backrank = chess.BB_RANK_1 if color else chess.BB_RANK_8
+    king = board.kings & board.occupied_co[color] & backrank & ~board.promoted
+    rooks = rights & backrank
+    if not king or not rooks:
+        return False, False
+    return 1 << (rooks.bit_length() - 1) > king, rooks & -rooks < king
+
+
+#: Standard chess's castling in X-FEN by the corners whose rights are left.
+_CORNERS: Final = chess.BB_H1 | chess.BB_A1 | chess.BB_H8 | chess.BB_A8
+_CORNER_LETTERS: Final = (
+    (chess.BB_H1, "K"),
+    (chess.BB_A1, "Q"),
+    (chess.BB_H8, "k"),
+    (chess.BB_A8, "q"),
+)
+
+
+def _castling_xfen(board: chess.Board) -> str:
+    """``board.castling_xfen()`` of a plain ``chess.Board``: ``KQkq`` letters read from the
+    corners when the rights are only rooks in the corners with their king on its e file
+    square (every standard game), else python-chess's (which looks at every rook)."""
+    if not board.castling_rights:
+        return "-"
+    rights = board.clean_castling_rights()
+    if not rights:
+        return "-"
+    if (
+        board.chess960
+        or rights & ~_CORNERS
+        or (rights & chess.BB_RANK_1 and board.king(chess.WHITE) != chess.E1)
+        or (rights & chess.BB_RANK_8 and board.king(chess.BLACK) != chess.E8)
+    ):
+        return board.castling_xfen()
+    return "".join([letter for corner, letter in _CORNER_LETTERS if rights & corner])
 
 
 class Placement(NamedTuple):
@@ -414,7 +493,7 @@ def fen_of(board: chess.Board, ranks: Sequence[str]) -> str:
         (
             "/".join([_fen_rank(rank) for rank in ranks]),
             "w" if board.turn else "b",
-            board.castling_xfen(),
+            _castling_xfen(board),
             "-" if ep is None else chess.SQUARE_NAMES[ep],
             str(board.halfmove_clock),
             str(board.fullmove_number),

@@ -28,8 +28,14 @@ _LINE_END = re.compile(rb"\r?\n\r?")
 
 def fics_newlines(data: bytes) -> bytes:
     """``data`` with each line end (``\\r\\n``, ``\\n`` or ``\\n\\r``) as FICS sends it,
-    ``\\n\\r``: what a FICS-dialect session receives. Idempotent."""
-    return _LINE_END.sub(FICS_NEWLINE, data) if b"\n" in data else data
+    ``\\n\\r``: what a FICS-dialect session receives. Idempotent. The server's own
+    units end every line ``\\r\\n``: those are swapped by ``bytes.replace``, some three
+    times cheaper than the pattern (it is done for every unit a FICS session gets)."""
+    if b"\n" not in data:
+        return data
+    if b"\n\r" not in data and data.count(b"\n") == data.count(b"\r\n"):
+        return data.replace(b"\r\n", FICS_NEWLINE)
+    return _LINE_END.sub(FICS_NEWLINE, data)
 
 
 def escape(text: str) -> bytes:

@@ -10,7 +10,9 @@ none, as FICS's ``eco`` says of a wild game.
 
 The table is read and indexed by EPD on first use, once per process (some 100 ms, or at
 :func:`load`);
-classifying a game then costs one EPD per ply walked back from its end.
+classifying a game then walks back from its end, and writes the EPD only of the positions
+whose occupied squares are those of a position the table names (a few in a game, where an
+EPD of every ply cost a game's end some 60 ms).
 
 >>> classify_moves("e4 c5 Nf3 d6 d4 cxd4 Nxd4 Nf6 Nc3 a6".split()).opening.eco
 'B90'
@@ -61,15 +63,22 @@ def _by_epd() -> dict[str, Opening]:
     return {opening.epd: opening for opening in openings()}
 
 
+@cache
+def _occupancies() -> frozenset[int]:
+    """The occupied-squares bitboard of every position the table names: a cheap test a
+    position must pass before its EPD is worth writing."""
+    return frozenset(chess.BaseBoard(epd.split(" ", 1)[0]).occupied for epd in _by_epd())
+
+
 def load() -> None:
     """Read and index the table now (a server does it in a thread before its first game,
     so no game's end waits for it)."""
-    _by_epd()
+    _occupancies()
 
 
 def loaded() -> bool:
     """Whether the table is read and indexed."""
-    return _by_epd.cache_info().currsize > 0
+    return _occupancies.cache_info().currsize > 0
 
 
 def opening_at(board: chess.Board) -> Opening | None:
@@ -88,10 +97,10 @@ def classify_board(board: chess.Board) -> Classified | None:
     names; None for a variant's board or a game that never reached one."""
     if type(board) is not chess.Board or board.chess960:
         return None
-    index = _by_epd()
+    index, occupancies = _by_epd(), _occupancies()
     walked = board.copy()
     while True:
-        found = index.get(walked.epd())
+        found = index.get(walked.epd()) if walked.occupied in occupancies else None
         if found is not None:
             return Classified(found, len(walked.move_stack))
         if not walked.move_stack:

@@ -54,9 +54,10 @@ class GamePosition:
     (the name in :mod:`icswire.boards.variants`); ``last`` the last move's (verbose,
     SAN, SMITH), ``recent`` the last four moves as (SAN, verbose, milliseconds taken) for style
     9. ``flipped`` names who turned their board with ``flip``; ``view`` is the position
-    as style 12 and its kin show it (:class:`BoardView`). ``board``, when the game's node
-    made the event, is the position already built (not shipped); another node builds it
-    from ``fen`` only for a receiver whose style draws the board (1 to 9, 11)."""
+    as style 12 and its kin show it (:class:`BoardView`). ``board`` is the position already
+    built when the event's maker gave it (not shipped); else it is built from ``fen``,
+    once, for a receiver whose style draws the board (1 to 9, 11) (a played game's move
+    gives none: most receivers never need it)."""
 
     game: int
     white: str

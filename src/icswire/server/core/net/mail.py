@@ -12,8 +12,10 @@ the user as lasker tells a mail that did not go.
 from __future__ import annotations
 
 import asyncio
+import functools
 import re
 import smtplib
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from email.message import EmailMessage
 
@@ -31,6 +33,11 @@ class MailFailed(Exception):
 def valid_address(address: str) -> bool:
     """Whether ``address`` is a plain ``local@domain`` address (at most 254 characters)."""
     return len(address) <= 254 and _ADDRESS.fullmatch(address) is not None
+
+
+@functools.cache
+def _mail_thread() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(1, "icswire-mail")
 
 
 @dataclass(frozen=True)
@@ -56,8 +63,11 @@ class Mailer:
         return cls(host.strip("[]"), int(port_text), sender)
 
     async def send(self, to: str, subject: str, body: str) -> None:
-        """Mail ``body`` to ``to``; :class:`MailFailed` if it did not go."""
-        await asyncio.to_thread(self._send, to, subject, body)
+        """Mail ``body`` to ``to``; :class:`MailFailed` if it did not go. On a thread of
+        its own: a relay that does not answer holds none of the few that run the store's
+        calls (``STORE_THREADS`` in :mod:`icswire.server.app`)."""
+        send = functools.partial(self._send, to, subject, body)
+        await asyncio.get_running_loop().run_in_executor(_mail_thread(), send)
 
     def _send(self, to: str, subject: str, body: str) -> None:
         message = EmailMessage()

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import Connection, Table, delete, insert, select, update
+from sqlalchemy import Connection, Table, bindparam, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from icswire.server.core.model.names import name_error, name_key, name_skeleton
@@ -32,6 +32,10 @@ from icswire.server.core.storage.schema import (
 )
 
 __all__ = ["Account", "Accounts", "LooksLike", "UnknownUser", "UserExists", "user_id"]
+
+
+#: The user of a name (every login asks): built once, not at each login.
+_USER = select(users.c.id, users.c.name).where(users.c.name_key == bindparam("key"))
 
 
 class UnknownUser(LookupError):
@@ -186,9 +190,7 @@ class Accounts(Database):
     def load(self, name: str) -> Account | None:
         """Everything saved for ``name``, or None when it is not registered."""
         with self._begin() as conn:
-            row = conn.execute(
-                select(users.c.id, users.c.name).where(users.c.name_key == name_key(name))
-            ).one_or_none()
+            row = conn.execute(_USER, {"key": name_key(name)}).one_or_none()
             if row is None:
                 return None
             uid = row.id

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Row, delete, func, insert, select, update
+from sqlalchemy import Row, bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from icswire.server.core.model.names import name_error, name_key
@@ -26,6 +26,10 @@ from icswire.server.core.storage.schema import (
 )
 
 __all__ = ["Admin", "Ban", "NewsItem"]
+
+
+#: Whether a name is banned (every login asks): built once, not at each login.
+_BANNED = select(bans.c.name).where(bans.c.name_key == bindparam("key"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,8 +106,9 @@ class Admin(Database):
             return result.rowcount > 0
 
     def is_banned(self, name: str) -> bool:
+        """Asked at every login: its statement is built once (:data:`_BANNED`)."""
         with self._begin() as conn:
-            found = conn.scalar(select(bans.c.name).where(bans.c.name_key == name_key(name)))
+            found = conn.scalar(_BANNED, {"key": name_key(name)})
         return found is not None
 
     def list_bans(self) -> list[Ban]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import and_, delete, insert, not_, or_, select
+from sqlalchemy import BindParameter, and_, bindparam, delete, insert, not_, or_, select
 
 from icswire.server.core.model.names import name_key
 from icswire.server.core.storage.database import Database
@@ -35,6 +35,39 @@ class Logon:
     host: str
 
 
+_KEY: BindParameter[str] = bindparam("key")
+#: The statements of a save, built once (issue 27: building them anew, and their cache
+#: keys, cost a login more than running them): the same one already kept, the row, and
+#: the rows neither record holds any longer, among this name's and guests' (only those
+#: can have left both records now).
+_SAME = (
+    select(logons.c.id)
+    .where(
+        logons.c.name_key == _KEY,
+        logons.c.login == bindparam("login"),
+        logons.c.at == bindparam("at"),
+    )
+    .limit(1)
+)
+_INSERT = insert(logons)
+_SERVER_KEPT = select(logons.c.id).order_by(logons.c.id.desc()).limit(SERVER_KEPT)
+_OWN_KEPT = (
+    select(logons.c.id)
+    .where(logons.c.name_key == _KEY, logons.c.registered)
+    .order_by(logons.c.id.desc())
+    .limit(PLAYER_KEPT)
+)
+_FORGET = delete(logons).where(
+    or_(logons.c.name_key == _KEY, not_(logons.c.registered)),
+    not_(
+        or_(
+            logons.c.id.in_(select(_SERVER_KEPT.subquery().c.id)),
+            and_(logons.c.registered, logons.c.id.in_(select(_OWN_KEPT.subquery().c.id))),
+        )
+    ),
+)
+
+
 class Logons(Database):
     """Logins and logouts, oldest first."""
 
@@ -46,27 +79,11 @@ class Logons(Database):
         (:mod:`.jobs`) adds nothing."""
         key = name_key(name)
         with self._begin() as conn:
-            same = select(logons.c.id).where(
-                logons.c.name_key == key, logons.c.login == login, logons.c.at == at
-            )
-            if conn.execute(same.limit(1)).first() is not None:
+            if conn.execute(_SAME, {"key": key, "login": login, "at": at}).first() is not None:
                 return
-            values = dict(name=name, name_key=key, registered=registered, login=login)
-            conn.execute(insert(logons).values(**values, at=at, host=host[:64]))
-            server = select(logons.c.id).order_by(logons.c.id.desc()).limit(SERVER_KEPT)
-            own = (
-                select(logons.c.id)
-                .where(logons.c.name_key == key, logons.c.registered)
-                .order_by(logons.c.id.desc())
-                .limit(PLAYER_KEPT)
-            )
-            # only this name's rows and guests' can have left both records now
-            concerned = or_(logons.c.name_key == key, not_(logons.c.registered))
-            kept = or_(
-                logons.c.id.in_(select(server.subquery().c.id)),
-                and_(logons.c.registered, logons.c.id.in_(select(own.subquery().c.id))),
-            )
-            conn.execute(delete(logons).where(concerned, not_(kept)))
+            row = dict(name=name, name_key=key, registered=registered, login=login, at=at)
+            conn.execute(_INSERT, {**row, "host": host[:64]})
+            conn.execute(_FORGET, {"key": key})
 
     def logons(self, name: str) -> list[Logon]:
         """The last :data:`PLAYER_KEPT` logins and logouts of the registered ``name``,

@@ -72,7 +72,19 @@ _OUTCOME: Final = chess.Board.outcome
 def _outcome(board: chess.Board) -> chess.Outcome | None:
     """python-chess's ``outcome()`` without the automatic draws it looks for last (the
     seventy-five-move rule, fivefold repetition: they end nothing here), which cost a walk
-    back through the game at every move."""
+    back through the game at every move. A standard board (most games) has no variant
+    ends, and one look for a legal move tells mate and stalemate apart from going on
+    (``is_checkmate`` then ``any(legal moves)`` looked twice when in check)."""
+    if type(board) is chess.Board:
+        if any(board.generate_legal_moves()):
+            if board.is_insufficient_material():
+                return chess.Outcome(T.INSUFFICIENT_MATERIAL, None)
+            return None
+        if board.is_check():
+            return chess.Outcome(T.CHECKMATE, not board.turn)
+        if board.is_insufficient_material():
+            return chess.Outcome(T.INSUFFICIENT_MATERIAL, None)
+        return chess.Outcome(T.STALEMATE, None)
     if board.is_variant_loss():
         return chess.Outcome(T.VARIANT_LOSS, not board.turn)
     if board.is_variant_win():

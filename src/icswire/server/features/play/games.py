@@ -315,7 +315,10 @@ class Game:
         )
 
     def position(self) -> GamePosition:
-        """The board as every receiver's style needs it (the events' view of it)."""
+        """The board as every receiver's style needs it (the events' view of it). No copy
+        of the board goes with it: only a style that draws the board (1 to 9, 11) needs
+        one, and builds it from the FEN as another node does (a copy at every move cost
+        every move for those few)."""
         moves, board = self.moves, self.board
         last = moves[-1] if moves else None
         view = BoardView.of(board)
@@ -327,7 +330,6 @@ class Game:
             (last.verbose or last.san, last.san, last.smith) if last is not None else None,
             tuple([(m.san, m.verbose or m.san, m.time_ms) for m in moves[-4:]]),
             tuple([s.name for s in self.flipped]), view,
-            board=board.copy(stack=False),
         )  # fmt: skip
 
     def board_message(self) -> Message:
