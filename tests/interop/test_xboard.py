@@ -295,17 +295,26 @@ class XBoard:
         )
 
 
-@pytest.fixture
-def xboards(tmp_path: Path, display: str, server: ServerProcess) -> Iterator[tuple[XBoard, XBoard]]:
-    pair = XBoard("A", tmp_path / "xboard-a"), XBoard("B", tmp_path / "xboard-b")
+@contextlib.contextmanager
+def running(
+    pair: tuple[XBoard, XBoard], display: str, port: int
+) -> Iterator[tuple[XBoard, XBoard]]:
+    """Both XBoards started on ``display`` against the server on ``port``; stopped after."""
     try:
         for xboard in pair:
-            xboard.start(display, server.port)
+            xboard.start(display, port)
         yield pair
     finally:
         for xboard in pair:
             if hasattr(xboard, "process"):
                 _stop(xboard.process, group=True)
+
+
+@pytest.fixture
+def xboards(tmp_path: Path, display: str, server: ServerProcess) -> Iterator[tuple[XBoard, XBoard]]:
+    pair = XBoard("A", tmp_path / "xboard-a"), XBoard("B", tmp_path / "xboard-b")
+    with running(pair, display, server.port):
+        yield pair
 
 
 # -- the test ---------------------------------------------------------------------------------

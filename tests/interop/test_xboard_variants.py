@@ -33,10 +33,10 @@ from .test_xboard import (  # the fixtures are test_xboard's
     ServerProcess,
     XBoard,
     _program,
-    _stop,
     _tail,
     _wait,
     display,  # noqa: F401
+    running,
     server,  # noqa: F401
 )
 
@@ -103,14 +103,8 @@ def xboards(
         XBoard("A", tmp_path / "xboard-a", Path(SJENG)),
         XBoard("B", tmp_path / "xboard-b", Path(SJENG)),
     )
-    try:
-        for xboard in pair:
-            xboard.start(display, server.port)
+    with running(pair, display, server.port):
         yield pair
-    finally:
-        for xboard in pair:
-            if hasattr(xboard, "process"):
-                _stop(xboard.process, group=True)
 
 
 def test_zippy_xboards_with_sjeng_play_crazyhouse_suicide_and_losers(

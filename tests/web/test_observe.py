@@ -20,8 +20,8 @@ from tests.interop.test_xboard import (
     XBOARD,
     XVFB,
     XBoard,
-    _stop,
     display,
+    running,
 )
 from tests.web.conftest import WebServer, WebUser, wait_for
 
@@ -37,14 +37,8 @@ pytestmark = pytest.mark.skipif(
 @pytest.fixture
 def xboards(tmp_path: Path, display: str, web_server: WebServer) -> Iterator[tuple[XBoard, XBoard]]:
     pair = XBoard("A", tmp_path / "xboard-a"), XBoard("B", tmp_path / "xboard-b")
-    try:
-        for xboard in pair:
-            xboard.start(display, web_server.port)
+    with running(pair, display, web_server.port):
         yield pair
-    finally:
-        for xboard in pair:
-            if hasattr(xboard, "process"):
-                _stop(xboard.process, group=True)
 
 
 def _page_moves(user: WebUser) -> list[str]:
