@@ -26,15 +26,10 @@ import tempfile
 import time
 from pathlib import Path
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS  # the tests' browser and its flags
+
 LIMIT_MS = 1000.0
 
 
@@ -66,7 +61,7 @@ def _measure(port: int, runs: int) -> dict[str, list[float]]:
 
     times: dict[str, list[float]] = {"ready": [], "load": [], "lobby": []}
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         for _ in range(runs):
             context = browser.new_context()
             page = context.new_page()
